@@ -1,0 +1,41 @@
+# Two commands do everything on a fresh machine:
+#   make run   set up and start the panel (simulated table off a Pi)
+#   make test  set up and run the whole suite, browser tests included
+PYTHON ?= python3
+VENV   ?= .venv
+BIN    := $(VENV)/bin
+HOST   ?= 127.0.0.1
+PORT   ?= 8080
+ON_PI  := $(shell grep -qs "Raspberry Pi" /proc/device-tree/model && echo yes)
+EXTRAS := test$(if $(ON_PI),$(comma)pi)
+comma  := ,
+
+.PHONY: run test setup bench lint install clean
+
+$(BIN)/.installed: pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install --quiet --upgrade pip
+	$(BIN)/pip install --quiet -e ".[$(EXTRAS)]"
+	touch $@
+
+setup: $(BIN)/.installed
+
+run: setup
+	$(BIN)/sudoku-table serve --host $(HOST) --port $(PORT)
+
+test: setup
+	@command -v chromium >/dev/null || echo "note: Debian's chromium is missing (apt-get install chromium): browser tests will fail"
+	$(BIN)/python -m pytest -q
+
+bench: setup
+	@for b in bench/bench_*.py; do echo "== $$b"; $(BIN)/python $$b || exit 1; done
+
+lint: setup
+	$(BIN)/ruff check app firmware tests bench
+	$(BIN)/mypy
+
+install:
+	sudo ./systemd/install.sh
+
+clean:
+	rm -rf $(VENV) build *.egg-info .pytest_cache .mypy_cache .ruff_cache

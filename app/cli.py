@@ -1,0 +1,99 @@
+"""The composition root: ``sudoku-table serve | replay | selftest | overlay``."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Sequence
+
+
+def _replay(args: argparse.Namespace) -> int:
+    from .rules.errors import RecordError
+    from .rules.record import Record, ReplayError, replay
+
+    try:
+        if args.record == "-":
+            text = sys.stdin.read()
+        else:
+            with open(args.record, encoding="utf-8") as f:
+                text = f.read()
+    except (OSError, UnicodeDecodeError) as e:
+        print(json.dumps({"error": {"reason": f"cannot read {args.record}: {e}"}}))
+        return 1
+    try:
+        record = Record.loads(text)
+        game, states = replay(record)
+    except ReplayError as e:
+        print(json.dumps(e.to_json()))
+        return 1
+    except RecordError as e:
+        print(json.dumps({"error": {"reason": str(e)}}))
+        return 1
+    print(json.dumps(game.document(states[-1]), indent=None if args.compact else 2))
+    return 0
+
+
+def _serve(args: argparse.Namespace) -> int:
+    from .web.server import serve
+
+    return serve(args)
+
+
+def _selftest(args: argparse.Namespace) -> int:
+    from firmware.selftest import main as selftest
+
+    return selftest(args)
+
+
+def _overlay(args: argparse.Namespace) -> int:
+    from .overlay import main as overlay
+
+    return overlay(args)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="sudoku-table",
+        description="A referee table for twelve Sudoku board games.",
+    )
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    p = sub.add_parser("replay", help="replay a game record and print the resulting state")
+    p.add_argument("record", help="a record JSON file (spec/records.md), or - for stdin")
+    p.add_argument("--compact", action="store_true", help="print the state on one line")
+    p.set_defaults(func=_replay)
+
+    p = sub.add_parser("serve", help="start the phone panel and the table")
+    p.add_argument("--host", default="127.0.0.1")
+    p.add_argument("--port", type=int, default=8080)
+    p.add_argument("--sim", action="store_true", help="use the simulated table even on a Pi")
+    p.add_argument("--data", default=None, help="where the journal and settings live")
+    p.add_argument("--config", default=None, help="the table's TOML config file")
+    p.set_defaults(func=_serve)
+
+    p = sub.add_parser("selftest", help="light every square, show the live sensors, find faults")
+    p.add_argument("--sim", action="store_true", help="test the simulated table")
+    p.add_argument("--config", default=None, help="the table's TOML config file")
+    p.add_argument("--seconds", type=float, default=None,
+                   help="how long to show the live sensor matrix (default: until Ctrl-C)")
+    p.set_defaults(func=_selftest)
+
+    p = sub.add_parser("overlay", help="print a printable board overlay as SVG")
+    p.add_argument("variant", help="a variant id, e.g. classic-sudoku")
+    p.add_argument("--options", default=None, help='variant options as JSON, e.g. {"clues": "B"}')
+    p.add_argument("--config", default=None, help="the table's TOML config (square pitch)")
+    p.set_defaults(func=_overlay)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        return int(args.func(args) or 0)
+    except KeyboardInterrupt:
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,316 @@
+"""The one protocol every variant answers, and the values it speaks in.
+
+A ``Game`` is a variant configured for a number of players and options (OpenSpiel's "game"); it
+is stateless and answers questions about immutable ``State`` values:
+
+- ``initial_state(setup)``: the position before the first action;
+- ``legal_actions(state)``: a generator of every legal action of the player to move;
+- ``check(state, action)``: ``None`` when legal, else an ``Illegal`` with reason and cells;
+- ``apply(state, action)``: the next state (raises ``IllegalActionError``), whose ``last`` holds
+  the action's effects (flips, completions, points);
+- ``dead_fields(state)``, ``scores(state)``, and ``state.over`` / ``state.winners``;
+- ``document(state)``: the state document of spec/records.md.
+
+Variant modules subclass ``Game`` and register themselves with ``@register``.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, TypeVar
+
+from .actions import Action
+from .errors import Illegal, IllegalActionError, RecordError, UnknownVariantError
+from .geometry import Geometry
+from .squares import is_square
+
+Board = Mapping[str, "Piece"]
+
+
+@dataclass(frozen=True, slots=True)
+class Piece:
+    """What stands on a cell. ``number`` None is a blank piece or a joker; ``owner`` None is a
+    piece of nobody's (Duell's gold cards)."""
+
+    owner: int | None
+    number: int | None
+
+    @property
+    def blank(self) -> bool:
+        return self.number is None
+
+    def to_json(self) -> dict[str, Any]:
+        if self.number is None:
+            return {"owner": self.owner, "blank": True}
+        return {"owner": self.owner, "number": self.number}
+
+    @staticmethod
+    def from_json(d: object, where: str = "piece") -> Piece:
+        if not isinstance(d, Mapping):
+            raise RecordError(f"{where} must be an object like {{\"owner\": 0, \"number\": 3}}")
+        owner = d.get("owner")
+        if owner is not None and (not isinstance(owner, int) or isinstance(owner, bool)):
+            raise RecordError(f"{where}: owner must be a player number or null, got {owner!r}")
+        if d.get("blank") is True:
+            return Piece(owner, None)
+        number = d.get("number")
+        if not isinstance(number, int) or isinstance(number, bool):
+            raise RecordError(f"{where}: number must be a whole number, got {number!r}")
+        return Piece(owner, number)
+
+
+@dataclass(frozen=True, slots=True)
+class Effects:
+    """What one action did: pieces flipped, houses or sections completed, points per player."""
+
+    flipped: tuple[str, ...] = ()
+    completed: tuple[str, ...] = ()
+    points: tuple[int, ...] = ()
+
+    def to_json(self) -> dict[str, Any]:
+        return {"flipped": list(self.flipped), "completed": list(self.completed),
+                "points": list(self.points)}
+
+
+@dataclass(frozen=True)
+class State:
+    """An immutable position. Variants subclass it to add their own fields.
+
+    ``board`` maps occupied cells to pieces and is never mutated once the state exists.
+    ``to_move`` is None once the game is over. ``phase`` is ``"number"`` or ``"blanks"`` in the
+    DOMINARI placement games, None elsewhere.
+    """
+
+    players: int
+    board: Board
+    to_move: int | None = 0
+    over: bool = False
+    winners: tuple[int, ...] = ()
+    last: Effects = field(default_factory=Effects)
+    phase: str | None = None
+
+    def replace(self: S, **changes: Any) -> S:
+        return dataclasses.replace(self, **changes)
+
+
+S = TypeVar("S", bound=State)
+
+
+class Game:
+    """A variant, configured. Subclasses set the class attributes and implement the hooks."""
+
+    id: ClassVar[str]
+    name: ClassVar[str]
+    summary: ClassVar[str] = ""
+    min_players: ClassVar[int] = 2
+    max_players: ClassVar[int] = 2
+    option_defaults: ClassVar[Mapping[str, Any]] = {}
+    option_choices: ClassVar[Mapping[str, tuple[Any, ...]]] = {}
+    geometry: Geometry
+
+    def __init__(self, players: int | None = None, options: Mapping[str, Any] | None = None):
+        if players is None:
+            players = self.min_players
+        if not isinstance(players, int) or isinstance(players, bool) or not (
+            self.min_players <= players <= self.max_players
+        ):
+            raise RecordError(
+                f"{self.id} is for {self.min_players}-{self.max_players} players, got {players!r}"
+            )
+        self.players = players
+        self.options = self.validate_options(options or {})
+        self.geometry = self.build_geometry()
+
+    # --- hooks for variants ---------------------------------------------------------------
+
+    def build_geometry(self) -> Geometry:
+        raise NotImplementedError
+
+    def initial_state(self, setup: Mapping[str, Piece] | None = None) -> State:
+        raise NotImplementedError
+
+    def legal_actions(self, state: State) -> Iterator[Action]:
+        raise NotImplementedError
+
+    def check(self, state: State, action: Action) -> Illegal | None:
+        raise NotImplementedError
+
+    def _apply(self, state: State, action: Action) -> State:
+        """The next state after a legal ``action`` (``check`` has already passed)."""
+        raise NotImplementedError
+
+    def scores(self, state: State) -> list[int]:
+        raise NotImplementedError
+
+    def extras(self, state: State) -> dict[str, Any]:
+        """Variant fields of the state document (``blanks_left``, ``borne_off``...)."""
+        return {}
+
+    # --- shared behaviour -----------------------------------------------------------------
+
+    def validate_options(self, options: Mapping[str, Any]) -> dict[str, Any]:
+        if not isinstance(options, Mapping):
+            raise RecordError(f"options must be an object, got {options!r}")
+        result = dict(self.option_defaults)
+        for key, value in options.items():
+            if key not in self.option_defaults:
+                known = ", ".join(self.option_defaults) or "none"
+                raise RecordError(f"{self.id} has no option {key!r} (options: {known})")
+            choices = self.option_choices.get(key)
+            if choices is not None and value not in choices:
+                raise RecordError(f"option {key!r} must be one of {list(choices)}, got {value!r}")
+            result[key] = value
+        return result
+
+    def apply(self, state: State, action: Action) -> State:
+        """The state after ``action``; ``IllegalActionError`` (changing nothing) if illegal."""
+        if state.over:
+            raise IllegalActionError(Illegal("the game is over"))
+        illegal = self.check(state, action)
+        if illegal is not None:
+            raise IllegalActionError(illegal)
+        return self._apply(state, action)
+
+    def is_legal(self, state: State, action: Action) -> bool:
+        return not state.over and self.check(state, action) is None
+
+    def dead_fields(self, state: State) -> frozenset[str]:
+        """Empty cells on which no number of the game's range can stand (house rules only)."""
+        return dead_fields(self.geometry, state.board)
+
+    def parse_setup(self, setup: object) -> dict[str, Piece]:
+        """A record's ``setup`` as pieces; ``RecordError`` for cells off this board."""
+        if setup is None:
+            return {}
+        if not isinstance(setup, Mapping):
+            raise RecordError("setup must be an object mapping cells to pieces")
+        board: dict[str, Piece] = {}
+        for cell, raw in setup.items():
+            if not is_square(cell) or cell not in self.geometry.cell_set:
+                raise RecordError(f"setup names {cell!r}, which is not a cell of {self.id}")
+            piece = Piece.from_json(raw, where=f"setup {cell}")
+            if piece.owner is not None and not (0 <= piece.owner < self.players):
+                raise RecordError(f"setup {cell}: no player {piece.owner}")
+            if piece.number is not None and piece.number not in self.geometry.number_range:
+                raise RecordError(f"setup {cell}: {piece.number} is not a number of {self.id}")
+            board[cell] = piece
+        return board
+
+    def document(self, state: State) -> dict[str, Any]:
+        """The state document of spec/records.md."""
+        doc: dict[str, Any] = {
+            "variant": self.id,
+            "players": self.players,
+            "options": dict(self.options),
+            "to_move": None if state.over else state.to_move,
+            "over": state.over,
+            "winners": list(state.winners),
+            "scores": self.scores(state),
+            "cells": {c: state.board[c].to_json() for c in sorted(state.board, key=_cell_key)},
+            "dead": sorted(self.dead_fields(state), key=_cell_key),
+            "last": state.last.to_json(),
+        }
+        if state.phase is not None:
+            doc["phase"] = state.phase
+        doc.update(self.extras(state))
+        return doc
+
+    def check_cell(self, cell: str) -> Illegal | None:
+        if cell not in self.geometry.cell_set:
+            return Illegal(f"{cell} is not a cell of this board", (cell,))
+        return None
+
+
+def _cell_key(cell: str) -> tuple[str, str]:
+    return cell[0], cell[1:]
+
+
+# --- house rule helpers shared by every variant ------------------------------------------------
+
+def used_numbers(geometry: Geometry, board: Board, cell: str) -> set[int]:
+    """Numbers already standing in any house of ``cell``."""
+    used: set[int] = set()
+    for peer in geometry.peers[cell]:
+        piece = board.get(peer)
+        if piece is not None and piece.number is not None:
+            used.add(piece.number)
+    return used
+
+
+def candidates(geometry: Geometry, board: Board, cell: str) -> list[int]:
+    """Numbers of the game's range that the house rule allows on ``cell``."""
+    used = used_numbers(geometry, board, cell)
+    return [n for n in geometry.number_range if n not in used]
+
+
+def house_conflict(geometry: Geometry, board: Board, cell: str, number: int) -> Illegal | None:
+    """``Illegal`` naming every house of ``cell`` that already holds ``number``, or None."""
+    houses: list[str] = []
+    cells: list[str] = []
+    for house in geometry.houses_of[cell]:
+        for other in geometry.houses[house]:
+            if other == cell:
+                continue
+            piece = board.get(other)
+            if piece is not None and piece.number == number:
+                houses.append(house)
+                if other not in cells:
+                    cells.append(other)
+    if not houses:
+        return None
+    return Illegal(f"{number} is already in {' and '.join(houses)}", tuple(cells))
+
+
+def dead_fields(geometry: Geometry, board: Board) -> frozenset[str]:
+    """Empty cells where every number of the range already stands in one of their houses."""
+    need = len(geometry.number_range)
+    low, high = geometry.numbers
+    dead = []
+    for cell in geometry.cells:
+        if cell in board:
+            continue
+        used = used_numbers(geometry, board, cell)
+        if sum(1 for n in used if low <= n <= high) >= need:
+            dead.append(cell)
+    return frozenset(dead)
+
+
+# --- the registry ------------------------------------------------------------------------------
+
+VARIANTS: dict[str, type[Game]] = {}
+
+G = TypeVar("G", bound=type[Game])
+
+
+def register(cls: G) -> G:
+    """Class decorator: make a variant findable by its id."""
+    if cls.id in VARIANTS:
+        raise ValueError(f"variant {cls.id!r} registered twice")
+    VARIANTS[cls.id] = cls
+    return cls
+
+
+def variant_class(variant_id: object) -> type[Game]:
+    """The variant with this id; ``UnknownVariantError`` lists the known ones."""
+    from . import variants  # noqa: F401  (imports every variant module, filling the registry)
+
+    if not isinstance(variant_id, str) or variant_id not in VARIANTS:
+        raise UnknownVariantError(
+            f"unknown variant {variant_id!r} (one of {', '.join(sorted(VARIANTS))})"
+        )
+    return VARIANTS[variant_id]
+
+
+def new_game(variant_id: str, players: int | None = None,
+             options: Mapping[str, Any] | None = None) -> Game:
+    """A configured game of the variant ``variant_id``."""
+    return variant_class(variant_id)(players, options)
+
+
+def all_variants() -> list[type[Game]]:
+    """Every registered variant, in the order of spec/records.md."""
+    from . import variants  # noqa: F401
+
+    return list(VARIANTS.values())
