@@ -68,5 +68,8 @@ class Display(Protocol):
     def show(self, frame: Frame) -> None:
         """Show ``frame`` from now on (animating its patterns); returns at once."""
 
+    def set_brightness(self, level: float) -> None:
+        """Global brightness from 0.0 to 1.0 (the config's value is the default)."""
+
     def close(self) -> None:
         """Turn every LED off and release the hardware; idempotent."""

@@ -21,7 +21,7 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, TypeVar
 
-from .actions import Action
+from .actions import Action, Place
 from .errors import Illegal, IllegalActionError, RecordError, UnknownVariantError
 from .geometry import Geometry
 from .squares import is_square
@@ -143,6 +143,19 @@ class Game:
 
     def scores(self, state: State) -> list[int]:
         raise NotImplementedError
+
+    def default_setup(self, seed: int | None = None) -> dict[str, Piece]:
+        """The pieces on the board before the first action when a record gives no setup.
+
+        With ``seed`` None this is the variant's documented fixed default; with a seed, variants
+        that allow it propose a random one (Duell der Meister's gold cards)."""
+        return {}
+
+    def placeable_numbers(self, state: State, cell: str) -> list[int]:
+        """The numbers the player to move may place on ``cell`` now (sorted). Variants may
+        override this for speed; the answer must equal what ``legal_actions`` implies."""
+        return sorted({a.number for a in self.legal_actions(state)
+                       if isinstance(a, Place) and a.cell == cell})
 
     def extras(self, state: State) -> dict[str, Any]:
         """Variant fields of the state document (``blanks_left``, ``borne_off``...)."""
