@@ -59,6 +59,8 @@ class Record:
             data = json.loads(text)
         except (json.JSONDecodeError, UnicodeDecodeError) as e:
             raise RecordError(f"not valid JSON: {e}") from None
+        except RecursionError:
+            raise RecordError("not a record: the JSON is nested too deeply") from None
         return cls.from_json(data)
 
     def to_json(self) -> dict[str, Any]:

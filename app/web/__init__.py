@@ -1,0 +1,114 @@
+"""The phone panel: a Flask app around one table.
+
+``create_app(table, hardware, config)`` receives the running table service instead of building
+it, so tests, the benchmark and ``sudoku-table serve`` all compose the same app around a table of
+their choice. Nothing is kept in module globals: everything lives in ``app.extensions``.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from flask import Flask
+
+from .errors import register_error_handlers
+from .security import PinGuard, init_security
+
+MAX_BODY_BYTES = 16 * 1024
+"""The largest request body: a new game with its setup is well under 2 KiB."""
+
+DEFAULT_MAX_STREAMS = 16
+"""Open live-update streams at once; each holds one server thread."""
+
+
+@dataclass
+class PanelState:
+    """What the blueprints share: the table, the hardware, the config and the guards."""
+
+    table: Any
+    hardware: Any = None
+    config: Any = None
+    pin: PinGuard = field(default_factory=lambda: PinGuard(""))
+    names: list[str] = field(default_factory=list)
+    streams: threading.BoundedSemaphore = field(
+        default_factory=lambda: threading.BoundedSemaphore(DEFAULT_MAX_STREAMS))
+    stopping: threading.Event = field(default_factory=threading.Event)
+    keepalive_seconds: float = 10.0
+    settings_path: Any = None
+
+    @property
+    def simulator(self) -> Any:
+        """The simulated board, or None when real sensors (or none) are attached."""
+        if self.hardware is None or not getattr(self.hardware, "is_simulated", False):
+            return None
+        return getattr(self.hardware, "simulator", None)
+
+
+def _config_pin(config: Any) -> str:
+    panel = getattr(config, "panel", None)
+    pin = getattr(panel, "pin", "") if panel is not None else ""
+    return str(pin or "")
+
+
+def _config_hosts(config: Any) -> tuple[str, ...]:
+    panel = getattr(config, "panel", None)
+    hosts = getattr(panel, "hosts", ()) if panel is not None else ()
+    return tuple(str(h) for h in hosts or ())
+
+
+def create_app(
+    table: Any,
+    hardware: Any = None,
+    config: Any = None,
+    test_config: Mapping[str, Any] | None = None,
+) -> Flask:
+    """The panel for ``table``; ``hardware`` enables the simulated board when it is simulated.
+
+    ``test_config`` overrides Flask settings and these panel settings: ``PANEL_PIN``,
+    ``PANEL_HOSTS`` (extra host names to answer to), ``MAX_STREAMS``, ``KEEPALIVE_SECONDS``,
+    ``SETTINGS_PATH`` (where brightness is kept).
+    """
+    app = Flask(__name__)
+    app.config.update(
+        MAX_CONTENT_LENGTH=MAX_BODY_BYTES,
+        JSON_SORT_KEYS=False,
+        PANEL_PIN=_config_pin(config),
+        PANEL_HOSTS=_config_hosts(config),
+        MAX_STREAMS=DEFAULT_MAX_STREAMS,
+        KEEPALIVE_SECONDS=10.0,
+        SETTINGS_PATH=None,
+        TEMPLATES_AUTO_RELOAD=False,
+    )
+    if test_config:
+        app.config.update(test_config)
+    app.debug = False  # never the interactive debugger: the panel is open to the network
+
+    state = PanelState(
+        table=table,
+        hardware=hardware,
+        config=config,
+        pin=PinGuard(str(app.config["PANEL_PIN"] or "")),
+        streams=threading.BoundedSemaphore(int(app.config["MAX_STREAMS"])),
+        keepalive_seconds=float(app.config["KEEPALIVE_SECONDS"]),
+        settings_path=app.config["SETTINGS_PATH"],
+    )
+    app.extensions["sudoku_table"] = state
+
+    from .api import api
+    from .events import events
+    from .pages import pages
+
+    app.register_blueprint(pages)
+    app.register_blueprint(api)
+    app.register_blueprint(events)
+    register_error_handlers(app)
+    init_security(app)
+    return app
+
+
+def panel_state(app: Flask) -> PanelState:
+    """The shared state of ``app`` (for the server and tests)."""
+    return app.extensions["sudoku_table"]  # type: ignore[no-any-return]

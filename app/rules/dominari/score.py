@@ -1,0 +1,55 @@
+"""Score-Dominari: grow your own colour from your corner; the scoring table decides.
+
+White opens on a1, Black on f6. Every later number piece must touch a piece of the mover's own
+colour, diagonals included. A player who cannot place misses the turn (and places no blanks),
+and may then ignore the adjacency condition for their next placement.
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from ..errors import Illegal
+from ..game import State, register
+from .board import COLOUR_NAMES, KING
+from .placement import PlacementGame, PlacementState
+from .scoring import table_scores
+
+OPENINGS = ("a1", "f6")
+"""Where White's and Black's first piece goes."""
+
+
+@register
+class ScoreDominari(PlacementGame):
+    """Own-colour adjacency, corner openings, a missed turn waives adjacency once."""
+
+    id: ClassVar[str] = "score-dominari"
+    name: ClassVar[str] = "Score-Dominari"
+    summary: ClassVar[str] = "Grow your colour from your corner; rows, columns and blocks of " \
+        "one colour score."
+    waive_after_pass: ClassVar[bool] = True
+
+    def placement_problem(self, state: PlacementState, player: int, cell: str) -> Illegal | None:
+        if state.waived[player]:
+            return None
+        board = state.board
+        if not any(piece.owner == player for piece in board.values()):
+            opening = OPENINGS[player]
+            if cell != opening:
+                return Illegal(f"{COLOUR_NAMES[player]}'s first piece goes on {opening}",
+                               (opening,))
+            return None
+        for neighbour in KING[cell]:
+            piece = board.get(neighbour)
+            if piece is not None and piece.owner == player:
+                return None
+        return Illegal(f"{cell} is not next to a piece of your own colour")
+
+    def scores(self, state: State) -> list[int]:
+        return table_scores(state.board, self.players)
+
+    def extras(self, state: State) -> dict[str, Any]:
+        assert isinstance(state, PlacementState)
+        extras = super().extras(state)
+        extras["adjacency_waived"] = list(state.waived)
+        return extras

@@ -1,0 +1,49 @@
+"""The scoring table shared by Revers- and Score-Dominari (RULINGS.md).
+
+Per player: one point per own number piece; a complete printed 2x2 block of only own pieces
+scores 2 when all of them are number pieces and 1 when it holds a blank; a complete rank or file
+of only own pieces scores 3, or 2 with a blank among them. Scores come from the position alone,
+so the panel can show a running score at every moment.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+
+from ..game import Piece
+from .board import BLOCKS, LINES
+
+BLOCK_POINTS = (2, 1)
+"""A single-coloured block: (all number pieces, with a blank)."""
+LINE_POINTS = (3, 2)
+"""A single-coloured rank or file: (all number pieces, with a blank)."""
+
+
+def _area_points(board: Mapping[str, Piece], cells: Iterable[str], points: tuple[int, int],
+                 totals: list[int]) -> None:
+    owner: int | None = None
+    with_blank = False
+    for cell in cells:
+        piece = board.get(cell)
+        if piece is None or piece.owner is None:
+            return
+        if owner is None:
+            owner = piece.owner
+        elif piece.owner != owner:
+            return
+        with_blank = with_blank or piece.number is None
+    if owner is not None:
+        totals[owner] += points[1] if with_blank else points[0]
+
+
+def table_scores(board: Mapping[str, Piece], players: int = 2) -> list[int]:
+    """Every player's points for ``board`` under the scoring table."""
+    totals = [0] * players
+    for piece in board.values():
+        if piece.number is not None and piece.owner is not None:
+            totals[piece.owner] += 1
+    for cells in BLOCKS.values():
+        _area_points(board, cells, BLOCK_POINTS, totals)
+    for cells in LINES.values():
+        _area_points(board, cells, LINE_POINTS, totals)
+    return totals

@@ -1,0 +1,726 @@
+"""What a sensor event or a panel input means in the game now, and what the board should show.
+
+The companion keeps three things side by side: the game (its states and actions, from the rules),
+the physical board (which squares the sensors report occupied), and what is under way between
+them (a new piece waiting for its number, a Halma piece in the air, Revers pieces still to turn
+over, a take-back being made on the board). Everything it decides comes from the rules' generic
+protocol and the kind of each action, never from the variant's name:
+
+- a game whose actions are ``Move`` is played by lifting and setting down pieces;
+- otherwise a new piece is a ``Place`` (the number comes from the panel), or a ``Blank`` when the
+  rules accept a blank there; ``Discard``, ``Joker`` and ``EndTurn`` come from the panel;
+- the pieces named in an action's ``flipped`` effects must be turned over on the board.
+
+No threads, clocks or I/O here: the caller passes the time and gives a ``record`` callback that
+writes each entry to the journal before anything becomes visible.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from app.rules.actions import OFF, Action, Blank, Discard, EndTurn, Joker, Move, Place
+from app.rules.errors import Illegal, IllegalActionError
+from app.rules.game import Game, Piece, State
+
+from . import signals as lights
+from .errors import InputError
+from .pairing import pair_up
+
+Record = Callable[[str, Any], None]
+"""Writes one journal entry (``"action"`` with its JSON, ``"undo"``, ``"hints"``)."""
+
+
+@dataclass
+class NewPiece:
+    """A piece put on an empty cell, waiting for its number (or shown illegal)."""
+
+    square: str
+    number: int | None = None
+    illegal: Illegal | None = None
+
+
+@dataclass
+class Motion:
+    """A Halma piece on its way: lifted from ``start``, set down on ``touched`` so far.
+
+    ``at`` is where it stands now (None while in the air). ``ready`` is a complete legal move
+    that waits until ``settle`` in case the jump sequence goes on.
+    """
+
+    start: str
+    touched: list[str] = field(default_factory=list)
+    at: str | None = None
+    illegal: bool = False
+    ready: Move | None = None
+    settle: float | None = None
+
+
+def is_subsequence(part: Iterable[str], whole: Iterable[str]) -> bool:
+    """True when ``part`` appears in ``whole`` in order (gaps allowed)."""
+    it = iter(whole)
+    return all(any(x == y for y in it) for x in part)
+
+
+def describe(action: Action) -> str:
+    """A short phrase for the panel's message line."""
+    if isinstance(action, Place):
+        return f"{action.number} on {action.cell}"
+    if isinstance(action, Blank):
+        return f"a blank on {action.cell}"
+    if isinstance(action, Move):
+        if action.bears_off:
+            return f"{action.path[0]} borne off"
+        return " to ".join(action.path)
+    if isinstance(action, Discard):
+        return f"{action.number} set aside"
+    if isinstance(action, Joker):
+        return f"a joker on {action.cell}"
+    return "end of turn"
+
+
+class Companion:
+    """One game on the physical board. Not thread-safe: the table calls it under its lock."""
+
+    def __init__(
+        self,
+        game: Game,
+        setup: Mapping[str, Piece],
+        *,
+        occupied: Iterable[str] = (),
+        hints: bool = False,
+        record: Record | None = None,
+        settle: float = 1.0,
+        guide_setup: bool = True,
+    ) -> None:
+        self.game = game
+        self.setup = dict(setup)
+        self.hints = hints
+        self.settle = settle
+        self.record_entry: Record = record or (lambda kind, data: None)
+        self.cells = game.geometry.cell_set
+        self.states: list[State] = [game.initial_state(self.setup or None)]
+        self.actions: list[Action] = []
+        self.occupied: set[str] = set(occupied)
+        self.pending: NewPiece | None = None
+        self.motion: Motion | None = None
+        self.debt: set[str] = set()  # pieces whose face up is wrong: they must be turned over
+        self.turning: set[str] = set()  # debt pieces lifted to be turned over
+        self.in_hand: int | None = None  # a number chosen before its piece goes down
+        self.blank_choice: tuple[str, list[int]] | None = None
+        self.takeback_at: float | None = None
+        self.message: str | None = None
+        self.on_finished: Callable[[], None] | None = None
+        self.on_reopened: Callable[[], None] | None = None
+        first = next(iter(game.legal_actions(self.states[0])), None)
+        self.move_game = isinstance(first, Move)
+        self.setup_order = sorted(self.setup, key=lambda c: (self.setup[c].owner is None,
+                                                             self.setup[c].owner or 0, c[1], c))
+        self.setting_up = bool(self.setup) and guide_setup
+        self._cache: dict[str, Any] = {}
+        self._check_setup_done()
+
+    # --- the game --------------------------------------------------------------------------
+
+    @property
+    def state(self) -> State:
+        return self.states[-1]
+
+    @property
+    def mover(self) -> int | None:
+        return self.state.to_move
+
+    def _cached(self, key: str, compute: Callable[[], Any]) -> Any:
+        if key not in self._cache:
+            self._cache[key] = compute()
+        return self._cache[key]
+
+    def document(self) -> dict[str, Any]:
+        return self._cached("doc", lambda: self.game.document(self.state))
+
+    def dead(self) -> frozenset[str]:
+        return self._cached("dead", lambda: frozenset(self.game.dead_fields(self.state)))
+
+    def moves_from(self, square: str) -> list[Move]:
+        moves = self._cached("moves", lambda: [
+            a for a in self.game.legal_actions(self.state) if isinstance(a, Move)])
+        return [m for m in moves if m.path[0] == square]
+
+    def check(self, action: Action) -> Illegal | None:
+        if self.state.over:
+            return Illegal("the game is over")
+        return self.game.check(self.state, action)
+
+    def replay(self, kind: str, action: Action | None) -> None:
+        """Rebuild from the journal: apply (or take back) without writing it again."""
+        if kind == "undo":
+            if not self.actions:
+                raise ValueError("the journal takes back an action that is not there")
+            self._pop()
+        elif action is not None:
+            self._push(self.game.apply(self.state, action), action)
+            self.setting_up = False
+        self.debt.clear()  # after a restart nobody can tell the faces; trust the board
+
+    def _push(self, state: State, action: Action) -> None:
+        self.states.append(state)
+        self.actions.append(action)
+        self.debt ^= set(state.last.flipped)
+        self._cache.clear()
+
+    def _pop(self) -> Action:
+        undone = self.states.pop()
+        action = self.actions.pop()
+        self.debt ^= set(undone.last.flipped)
+        self.debt &= set(self.state.board)
+        self._cache.clear()
+        return action
+
+    def commit(self, action: Action) -> Illegal | None:
+        """Apply a legal action: journal it first, then make it the game's. ``Illegal`` if not."""
+        illegal = self.check(action)
+        if illegal is not None:
+            return illegal
+        try:
+            new_state = self.game.apply(self.state, action)
+        except IllegalActionError as e:
+            return e.illegal
+        self.record_entry("action", action.to_json())
+        self._push(new_state, action)
+        self.blank_choice = None
+        self.takeback_at = None
+        self.message = describe(action)
+        if new_state.over and self.on_finished is not None:
+            self.on_finished()
+        return None
+
+    def undo(self, how: str = "taken back") -> None:
+        """Take back the last action; the signals then show what to put right on the board."""
+        if not self.actions:
+            raise InputError("there is nothing to take back")
+        was_over = self.state.over
+        self.record_entry("undo", None)
+        action = self._pop()
+        self.pending = None
+        self.motion = None
+        self.in_hand = None
+        self.blank_choice = None
+        self.takeback_at = None
+        self.message = f"{describe(action)}: {how}"
+        if was_over and self.on_reopened is not None:
+            self.on_reopened()
+
+    def set_hints(self, on: bool) -> None:
+        self.record_entry("hints", bool(on))
+        self.hints = bool(on)
+
+    # --- the physical board ----------------------------------------------------------------
+
+    def expected(self) -> set[str]:
+        """The cells that should hold a piece now, counting what is under way."""
+        expected = set(self.state.board)
+        if self.motion is not None:
+            expected.discard(self.motion.start)
+            if self.motion.at is not None:
+                expected.add(self.motion.at)
+        if self.pending is not None:
+            expected.add(self.pending.square)
+        expected -= self.turning
+        return expected
+
+    def differences(self) -> tuple[set[str], set[str]]:
+        """(missing, extra): cells that should hold a piece and do not, and the other way."""
+        expected = self.expected()
+        on_board = self.occupied & self.cells
+        missing = expected - on_board
+        if self.setting_up:
+            missing -= set(self.setup)
+        return missing, on_board - expected
+
+    def set_board(self, occupied: Iterable[str]) -> None:
+        """Take the sensors' word for the whole board (start-up, recovery); infers no action."""
+        self.occupied = set(occupied)
+        self.pending = None
+        self.motion = None
+        self.turning.clear()
+        self._check_setup_done()
+
+    def _check_setup_done(self) -> None:
+        if self.setting_up and all(c in self.occupied for c in self.setup):
+            self.setting_up = False
+            self.message = "the board is set: the game can start"
+
+    def _agrees_apart_from(self, square: str) -> bool:
+        missing, extra = self.differences()
+        return not (missing - {square}) and not (extra - {square})
+
+    # --- sensor events ---------------------------------------------------------------------
+
+    def sensor(self, square: str, occupied: bool, now: float) -> bool:
+        """One debounced change; True when anything the players see changed."""
+        if occupied == (square in self.occupied):
+            return False  # a repeat (bounce that got through): nothing changed
+        if occupied:
+            self.occupied.add(square)
+        else:
+            self.occupied.discard(square)
+        if square not in self.cells:
+            return True
+        self._before(square, occupied, now)
+        if occupied:
+            self._set_down(square, now)
+        else:
+            self._lift(square)
+        self._check_setup_done()
+        self._watch_takeback(now)
+        return True
+
+    def _before(self, square: str, occupied: bool, now: float) -> None:
+        """Finish a Halma move that only waited for the players to go on with the game."""
+        motion = self.motion
+        if motion is None:
+            return
+        if motion.ready is not None and motion.at is not None:
+            if not occupied and square == motion.at:
+                return  # the jump sequence goes on
+            self._commit_motion(motion.ready)
+        elif motion.at is None and not occupied and square in self.state.board:
+            owner = self.state.board[square].owner
+            offer = self.bear_off_offer()
+            if offer is not None and owner != self.mover:
+                self._commit_motion(offer)  # the next player acts: the piece is off for good
+
+    def _set_down(self, square: str, now: float) -> None:
+        if square in self.turning:
+            self.turning.discard(square)
+            self.debt ^= {square}
+            if not self.debt and not self.turning:
+                self.message = "all turned over"
+            return
+        motion = self.motion
+        if motion is not None and motion.at is None and (
+                square == motion.start or square not in self.state.board):
+            self._land(square, now)
+            return
+        if square in self.expected():
+            return  # a missing piece is back
+        if self._may_start_piece(square):
+            self._new_piece(square)
+            return
+        if self.debt and not self.move_game:
+            self.message = "turn over the blinking amber pieces first"
+        elif self.pending is not None:
+            self.message = f"one new piece at a time: {self.pending.square} is waiting"
+
+    def _lift(self, square: str) -> None:
+        if self.pending is not None and square == self.pending.square:
+            self.pending = None
+            self.message = None
+            return
+        if square in self.debt and square in self.state.board:
+            self.turning.add(square)
+            return
+        motion = self.motion
+        if motion is not None and motion.at == square:
+            motion.at = None
+            motion.ready = None
+            motion.settle = None
+            motion.illegal = False
+            self.message = None
+            return
+        piece = self.state.board.get(square)
+        if (self.move_game and motion is None and piece is not None
+                and piece.owner == self.mover and not self.state.over
+                and not self.setting_up and self._agrees_apart_from(square)):
+            self.motion = Motion(square)
+            if not self.moves_from(square) and self.bear_off_offer() is None:
+                self.message = f"the piece on {square} cannot move now"
+            else:
+                self.message = None
+
+    def _may_start_piece(self, square: str) -> bool:
+        return (not self.move_game and not self.state.over and not self.setting_up
+                and self.pending is None and not self.debt and not self.turning
+                and square not in self.state.board and self._agrees_apart_from(square))
+
+    # --- placement -------------------------------------------------------------------------
+
+    def _new_piece(self, square: str) -> None:
+        self.pending = NewPiece(square)
+        if self.in_hand is not None:
+            number, self.in_hand = self.in_hand, None
+            self._try_number(number)
+            return
+        if self.check(Blank(square)) is None:
+            self._place_blank(square, None)
+            return
+        if not self.number_choices(square):
+            if square in self.dead():
+                self.message = f"{square} is a dead field: no number fits there"
+            else:
+                why = self.check(Place(square, self.game.geometry.numbers[0]))
+                reason = f": {why.reason}" if why is not None else ""
+                self.message = f"no number may go on {square} now{reason}"
+        else:
+            self.message = None
+
+    def number_choices(self, square: str) -> list[int]:
+        """The numbers the panel offers for a new piece on ``square``."""
+        key = f"choices {square}"
+        if key not in self._cache:
+            state = self.state
+            choices = self.game.placeable_numbers(state, square) if not state.over else []
+            if not choices and state.phase == "blanks" and self.check(EndTurn()) is None:
+                # A number piece now belongs to whoever moves once the blank phase ends.
+                after = self.game.apply(state, EndTurn())
+                if not after.over:
+                    choices = self.game.placeable_numbers(after, square)
+            self._cache[key] = list(choices)
+        return list(self._cache[key])
+
+    def _try_number(self, number: int) -> None:
+        pending = self.pending
+        assert pending is not None
+        illegal = self.commit(Place(pending.square, number))
+        if illegal is None:
+            self.pending = None
+            return
+        pending.number = number
+        pending.illegal = illegal
+        self.message = f"{number} on {pending.square}: {illegal.reason}"
+
+    def _place_blank(self, square: str, owner: int | None) -> None:
+        mover = self.mover
+        others = [p for p in range(self.game.players) if p != mover and owner is None
+                  and self.check(Blank(square, p)) is None]
+        illegal = self.commit(Blank(square, owner))
+        if illegal is not None:
+            assert self.pending is not None
+            self.pending.illegal = illegal
+            self.message = f"a blank on {square}: {illegal.reason}"
+            return
+        self.pending = None
+        if others and mover is not None:
+            self.blank_choice = (square, sorted([mover, *others]))
+
+    # --- Halma -----------------------------------------------------------------------------
+
+    def _land(self, square: str, now: float) -> None:
+        motion = self.motion
+        assert motion is not None
+        if square == motion.start:
+            self.motion = None
+            self.message = "put back: no move"
+            return
+        moves = self.moves_from(motion.start)
+        touched = motion.touched
+        ends = [m for m in moves
+                if m.path[-1] == square and is_subsequence(touched, m.path[1:-1])]
+        through = [m for m in moves if square in m.path[1:-1]
+                   and is_subsequence(touched, m.path[1:m.path.index(square)])]
+        motion.at = square
+        if not ends and not through:
+            motion.illegal = True
+            self.message = f"{motion.start} to {square} is not a legal move"
+            return
+        touched.append(square)
+        if not ends:
+            self.message = f"{square}: go on jumping"
+            return
+        exact = [motion.start, *touched]
+        best = min(ends, key=lambda m: (list(m.path) != exact, len(m.path)))
+        if through:
+            motion.ready = best
+            motion.settle = now + self.settle
+            self.message = None
+        else:
+            self._commit_motion(best)
+
+    def _commit_motion(self, move: Move) -> None:
+        self.motion = None
+        illegal = self.commit(move)
+        if illegal is not None:  # the position changed under the move; should not happen
+            self.message = illegal.reason
+
+    def bear_off_offer(self) -> Move | None:
+        """The move bearing the piece in the air off the board, if the rules allow one."""
+        motion = self.motion
+        if motion is None or motion.at is not None:
+            return None
+        here = motion.touched[-1] if motion.touched else motion.start
+        offers = [m for m in self.moves_from(motion.start)
+                  if m.path[-1] == OFF and m.path[-2] == here
+                  and is_subsequence(motion.touched, m.path[1:-1])]
+        if not offers:
+            return None
+        exact = [motion.start, *motion.touched, OFF]
+        return min(offers, key=lambda m: (list(m.path) != exact, len(m.path)))
+
+    def targets(self) -> set[str]:
+        """Where the piece in the air may still end its move."""
+        motion = self.motion
+        if motion is None:
+            return set()
+        result = set()
+        for m in self.moves_from(motion.start):
+            landings = m.path[1:]
+            if is_subsequence(motion.touched, landings) and m.path[-1] != OFF:
+                result.add(m.path[-1])
+        result.discard(motion.at or "")
+        return result
+
+    # --- time ------------------------------------------------------------------------------
+
+    def _takeback_position(self) -> bool:
+        """True when the board stands exactly as before the last action that changed it."""
+        if (len(self.states) < 2 or self.pending is not None or self.motion is not None
+                or self.turning or self.setting_up):
+            return False
+        before, now = set(self.states[-2].board), set(self.state.board)
+        return before != now and (self.occupied & self.cells) == before
+
+    def _watch_takeback(self, now: float) -> None:
+        if self._takeback_position():
+            if self.takeback_at is None:
+                self.takeback_at = now + self.settle
+        else:
+            self.takeback_at = None
+
+    def next_deadline(self) -> float | None:
+        """When ``tick`` next has something to do, or None."""
+        times = [t for t in (self.takeback_at,
+                             self.motion.settle if self.motion else None) if t is not None]
+        return min(times) if times else None
+
+    def tick(self, now: float) -> bool:
+        """Do what waited for the board to settle; True when anything changed."""
+        changed = False
+        motion = self.motion
+        if motion and motion.ready and motion.settle is not None and now >= motion.settle:
+            self._commit_motion(motion.ready)
+            changed = True
+            self._watch_takeback(now)
+        if self.takeback_at is not None and now >= self.takeback_at:
+            self.takeback_at = None
+            if self._takeback_position():
+                self.undo("taken back on the board")
+                changed = True
+                self._watch_takeback(now)
+        return changed
+
+    # --- panel inputs ----------------------------------------------------------------------
+
+    def input(self, data: Mapping[str, Any]) -> None:
+        """One panel input of spec/api.md (already shaped by ``app.table.inputs``)."""
+        kind = data["type"]
+        if kind == "undo":
+            self.undo()
+            return
+        if kind == "hints":
+            self.set_hints(data["on"])
+            return
+        if self.state.over:
+            raise InputError("the game is over: take back the last action or start a new game")
+        if kind == "number":
+            self._input_number(data.get("square"), data["number"])
+        elif kind == "blank":
+            self._input_blank(data["square"], data.get("owner"))
+        elif kind == "discard":
+            self._input_discard(data["number"])
+        elif kind == "joker":
+            self._input_joker(data["square"], data["number"])
+        elif kind == "end_turn":
+            self._panel_action(EndTurn())
+        elif kind == "bear_off":
+            offer = self.bear_off_offer()
+            if offer is None:
+                raise InputError("no piece is ready to be borne off: lift it from its exit corner")
+            self._commit_motion(offer)
+        else:  # inputs.py lets only known kinds through
+            raise InputError(f"unknown input {kind!r}")
+
+    def _check_number(self, number: int) -> None:
+        low, high = self.game.geometry.numbers
+        if not low <= number <= high:
+            raise InputError(f"this game's numbers are {low} to {high}, not {number}")
+
+    def _claim_piece(self, square: str) -> None:
+        """Make ``square`` the new piece the panel speaks about, or say why it cannot be."""
+        if self.pending is not None and self.pending.square == square:
+            return
+        if square not in self.cells:
+            raise InputError(f"{square} is not a cell of this board")
+        if self.move_game:
+            raise InputError("in this game pieces move: lift one and set it down")
+        if square not in self.occupied:
+            raise InputError(f"there is no piece on {square}: put it down first")
+        if square in self.state.board:
+            raise InputError(f"the piece on {square} is already in the game")
+        if self.pending is not None:
+            raise InputError(f"first deal with the new piece on {self.pending.square}")
+        if not self._may_start_piece(square):
+            raise InputError("put the board right first (blinking orange or amber squares)")
+        self.pending = NewPiece(square)
+
+    def _input_number(self, square: str | None, number: int) -> None:
+        self._check_number(number)
+        if square is None:
+            if self.pending is not None:
+                self._try_number(number)
+                return
+            if self.move_game:
+                raise InputError("in this game pieces move: no number is needed")
+            self.in_hand = number
+            self.message = f"{number} chosen: put the piece down"
+            return
+        self._claim_piece(square)
+        self._try_number(number)
+
+    def _input_blank(self, square: str, owner: int | None) -> None:
+        if owner is not None and not 0 <= owner < self.game.players:
+            raise InputError(f"there is no player {owner}")
+        choice = self.blank_choice
+        if choice is not None and choice[0] == square and self.pending is None:
+            if owner is None or owner not in choice[1]:
+                if owner is not None:
+                    raise InputError(f"a blank of player {owner} cannot go on {square}")
+                return
+            last = self.actions[-1]
+            if isinstance(last, Blank) and (last.owner if last.owner is not None
+                                            else self.states[-2].to_move) == owner:
+                return
+            self.undo("colour changed")
+            self.pending = NewPiece(square)
+            self._place_blank(square, owner)
+            if self.pending is not None:  # the other colour is no longer legal: restore
+                self.pending = NewPiece(square)
+                self._place_blank(square, None)
+            self.blank_choice = choice
+            return
+        self._claim_piece(square)
+        self._place_blank(square, owner)
+
+    def _input_discard(self, number: int) -> None:
+        self._check_number(number)
+        self._panel_action(Discard(number))
+        self.in_hand = None
+        if self.pending is not None and self.pending.number == number:
+            self.pending = None  # that card was put down by mistake: now it shows extra
+
+    def _input_joker(self, square: str, number: int) -> None:
+        self._check_number(number)
+        if self.pending is not None and self.pending.square != square:
+            raise InputError(f"first deal with the new piece on {self.pending.square}")
+        self._panel_action(Joker(square, number))
+        self.pending = None
+        self.in_hand = None
+
+    def _panel_action(self, action: Action) -> None:
+        illegal = self.commit(action)
+        if illegal is not None:
+            raise InputError(illegal.reason)
+
+    # --- what the players see --------------------------------------------------------------
+
+    def last_player(self) -> int | None:
+        """Who made the last action (its ``last`` flash is their colour)."""
+        return self.states[-2].to_move if len(self.states) > 1 else None
+
+    def last_squares(self) -> set[str]:
+        if not self.actions:
+            return set()
+        action = self.actions[-1]
+        squares: set[str] = set()
+        if isinstance(action, Place | Blank | Joker):
+            squares.add(action.cell)
+        elif isinstance(action, Move) and not action.bears_off:
+            squares.add(action.path[-1])
+        geometry = self.game.geometry
+        for name in self.state.last.completed:
+            for areas in (geometry.houses, geometry.sections, geometry.bonus, geometry.regions):
+                if name in areas:
+                    squares.update(areas[name])
+                    break
+        return squares & set(self.state.board)
+
+    def hint_targets(self) -> set[str]:
+        number = self.in_hand
+        if not self.hints or number is None or self.state.over:
+            return set()
+        key = f"hints {number}"
+        if key not in self._cache:
+            board = self.state.board
+            self._cache[key] = {c for c in self.game.geometry.cells if c not in board
+                                and self.check(Place(c, number)) is None}
+        return set(self._cache[key])
+
+    def signals(self) -> dict[str, str]:
+        """One word of the LED language per lit square."""
+        missing, extra = self.differences()
+        layers: dict[str, set[str]] = {
+            "missing": missing,
+            "extra": extra,
+            "flip": self.debt & set(self.state.board),
+            "last": self.last_squares(),
+            "target": self.targets() | self.hint_targets(),
+        }
+        if not self.setting_up:
+            layers["dead"] = set(self.dead()) - self.occupied
+        else:
+            todo = [c for c in self.setup_order if c not in self.occupied]
+            layers["setup"] = set(todo[:1])
+        pending = self.pending
+        if pending is not None:
+            if pending.illegal is None:
+                layers["number"] = {pending.square}
+            else:
+                layers["illegal"] = {pending.square}
+                layers["conflict"] = set(pending.illegal.cells) & self.occupied
+        if self.motion is not None and self.motion.illegal and self.motion.at:
+            layers.setdefault("illegal", set()).add(self.motion.at)
+        return lights.merge(layers)
+
+    def guidance(self) -> list[dict[str, str]]:
+        """Pairs of extra and missing pieces: "move the piece from there to here"."""
+        missing, extra = self.differences()
+        return [{"from": a, "to": b} for a, b in pair_up(sorted(missing), sorted(extra))]
+
+    def prompt(self) -> dict[str, Any] | None:
+        """What the table waits for from the panel, or None."""
+        state = self.state
+        if self.setting_up:
+            todo = [c for c in self.setup_order if c not in self.occupied]
+            if todo:
+                return {"kind": "setup", "square": todo[0],
+                        "piece": self.setup[todo[0]].to_json(), "left": len(todo)}
+        pending = self.pending
+        if pending is not None:
+            if pending.illegal is not None and pending.number is not None:
+                number = pending.number
+                if self.check(Joker(pending.square, number)) is None:
+                    return {"kind": "joker", "square": pending.square, "number": number}
+                if self.check(Discard(number)) is None:
+                    return {"kind": "discard", "number": number, "square": pending.square}
+            return {"kind": "number", "square": pending.square,
+                    "choices": self.number_choices(pending.square)}
+        offer = self.bear_off_offer()
+        if offer is not None:
+            return {"kind": "bear_off", "square": offer.path[-2], "path": list(offer.path)}
+        if self.blank_choice is not None:
+            square, owners = self.blank_choice
+            piece = state.board.get(square)
+            return {"kind": "blank", "square": square, "choices": owners,
+                    "owner": piece.owner if piece else None}
+        if self.in_hand is not None and not state.over:
+            number = self.in_hand
+            if self.check(Discard(number)) is None:
+                return {"kind": "discard", "number": number}
+            if any(self.check(Joker(c, number)) is None
+                   for c in self.game.geometry.cells if c not in state.board):
+                return {"kind": "joker", "number": number}
+            return {"kind": "place", "number": number}
+        if state.phase == "blanks" and not state.over:
+            return {"kind": "end_turn", "choices": sorted(self.dead())}
+        return None

@@ -1,0 +1,57 @@
+"""Panel inputs (spec/api.md) checked for shape before they reach the game.
+
+Anything malformed gets a message a player can act on; nothing reaches the rules half-checked.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from app.rules.squares import is_square
+
+from .errors import InputError
+
+KINDS = ("number", "blank", "discard", "joker", "undo", "end_turn", "bear_off", "hints")
+
+
+def _whole(data: Mapping[str, Any], key: str, optional: bool = False) -> int | None:
+    value = data.get(key)
+    if value is None and optional:
+        return None
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise InputError(f"{key} must be a whole number, got {value!r}")
+    return value
+
+
+def _square(data: Mapping[str, Any], optional: bool = False) -> str | None:
+    value = data.get("square")
+    if value is None and optional:
+        return None
+    if not is_square(value):
+        raise InputError(f"square must be a square a1..i9, got {value!r}")
+    return value  # type: ignore[no-any-return]
+
+
+def parse_input(data: object) -> dict[str, Any]:
+    """The input as a plain dict with checked fields; ``InputError`` says what is wrong."""
+    if not isinstance(data, Mapping):
+        raise InputError("an input must be a JSON object like {\"type\": \"undo\"}")
+    kind = data.get("type")
+    if kind not in KINDS:
+        raise InputError(f"unknown input type {kind!r} (one of {', '.join(KINDS)})")
+    if kind == "number":
+        return {"type": kind, "square": _square(data, optional=True),
+                "number": _whole(data, "number")}
+    if kind == "blank":
+        return {"type": kind, "square": _square(data), "owner": _whole(data, "owner", True)}
+    if kind == "discard":
+        return {"type": kind, "number": _whole(data, "number")}
+    if kind == "joker":
+        return {"type": kind, "square": _square(data), "number": _whole(data, "number")}
+    if kind == "hints":
+        on = data.get("on")
+        if not isinstance(on, bool):
+            raise InputError(f"hints needs \"on\": true or false, got {on!r}")
+        return {"type": kind, "on": on}
+    return {"type": kind}

@@ -1,0 +1,95 @@
+"""The LED language: one word per lit square, and the one place that turns words into lights.
+
+The panel draws the same words (spec/api.md), so a meaning never depends on colour alone: every
+word also has its own pattern or level. ``last`` is the only word whose colour depends on who
+acted; the player colours live here too so that the panel can draw them identically.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from firmware.ports import RGB, Frame, Light
+
+SIGNALS = ("illegal", "conflict", "flip", "number", "dead", "target", "missing", "extra",
+           "setup", "last")
+"""Every word of the LED language, as spec/api.md names them."""
+
+PRIORITY = ("dead", "last", "target", "conflict", "flip", "missing", "extra", "setup", "number",
+            "illegal")
+"""When several words apply to one square, the later one wins: what the players must do about
+that square now beats what it merely is."""
+
+RED: RGB = (255, 0, 0)
+AMBER: RGB = (255, 150, 0)
+ORANGE: RGB = (255, 60, 0)
+WHITE: RGB = (255, 255, 255)
+BLUE: RGB = (0, 60, 255)
+GREEN: RGB = (0, 255, 0)
+CYAN: RGB = (0, 190, 255)
+
+LIGHTS: Mapping[str, Light] = {
+    # Every word has its own pattern and level, so colour-blind players can tell them apart;
+    # the colours follow DESIGN.md. Within a pattern, the level says how urgent it is.
+    "illegal": Light(RED, "blink_fast", 1.0),  # take this piece away
+    "extra": Light(ORANGE, "blink_fast", 0.6),  # a piece the game does not expect
+    "flip": Light(AMBER, "blink_slow", 1.0),  # turn this piece over
+    "missing": Light(ORANGE, "blink_slow", 0.6),  # a piece belongs here
+    "number": Light(WHITE, "pulse", 1.0),  # tell the panel this piece's number
+    "setup": Light(CYAN, "pulse", 0.6),  # put the next start piece here
+    # Green looks much brighter than red on WS2812 chips; a lower level evens them out.
+    "target": Light(GREEN, "steady", 0.6),
+    "conflict": Light(RED, "steady", 0.35),  # the piece an illegal one clashes with
+    "dead": Light(BLUE, "steady", 0.15),  # only a blank may go here
+}
+
+PLAYER_COLORS: tuple[RGB, ...] = (
+    (255, 214, 170),  # player 0 (White in the DOMINARI games): warm white
+    (150, 0, 255),  # player 1 (Black): violet, since a black light cannot be seen
+    (0, 200, 120),  # player 2: sea green
+    (255, 0, 140),  # player 3: magenta
+)
+NOBODY_COLOR: RGB = (255, 180, 0)
+"""``last`` for an action of nobody's (never expected, but a frame must still be drawable)."""
+
+
+def player_color(player: int | None) -> RGB:
+    """The colour of ``player`` for ``last`` flashes (gold for nobody)."""
+    if player is None or not 0 <= player < len(PLAYER_COLORS):
+        return NOBODY_COLOR
+    return PLAYER_COLORS[player]
+
+
+def light(word: str, player: int | None = None) -> Light:
+    """The light for one signal word; ``player`` colours ``last``."""
+    if word == "last":
+        return Light(player_color(player), "flash", 1.0)
+    return LIGHTS[word]
+
+
+def merge(layers: Mapping[str, set[str] | frozenset[str]]) -> dict[str, str]:
+    """One word per square from sets of squares per word, by ``PRIORITY``."""
+    signals: dict[str, str] = {}
+    for word in PRIORITY:
+        for square in layers.get(word, ()):
+            signals[square] = word
+    return signals
+
+
+def compose_frame(signals: Mapping[str, str], last_player: int | None = None) -> Frame:
+    """The LED frame showing ``signals``; unnamed squares stay dark."""
+    return {square: light(word, last_player) for square, word in signals.items()}
+
+
+def hex_color(rgb: RGB) -> str:
+    """``#rrggbb`` for the panel."""
+    return "#{:02x}{:02x}{:02x}".format(*rgb)
+
+
+def legend() -> dict[str, dict[str, object]]:
+    """Every word with its colour, pattern and level, so the panel can draw the same lights."""
+    result: dict[str, dict[str, object]] = {}
+    for word in SIGNALS:
+        lit = light(word, 0)
+        result[word] = {"color": hex_color(lit.color), "pattern": lit.pattern, "level": lit.level}
+    return result

@@ -1,0 +1,495 @@
+"""The table service: one game, the sensors, the LEDs, the journal and the panel, thread-safe.
+
+Sensor events arrive on the scanning thread and panel inputs on web threads; one lock orders
+them. Each accepted action is journaled (on disk) before the new frame is shown. Frames are
+shown outside the lock, newest first wins, so a slow LED chain never stalls the panel or the
+scanner. A small timer thread finishes what waits for the board to settle (a Halma jump
+sequence, a take-back made on the board).
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import threading
+import time
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from app.rules.actions import action_from_json
+from app.rules.errors import RulesError
+from app.rules.game import Game, Piece, variant_class
+from app.rules.record import Record
+from app.rules.squares import SQUARES, is_square
+from firmware.ports import Display, Frame, Light, SensorEvent, SensorFault, SensorSource
+
+from . import signals as lights
+from .companion import Companion
+from .errors import InputError
+from .inputs import parse_input
+from .journal import ACTION, HINTS, UNDO, Journal, JournalError
+
+log = logging.getLogger(__name__)
+
+Resolver = Callable[[str], type[Game]]
+MAX_FAULTS = 20
+
+
+class Table:
+    """The companion between the wires and the rules (see the package docstring)."""
+
+    def __init__(
+        self,
+        display: Display | None = None,
+        journal: str | os.PathLike[str] | None = None,
+        *,
+        clock: Callable[[], float] = time.monotonic,
+        resolve: Resolver = variant_class,
+        settle: float = 1.0,
+        ticker: bool | None = None,
+    ) -> None:
+        """``resolve`` finds a variant class by id (tests pass their own small games);
+        ``settle`` is how long a Halma jump or a take-back on the board must stand still;
+        ``ticker`` runs the settle timer in a thread (default: only with the real clock; with
+        a test clock, call ``tick()``)."""
+        self._lock = threading.Lock()
+        self._cond = threading.Condition(self._lock)
+        self._display = display
+        self._display_lock = threading.Lock()
+        self._shown = -1
+        self._testing_leds = False
+        self._clock = clock
+        self._resolve = resolve
+        self._settle = settle
+        self._occupied: set[str] = set()
+        self._faults: list[dict[str, Any]] = []
+        self._notices: list[str] = []
+        self._companion: Companion | None = None
+        self._game_id: int | None = None
+        self._sensors: SensorSource | None = None
+        self._closed = False
+        self._view: tuple[int, dict[str, Any]] | None = None
+        self._frame: tuple[int, Frame] = (0, {})
+        self.version = 0
+        self._journal: Journal | None = None
+        if journal is not None:
+            self._journal = Journal(journal)
+            self._notices.extend(self._journal.notices)
+            self._recover()
+        with self._lock:
+            self._bump()
+        self._ticker: threading.Thread | None = None
+        if ticker if ticker is not None else clock is time.monotonic:
+            self._ticker = threading.Thread(target=self._tick_loop, name="table-ticker",
+                                            daemon=True)
+            self._ticker.start()
+        self._show()
+
+    # --- journal ---------------------------------------------------------------------------
+
+    def _write(self, kind: str, data: Any) -> None:
+        """Journal one entry; a failing disk is reported and the game goes on in memory."""
+        if self._journal is None or self._game_id is None or not self._journal.ok:
+            return
+        try:
+            self._journal.append(self._game_id, kind, data)
+        except JournalError as e:
+            self._notice(f"{e}; the game goes on but is not saved")
+
+    def _notice(self, text: str) -> None:
+        if text not in self._notices:
+            self._notices.append(text)
+            log.warning("%s", text)
+
+    def _wire(self, companion: Companion) -> None:
+        companion.on_finished = self._finished
+        companion.on_reopened = self._reopened
+
+    def _finished(self) -> None:
+        if self._journal is None or self._game_id is None or self._companion is None:
+            return
+        try:
+            self._journal.finish(self._game_id, self._record_locked() or {},
+                                 self._companion.document())
+        except JournalError as e:
+            self._notice(f"{e}; the finished game is not kept")
+
+    def _reopened(self) -> None:
+        if self._journal is not None and self._game_id is not None:
+            try:
+                self._journal.reopen(self._game_id)
+            except JournalError as e:
+                self._notice(str(e))
+
+    def _recover(self) -> None:
+        """Resume the last unfinished game from the journal, or set it aside with a notice."""
+        journal = self._journal
+        assert journal is not None
+        try:
+            stored = journal.running_game()
+        except Exception as e:  # a damaged file fails in many ways; none may stop the table
+            journal.start_over(str(e))
+            for notice in journal.notices:
+                self._notice(notice)
+            return
+        if stored is None:
+            return
+        try:
+            if not isinstance(stored.options, dict) or not isinstance(stored.setup, dict):
+                raise ValueError("its options or setup are damaged")
+            game = self._resolve(stored.variant)(stored.players, stored.options)
+            setup = game.parse_setup(stored.setup)
+            companion = Companion(game, setup, occupied=self._occupied, hints=stored.hints,
+                                  settle=self._settle)
+            for index, (kind, data) in enumerate(stored.entries):
+                try:
+                    if kind == ACTION:
+                        companion.replay(kind, action_from_json(data))
+                    elif kind == UNDO:
+                        companion.replay(kind, None)
+                    elif kind == HINTS and isinstance(data, bool):
+                        companion.hints = data
+                    else:
+                        raise ValueError(f"a damaged entry ({kind}: {str(data)[:40]!r})")
+                except (RulesError, ValueError) as e:
+                    raise ValueError(f"entry {index}: {e}") from None
+        except (RulesError, ValueError, TypeError, KeyError) as e:
+            note = f"game {stored.id} ({stored.variant}) could not be replayed: {e}"
+            try:
+                journal.set_unreadable(stored.id, note)
+            except JournalError:
+                pass
+            self._notice(f"{note}; it is kept in the journal, set aside")
+            return
+        companion.record_entry = self._write  # from now on, entries go to the journal
+        self._wire(companion)
+        self._companion = companion
+        self._game_id = stored.id
+        companion.message = f"{game.name} resumed: put right any blinking squares"
+
+    # --- versions, views and frames ----------------------------------------------------------
+
+    def _bump(self) -> None:
+        """Called under the lock after any change the players can see."""
+        self.version += 1
+        self._view = None
+        companion = self._companion
+        if companion is None:
+            frame: Frame = {}
+        else:
+            frame = lights.compose_frame(companion.signals(), companion.last_player())
+        self._frame = (self.version, frame)
+        self._cond.notify_all()
+
+    def _show(self) -> None:
+        """Show the newest frame, outside the main lock; older frames never overwrite it."""
+        if self._display is None:
+            return
+        with self._display_lock:
+            version, frame = self._frame
+            if version <= self._shown or self._testing_leds:
+                return
+            self._shown = version
+            try:
+                self._display.show(frame)
+            except Exception as e:  # a broken LED chain must not stop the game
+                with self._lock:
+                    self._notice(f"the LEDs could not be updated: {e}")
+
+    def _view_locked(self) -> dict[str, Any]:
+        if self._view is not None and self._view[0] == self.version:
+            return self._view[1]
+        occupied = [s for s in SQUARES if s in self._occupied]
+        companion = self._companion
+        table: dict[str, Any] = {
+            "occupied": occupied,
+            "signals": {},
+            "prompt": None,
+            "message": None,
+            "guidance": [],
+            "faults": list(self._faults),
+            "notices": list(self._notices),
+            "hints": False,
+            "in_hand": None,
+            "version": self.version,
+            "legend": lights.legend(),
+            "player_colors": [lights.hex_color(c) for c in lights.PLAYER_COLORS],
+        }
+        game_doc = None
+        if companion is not None:
+            signals = companion.signals()
+            table.update({
+                "signals": {s: signals[s] for s in SQUARES if s in signals},
+                "prompt": companion.prompt(),
+                "message": companion.message,
+                "guidance": companion.guidance(),
+                "hints": companion.hints,
+                "in_hand": companion.in_hand,
+                "variant_name": companion.game.name,
+                "setting_up": companion.setting_up,
+                "can_undo": bool(companion.actions),
+            })
+            game_doc = companion.document()
+        if table["message"] is None and self._notices:
+            table["message"] = self._notices[-1]
+        view = {"game": game_doc, "table": table, "version": self.version}
+        self._view = (self.version, view)
+        return view
+
+    def view(self) -> dict[str, Any]:
+        """The view of spec/api.md: the state document and what the table shows and asks."""
+        with self._lock:
+            return self._view_locked()
+
+    def frame(self) -> Frame:
+        """The LED frame for the current view."""
+        with self._lock:
+            return dict(self._frame[1])
+
+    # --- sensors -----------------------------------------------------------------------------
+
+    def attach(self, sensors: SensorSource) -> None:
+        """Take the sensors' board as the physical board, then listen to their events."""
+        with self._lock:
+            self._sensors = sensors
+            self._occupied = set(sensors.occupied())
+            if self._companion is not None:
+                self._companion.set_board(self._occupied)
+            self._bump()
+        self._show()
+        sensors.start(self.handle_sensor, self.handle_fault)
+
+    def set_board(self, occupied: set[str] | frozenset[str] | list[str]) -> dict[str, Any]:
+        """Take ``occupied`` as the physical board (tools and tests without a sensor source)."""
+        squares = set(occupied)
+        bad = [s for s in squares if not is_square(s)]
+        if bad:
+            raise InputError(f"{bad[0]!r} is not a square a1..i9")
+        with self._lock:
+            self._occupied = squares
+            if self._companion is not None:
+                self._companion.set_board(squares)
+            self._bump()
+            view = self._view_locked()
+        self._show()
+        return view
+
+    def handle_sensor(self, event: SensorEvent) -> None:
+        """One debounced change on one square; never raises into the scanning thread."""
+        square, occupied = event.square, bool(event.occupied)
+        if not is_square(square):
+            with self._lock:
+                self._notice(f"a sensor reported an unknown square {square!r}; ignored")
+                self._bump()
+            self._show()
+            return
+        with self._lock:
+            if self._closed:
+                return
+            try:
+                before = square in self._occupied
+                if occupied:
+                    self._occupied.add(square)
+                else:
+                    self._occupied.discard(square)
+                companion = self._companion
+                changed = before != occupied
+                if companion is not None:
+                    changed = companion.sensor(square, occupied, self._clock()) or changed
+            except Exception:  # a rules bug must not kill the scanner
+                log.exception("a sensor event could not be handled")
+                self._notice("an internal error happened; the game is unchanged, see the log")
+                changed = True
+            if changed:
+                self._bump()
+        if changed:
+            self._show()
+
+    def handle_fault(self, fault: SensorFault) -> None:
+        """A sensor fault: reported on the panel, never taken as a move."""
+        with self._lock:
+            self._faults.append({"square": fault.square, "kind": fault.kind,
+                                 "detail": fault.detail})
+            del self._faults[:-MAX_FAULTS]
+            self._bump()
+        self._show()
+
+    def wait_for_occupied(self, square: str, occupied: bool, timeout: float) -> bool:
+        """True once the sensors have reported ``square`` in that state (False on timeout)."""
+        with self._cond:
+            return self._cond.wait_for(lambda: (square in self._occupied) == occupied,
+                                       timeout=timeout)
+
+    def wait_for_change(self, version: int, timeout: float) -> tuple[int, dict[str, Any]]:
+        """Block until the view differs from ``version`` (or timeout); the newest view."""
+        with self._cond:
+            self._cond.wait_for(lambda: self.version != version or self._closed,
+                                timeout=timeout)
+            return self.version, self._view_locked()
+
+    # --- the game ----------------------------------------------------------------------------
+
+    def new_game(self, variant: str, players: int | None = None,
+                 options: Mapping[str, Any] | None = None,
+                 setup: Mapping[str, Any] | None = None, hints: bool = False) -> dict[str, Any]:
+        """Start a game (the previous unfinished one stays in the journal); returns the view."""
+        if not isinstance(hints, bool):
+            raise InputError(f"hints must be true or false, got {hints!r}")
+        try:
+            game = self._resolve(variant)(players, options)
+            pieces: dict[str, Piece] = (game.default_setup() if setup is None
+                                        else game.parse_setup(setup))
+            companion = Companion(game, pieces, hints=hints, settle=self._settle)
+        except RulesError as e:
+            raise InputError(str(e)) from None
+        with self._lock:
+            companion.set_board(self._occupied)
+            companion.message = (f"{game.name}: set up the board" if companion.setting_up
+                                 else f"{game.name}: new game")
+            self._game_id = None
+            if self._journal is not None and self._journal.ok:
+                try:
+                    self._game_id = self._journal.start_game(
+                        game.id, game.players, game.options,
+                        {c: p.to_json() for c, p in pieces.items()}, hints)
+                except JournalError as e:
+                    self._notice(f"{e}; the game goes on but is not saved")
+            companion.record_entry = self._write
+            self._wire(companion)
+            self._companion = companion
+            self._bump()
+            view = self._view_locked()
+        self._show()
+        return view
+
+    def input(self, data: Mapping[str, Any]) -> dict[str, Any]:
+        """One panel input of spec/api.md; ``InputError`` (changing nothing) if unusable."""
+        parsed = parse_input(data)
+        with self._lock:
+            companion = self._companion
+            if companion is None:
+                raise InputError("no game is running: choose a game first")
+            try:
+                companion.input(parsed)
+            except RulesError as e:
+                raise InputError(str(e)) from None
+            self._bump()
+            view = self._view_locked()
+        self._show()
+        return view
+
+    def _record_locked(self) -> dict[str, Any] | None:
+        companion = self._companion
+        if companion is None:
+            return None
+        game = companion.game
+        return Record(game.id, game.players, dict(game.options), dict(companion.setup),
+                      list(companion.actions)).to_json()
+
+    def record(self) -> dict[str, Any] | None:
+        """The current game's record (spec/records.md), or None before a game is chosen."""
+        with self._lock:
+            return self._record_locked()
+
+    def finished_games(self) -> list[dict[str, Any]]:
+        """Finished games kept in the journal, oldest first."""
+        with self._lock:
+            if self._journal is None:
+                return []
+            try:
+                return self._journal.finished_games()
+            except Exception as e:  # a damaged journal is reported, not raised
+                self._notice(f"the finished games could not be read: {e}")
+                return []
+
+    # --- time --------------------------------------------------------------------------------
+
+    def tick(self) -> None:
+        """Finish whatever waited for the board to settle, if its time has come."""
+        with self._lock:
+            companion = self._companion
+            if companion is None or not companion.tick(self._clock()):
+                return
+            self._bump()
+        self._show()
+
+    def _tick_loop(self) -> None:
+        while True:
+            with self._cond:
+                if self._closed:
+                    return
+                companion = self._companion
+                deadline = companion.next_deadline() if companion is not None else None
+                if deadline is None:
+                    self._cond.wait(timeout=5.0)
+                    continue
+                delay = deadline - self._clock()
+                if delay > 0:
+                    self._cond.wait(timeout=delay)
+                    continue
+            self.tick()
+
+    # --- LEDs --------------------------------------------------------------------------------
+
+    def led_test(self, step: float = 0.04, wait: bool = False) -> None:
+        """Light every square in turn for a moment, then restore the game's frame."""
+        if self._display is None:
+            return
+        display = self._display
+
+        def run() -> None:
+            with self._display_lock:
+                self._testing_leds = True
+            try:
+                for square in SQUARES:
+                    display.show({square: Light(lights.WHITE, "steady", 1.0)})
+                    time.sleep(step)
+            finally:
+                with self._display_lock:
+                    self._testing_leds = False
+                    self._shown = -1
+                self._show()
+
+        if wait:
+            run()
+        else:
+            threading.Thread(target=run, name="led-test", daemon=True).start()
+
+    def set_brightness(self, level: float) -> None:
+        """Global LED brightness from 0.0 to 1.0."""
+        if isinstance(level, bool) or not isinstance(level, int | float) or not 0 <= level <= 1:
+            raise InputError(f"brightness must be between 0 and 1, got {level!r}")
+        if self._display is not None:
+            self._display.set_brightness(float(level))
+
+    def close(self) -> None:
+        """Stop listening, darken the LEDs and close the journal; idempotent."""
+        with self._lock:
+            if self._closed:
+                return
+            self._closed = True
+            self._cond.notify_all()
+            sensors, self._sensors = self._sensors, None
+        if sensors is not None:
+            try:
+                sensors.stop()
+            except Exception:  # closing must always finish
+                log.exception("the sensors could not be stopped")
+        if self._display is not None:
+            with self._display_lock:
+                self._shown = self.version + 1
+                try:
+                    self._display.show({})
+                except Exception:
+                    log.exception("the LEDs could not be darkened")
+        with self._lock:
+            if self._journal is not None:
+                self._journal.close()
+        if self._ticker is not None and self._ticker is not threading.current_thread():
+            self._ticker.join(timeout=1.0)
+
+    def __enter__(self) -> Table:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()

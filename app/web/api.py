@@ -1,0 +1,229 @@
+"""The JSON API of spec/api.md, plus the panel's own endpoints (finished games, LEDs, rules).
+
+Every handler checks the shape of its input (``validation``), hands it to the table, and answers
+with the table's view. The table and the rules raise their own errors for inputs that make no
+sense in the game; ``errors`` turns them into 4xx JSON, and nothing has changed by then.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from flask import Blueprint, Response, current_app, jsonify, request
+
+from app.rules.errors import RulesError
+
+from . import catalog, settings
+from .errors import ApiError
+from .markdown import render
+from .security import check_request, require_pin
+from .validation import game_input, json_body, new_game_request, only_fields, square
+from .views import present
+
+api = Blueprint("api", __name__, url_prefix="/api")
+
+
+@api.before_request
+def _guard() -> None:
+    check_request()
+
+
+def _panel() -> Any:
+    return current_app.extensions["sudoku_table"]
+
+
+def _view() -> dict[str, Any]:
+    return present(_panel(), _panel().table.view())
+
+
+# --- games and boards ---------------------------------------------------------------------------
+
+@api.get("/variants")
+def list_variants() -> Response:
+    return jsonify(catalog.variants())
+
+
+@api.get("/variants/<variant_id>")
+def variant_geometry(variant_id: str) -> Response:
+    return jsonify(catalog.geometry(variant_id))
+
+
+@api.get("/variants/<variant_id>/setup")
+def variant_setup(variant_id: str) -> Response:
+    """The documented start position, or with ``?seed=N`` a random proposal (Duell gold cards)."""
+    seed_text = request.args.get("seed")
+    seed = None
+    if seed_text is not None:
+        if not seed_text.isdigit() or len(seed_text) > 12:
+            raise ApiError(f"seed must be a whole number, got {seed_text!r}")
+        seed = int(seed_text)
+    catalog.check_variant(variant_id)
+    return jsonify(catalog.proposed_setup(variant_id, seed))
+
+
+@api.get("/legend")
+def legend() -> Response:
+    """The LED language with the colours and patterns the LEDs use, for drawing the same."""
+    from app.table import signals
+
+    return jsonify({
+        "signals": signals.legend(),
+        "players": [signals.hex_color(c) for c in signals.PLAYER_COLORS],
+        "nobody": signals.hex_color(signals.NOBODY_COLOR),
+    })
+
+
+@api.get("/rules/<variant_id>")
+def rules(variant_id: str) -> Response:
+    catalog.check_variant(variant_id)
+    text = catalog.rules_text(variant_id)
+    if text is None:
+        raise ApiError(f"the rules of {variant_id} are not written yet", 404)
+    return jsonify({"id": variant_id, "markdown": text, "html": render(text)})
+
+
+# --- the game -----------------------------------------------------------------------------------
+
+@api.post("/game")
+def new_game() -> Response:
+    """Start a game. Replacing a running game ends it, so that needs the PIN when one is set."""
+    body = json_body()
+    wanted = new_game_request(body, catalog.known_variant_ids())
+    panel = _panel()
+    current = panel.table.view().get("game")
+    if current is not None and not current.get("over"):
+        require_pin(body)
+    view = panel.table.new_game(
+        wanted["variant"], wanted["players"], wanted["options"], wanted["setup"],
+        hints=wanted["hints"],
+    )
+    game = view.get("game") or {}
+    players = int(game.get("players") or wanted["players"] or 0)
+    defaults = catalog.default_player_names(wanted["variant"], players)
+    panel.names = [
+        (wanted["names"][i] if i < len(wanted["names"]) and wanted["names"][i] else defaults[i])
+        for i in range(players)
+    ]
+    return jsonify(present(panel, view))
+
+
+@api.get("/state")
+def state() -> Response:
+    return jsonify(_view())
+
+
+@api.get("/record")
+def record() -> Response:
+    data = _panel().table.record()
+    if data is None:
+        raise ApiError("no game has been started", 404)
+    if request.args.get("download"):
+        return _download(data, f"{data.get('variant', 'game')}-current.json")
+    return jsonify(data)
+
+
+@api.post("/input")
+def game_input_endpoint() -> Response:
+    data = game_input(json_body())
+    view = _panel().table.input(data)
+    return jsonify(present(_panel(), view))
+
+
+@api.post("/sim/square")
+def sim_square() -> Response:
+    """The simulated board: put a piece down on a square or lift it, as a hand would."""
+    panel = _panel()
+    simulator = panel.simulator
+    if simulator is None:
+        raise ApiError("real sensors are attached: move the pieces on the table itself", 404)
+    body = json_body()
+    only_fields(body, {"square", "occupied"}, "a simulated square")
+    where = square(body.get("square"))
+    occupied = body.get("occupied")
+    if not isinstance(occupied, bool):
+        raise ApiError("occupied must be true or false")
+    simulator.set_square(where, occupied)
+    panel.table.wait_for_occupied(where, occupied, 1.0)
+    return jsonify(_view())
+
+
+# --- finished games -----------------------------------------------------------------------------
+
+@api.get("/games")
+def finished_games() -> Response:
+    """Finished games, newest first, without their records (download those one by one)."""
+    games = []
+    for entry in _panel().table.finished_games():
+        state = entry.get("state") or {}
+        games.append({
+            "id": entry.get("id"),
+            "variant": entry.get("variant"),
+            "finished": entry.get("finished"),
+            "players": state.get("players"),
+            "scores": state.get("scores"),
+            "winners": state.get("winners"),
+        })
+    games.sort(key=lambda g: (g["finished"] or "", g["id"] or 0), reverse=True)
+    return jsonify(games)
+
+
+@api.get("/games/<int:game_id>/record")
+def finished_record(game_id: int) -> Response:
+    for entry in _panel().table.finished_games():
+        if entry.get("id") == game_id:
+            record = entry.get("record")
+            name = f"{entry.get('variant', 'game')}-{game_id}.json"
+            if request.args.get("download"):
+                return _download(record, name)
+            return jsonify(record)
+    raise ApiError(f"there is no finished game {game_id}", 404)
+
+
+def _download(data: Any, filename: str) -> Response:
+    safe = "".join(ch for ch in filename if ch.isalnum() or ch in "-_.") or "record.json"
+    response = Response(json.dumps(data, indent=2), mimetype="application/json")
+    response.headers["Content-Disposition"] = f'attachment; filename="{safe}"'
+    return response
+
+
+# --- the table itself ---------------------------------------------------------------------------
+
+@api.get("/table")
+def table_info() -> Response:
+    panel = _panel()
+    view = panel.table.view()
+    table = view.get("table") or {}
+    return jsonify({
+        "simulated": panel.simulator is not None,
+        "pin": panel.pin.enabled,
+        "brightness": settings.brightness(panel),
+        "occupied": table.get("occupied", []),
+        "faults": view.get("faults", table.get("faults", [])),
+    })
+
+
+@api.post("/table/led-test")
+def led_test() -> Response:
+    body = json_body()
+    only_fields(body, set(), "an LED test")
+    require_pin(body)
+    _panel().table.led_test()
+    return jsonify({"ok": True})
+
+
+@api.post("/table/brightness")
+def brightness() -> Response:
+    body = json_body()
+    only_fields(body, {"level"}, "a brightness setting")
+    require_pin(body)
+    level = body.get("level")
+    if not isinstance(level, (int, float)) or isinstance(level, bool) or not 0 <= level <= 1:
+        raise ApiError(f"level must be a number from 0 to 1, got {level!r}")
+    panel = _panel()
+    try:
+        panel.table.set_brightness(float(level))
+    except (ValueError, RulesError) as e:
+        raise ApiError(str(e)) from None
+    settings.save_brightness(panel, float(level))
+    return jsonify({"brightness": float(level)})

@@ -1,0 +1,81 @@
+"""Every failure of the panel's API becomes ``{"error": "..."}`` with a 4xx status.
+
+The API is used from phones and from outside tools, so a failure must say in plain words what was
+wrong, and it must never leak a traceback. Errors raised by the table (``InputError``) and by the
+rules (``RulesError``) carry messages written for players; they are passed on as they are.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from flask import Flask, Response, jsonify, request
+from werkzeug.exceptions import HTTPException
+
+from app.rules.errors import RulesError
+
+try:
+    from app.table import InputError
+except ImportError:  # the package may not re-export it yet
+    from app.table.errors import InputError
+
+log = logging.getLogger(__name__)
+
+UNPROCESSABLE = 422
+"""Well-formed input that the game cannot use (an illegal number, no game running...)."""
+
+
+class ApiError(Exception):
+    """A request the panel refuses: ``status`` is a 4xx code, ``message`` is shown to players."""
+
+    def __init__(self, message: str, status: int = 400, **extra: Any) -> None:
+        super().__init__(message)
+        self.message = message
+        self.status = status
+        self.extra = extra
+
+
+def error_response(message: str, status: int, **extra: Any) -> Response:
+    """The one shape of every API error."""
+    response = jsonify({"error": message, **extra})
+    response.status_code = status
+    return response
+
+
+def _wants_json() -> bool:
+    return request.path.startswith("/api/")
+
+
+def register_error_handlers(app: Flask) -> None:
+    """Turn every exception on an API path into a JSON error; pages get a short HTML page."""
+
+    @app.errorhandler(ApiError)
+    def _api_error(e: ApiError) -> Response:
+        return error_response(e.message, e.status, **e.extra)
+
+    @app.errorhandler(InputError)
+    def _input_error(e: InputError) -> Response:
+        return error_response(str(e) or "this input cannot be used now", UNPROCESSABLE)
+
+    @app.errorhandler(RulesError)
+    def _rules_error(e: RulesError) -> Response:
+        return error_response(str(e) or "the rules do not allow this", UNPROCESSABLE)
+
+    @app.errorhandler(HTTPException)
+    def _http_error(e: HTTPException) -> Response | HTTPException:
+        if not _wants_json():
+            return e
+        messages = {
+            404: "there is no such page or resource",
+            405: f"{request.method} is not allowed here",
+            413: "the request body is too large",
+        }
+        status = e.code or 400
+        return error_response(messages.get(status, e.description or e.name), status)
+
+    @app.errorhandler(Exception)
+    def _unexpected(e: Exception) -> Response:
+        # A bug, not bad input: log it for the operator, tell the phone only that it failed.
+        log.exception("unexpected error on %s %s", request.method, request.path)
+        return error_response("the table could not do this (an internal error, logged)", 500)

@@ -1,0 +1,62 @@
+"""The panel's pages: start, play, rules and the table's own page.
+
+Pages are thin HTML shells; the data comes from the JSON API, so what a phone shows is exactly
+what an outside tool can read. The rules pages are rendered here from the project's Markdown.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Blueprint, abort, current_app, render_template
+
+from app.rules.errors import UnknownVariantError
+from app.rules.game import variant_class
+
+from . import catalog
+from .markdown import render
+
+pages = Blueprint("pages", __name__, template_folder="templates", static_folder="static",
+                  static_url_path="/static")
+
+
+def _panel() -> Any:
+    return current_app.extensions["sudoku_table"]
+
+
+def _common() -> dict[str, Any]:
+    panel = _panel()
+    return {"simulated": panel.simulator is not None, "pin": panel.pin.enabled}
+
+
+@pages.get("/")
+def start() -> str:
+    return render_template("start.html", page="start", **_common())
+
+
+@pages.get("/play")
+def play() -> str:
+    return render_template("play.html", page="play", **_common())
+
+
+@pages.get("/rules")
+def rules_index() -> str:
+    return render_template("rules_index.html", page="rules", variants=catalog.variants(),
+                           **_common())
+
+
+@pages.get("/rules/<variant_id>")
+def rules(variant_id: str) -> str:
+    try:
+        entry = catalog.describe(variant_class(variant_id))
+    except UnknownVariantError:
+        abort(404)
+    text = catalog.rules_text(variant_id)
+    html = render(text) if text is not None else None
+    return render_template("rules.html", page="rules", variant=entry, rules_html=html,
+                           **_common())
+
+
+@pages.get("/table")
+def table() -> str:
+    return render_template("table.html", page="table", **_common())

@@ -1,0 +1,63 @@
+"""Panel settings kept in the data directory (today: the LED brightness).
+
+A small JSON file beside the journal, so that the brightness chosen on the phone survives a
+restart. A missing or unreadable file means the config's defaults.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+from pathlib import Path
+from typing import Any
+
+log = logging.getLogger(__name__)
+
+
+def load(path: str | os.PathLike[str] | None) -> dict[str, Any]:
+    if path is None:
+        return {}
+    try:
+        data = json.loads(Path(path).read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        return {}
+    except (OSError, ValueError) as e:
+        log.warning("ignoring unreadable settings %s: %s", path, e)
+        return {}
+    return data if isinstance(data, dict) else {}
+
+
+def save(path: str | os.PathLike[str] | None, data: dict[str, Any]) -> None:
+    """Write atomically: a power cut leaves the old file or the new one, never half of one."""
+    if path is None:
+        return
+    target = Path(path)
+    tmp = target.with_name(target.name + ".tmp")
+    try:
+        tmp.write_text(json.dumps(data, indent=2), encoding="utf-8")
+        os.replace(tmp, target)
+    except OSError as e:
+        log.warning("cannot save settings %s: %s", path, e)
+
+
+def config_brightness(config: Any) -> float | None:
+    """The brightness of the table's config, wherever the config keeps it."""
+    for holder in (getattr(config, "leds", None), getattr(config, "led", None), config):
+        value = getattr(holder, "brightness", None) if holder is not None else None
+        if isinstance(value, (int, float)) and not isinstance(value, bool):
+            return float(value)
+    return None
+
+
+def brightness(panel: Any) -> float | None:
+    saved = load(panel.settings_path).get("brightness")
+    if isinstance(saved, (int, float)) and not isinstance(saved, bool):
+        return float(saved)
+    return config_brightness(panel.config)
+
+
+def save_brightness(panel: Any, level: float) -> None:
+    data = load(panel.settings_path)
+    data["brightness"] = level
+    save(panel.settings_path, data)

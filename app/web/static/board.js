@@ -1,0 +1,385 @@
+// Draws any board of the table as SVG, from the geometry of GET /api/variants/ID, and shows
+// pieces and LED signals on it. Square boards get squares, "hex" boards hexagons, "triangle"
+// boards the points of a triangular lattice, and any other shape (the cube's faces) one
+// parallelogram per cell, following the cells of its region.
+"use strict";
+
+const Board = (() => {
+  const NS = "http://www.w3.org/2000/svg";
+  const REGION_COLORS = ["#33465e", "#4b3d5c", "#35584a", "#5b4a36", "#31525e", "#583a48",
+                         "#485a36", "#3d3d66"];
+  // A symbol per signal, so that no meaning rests on colour alone.
+  const SYMBOLS = {
+    illegal: "\u2715", conflict: "!", flip: "\u21bb", number: "?", dead: "\u2205",
+    target: "\u2713", missing: "+", extra: "\u2212", setup: "S", last: "\u2605",
+  };
+  const MEANINGS = {
+    illegal: "take this piece away", conflict: "the piece it clashes with",
+    flip: "turn this piece over", number: "tell the panel this piece's number",
+    dead: "dead field: only a blank may go here", target: "a piece may go here",
+    missing: "a piece belongs here", extra: "this piece does not belong here",
+    setup: "put a start piece here", last: "last move or completed area",
+  };
+  // Drawing units per square. Browsers enforce a minimum font size in user units, so the
+  // drawing uses large numbers rather than one unit per square.
+  const S = 100;
+  const DOMINARI_PIECES = [{ fill: "#f3efe6", text: "#111", edge: "#00000088" },
+                           { fill: "#161616", text: "#f3f3f3", edge: "#c8d2dc" }];
+
+  function svgEl(tag, attrs) {
+    const node = document.createElementNS(NS, tag);
+    for (const [key, value] of Object.entries(attrs || {})) node.setAttribute(key, value);
+    return node;
+  }
+
+  function minDistance(points) {
+    let best = Infinity;
+    for (let i = 0; i < points.length; i++) {
+      for (let j = i + 1; j < points.length; j++) {
+        const d = Math.hypot(points[i][0] - points[j][0], points[i][1] - points[j][1]);
+        if (d > 1e-6 && d < best) best = d;
+      }
+    }
+    return Number.isFinite(best) ? best : 1;
+  }
+
+  // Few regions (triangles, faces) each get their own colour, as on the printed boards; many
+  // (blocks, cages) are coloured so that touching regions differ (greedy, in listed order).
+  function regionColors(geometry, pos, unit) {
+    const names = Object.keys(geometry.regions || {});
+    if (names.length <= REGION_COLORS.length && names.length < 9) {
+      return Object.fromEntries(names.map((name, i) => [name, REGION_COLORS[i]]));
+    }
+    const touching = {};
+    for (const a of names) touching[a] = new Set();
+    for (let i = 0; i < names.length; i++) {
+      for (let j = i + 1; j < names.length; j++) {
+        const a = names[i], b = names[j];
+        outer: for (const ca of geometry.regions[a]) {
+          for (const cb of geometry.regions[b]) {
+            const d = Math.hypot(pos[ca][0] - pos[cb][0], pos[ca][1] - pos[cb][1]);
+            if (d < unit * 1.2) { touching[a].add(b); touching[b].add(a); break outer; }
+          }
+        }
+      }
+    }
+    const colorOf = {};
+    for (const name of names) {
+      const used = new Set([...touching[name]].map((n) => colorOf[n]));
+      let k = 0;
+      while (used.has(REGION_COLORS[k % REGION_COLORS.length]) && k < REGION_COLORS.length) k++;
+      colorOf[name] = REGION_COLORS[k % REGION_COLORS.length];
+    }
+    return colorOf;
+  }
+
+  function regionOf(geometry) {
+    const result = {};
+    for (const [name, cells] of Object.entries(geometry.regions || {})) {
+      for (const cell of cells) if (!(cell in result)) result[cell] = name;
+    }
+    return result;
+  }
+
+  function polygonPoints(points) {
+    return points.map(([x, y]) => `${x.toFixed(3)},${y.toFixed(3)}`).join(" ");
+  }
+
+  // The two shortest independent steps between cells of one region: a face's lattice.
+  function latticeBasis(cells, pos, unit) {
+    const steps = [];
+    for (let i = 0; i < cells.length; i++) {
+      for (let j = i + 1; j < cells.length; j++) {
+        const v = [pos[cells[j]][0] - pos[cells[i]][0], pos[cells[j]][1] - pos[cells[i]][1]];
+        const len = Math.hypot(v[0], v[1]);
+        if (len > 1e-6 && len < unit * 1.6) steps.push({ v, len });
+      }
+    }
+    steps.sort((a, b) => a.len - b.len);
+    if (!steps.length) return null;
+    const u = steps[0].v;
+    for (const s of steps) {
+      const cross = Math.abs(u[0] * s.v[1] - u[1] * s.v[0]);
+      if (cross > 0.3 * steps[0].len * s.len) return [u, s.v];
+    }
+    return null;
+  }
+
+  function cellOutline(geometry, cell, pos, unit, basisOf) {
+    const [x, y] = pos[cell];
+    const shape = geometry.shape || "square";
+    if (shape === "square") {
+      const h = unit / 2;
+      return polygonPoints([[x - h, y - h], [x + h, y - h], [x + h, y + h], [x - h, y + h]]);
+    }
+    if (shape === "hex") {
+      const r = unit / Math.sqrt(3) * 0.98;
+      const start = geometry._pointy ? -90 : 0;
+      const pts = [];
+      for (let k = 0; k < 6; k++) {
+        const a = (start + 60 * k) * Math.PI / 180;
+        pts.push([x + r * Math.cos(a), y + r * Math.sin(a)]);
+      }
+      return polygonPoints(pts);
+    }
+    const basis = basisOf(cell);
+    if (!basis) {
+      const h = unit / 2;
+      return polygonPoints([[x - h, y - h], [x + h, y - h], [x + h, y + h], [x - h, y + h]]);
+    }
+    const [u, v] = basis;
+    const s = 0.5;
+    return polygonPoints([
+      [x - s * u[0] - s * v[0], y - s * u[1] - s * v[1]],
+      [x + s * u[0] - s * v[0], y + s * u[1] - s * v[1]],
+      [x + s * u[0] + s * v[0], y + s * u[1] + s * v[1]],
+      [x - s * u[0] + s * v[0], y - s * u[1] + s * v[1]],
+    ]);
+  }
+
+  // Build the static drawing: cells, regions, borders, labels. Returns what update() needs.
+  function build(svg, geometry, options) {
+    while (svg.firstChild) svg.firstChild.remove();
+    const raw = geometry.coords || {};
+    const xs = geometry.cells.map((c) => raw[c][0] * S);
+    const ys = geometry.cells.map((c) => raw[c][1] * S);
+    const maxY = Math.max(...ys);
+    // SVG's y grows downwards; the geometry's grows upwards.
+    const pos = {};
+    for (const c of geometry.cells) pos[c] = [raw[c][0] * S, maxY - raw[c][1] * S];
+    const unit = geometry.shape === "square" ? S : minDistance(geometry.cells.map((c) => pos[c]));
+    if (geometry.shape === "hex") {
+      // Neighbours side by side mean hexagons standing on a corner.
+      geometry._pointy = geometry.cells.some((a) => geometry.cells.some((b) =>
+        a !== b && Math.abs(pos[a][1] - pos[b][1]) < unit * 0.1 &&
+        Math.abs(Math.abs(pos[a][0] - pos[b][0]) - unit) < unit * 0.1));
+    }
+    const pad = unit * (geometry.shape === "square" ? 0.9 : 0.8);
+    const minX = Math.min(...xs) - pad, maxX = Math.max(...xs) + pad;
+    const minYs = -pad, maxYs = maxY - Math.min(...ys) + pad;
+    svg.setAttribute("viewBox", `${minX} ${minYs} ${maxX - minX} ${maxYs - minYs}`);
+
+    const regionName = regionOf(geometry);
+    const colors = regionColors(geometry, pos, unit);
+    const bases = {};
+    const basisOf = (cell) => {
+      const name = regionName[cell] || "";
+      if (!(name in bases)) {
+        const members = name ? geometry.regions[name] : geometry.cells;
+        bases[name] = latticeBasis(members, pos, unit) || latticeBasis(geometry.cells, pos, unit);
+      }
+      return bases[name];
+    };
+
+    const defs = svgEl("defs", {});
+    const marker = svgEl("marker", { id: "guide-arrow", viewBox: "0 0 10 10", refX: "8", refY: "5",
+                                     markerWidth: "4", markerHeight: "4", orient: "auto-start-reverse" });
+    marker.append(svgEl("path", { d: "M0,0 L10,5 L0,10 z", fill: "#ff8c1a" }));
+    defs.append(marker);
+    svg.append(defs);
+    const layers = {};
+    for (const name of ["ground", "cells", "lattice", "borders", "pieces", "signals", "guide",
+                        "hits"]) {
+      layers[name] = svgEl("g", { class: `layer-${name}` });
+      svg.append(layers[name]);
+    }
+
+    if (geometry.shape === "square") {
+      // Squares of the bounding box that are not cells (Kakuro's black squares) stay dark.
+      layers.ground.append(svgEl("rect", {
+        class: "off-board", x: Math.min(...xs) - unit / 2, y: -unit / 2,
+        width: Math.max(...xs) - Math.min(...xs) + unit, height: maxY - Math.min(...ys) + unit,
+      }));
+      for (const c of geometry.cells) {
+        const [x, y] = pos[c];
+        if (raw[c][1] * S === Math.min(...ys)) {
+          const label = svgEl("text", { class: "coord", x, y: y + unit * 0.75 });
+          label.textContent = c[0];
+          layers.ground.append(label);
+        }
+        if (raw[c][0] * S === Math.min(...xs)) {
+          const label = svgEl("text", { class: "coord", x: x - unit * 0.72, y });
+          label.textContent = c.slice(1);
+          layers.ground.append(label);
+        }
+      }
+    }
+
+    if (geometry.shape === "triangle") {
+      for (let i = 0; i < geometry.cells.length; i++) {
+        for (let j = i + 1; j < geometry.cells.length; j++) {
+          const a = pos[geometry.cells[i]], b = pos[geometry.cells[j]];
+          if (Math.abs(Math.hypot(a[0] - b[0], a[1] - b[1]) - unit) < unit * 0.05) {
+            layers.lattice.append(svgEl("line", {
+              class: "lattice", x1: a[0], y1: a[1], x2: b[0], y2: b[1],
+            }));
+          }
+        }
+      }
+    }
+
+    const squares = {};
+    for (const cell of geometry.cells) {
+      const [x, y] = pos[cell];
+      const fill = colors[regionName[cell]] || REGION_COLORS[0];
+      let shapeNode;
+      if (geometry.shape === "triangle") {
+        shapeNode = svgEl("circle", { class: "cell", cx: x, cy: y, r: unit * 0.44, fill });
+      } else {
+        shapeNode = svgEl("polygon", {
+          class: "cell", points: cellOutline(geometry, cell, pos, unit, basisOf), fill,
+        });
+      }
+      layers.cells.append(shapeNode);
+      const hit = shapeNode.cloneNode();
+      hit.setAttribute("class", "cell-hit");
+      const group = svgEl("g", {
+        class: "sq", "data-square": cell, role: "gridcell", tabindex: options.clickable ? "0" : "-1",
+        "aria-label": cell,
+      });
+      group.append(hit);
+      if (options.onSquare) {
+        group.addEventListener("click", () => options.onSquare(cell));
+        group.addEventListener("keydown", (e) => {
+          if (e.key === "Enter" || e.key === " ") { e.preventDefault(); options.onSquare(cell); }
+        });
+      }
+      layers.hits.append(group);
+      squares[cell] = { x, y, group, shapeNode };
+    }
+
+    if (geometry.shape === "square") {
+      drawRegionBorders(geometry, pos, regionName, layers.borders, unit);
+    }
+
+    return { svg, geometry, pos, unit, layers, squares, legend: options.legend || {},
+             dominari: options.dominari, family: options.family };
+  }
+
+  // Thick lines where two regions (blocks, jigsaw regions, cages) meet, as on the printed board.
+  function drawRegionBorders(geometry, pos, regionName, layer, unit) {
+    if (!Object.keys(geometry.regions || {}).length) return;
+    const at = {};
+    for (const c of geometry.cells) at[`${pos[c][0]},${pos[c][1]}`] = c;
+    const sides = [[1, 0], [-1, 0], [0, 1], [0, -1]];
+    const h = unit / 2;
+    for (const c of geometry.cells) {
+      const [x, y] = pos[c];
+      for (const [dx, dy] of sides) {
+        const other = at[`${x + dx * unit},${y + dy * unit}`];
+        if (other && regionName[other] === regionName[c]) continue;
+        const x1 = x + dx * h + (dy ? -h : 0), x2 = x + dx * h + (dy ? h : 0);
+        const y1 = y + dy * h + (dx ? -h : 0), y2 = y + dy * h + (dx ? h : 0);
+        layer.append(svgEl("line", { class: "border", x1, y1, x2, y2 }));
+      }
+    }
+  }
+
+  function textColor(hex) {
+    const n = parseInt(hex.slice(1), 16);
+    const lum = 0.299 * (n >> 16) + 0.587 * ((n >> 8) & 255) + 0.114 * (n & 255);
+    return lum > 140 ? "#111" : "#f5f5f5";
+  }
+
+  function pieceColors(board, owner) {
+    if (board.dominari && (owner === 0 || owner === 1)) return DOMINARI_PIECES[owner];
+    const players = board.legend.players || [];
+    const fill = owner === null || owner === undefined
+      ? (board.legend.nobody || "#d4a017") : (players[owner] || "#999999");
+    return { fill, text: textColor(fill) };
+  }
+
+  // Show the view: the game's pieces, what the sensors feel, and every signal.
+  function update(board, view) {
+    const game = view.game || { cells: {} };
+    const table = view.table || {};
+    const occupied = new Set(table.occupied || []);
+    const signals = table.signals || {};
+    const legend = board.legend.signals || {};
+    const { pieces, signals: signalLayer } = board.layers;
+    while (pieces.firstChild) pieces.firstChild.remove();
+    while (signalLayer.firstChild) signalLayer.firstChild.remove();
+    const guide = board.layers.guide;
+    while (guide.firstChild) guide.firstChild.remove();
+    const r = board.unit * 0.36;
+    // "Move the piece from there to here": an arrow per pair of extra and missing pieces.
+    for (const pair of table.guidance || []) {
+      const a = board.squares[pair.from], b = board.squares[pair.to];
+      if (!a || !b) continue;
+      const len = Math.hypot(b.x - a.x, b.y - a.y) || 1;
+      const cut = board.unit * 0.3 / len;
+      guide.append(svgEl("line", {
+        class: "guide", x1: a.x + (b.x - a.x) * cut, y1: a.y + (b.y - a.y) * cut,
+        x2: b.x - (b.x - a.x) * cut, y2: b.y - (b.y - a.y) * cut,
+        "marker-end": "url(#guide-arrow)", "data-from": pair.from, "data-to": pair.to,
+      }));
+    }
+
+    for (const [cell, sq] of Object.entries(board.squares)) {
+      const piece = (game.cells || {})[cell];
+      const group = sq.group;
+      const here = occupied.has(cell);
+      group.dataset.occupied = here ? "true" : "false";
+      delete group.dataset.number;
+      delete group.dataset.owner;
+      delete group.dataset.blank;
+      delete group.dataset.signal;
+      let label = cell;
+      if (piece) {
+        const colors = pieceColors(board, piece.owner);
+        // A piece the game has but the sensors do not feel is drawn faded: lifted or missing.
+        const lifted = Array.isArray(table.occupied) && !here;
+        const classes = "piece" + (lifted ? " lifted" : "");
+        pieces.append(svgEl("circle", { class: classes, cx: sq.x, cy: sq.y, r, fill: colors.fill,
+                                        stroke: colors.edge || "#00000088" }));
+        group.dataset.owner = piece.owner === null ? "none" : String(piece.owner);
+        if (piece.blank) {
+          group.dataset.blank = "true";
+          if (board.family) {
+            const t = svgEl("text", { class: "piece-number", x: sq.x, y: sq.y, fill: colors.text });
+            t.textContent = "J";
+            pieces.append(t);
+          } else {
+            pieces.append(svgEl("circle", {
+              class: "blank-mark", cx: sq.x, cy: sq.y, r: r * 0.55, stroke: colors.text,
+            }));
+          }
+          label += board.family ? " joker" : " blank";
+        } else {
+          group.dataset.number = String(piece.number);
+          const t = svgEl("text", { class: "piece-number", x: sq.x, y: sq.y, fill: colors.text });
+          t.textContent = String(piece.number);
+          pieces.append(t);
+          label += ` ${piece.number}`;
+        }
+      } else if (here) {
+        pieces.append(svgEl("circle", { class: "piece unknown", cx: sq.x, cy: sq.y, r }));
+        label += " piece";
+      }
+      const word = signals[cell];
+      if (word) {
+        group.dataset.signal = word;
+        label += `, ${word}`;
+        const look = legend[word] || { color: "#ffffff", pattern: "steady", level: 1 };
+        const opacity = Math.max(0.55, look.level || 1).toFixed(2);
+        const pattern = `pattern-${look.pattern || "steady"}`;
+        const ring = svgEl("circle", {
+          class: `signal-ring ${pattern}`, cx: sq.x, cy: sq.y, r: board.unit * 0.45,
+          stroke: look.color, "stroke-opacity": opacity, "data-signal": word,
+        });
+        signalLayer.append(ring);
+        const dx = board.unit * 0.3, dy = -board.unit * 0.3;
+        const badge = svgEl("g", { class: `signal-dot ${pattern}` });
+        badge.append(svgEl("circle", { cx: sq.x + dx, cy: sq.y + dy, r: board.unit * 0.16,
+                                       fill: look.color }));
+        const t = svgEl("text", { class: "signal-label", x: sq.x + dx, y: sq.y + dy });
+        t.textContent = SYMBOLS[word] || "*";
+        badge.append(t);
+        signalLayer.append(badge);
+      }
+      group.setAttribute("aria-label", label);
+    }
+  }
+
+  return { build, update, SYMBOLS, MEANINGS };
+})();

@@ -1,0 +1,79 @@
+// Shared by every page: JSON requests with the PIN when the table asks for one, a toast for
+// errors, and the live view stream. Plain browser JavaScript, no build step.
+"use strict";
+
+const Panel = (() => {
+  const PIN_KEY = "sudoku-table-pin";
+
+  function toast(text, kind) {
+    const box = document.getElementById("toast");
+    if (!box) return;
+    box.textContent = text;
+    box.className = "toast" + (kind === "info" ? " info" : "");
+    box.hidden = false;
+    clearTimeout(toast.timer);
+    toast.timer = setTimeout(() => { box.hidden = true; }, 4000);
+  }
+
+  // A request to the API; resolves to the JSON answer, rejects with an Error carrying the
+  // table's message (already shown as a toast unless quiet is set).
+  async function request(method, path, body, options = {}) {
+    const headers = { "Accept": "application/json" };
+    if (body !== undefined) headers["Content-Type"] = "application/json";
+    const pin = sessionStorage.getItem(PIN_KEY);
+    if (pin) headers["X-Table-Pin"] = pin;
+    const response = await fetch(path, {
+      method, headers, body: body === undefined ? undefined : JSON.stringify(body),
+      credentials: "same-origin",
+    });
+    let data = null;
+    try { data = await response.json(); } catch (e) { data = null; }
+    if (response.ok) return data;
+    const message = (data && data.error) || ("the table answered " + response.status);
+    if (response.status === 401 && data && data.pin && !options.retried) {
+      const entered = window.prompt(message + "\nEnter the table's PIN:");
+      if (entered) {
+        sessionStorage.setItem(PIN_KEY, entered);
+        return request(method, path, body, { ...options, retried: true });
+      }
+    }
+    if (response.status === 401) sessionStorage.removeItem(PIN_KEY);
+    if (!options.quiet) toast(message);
+    const error = new Error(message);
+    error.status = response.status;
+    throw error;
+  }
+
+  const get = (path) => request("GET", path);
+  const post = (path, body) => request("POST", path, body || {});
+
+  // Calls onView with every view the table sends; reconnects by itself after a drop.
+  function liveViews(onView, onStatus) {
+    let source = null;
+    function open() {
+      source = new EventSource("/api/events");
+      source.addEventListener("view", (event) => {
+        if (onStatus) onStatus(true);
+        onView(JSON.parse(event.data));
+      });
+      source.onerror = () => { if (onStatus) onStatus(false); };
+    }
+    open();
+    window.addEventListener("pagehide", () => { if (source) source.close(); });
+    return () => source && source.close();
+  }
+
+  function el(tag, attrs, ...children) {
+    const node = document.createElement(tag);
+    for (const [key, value] of Object.entries(attrs || {})) {
+      if (value === undefined || value === null || value === false) continue;
+      if (key === "text") node.textContent = value;
+      else if (key.startsWith("on")) node.addEventListener(key.slice(2), value);
+      else node.setAttribute(key, value === true ? "" : value);
+    }
+    for (const child of children) if (child !== null && child !== undefined) node.append(child);
+    return node;
+  }
+
+  return { request, get, post, liveViews, toast, el };
+})();

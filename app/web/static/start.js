@@ -1,0 +1,164 @@
+// The start page: pick one of the twelve games, the players and their names, the options, the
+// hints, and (where a game has one) the start position; then start it on the table.
+"use strict";
+
+(() => {
+  const { get, post, el } = Panel;
+  const $ = (id) => document.getElementById(id);
+  let variants = [];
+  let chosen = null;
+  let players = 2;
+  let setup = null;
+
+  function gameButton(v) {
+    const range = v.players[0] === v.players[1] ? `${v.players[0]}` : `${v.players[0]}-${v.players[1]}`;
+    return el("li", {}, el("button", {
+      type: "button", class: "game-choice", "data-variant": v.id, "aria-pressed": "false",
+      onclick: () => choose(v),
+    }, el("strong", { text: v.name }), " ",
+       el("span", { class: "meta", text: `${v.family}, ${range} players` }),
+       el("span", { class: "desc", text: v.description })));
+  }
+
+  function renderPlayers() {
+    const box = $("player-count");
+    box.replaceChildren();
+    for (let n = chosen.players[0]; n <= chosen.players[1]; n++) {
+      box.append(el("button", {
+        type: "button", role: "radio", "aria-checked": n === players ? "true" : "false",
+        "aria-pressed": n === players ? "true" : "false", "data-players": String(n),
+        text: String(n), onclick: () => { players = n; renderPlayers(); },
+      }));
+    }
+    const names = $("player-names");
+    const old = [...names.querySelectorAll("input")].map((i) => i.value);
+    names.replaceChildren();
+    for (let i = 0; i < players; i++) {
+      const fallback = (chosen.default_names || [])[i] || `Player ${i + 1}`;
+      names.append(el("input", {
+        type: "text", maxlength: "24", "aria-label": `Name of player ${i + 1}`,
+        placeholder: fallback, value: old[i] || "", "data-player": String(i),
+      }));
+    }
+  }
+
+  function renderOptions() {
+    const box = $("options");
+    box.replaceChildren();
+    const entries = Object.entries(chosen.options || {});
+    $("options-box").hidden = !entries.length;
+    for (const [key, option] of entries) {
+      const select = el("select", { id: `option-${key}`, "data-option": key });
+      for (const choice of option.choices.length ? option.choices : [option.default]) {
+        select.append(el("option", { value: JSON.stringify(choice), text: optionLabel(key, choice),
+                                     selected: choice === option.default }));
+      }
+      box.append(el("label", { class: "option", for: `option-${key}` },
+                    el("span", { text: optionName(key) }), select));
+    }
+  }
+
+  function optionName(key) {
+    return key === "clues" ? "Kakuro clues" : key.replace(/_/g, " ");
+  }
+
+  function optionLabel(key, choice) {
+    if (key === "clues" && choice === "A") return "A: clues ignored";
+    if (key === "clues" && choice === "B") return "B: a run may not pass its clue";
+    return String(choice);
+  }
+
+  async function loadSetup(seed) {
+    const query = seed === undefined ? "" : `?seed=${seed}`;
+    setup = await get(`/api/variants/${chosen.id}/setup${query}`);
+    renderSetup();
+  }
+
+  function renderSetup() {
+    const box = $("setup-pieces");
+    box.replaceChildren();
+    const duell = chosen.id === "duell-der-meister";
+    $("propose-setup").hidden = !duell;
+    $("setup-help").textContent = duell
+      ? "The gold cards: take this proposal, ask for another, or enter the cards you laid out."
+      : "Which number stands where at the start; change any number before starting.";
+    const [low, high] = chosen.numbers || [1, 9];
+    for (const [cell, piece] of Object.entries(setup || {})) {
+      const cellInput = el("input", { type: "text", value: cell, maxlength: "2", "data-setup-cell": cell,
+                                      "aria-label": `square of the piece on ${cell}`,
+                                      readonly: duell ? null : true });
+      const number = el("select", { "data-setup-number": cell, "aria-label": `number on ${cell}` });
+      for (let n = low; n <= high; n++) {
+        number.append(el("option", { value: String(n), text: String(n), selected: n === piece.number }));
+      }
+      box.append(el("div", { class: "setup-piece", "data-owner": String(piece.owner) }, cellInput, number));
+    }
+  }
+
+  function readSetup() {
+    const result = {};
+    for (const row of $("setup-pieces").querySelectorAll(".setup-piece")) {
+      const cell = row.querySelector("input").value.trim().toLowerCase();
+      const number = Number(row.querySelector("select").value);
+      const owner = row.dataset.owner === "null" ? null : Number(row.dataset.owner);
+      result[cell] = { owner, number };
+    }
+    return result;
+  }
+
+  async function choose(v) {
+    chosen = v;
+    players = v.players[0];
+    for (const b of document.querySelectorAll(".game-choice")) {
+      b.setAttribute("aria-pressed", b.dataset.variant === v.id ? "true" : "false");
+    }
+    $("setup-form").hidden = false;
+    $("chosen-name").textContent = v.name;
+    $("chosen-description").textContent = v.description;
+    $("player-names").replaceChildren();
+    renderPlayers();
+    renderOptions();
+    $("setup-box").hidden = !v.has_setup;
+    setup = null;
+    if (!chosen.numbers) {
+      try { chosen.numbers = (await get(`/api/variants/${v.id}`)).numbers; } catch (e) { /* shown */ }
+    }
+    if (v.has_setup) {
+      await loadSetup(v.id === "duell-der-meister" ? Math.floor(Math.random() * 1e9) : undefined);
+    }
+    $("setup-form").scrollIntoView({ behavior: "smooth", block: "start" });
+  }
+
+  async function start(event) {
+    event.preventDefault();
+    const options = {};
+    for (const select of document.querySelectorAll("[data-option]")) {
+      options[select.dataset.option] = JSON.parse(select.value);
+    }
+    const names = [...document.querySelectorAll("#player-names input")].map((i) => i.value.trim());
+    const body = { variant: chosen.id, players, options, hints: $("hints").checked, names };
+    if (chosen.has_setup) body.setup = readSetup();
+    try {
+      await post("/api/game", body);
+      window.location.href = "/play";
+    } catch (e) {
+      // The toast shows why.
+    }
+  }
+
+  async function main() {
+    $("setup-form").addEventListener("submit", start);
+    $("propose-setup").addEventListener("click", () => loadSetup(Math.floor(Math.random() * 1e9)));
+    try {
+      const [list, state] = await Promise.all([get("/api/variants"), get("/api/state")]);
+      variants = list;
+      $("running").hidden = !(state.game && !state.game.over);
+    } catch (e) {
+      return;
+    }
+    $("games").replaceChildren(...variants.map(gameButton));
+    document.body.dataset.rendered = "true";
+  }
+
+  main();
+})();

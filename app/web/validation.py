@@ -1,0 +1,136 @@
+"""Shape checks for request bodies, before anything reaches the table.
+
+The table and the rules judge whether an input makes sense in the game; these checks only make
+sure it is the right kind of thing (a known field, a sensor square, a whole number), so that a
+malformed request gets a precise message and never touches the game.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from flask import request
+
+from app.rules.squares import is_square
+
+from .errors import ApiError
+
+INPUT_FIELDS: Mapping[str, frozenset[str]] = {
+    "number": frozenset({"square", "number"}),
+    "blank": frozenset({"square", "owner"}),
+    "discard": frozenset({"number"}),
+    "joker": frozenset({"square", "number"}),
+    "undo": frozenset(),
+    "end_turn": frozenset(),
+    "bear_off": frozenset(),
+    "hints": frozenset({"on"}),
+}
+"""Every input of spec/api.md (and the table's ``bear_off`` and ``hints``) with the fields it
+may carry besides ``type``."""
+
+INPUT_REQUIRED: Mapping[str, frozenset[str]] = {
+    "number": frozenset({"number"}),
+    "blank": frozenset({"square"}),
+    "discard": frozenset({"number"}),
+    "joker": frozenset({"square", "number"}),
+    "undo": frozenset(),
+    "end_turn": frozenset(),
+    "bear_off": frozenset(),
+    "hints": frozenset({"on"}),
+}
+
+MAX_NAME_LENGTH = 24
+MAX_PLAYERS = 4
+
+
+def json_body() -> dict[str, Any]:
+    """The request's JSON object; a clear 400 for anything else."""
+    data = request.get_json(silent=True)
+    if data is None:
+        raise ApiError("the request body is not valid JSON")
+    if not isinstance(data, dict):
+        raise ApiError("the request body must be a JSON object")
+    return data
+
+
+def only_fields(data: Mapping[str, Any], allowed: Iterable[str], what: str) -> None:
+    """Refuse unknown fields by name, so a typo is not silently ignored."""
+    allowed = set(allowed) | {"pin"}
+    unknown = sorted(k for k in data if k not in allowed)
+    if unknown:
+        raise ApiError(f"{what} has no field {unknown[0]!r} (fields: {', '.join(sorted(allowed))})")
+
+
+def whole_number(value: object, name: str, low: int = 0, high: int = 99) -> int:
+    if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
+        raise ApiError(f"{name} must be a whole number from {low} to {high}, got {value!r}")
+    return value
+
+
+def square(value: object, name: str = "square") -> str:
+    if not is_square(value):
+        raise ApiError(f"{name} must be a sensor square a1..i9, got {value!r}")
+    return value  # type: ignore[return-value]
+
+
+def game_input(data: Mapping[str, Any]) -> dict[str, Any]:
+    """One input of POST /api/input, checked for shape; returned without the PIN field."""
+    kind = data.get("type")
+    if not isinstance(kind, str) or kind not in INPUT_FIELDS:
+        raise ApiError(f"unknown input type {kind!r} (one of {', '.join(INPUT_FIELDS)})")
+    only_fields(data, INPUT_FIELDS[kind] | {"type"}, f"a {kind} input")
+    missing = sorted(INPUT_REQUIRED[kind] - set(data))
+    if missing:
+        raise ApiError(f"a {kind} input needs {missing[0]!r}")
+    clean: dict[str, Any] = {"type": kind}
+    if "square" in data:
+        clean["square"] = square(data["square"])
+    if "number" in data:
+        clean["number"] = whole_number(data["number"], "number")
+    if "owner" in data and data["owner"] is not None:
+        clean["owner"] = whole_number(data["owner"], "owner", 0, MAX_PLAYERS - 1)
+    if "on" in data:
+        if not isinstance(data["on"], bool):
+            raise ApiError(f"on must be true or false, got {data['on']!r}")
+        clean["on"] = data["on"]
+    return clean
+
+
+def new_game_request(data: Mapping[str, Any], known_variants: Iterable[str]) -> dict[str, Any]:
+    """The body of POST /api/game, checked for shape."""
+    only_fields(data, {"variant", "players", "options", "setup", "hints", "names"}, "a new game")
+    variant = data.get("variant")
+    known = list(known_variants)
+    if variant not in known:
+        raise ApiError(f"unknown variant {variant!r} (one of {', '.join(known)})")
+    players = data.get("players")
+    if players is not None:
+        players = whole_number(players, "players", 1, MAX_PLAYERS)
+    options = data.get("options")
+    options = {} if options is None else options
+    if not isinstance(options, dict):
+        raise ApiError("options must be an object")
+    setup = data.get("setup")
+    if setup is not None:
+        if not isinstance(setup, dict):
+            raise ApiError("setup must be an object mapping squares to pieces")
+        for cell, piece in setup.items():
+            square(cell, "a setup square")
+            if not isinstance(piece, dict):
+                raise ApiError(f"setup {cell} must be an object like "
+                               '{"owner": 0, "number": 3}')
+    hints = data.get("hints", False)
+    if not isinstance(hints, bool):
+        raise ApiError("hints must be true or false")
+    names = data.get("names")
+    names = [] if names is None else names
+    if not isinstance(names, list) or len(names) > MAX_PLAYERS:
+        raise ApiError(f"names must be a list of at most {MAX_PLAYERS} player names")
+    clean_names = []
+    for i, name in enumerate(names):
+        if not isinstance(name, str) or len(name.strip()) > MAX_NAME_LENGTH:
+            raise ApiError(f"name {i + 1} must be text of at most {MAX_NAME_LENGTH} characters")
+        clean_names.append(name.strip())
+    return {"variant": variant, "players": players, "options": options, "setup": setup,
+            "hints": hints, "names": clean_names}

@@ -1,0 +1,19 @@
+"""The table's view as the panel sends it: the table's own view plus the players' names."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from . import catalog
+
+
+def present(panel: Any, view: dict[str, Any]) -> dict[str, Any]:
+    """``view`` with ``player_names`` (chosen on the start page, or White/Black, Player 1...)."""
+    game = view.get("game")
+    if game is None or view.get("player_names"):
+        return view
+    players = int(game.get("players") or 0)
+    names = list(panel.names[:players])
+    defaults = catalog.default_player_names(str(game.get("variant", "")), players)
+    names += defaults[len(names):]
+    return {**view, "player_names": names}

@@ -1,0 +1,63 @@
+"""Small helpers to write DOMINARI positions in tests as text.
+
+``pieces("W5 a1, B3 c4, Wx e2")`` is White's 5 on a1, Black's 3 on c4 and a white blank on e2
+(``x`` marks a blank). ``play`` applies actions written as in a record.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from app.rules.actions import action_from_json
+from app.rules.game import Game, Piece, State, new_game
+
+
+def pieces(text: str) -> dict[str, Piece]:
+    """Parse ``"W5 a1, Bx f6"`` into a board."""
+    board: dict[str, Piece] = {}
+    for item in text.replace("\n", ",").split(","):
+        item = item.strip()
+        if not item:
+            continue
+        piece, cell = item.split()
+        owner = {"W": 0, "B": 1}[piece[0]]
+        number = None if piece[1] == "x" else int(piece[1])
+        assert cell not in board, f"{cell} listed twice"
+        board[cell] = Piece(owner, number)
+    return board
+
+
+def start(variant: str, text: str | None = None) -> tuple[Game, State]:
+    """A game of ``variant`` and its initial state (from ``text``, or the default setup)."""
+    game = new_game(variant)
+    return game, game.initial_state(None if text is None else pieces(text))
+
+
+def play(game: Game, state: State, *actions: dict[str, Any]) -> State:
+    """Apply actions given as record JSON, one after another."""
+    for raw in actions:
+        state = game.apply(state, action_from_json(raw))
+    return state
+
+
+def place(cell: str, number: int) -> dict[str, Any]:
+    return {"type": "place", "cell": cell, "number": number}
+
+
+def blank(cell: str, owner: int | None = None) -> dict[str, Any]:
+    raw: dict[str, Any] = {"type": "blank", "cell": cell}
+    if owner is not None:
+        raw["owner"] = owner
+    return raw
+
+
+def move(*path: str) -> dict[str, Any]:
+    return {"type": "move", "path": list(path)}
+
+
+END_TURN: dict[str, Any] = {"type": "end_turn"}
+
+
+def owners(state: State) -> dict[str, int | None]:
+    """Cell to owner, for comparing who holds what."""
+    return {cell: piece.owner for cell, piece in state.board.items()}

@@ -1,0 +1,43 @@
+"""The SUDOKU FAMILY board matches the table's rulings."""
+
+from collections import Counter
+
+from app.rules.family import BLACK_DOTS, family_geometry, lines, triangles
+
+
+def test_board_has_36_cells_without_the_centre() -> None:
+    geometry = family_geometry()
+    assert len(geometry.cells) == 36
+    assert "e5" not in geometry.cell_set
+
+
+def test_black_dots_are_one_per_triangle_next_to_the_centre() -> None:
+    for name, cells in triangles().items():
+        assert sum(c in BLACK_DOTS for c in cells) == 1, name
+
+
+def test_six_triangles_of_six_partition_the_board() -> None:
+    tri = triangles()
+    assert len(tri) == 6
+    assert all(len(cells) == 6 for cells in tri.values())
+    assert Counter(c for cells in tri.values() for c in cells) == Counter(family_geometry().cells)
+
+
+def test_lines_have_four_to_six_cells_and_centre_lines_count_as_six() -> None:
+    sizes = sorted(len(cells) for cells in lines().values())
+    assert sizes == [4] * 6 + [5] * 6 + [6] * 9
+    assert lines()["line 4"] == ("e2", "e3", "e4", "e6", "e7", "e8")
+
+
+def test_every_cell_lies_on_three_lines_and_one_triangle() -> None:
+    geometry = family_geometry()
+    for cell in geometry.cells:
+        kinds = Counter(h.split()[0] for h in geometry.houses_of[cell])
+        assert kinds == {"line": 3, "triangle": 1}, cell
+
+
+def test_drawing_positions_are_lattice_neighbours_one_unit_apart() -> None:
+    coords = family_geometry().coords
+    x0, y0 = coords["f5"]
+    x1, y1 = coords["f4"]
+    assert abs(((x0 - x1) ** 2 + (y0 - y1) ** 2) ** 0.5 - 1) < 1e-9

@@ -1,0 +1,52 @@
+"""The table on the firmware's simulated board: real scanning, debouncing and LED frames."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+
+import pytest
+
+from app.table import Table
+from app.table.signals import LIGHTS
+
+from .fakes import resolve
+
+
+def eventually(condition: Callable[[], bool], timeout: float = 5.0) -> bool:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if condition():
+            return True
+        time.sleep(0.01)
+    return condition()
+
+
+def test_a_piece_on_the_simulated_board_reaches_the_leds() -> None:
+    backend = pytest.importorskip("firmware.backend", reason="the firmware is not there yet")
+    config = pytest.importorskip("firmware.config").load_config(None)
+    hardware = backend.open_hardware(config, simulate=True)
+    table = Table(hardware.display, resolve=resolve, settle=0.2)
+    try:
+        table.new_game("fake-kosmos")
+        table.attach(hardware.sensors)
+        hardware.simulator.set_square("b2", True)
+        assert table.wait_for_occupied("b2", True, timeout=5)
+        assert table.view()["table"]["prompt"]["square"] == "b2"
+        assert eventually(lambda: dict(hardware.display.last_frame).get("b2")
+                          == LIGHTS["number"])
+        table.input({"type": "number", "number": 3})
+        assert eventually(lambda: getattr(dict(hardware.display.last_frame).get("b2"),
+                                          "pattern", None) == "flash")
+        hardware.simulator.set_square("a2", True)
+        assert table.wait_for_occupied("a2", True, timeout=5)
+        table.input({"type": "number", "square": "a2", "number": 3})
+        assert table.view()["table"]["signals"]["a2"] == "illegal"
+        assert eventually(lambda: dict(hardware.display.last_frame).get("a2")
+                          == LIGHTS["illegal"])
+        hardware.simulator.set_square("a2", False)
+        assert table.wait_for_occupied("a2", False, timeout=5)
+        assert table.view()["table"]["signals"] == {"b2": "last"}
+    finally:
+        table.close()
+        hardware.close()

@@ -1,0 +1,42 @@
+"""Fixtures for the panel: a real table with the simulated hardware, an app and a client."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+
+from app.table import Table
+from app.web import create_app
+
+from .helpers import open_sim_hardware
+
+
+@pytest.fixture
+def hardware() -> Iterator[Any]:
+    hw = open_sim_hardware()
+    yield hw
+    hw.close()
+
+
+@pytest.fixture
+def table(hardware: Any, tmp_path: Path) -> Iterator[Table]:
+    t = Table(display=hardware.display, journal=tmp_path / "journal.sqlite3")
+    t.attach(hardware.sensors)
+    yield t
+    t.close()
+
+
+@pytest.fixture
+def app(table: Table, hardware: Any, tmp_path: Path) -> Flask:
+    return create_app(table, hardware=hardware, test_config={
+        "TESTING": True, "SETTINGS_PATH": tmp_path / "settings.json"})
+
+
+@pytest.fixture
+def client(app: Flask) -> FlaskClient:
+    return app.test_client()

@@ -1,0 +1,242 @@
+"""The JSON API of spec/api.md through Flask's test client, on the real table and simulator."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from flask.testing import FlaskClient
+
+from app.rules.game import all_variants, new_game
+from app.table import Table
+from app.web import create_app
+
+from .helpers import place, put
+
+EXAMPLES = Path(__file__).parent.parent / "data" / "examples"
+
+
+def load_example(name: str) -> dict:
+    return json.loads((EXAMPLES / f"{name}.json").read_text())
+
+
+def test_variants_list_every_registered_game_with_its_description(client: FlaskClient) -> None:
+    answer = client.get("/api/variants").get_json()
+    assert [v["id"] for v in answer] == [cls.id for cls in all_variants()]
+    for entry in answer:
+        cls = next(c for c in all_variants() if c.id == entry["id"])
+        assert entry["name"] == cls.name
+        assert entry["players"] == [cls.min_players, cls.max_players]
+        assert set(entry["options"]) == set(cls.option_defaults)
+        for key, option in entry["options"].items():
+            assert option["default"] == cls.option_defaults[key]
+        assert entry["description"]
+
+
+def test_variant_geometry_is_the_rules_geometry(client: FlaskClient) -> None:
+    for cls in all_variants():
+        answer = client.get(f"/api/variants/{cls.id}").get_json()
+        expected = json.loads(json.dumps(new_game(cls.id).geometry.to_json()))
+        assert answer == expected
+
+
+def test_unknown_variant_is_a_404_naming_the_known_ones(client: FlaskClient) -> None:
+    response = client.get("/api/variants/chess")
+    assert response.status_code == 404
+    assert "chess" in response.get_json()["error"]
+    assert "vierer-dominari" in response.get_json()["error"]
+
+
+def test_state_before_any_game_has_no_game(client: FlaskClient) -> None:
+    view = client.get("/api/state").get_json()
+    assert view["game"] is None
+    assert view["table"]["occupied"] == []
+
+
+def test_new_game_answers_the_view_with_player_names(client: FlaskClient) -> None:
+    response = client.post("/api/game", json={"variant": "vierer-dominari",
+                                              "names": ["Ada", ""]})
+    assert response.status_code == 200
+    view = response.get_json()
+    assert view["game"]["variant"] == "vierer-dominari"
+    assert view["game"]["to_move"] == 0
+    assert view["player_names"] == ["Ada", "Black"]
+    assert client.get("/api/state").get_json()["player_names"] == ["Ada", "Black"]
+
+
+def test_a_piece_put_down_asks_for_its_number_with_the_legal_choices(
+        client: FlaskClient) -> None:
+    client.post("/api/game", json={"variant": "vierer-dominari"})
+    place(client, "c3", 3)
+    view = put(client, "d3")
+    prompt = view["table"]["prompt"]
+    assert prompt["kind"] == "number" and prompt["square"] == "d3"
+    assert 3 not in prompt["choices"] and prompt["choices"] == [1, 2, 4, 5]
+    assert view["table"]["signals"]["d3"] == "number"
+    view = client.post("/api/input", json={"type": "number", "square": "d3",
+                                           "number": 4}).get_json()
+    assert view["game"]["cells"]["d3"] == {"owner": 1, "number": 4}
+    assert view["game"]["to_move"] == 0
+
+
+def test_an_illegal_number_is_shown_on_the_board_and_changes_no_game(
+        client: FlaskClient) -> None:
+    client.post("/api/game", json={"variant": "vierer-dominari"})
+    place(client, "c3", 3)
+    put(client, "d3")
+    before = client.get("/api/state").get_json()
+    response = client.post("/api/input", json={"type": "number", "square": "d3", "number": 3})
+    view = response.get_json()
+    assert view["game"] == before["game"]
+    assert view["table"]["signals"] == {"d3": "illegal", "c3": "conflict"}
+    assert "3 is already in" in view["table"]["message"]
+
+
+def test_an_unusable_input_is_a_422_that_changes_nothing(client: FlaskClient) -> None:
+    client.post("/api/game", json={"variant": "vierer-dominari"})
+    place(client, "c3", 3)
+    put(client, "d3")
+    before = client.get("/api/state").get_json()
+    response = client.post("/api/input", json={"type": "number", "square": "d3", "number": 9})
+    assert response.status_code == 422
+    assert "1 to 5" in response.get_json()["error"]
+    after = client.get("/api/state").get_json()
+    assert after["game"] == before["game"]
+    assert after["table"]["prompt"] == before["table"]["prompt"]
+
+
+@pytest.mark.parametrize("body, fragment", [
+    ({"type": "teleport"}, "unknown input type"),
+    ({"type": "number"}, "needs 'number'"),
+    ({"type": "number", "number": "4"}, "whole number"),
+    ({"type": "number", "number": 4, "square": "z9"}, "sensor square"),
+    ({"type": "number", "number": 4, "colour": "red"}, "no field 'colour'"),
+    ({"type": "blank"}, "needs 'square'"),
+    ({"type": "hints", "on": "yes"}, "true or false"),
+    ([1, 2], "JSON object"),
+])
+def test_malformed_inputs_are_400_with_a_clear_message(
+        client: FlaskClient, body: object, fragment: str) -> None:
+    client.post("/api/game", json={"variant": "vierer-dominari"})
+    before = client.get("/api/state").get_json()
+    response = client.post("/api/input", json=body)
+    assert response.status_code == 400
+    assert fragment in response.get_json()["error"]
+    assert client.get("/api/state").get_json()["game"] == before["game"]
+
+
+@pytest.mark.parametrize("body, status", [
+    ({"variant": "chess"}, 400),
+    ({"variant": "vierer-dominari", "players": 3}, 422),
+    ({"variant": "vierer-dominari", "players": True}, 400),
+    ({"variant": "vierer-dominari", "options": {"speed": 2}}, 422),
+    ({"variant": "vierer-dominari", "options": []}, 400),
+    ({"variant": "vierer-dominari", "hints": "on"}, 400),
+    ({"variant": "vierer-dominari", "names": ["x" * 40]}, 400),
+    ({"variant": "revers-dominari", "setup": {"q9": {"owner": 0, "number": 1}}}, 400),
+    ({"variant": "revers-dominari", "setup": {"c3": {"owner": 0, "number": 9}}}, 422),
+])
+def test_a_bad_new_game_is_refused_and_keeps_the_running_game(
+        client: FlaskClient, body: dict, status: int) -> None:
+    client.post("/api/game", json={"variant": "vierer-dominari"})
+    place(client, "c3", 3)
+    before = client.get("/api/state").get_json()
+    response = client.post("/api/game", json=body)
+    assert response.status_code == status
+    assert response.get_json()["error"]
+    assert client.get("/api/state").get_json()["game"] == before["game"]
+
+
+def test_input_without_a_game_is_a_clear_422(client: FlaskClient) -> None:
+    response = client.post("/api/input", json={"type": "undo"})
+    assert response.status_code == 422
+    assert "no game" in response.get_json()["error"]
+
+
+def test_undo_takes_back_the_last_action(client: FlaskClient) -> None:
+    client.post("/api/game", json={"variant": "vierer-dominari"})
+    place(client, "c3", 3)
+    view = client.post("/api/input", json={"type": "undo"}).get_json()
+    assert view["game"]["cells"] == {}
+    assert view["table"]["signals"]["c3"] == "extra"
+
+
+def test_record_follows_the_game(client: FlaskClient) -> None:
+    assert client.get("/api/record").status_code == 404
+    client.post("/api/game", json={"variant": "vierer-dominari"})
+    place(client, "c3", 3)
+    record = client.get("/api/record").get_json()
+    assert record["variant"] == "vierer-dominari"
+    assert record["actions"] == [{"type": "place", "cell": "c3", "number": 3}]
+    download = client.get("/api/record?download=1")
+    assert "attachment" in download.headers["Content-Disposition"]
+    assert json.loads(download.data) == record
+
+
+def test_a_whole_game_played_through_the_api_ends_as_its_record_says(
+        client: FlaskClient) -> None:
+    example = load_example("vierer-dominari-7-12")
+    client.post("/api/game", json={"variant": "vierer-dominari"})
+    for action in example["record"]["actions"]:
+        view = place(client, action["cell"], action["number"])
+    state = example["state"]
+    assert view["game"]["over"] is True
+    assert view["game"]["winners"] == state["winners"]
+    assert view["game"]["cells"] == state["cells"]
+    games = client.get("/api/games").get_json()
+    assert len(games) == 1 and games[0]["variant"] == "vierer-dominari"
+    assert games[0]["winners"] == state["winners"]
+    record = client.get(f"/api/games/{games[0]['id']}/record").get_json()
+    assert record["actions"] == example["record"]["actions"]
+    download = client.get(f"/api/games/{games[0]['id']}/record?download=1")
+    assert download.headers["Content-Disposition"].startswith("attachment")
+    assert client.get("/api/games/999/record").status_code == 404
+
+
+def test_sim_square_answers_404_without_a_simulated_board(table: Table) -> None:
+    client = create_app(table, hardware=None, test_config={"TESTING": True}).test_client()
+    response = client.post("/api/sim/square", json={"square": "c3", "occupied": True})
+    assert response.status_code == 404
+    assert "real sensors" in response.get_json()["error"]
+
+
+@pytest.mark.parametrize("body, fragment", [
+    ({"square": "c3"}, "occupied must be true or false"),
+    ({"square": "j1", "occupied": True}, "sensor square"),
+    ({"square": "c3", "occupied": 1}, "occupied must be true or false"),
+    ({"square": "c3", "occupied": True, "force": 1}, "no field 'force'"),
+])
+def test_sim_square_refuses_bad_bodies(client: FlaskClient, body: dict, fragment: str) -> None:
+    response = client.post("/api/sim/square", json=body)
+    assert response.status_code == 400
+    assert fragment in response.get_json()["error"]
+    assert client.get("/api/state").get_json()["table"]["occupied"] == []
+
+
+def test_setup_proposals_come_from_the_rules(client: FlaskClient) -> None:
+    answer = client.get("/api/variants/revers-dominari/setup").get_json()
+    expected = {c: p.to_json() for c, p in new_game("revers-dominari").default_setup().items()}
+    assert answer == expected
+    assert client.get("/api/variants/revers-dominari/setup?seed=x").status_code == 400
+
+
+def test_table_info_and_brightness(client: FlaskClient, tmp_path: Path) -> None:
+    info = client.get("/api/table").get_json()
+    assert info["simulated"] is True and info["pin"] is False
+    assert client.post("/api/table/brightness", json={"level": 0.25}).get_json() == {
+        "brightness": 0.25}
+    assert client.get("/api/table").get_json()["brightness"] == 0.25
+    assert json.loads((tmp_path / "settings.json").read_text())["brightness"] == 0.25
+    response = client.post("/api/table/brightness", json={"level": 2})
+    assert response.status_code == 400
+    assert client.get("/api/table").get_json()["brightness"] == 0.25
+    assert client.post("/api/table/led-test", json={}).get_json() == {"ok": True}
+
+
+def test_legend_gives_every_signal_word_its_light(client: FlaskClient) -> None:
+    legend = client.get("/api/legend").get_json()
+    assert set(legend["signals"]) == {"illegal", "conflict", "flip", "number", "dead", "target",
+                                      "missing", "extra", "setup", "last"}
+    assert legend["signals"]["illegal"]["pattern"] == "blink_fast"
+    assert len(legend["players"]) == 4

@@ -1,0 +1,426 @@
+"""Real browser tests: Chromium in a phone-sized window plays every family of games through the
+panel on the simulated table, and what the player sees must match GET /api/state.
+
+Each game runs on a fresh composition (config, simulated hardware, table with a journal, panel)
+under a real waitress server, exactly as ``sudoku-table serve --sim`` builds it.
+"""
+
+from __future__ import annotations
+
+import json
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from app.rules.game import all_variants
+
+CHROMIUM = Path("/usr/bin/chromium")
+ARGS = ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+        "--disable-background-networking", "--disable-component-update", "--disable-sync",
+        "--no-first-run"]
+PHONE = {"width": 390, "height": 844}
+EXAMPLES = Path(__file__).parent.parent / "data" / "examples"
+
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.skipif(not CHROMIUM.exists(),
+                       reason="Debian's chromium is not installed (apt-get install chromium)"),
+]
+
+
+def example(name: str) -> dict[str, Any]:
+    return json.loads((EXAMPLES / f"{name}.json").read_text())
+
+
+def need(variant: str) -> None:
+    if variant not in {cls.id for cls in all_variants()}:
+        pytest.skip(f"the variant {variant} is not registered yet")
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=str(CHROMIUM), headless=True,
+                                              args=ARGS)
+        yield chromium
+        chromium.close()
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Iterator[str]:
+    """``sudoku-table serve --sim`` in a thread: the real composition, a temporary data dir."""
+    from .helpers import LiveServer, open_composition
+
+    panel = open_composition(tmp_path / "data")
+    live = LiveServer(panel.app)
+    yield live.url
+    live.close()
+    panel.close()
+
+
+class Phone:
+    """One phone's page, with the few gestures a player makes and a check against the API."""
+
+    def __init__(self, page: Any, url: str) -> None:
+        self.page = page
+        self.url = url
+        self.errors: list[str] = []
+        page.on("pageerror", lambda e: self.errors.append(str(e)))
+
+    def api(self, path: str) -> Any:
+        with urllib.request.urlopen(self.url + path, timeout=5) as response:
+            return json.loads(response.read())
+
+    def post(self, path: str, body: dict[str, Any]) -> Any:
+        request = urllib.request.Request(self.url + path, data=json.dumps(body).encode(),
+                                         headers={"Content-Type": "application/json"})
+        with urllib.request.urlopen(request, timeout=5) as response:
+            return json.loads(response.read())
+
+    def play_by_api(self, actions: list[dict[str, Any]]) -> None:
+        """Play actions as another phone would, to reach the middle of a game quickly."""
+        for action in actions:
+            kind = action["type"]
+            if kind in ("place", "joker", "blank"):
+                self.post("/api/sim/square", {"square": action["cell"], "occupied": True})
+            if kind == "place":
+                self.post("/api/input", {"type": "number", "square": action["cell"],
+                                         "number": action["number"]})
+            elif kind == "joker":
+                self.post("/api/input", {"type": "joker", "square": action["cell"],
+                                         "number": action["number"]})
+            elif kind in ("discard", "end_turn"):
+                self.post("/api/input", action)
+
+    def start(self, variant: str, players: int | None = None,
+              setup: dict[str, dict[str, Any]] | None = None,
+              options: dict[str, Any] | None = None) -> None:
+        page = self.page
+        page.goto(self.url + "/")
+        page.click(f"[data-variant='{variant}']")
+        if players is not None:
+            page.click(f"#player-count [data-players='{players}']")
+        for key, value in (options or {}).items():
+            page.select_option(f"[data-option='{key}']", json.dumps(value))
+        if setup is not None:
+            page.wait_for_selector("#setup-pieces .setup-piece")
+            rows = page.query_selector_all("#setup-pieces .setup-piece")
+            assert len(rows) == len(setup)
+            for row, (cell, piece) in zip(rows, sorted(setup.items()), strict=True):
+                cell_input = row.query_selector("input")
+                if cell_input.get_attribute("readonly") is None:
+                    cell_input.fill(cell)
+                else:
+                    cell = cell_input.input_value()
+                    piece = setup[cell]
+                row.query_selector("select").select_option(str(piece["number"]))
+        page.click("#start-game")
+        page.wait_for_url("**/play")
+        page.wait_for_selector("#board [data-square]")
+
+    def square(self, square: str) -> None:
+        """Tap a square of the simulated board: put a piece down, or lift it."""
+        page = self.page
+        before = page.get_attribute(f"#board [data-square='{square}']", "data-occupied")
+        after = "false" if before == "true" else "true"
+        page.click(f"#board [data-square='{square}']")
+        page.wait_for_selector(f"#board [data-square='{square}'][data-occupied='{after}']")
+
+    def number(self, number: int) -> None:
+        self.page.click(f"#pad button[data-number='{number}']:not([disabled])")
+
+    def place(self, square: str, number: int) -> None:
+        self.square(square)
+        self.page.wait_for_selector("#pad[data-mode='answer']")
+        self.number(number)
+        self.page.wait_for_selector(f"#board [data-square='{square}'][data-number='{number}']")
+
+    def drawn(self) -> dict[str, Any]:
+        return self.page.evaluate("""() => {
+            const squares = {};
+            for (const g of document.querySelectorAll('#board [data-square]')) {
+              squares[g.dataset.square] = {number: g.dataset.number, owner: g.dataset.owner,
+                blank: g.dataset.blank, signal: g.dataset.signal, occupied: g.dataset.occupied};
+            }
+            const scores = [...document.querySelectorAll('#scores tr')].map(
+              (tr) => Number(tr.querySelector('.points').textContent));
+            return {squares, scores, version: document.body.dataset.version,
+                    turn: document.getElementById('turn').textContent,
+                    toMove: document.getElementById('turn').dataset.toMove,
+                    message: document.getElementById('message').textContent};
+        }""")
+
+    def check(self) -> dict[str, Any]:
+        """What the phone shows equals the table's view: pieces, signals, scores, turn."""
+        for _ in range(5):
+            view = self.api("/api/state")
+            version = str(view["version"])
+            self.page.wait_for_function(
+                "v => Number(document.body.dataset.version) >= Number(v)", arg=version)
+            shown = self.drawn()
+            if shown["version"] == version:
+                break
+        else:
+            raise AssertionError("the page never settled on the table's view")
+        game, table = view["game"], view["table"]
+        for square, seen in shown["squares"].items():
+            piece = game["cells"].get(square)
+            if piece is None:
+                assert seen["number"] is None and seen["owner"] is None, square
+            elif piece.get("blank"):
+                assert seen["blank"] == "true", square
+            else:
+                assert seen["number"] == str(piece["number"]), square
+                assert seen["owner"] == ("none" if piece["owner"] is None
+                                         else str(piece["owner"])), square
+            assert seen["signal"] == table["signals"].get(square), square
+            assert (seen["occupied"] == "true") == (square in table["occupied"]), square
+        assert shown["scores"] == game["scores"]
+        names = view["player_names"]
+        if game["over"]:
+            winners = game["winners"]
+            if not winners:
+                assert "draw" in shown["turn"]
+            for w in winners:
+                assert names[w] in shown["turn"]
+        else:
+            assert shown["toMove"] == str(game["to_move"])
+            assert names[game["to_move"]] in shown["turn"]
+        assert shown["message"] == (table["message"] or "")
+        return view
+
+    def set_up(self) -> None:
+        """Put every start piece where the table asks for it (cyan squares)."""
+        while True:
+            view = self.api("/api/state")
+            prompt = view["table"]["prompt"]
+            if not prompt or prompt["kind"] != "setup":
+                return
+            self.square(prompt["square"])
+
+
+@pytest.fixture
+def phone(browser: Any, server: str) -> Iterator[Phone]:
+    context = browser.new_context(viewport=PHONE, device_scale_factor=2, is_mobile=True,
+                                  has_touch=True)
+    page = context.new_page()
+    page.set_default_timeout(5000)
+    p = Phone(page, server)
+    yield p
+    context.close()
+    assert not p.errors, p.errors
+
+
+def play_record(phone: Phone, actions: list[dict[str, Any]], check_every: int = 4) -> None:
+    """Play a record's placement actions through taps on the board and the number pad."""
+    page = phone.page
+    for index, action in enumerate(actions):
+        kind = action["type"]
+        if kind == "place":
+            phone.place(action["cell"], action["number"])
+        elif kind == "blank":
+            phone.square(action["cell"])
+            page.wait_for_selector(f"#board [data-square='{action['cell']}'][data-blank='true']")
+            if "owner" in action:
+                page.click(f"#prompt-extra [data-blank-owner='{action['owner']}']")
+                page.wait_for_selector(
+                    f"#board [data-square='{action['cell']}'][data-owner='{action['owner']}']")
+        elif kind == "end_turn":
+            page.click("#end-turn")
+            page.wait_for_selector("#end-turn", state="hidden")
+        elif kind == "discard":
+            page.click("#discard")
+            phone.number(action["number"])
+            page.wait_for_selector("#pad[data-mode='pre-choice'], #pad[hidden]", state="attached")
+        elif kind == "joker":
+            phone.square(action["cell"])
+            page.click("#joker")
+            phone.number(action["number"])
+            page.wait_for_selector(f"#board [data-square='{action['cell']}'][data-blank='true']")
+        else:
+            raise AssertionError(f"cannot play {kind} by taps")
+        if index % check_every == check_every - 1:
+            phone.check()
+
+
+def test_vierer_dominari_played_to_its_end(phone: Phone) -> None:
+    record = example("vierer-dominari-7-12")
+    phone.start("vierer-dominari")
+    phone.check()
+    play_record(phone, record["record"]["actions"])
+    view = phone.check()
+    assert view["game"]["over"] and view["game"]["winners"] == record["state"]["winners"]
+    assert "Black wins" in phone.page.text_content("#turn")
+    assert phone.page.is_hidden("#pad")
+    assert view["game"]["cells"] == record["state"]["cells"]
+    page = phone.page
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    assert page.locator("#undo").bounding_box()["height"] >= 44
+
+    # The table's page: the live sensor matrix and the finished game's record.
+    page.goto(phone.url + "/table")
+    page.wait_for_selector("#finished [data-game]")
+    lit = page.eval_on_selector_all("#matrix .on", "cells => cells.map(c => c.dataset.square)")
+    assert sorted(lit) == sorted(view["table"]["occupied"])
+    with page.expect_download() as download:
+        page.click("#finished [data-game] a")
+    saved = json.loads(Path(download.value.path()).read_text())
+    assert saved["actions"] == record["record"]["actions"]
+
+
+def test_an_illegal_placement_is_explained_and_put_right(phone: Phone) -> None:
+    page = phone.page
+    phone.start("vierer-dominari")
+    phone.place("c3", 3)
+    phone.number(3)  # chosen before the piece goes down
+    page.wait_for_selector("#pad button[data-number='3'][aria-pressed='true']")
+    phone.square("d3")
+    page.wait_for_selector("#board [data-square='d3'][data-signal='illegal']")
+    view = phone.check()
+    assert view["table"]["signals"] == {"d3": "illegal", "c3": "conflict"}
+    message = page.locator("#message")
+    assert "3 is already in" in message.text_content()
+    assert "info" not in (message.get_attribute("class") or "")
+    phone.square("d3")  # take the illegal piece away
+    page.wait_for_selector("#board [data-square='d3']:not([data-signal])")
+    page.click("#undo")
+    page.wait_for_selector("#board [data-square='c3'][data-signal='extra']")
+    view = phone.check()
+    assert view["game"]["cells"] == {}
+
+
+def test_revers_dominari_flips_and_blanks(phone: Phone) -> None:
+    record = example("revers-dominari-7-17")
+    phone.start("revers-dominari", setup=record["record"]["setup"])
+    phone.set_up()
+    phone.check()
+    actions = record["record"]["actions"]
+    blank = next(i for i, a in enumerate(actions) if a["type"] == "blank")
+    for action in actions[:blank + 1]:
+        flips = [s for s, word in phone.api("/api/state")["table"]["signals"].items()
+                 if word == "flip"]
+        for square in flips:  # turning a piece over: lift it and set it down again
+            phone.page.wait_for_selector(f"#board [data-square='{square}'][data-signal='flip']")
+            phone.square(square)
+            phone.square(square)
+        play_record(phone, [action], check_every=1)
+    # A blank may show either colour in Revers: the panel offers the choice.
+    view = phone.check()
+    assert view["table"]["prompt"]["kind"] == "blank"
+    mover = view["game"]["cells"][actions[blank]["cell"]]["owner"]
+    other = 1 - mover
+    phone.page.click(f"#prompt-extra [data-blank-owner='{other}']")
+    phone.page.wait_for_selector(
+        f"#board [data-square='{actions[blank]['cell']}'][data-owner='{other}']")
+    phone.page.click(f"#prompt-extra [data-blank-owner='{mover}']")
+    phone.page.wait_for_selector(
+        f"#board [data-square='{actions[blank]['cell']}'][data-owner='{mover}']")
+    view = phone.check()
+    played = phone.api("/api/record")["actions"]
+    assert played[:blank] == actions[:blank]
+    assert played[blank] == {**actions[blank], "owner": mover}
+
+
+def test_halma_dominari_moves_by_taps(phone: Phone) -> None:
+    record = example("halma-dominari-7-33")
+    phone.start("halma-dominari", setup=record["record"]["setup"])
+    phone.set_up()
+    view = phone.check()
+    assert phone.page.is_hidden("#pad")
+    for action in record["record"]["actions"][:6]:
+        path = action["path"]
+        phone.square(path[0])
+        for step in path[1:]:
+            phone.square(step)
+            if step != path[-1]:
+                phone.square(step)
+        phone.page.wait_for_selector(f"#board [data-square='{path[-1]}'][data-owner]")
+        phone.page.wait_for_function(
+            "s => !document.querySelector(`#board [data-square='${s}']`).dataset.owner",
+            arg=path[0])
+        view = phone.check()
+    played = record["record"]["actions"][:6]
+    assert phone.api("/api/record")["actions"] == played
+    assert view["game"]["to_move"] == 0
+
+
+def test_kosmos_classic_sudoku_with_three_players(phone: Phone) -> None:
+    need("classic-sudoku")
+    record = example("classic-sudoku-7-66")
+    actions = record["record"]["actions"]
+    phone.start("classic-sudoku", players=3)
+    view = phone.check()
+    assert view["game"]["players"] == 3
+    play_record(phone, actions[:6], check_every=3)
+    discard = next(i for i, a in enumerate(actions) if a["type"] == "discard")
+    phone.play_by_api(actions[6:discard])
+    phone.check()
+    play_record(phone, [actions[discard]], check_every=1)  # "Set card aside" and the pad
+    assert phone.api("/api/state")["game"]["discarded"] == 1
+    phone.play_by_api(actions[discard + 1:])
+    view = phone.check()
+    assert view["game"]["over"] and view["game"]["winners"] == record["state"]["winners"]
+    assert view["game"]["scores"] == record["state"]["scores"]
+
+
+def test_duell_der_meister_with_gold_cards_entered(phone: Phone) -> None:
+    need("duell-der-meister")
+    record = example("duell-der-meister-7-62")
+    actions = record["record"]["actions"]
+    phone.start("duell-der-meister", setup=record["record"]["setup"])
+    phone.set_up()
+    view = phone.check()
+    gold = {c: p for c, p in view["game"]["cells"].items() if p["owner"] is None}
+    assert gold == record["record"]["setup"]
+    play_record(phone, actions[:6], check_every=3)
+    discard = next(i for i, a in enumerate(actions) if a["type"] == "discard")
+    phone.play_by_api(actions[6:discard])
+    play_record(phone, [actions[discard]], check_every=1)
+    phone.play_by_api(actions[discard + 1:])
+    view = phone.check()
+    assert view["game"]["over"] and view["game"]["winners"] == record["state"]["winners"]
+    assert "Markers" in phone.page.text_content("#extras")
+
+
+def test_sudoku_family_with_a_joker(phone: Phone) -> None:
+    need("sudoku-family")
+    record = example("sudoku-family-7-34")
+    actions = record["record"]["actions"]
+    phone.start("sudoku-family")
+    assert phone.page.locator("#board circle.cell").count() == 36
+    play_record(phone, actions[:6], check_every=3)
+    joker = next(i for i, a in enumerate(actions) if a["type"] == "joker")
+    phone.play_by_api(actions[6:joker])
+    play_record(phone, [actions[joker]], check_every=1)  # the Joker button and the pad
+    phone.play_by_api(actions[joker + 1:])
+    view = phone.check()
+    assert view["game"]["over"] and view["game"]["winners"] == record["state"]["winners"]
+
+
+def test_every_board_is_drawn_in_its_shape(phone: Phone) -> None:
+    """Every registered board: one tappable shape per cell, no broken coordinates, on screen."""
+    page = phone.page
+    page.goto(phone.url + "/play")
+    page.wait_for_function("typeof Board !== 'undefined'")
+    for cls in all_variants():
+        geometry = phone.api(f"/api/variants/{cls.id}")
+        drawn = page.evaluate("""(geometry) => {
+            const svg = document.createElementNS('http://www.w3.org/2000/svg', 'svg');
+            svg.setAttribute('width', '390');
+            document.body.append(svg);
+            Board.build(svg, geometry, {legend: {}, onSquare: () => {}});
+            const squares = [...svg.querySelectorAll('[data-square]')].map(g => g.dataset.square);
+            const shapes = [...svg.querySelectorAll('.cell')].map(
+                c => c.getAttribute('points') || c.getAttribute('cx'));
+            const box = svg.getAttribute('viewBox');
+            svg.remove();
+            return {squares, shapes, box};
+        }""", geometry)
+        assert sorted(drawn["squares"]) == sorted(geometry["cells"]), cls.id
+        assert all(s and "NaN" not in s for s in drawn["shapes"]), cls.id
+        assert "NaN" not in drawn["box"] and "Infinity" not in drawn["box"], cls.id

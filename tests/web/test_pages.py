@@ -1,0 +1,78 @@
+"""The pages, the static files (all local, no CDN) and the rules texts."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from flask.testing import FlaskClient
+
+from app.rules.game import all_variants
+from app.web import catalog
+from app.web.markdown import render
+
+STATIC = Path(catalog.__file__).parent / "static"
+TEMPLATES = Path(catalog.__file__).parent / "templates"
+
+
+@pytest.mark.parametrize("path", ["/", "/play", "/rules", "/table"])
+def test_every_page_loads(client: FlaskClient, path: str) -> None:
+    response = client.get(path)
+    assert response.status_code == 200
+    assert b'name="viewport"' in response.data
+
+
+def test_every_asset_is_served_locally() -> None:
+    for path in [*STATIC.iterdir(), *TEMPLATES.iterdir()]:
+        text = path.read_text(encoding="utf-8")
+        assert not re.search(r"(src|href)=\"(https?:)?//", text), path.name
+        assert "cdn" not in text.lower(), path.name
+
+
+def test_scripts_and_styles_referenced_by_pages_exist(client: FlaskClient) -> None:
+    for page in ("/", "/play", "/rules", "/table"):
+        html = client.get(page).get_data(as_text=True)
+        for ref in re.findall(r'(?:src|href)="(/static/[^"]+)"', html):
+            response = client.get(ref)
+            response.close()
+            assert response.status_code == 200, ref
+
+
+def test_rules_index_lists_every_game(client: FlaskClient) -> None:
+    html = client.get("/rules").get_data(as_text=True)
+    for cls in all_variants():
+        assert f"/rules/{cls.id}" in html
+
+
+def test_a_rules_page_renders_the_projects_text(client: FlaskClient) -> None:
+    for cls in all_variants():
+        response = client.get(f"/rules/{cls.id}")
+        assert response.status_code == 200
+        text = catalog.rules_text(cls.id)
+        if text is not None:
+            assert render(text) in response.get_data(as_text=True)
+        else:
+            assert "not written yet" in response.get_data(as_text=True)
+    assert client.get("/rules/chess").status_code == 404
+
+
+def test_markdown_headings_paragraphs_and_lists() -> None:
+    html = render("# Title\n\nA *short* and **bold** line\ncontinued.\n\n- one\n- two\n"
+                  "  wrapped\n\n1. first\n2. `x*y`\n")
+    assert html == (
+        "<h1>Title</h1>\n<p>A <em>short</em> and <strong>bold</strong> line continued.</p>\n"
+        "<ul><li>one</li><li>two wrapped</li></ul>\n"
+        "<ol><li>first</li><li><code>x*y</code></li></ol>"
+    )
+
+
+def test_markdown_escapes_html() -> None:
+    html = render('<script>alert("x")</script>\n\n## a <b>heading</b>')
+    assert "<script>" not in html and "<b>" not in html
+    assert "&lt;script&gt;" in html
+    assert html.endswith("<h2>a &lt;b&gt;heading&lt;/b&gt;</h2>")
+
+
+def test_markdown_keeps_multiplication_and_underscores_literal() -> None:
+    assert render("2 * 3 * 4 and snake_case_name") == "<p>2 * 3 * 4 and snake_case_name</p>"
