@@ -76,7 +76,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--sim", action="store_true", help="test the simulated table")
     p.add_argument("--config", default=None, help="the table's TOML config file")
     p.add_argument("--seconds", type=float, default=None,
-                   help="how long to show the live sensor matrix (default: until Ctrl-C)")
+                   help="how long to show the live sensor matrix (default: until Ctrl-C; "
+                        "with --sim: until the simulated hand has touched every square)")
+    p.add_argument("--inject", action="append", default=[], metavar="KIND:WHERE",
+                   help="with --sim, break the simulated table first: stuck:c3, dead-row:4, "
+                        "dead-column:e, short-column:e or chatter:d4 (repeatable)")
     p.set_defaults(func=_selftest)
 
     p = sub.add_parser("overlay", help="print a printable board overlay as SVG")

@@ -294,6 +294,11 @@ def dead_fields(geometry: Geometry, board: Board) -> frozenset[str]:
 
 VARIANTS: dict[str, type[Game]] = {}
 
+ORDER = ("halma-dominari", "vierer-dominari", "revers-dominari", "score-dominari",
+         "classic-sudoku", "labyrinth-sudoku", "killer-sudoku", "kakuro", "3d-sudoku",
+         "hexa-sudoku", "duell-der-meister", "sudoku-family")
+"""The variant ids in the order of spec/records.md: menus and listings follow it."""
+
 G = TypeVar("G", bound=type[Game])
 
 
@@ -326,4 +331,7 @@ def all_variants() -> list[type[Game]]:
     """Every registered variant, in the order of spec/records.md."""
     from . import variants  # noqa: F401
 
-    return list(VARIANTS.values())
+    def rank(variant_id: str) -> int:
+        return ORDER.index(variant_id) if variant_id in ORDER else len(ORDER)
+
+    return [VARIANTS[v] for v in sorted(VARIANTS, key=rank)]

@@ -31,6 +31,7 @@ class Geometry:
     name to each cell's neighbours under it. ``regions`` are the coloured areas of the printed
     board (blocks, jigsaw regions, cages, faces, triangles). ``coords`` gives each cell an (x, y)
     drawing position in square units, y growing upwards; by default the sensor square itself.
+    ``clues`` holds what is printed on the board for a house (Kakuro's run sums), by house name.
     """
 
     id: str
@@ -43,6 +44,7 @@ class Geometry:
     regions: Mapping[str, Cells] = field(default_factory=dict)
     coords: Mapping[str, tuple[float, float]] = field(default_factory=dict)
     shape: str = "square"
+    clues: Mapping[str, Mapping[str, object]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         cell_set = frozenset(self.cells)
@@ -54,6 +56,9 @@ class Geometry:
                 stray = [c for c in cells if c not in cell_set]
                 if stray:
                     raise ValueError(f"{self.id}: {kind} {name!r} holds non-cells {stray}")
+        stray_clues = [name for name in self.clues if name not in self.houses]
+        if stray_clues:
+            raise ValueError(f"{self.id}: clues for unknown houses {stray_clues}")
         set_ = object.__setattr__
         set_(self, "cell_set", cell_set)
         set_(self, "number_range", tuple(range(self.numbers[0], self.numbers[1] + 1)))
@@ -97,6 +102,7 @@ class Geometry:
             "regions": {k: list(v) for k, v in self.regions.items()},
             "coords": {c: list(xy) for c, xy in self.coords.items()},
             "numbers": list(self.numbers),
+            "clues": dict(self.clues),
         }
 
 

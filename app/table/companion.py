@@ -380,6 +380,25 @@ class Companion:
             self._cache[key] = list(choices)
         return list(self._cache[key])
 
+    def discard_choices(self) -> list[int]:
+        """The numbers that fit nowhere now: the cards that may be set aside (none in games
+        without discards)."""
+        def compute() -> list[int]:
+            if self.state.over or self.move_game:
+                return []
+            low, high = self.game.geometry.numbers
+            return [n for n in range(low, high + 1) if self.check(Discard(n)) is None]
+        return list(self._cached("discard choices", compute))
+
+    def joker_choices(self, square: str) -> list[int]:
+        """The numbers a stone may show to be laid face down on ``square`` as a joker."""
+        def compute() -> list[int]:
+            if self.state.over or self.move_game:
+                return []
+            low, high = self.game.geometry.numbers
+            return [n for n in range(low, high + 1) if self.check(Joker(square, n)) is None]
+        return list(self._cached(f"joker choices {square}", compute))
+
     def _try_number(self, number: int) -> None:
         pending = self.pending
         assert pending is not None

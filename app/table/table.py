@@ -228,6 +228,9 @@ class Table:
                 "variant_name": companion.game.name,
                 "setting_up": companion.setting_up,
                 "can_undo": bool(companion.actions),
+                "discard_choices": companion.discard_choices(),
+                "joker_choices": (companion.joker_choices(companion.pending.square)
+                                  if companion.pending is not None else []),
             })
             game_doc = companion.document()
         if table["message"] is None and self._notices:

@@ -134,6 +134,11 @@ class Phone:
     def number(self, number: int) -> None:
         self.page.click(f"#pad button[data-number='{number}']:not([disabled])")
 
+    def enabled_numbers(self) -> list[int]:
+        """The numbers the pad offers now (its enabled buttons)."""
+        return [int(n) for n in self.page.eval_on_selector_all(
+            "#pad button:not([disabled])", "bs => bs.map(b => b.dataset.number)")]
+
     def place(self, square: str, number: int) -> None:
         self.square(square)
         self.page.wait_for_selector("#pad[data-mode='answer']")
@@ -235,11 +240,19 @@ def play_record(phone: Phone, actions: list[dict[str, Any]], check_every: int = 
             page.wait_for_selector("#end-turn", state="hidden")
         elif kind == "discard":
             page.click("#discard")
+            page.wait_for_selector("#pad[data-mode='discard']")
+            offered = phone.enabled_numbers()
+            assert offered == phone.api("/api/state")["table"]["discard_choices"]
+            assert action["number"] in offered
             phone.number(action["number"])
             page.wait_for_selector("#pad[data-mode='pre-choice'], #pad[hidden]", state="attached")
         elif kind == "joker":
             phone.square(action["cell"])
             page.click("#joker")
+            page.wait_for_selector("#pad[data-mode='joker']")
+            offered = phone.enabled_numbers()
+            assert offered == phone.api("/api/state")["table"]["joker_choices"]
+            assert action["number"] in offered
             phone.number(action["number"])
             page.wait_for_selector(f"#board [data-square='{action['cell']}'][data-blank='true']")
         else:
@@ -424,3 +437,57 @@ def test_every_board_is_drawn_in_its_shape(phone: Phone) -> None:
         assert sorted(drawn["squares"]) == sorted(geometry["cells"]), cls.id
         assert all(s and "NaN" not in s for s in drawn["shapes"]), cls.id
         assert "NaN" not in drawn["box"] and "Infinity" not in drawn["box"], cls.id
+
+
+def test_kakuro_clues_and_family_dots_are_printed(phone: Phone) -> None:
+    """Clue sums sit on the square before their run (across top right, down bottom left), the
+    sensor grid is named around them, and SUDOKU FAMILY's black dots are marked."""
+    page = phone.page
+    page.goto(phone.url + "/play")
+    page.wait_for_function("typeof Board !== 'undefined'")
+    coords = {c: [ord(c[0]) - 97, int(c[1]) - 1] for c in ("b1", "c1", "b2", "c2")}
+    geometry = {
+        "id": "kakuro-example", "shape": "square", "cells": sorted(coords), "coords": coords,
+        "houses": {"line 1": ["b2", "c2"], "line 2": ["b1", "c1"], "line 3": ["b2", "b1"],
+                   "line 4": ["c2", "c1"]},
+        "sections": {}, "bonus": {}, "regions": {}, "numbers": [1, 9],
+        "clues": {"line 1": {"sum": 3}, "line 2": 4, "line 3": {"sum": 5}, "line 4": 7},
+        "labels": {"c2": "12"},
+    }
+    drawn = page.evaluate("""(geometry) => {
+        const svg = document.createElementNS('http://www.w3.org/2000/svg', 'svg');
+        document.body.append(svg);
+        Board.build(svg, geometry, {legend: {}});
+        const clues = {};
+        for (const g of svg.querySelectorAll('.clue')) {
+          clues[g.dataset.at] = [g.dataset.across, g.dataset.down,
+                                 [...g.querySelectorAll('text')].map(t => t.textContent)];
+        }
+        const coords = [...svg.querySelectorAll('.coord')].map(t => t.textContent);
+        const labels = [...svg.querySelectorAll('.cell-label')].map(
+            t => [t.dataset.label, t.textContent]);
+        const box = svg.getAttribute('viewBox').split(' ').map(Number);
+        svg.remove();
+        return {clues, coords, labels, box};
+    }""", geometry)
+    assert drawn["clues"] == {"a2": ["3", "", ["3"]], "a1": ["4", "", ["4"]],
+                              "b3": ["", "5", ["5"]], "c3": ["", "7", ["7"]]}
+    assert sorted(drawn["coords"]) == ["1", "2", "3", "a", "b", "c"]
+    assert drawn["labels"] == [["c2", "12"]]
+    x, y, width, height = drawn["box"]
+    assert x < 0 and width > 300 and height > 300  # file a and rank 3 hold clues: on screen
+
+    triangle = {c: [ord(c[0]) - 101, int(c[1]) - 5] for c in ("d5", "d6", "e4", "e6", "f4",
+                                                               "f5", "c5")}
+    family = {"id": "sudoku-family", "shape": "triangle", "cells": sorted(triangle),
+              "coords": triangle, "houses": {}, "sections": {}, "bonus": {}, "regions": {},
+              "numbers": [1, 6]}
+    dots = page.evaluate("""(geometry) => {
+        const svg = document.createElementNS('http://www.w3.org/2000/svg', 'svg');
+        document.body.append(svg);
+        Board.build(svg, geometry, {legend: {}});
+        const dots = [...svg.querySelectorAll('.dot')].map(d => d.dataset.dot);
+        svg.remove();
+        return dots;
+    }""", family)
+    assert sorted(dots) == ["d5", "d6", "e4", "e6", "f4", "f5"]

@@ -32,6 +32,50 @@ const Board = (() => {
     return node;
   }
 
+  // The first stone of SUDOKU FAMILY goes on one of these (RULINGS.md); a geometry may also
+  // name its marked cells itself in "dots".
+  const FAMILY_DOTS = ["d5", "d6", "e4", "e6", "f4", "f5"];
+
+  // Printed numbers that are not pieces: Kakuro's run sums ("clues") and any other labels.
+  // "clues" maps a run's house name to its sum (a number, or {"sum": n}); the clue is printed
+  // on the square before the run, across clues top right and down clues bottom left, as in a
+  // Kakuro grid; a clue may name its square and direction ({"sum", "square", "direction"}).
+  // "labels" maps a square or cell to a short text printed in its corner.
+  function clueMarks(geometry) {
+    const raw = geometry.coords || {};
+    const marks = {};
+    const at = (xy) => {
+      const key = `${xy[0]},${xy[1]}`;
+      if (!marks[key]) marks[key] = { xy, across: null, down: null };
+      return marks[key];
+    };
+    for (const [name, clue] of Object.entries(geometry.clues || {})) {
+      const value = clue !== null && typeof clue === "object" ? clue.sum : clue;
+      const cells = (geometry.houses || {})[name] || (geometry.sections || {})[name] || [];
+      if (value === undefined || value === null) continue;
+      const where = clue !== null && typeof clue === "object" ? clue.square : null;
+      const direction = clue !== null && typeof clue === "object" ? clue.direction : null;
+      if (typeof where === "string" && /^[a-i][1-9]$/.test(where) &&
+          (direction === "across" || direction === "down")) {
+        // Printed on a named square of the sensor grid (square boards: file, rank from 0).
+        at([where.charCodeAt(0) - 97, Number(where[1]) - 1])[direction] = String(value);
+        continue;
+      }
+      if (!cells.length || !cells.every((c) => raw[c])) continue;
+      const across = cells.every((c) => raw[c][1] === raw[cells[0]][1]);
+      const down = cells.every((c) => raw[c][0] === raw[cells[0]][0]);
+      if (across === down) continue; // a single cell or not a straight run
+      if (across) {
+        const first = cells.reduce((a, b) => (raw[b][0] < raw[a][0] ? b : a));
+        at([raw[first][0] - 1, raw[first][1]]).across = String(value);
+      } else {
+        const first = cells.reduce((a, b) => (raw[b][1] > raw[a][1] ? b : a));
+        at([raw[first][0], raw[first][1] + 1]).down = String(value);
+      }
+    }
+    return Object.values(marks);
+  }
+
   function minDistance(points) {
     let best = Infinity;
     for (let i = 0; i < points.length; i++) {
@@ -141,8 +185,10 @@ const Board = (() => {
   function build(svg, geometry, options) {
     while (svg.firstChild) svg.firstChild.remove();
     const raw = geometry.coords || {};
-    const xs = geometry.cells.map((c) => raw[c][0] * S);
-    const ys = geometry.cells.map((c) => raw[c][1] * S);
+    const clues = clueMarks(geometry);
+    // The drawing spans the cells and the squares that print a clue.
+    const xs = geometry.cells.map((c) => raw[c][0] * S).concat(clues.map((m) => m.xy[0] * S));
+    const ys = geometry.cells.map((c) => raw[c][1] * S).concat(clues.map((m) => m.xy[1] * S));
     const maxY = Math.max(...ys);
     // SVG's y grows downwards; the geometry's grows upwards.
     const pos = {};
@@ -190,18 +236,18 @@ const Board = (() => {
         class: "off-board", x: Math.min(...xs) - unit / 2, y: -unit / 2,
         width: Math.max(...xs) - Math.min(...xs) + unit, height: maxY - Math.min(...ys) + unit,
       }));
-      for (const c of geometry.cells) {
-        const [x, y] = pos[c];
-        if (raw[c][1] * S === Math.min(...ys)) {
-          const label = svgEl("text", { class: "coord", x, y: y + unit * 0.75 });
-          label.textContent = c[0];
-          layers.ground.append(label);
-        }
-        if (raw[c][0] * S === Math.min(...xs)) {
-          const label = svgEl("text", { class: "coord", x: x - unit * 0.72, y });
-          label.textContent = c.slice(1);
-          layers.ground.append(label);
-        }
+      // Square boards sit on the sensor grid: name every file and rank of the drawn area.
+      const fileLow = Math.round(Math.min(...xs) / S), fileHigh = Math.round(Math.max(...xs) / S);
+      const rankLow = Math.round(Math.min(...ys) / S), rankHigh = Math.round(maxY / S);
+      for (let f = fileLow; f <= fileHigh; f++) {
+        const label = svgEl("text", { class: "coord", x: f * S, y: maxY - rankLow * S + unit * 0.75 });
+        label.textContent = String.fromCharCode(97 + f);
+        layers.ground.append(label);
+      }
+      for (let r = rankLow; r <= rankHigh; r++) {
+        const label = svgEl("text", { class: "coord", x: fileLow * S - unit * 0.72, y: maxY - r * S });
+        label.textContent = String(r + 1);
+        layers.ground.append(label);
       }
     }
 
@@ -251,6 +297,15 @@ const Board = (() => {
     if (geometry.shape === "square") {
       drawRegionBorders(geometry, pos, regionName, layers.borders, unit);
     }
+    drawClues(clues, maxY, unit, layers.borders);
+    drawLabels(geometry, pos, raw, maxY, unit, layers.borders);
+    const dots = geometry.dots || (geometry.id === "sudoku-family" ? FAMILY_DOTS : []);
+    for (const cell of dots) {
+      if (!pos[cell]) continue;
+      layers.borders.append(svgEl("circle", {
+        class: "dot", cx: pos[cell][0], cy: pos[cell][1], r: unit * 0.1, "data-dot": cell,
+      }));
+    }
 
     return { svg, geometry, pos, unit, layers, squares, legend: options.legend || {},
              dominari: options.dominari, family: options.family };
@@ -272,6 +327,49 @@ const Board = (() => {
         const y1 = y + dy * h + (dx ? -h : 0), y2 = y + dy * h + (dx ? h : 0);
         layer.append(svgEl("line", { class: "border", x1, y1, x2, y2 }));
       }
+    }
+  }
+
+  function drawClues(clues, maxY, unit, layer) {
+    const h = unit / 2;
+    for (const mark of clues) {
+      const x = mark.xy[0] * S, y = maxY - mark.xy[1] * S;
+      const [fx, ry] = mark.xy;
+      const onGrid = Number.isInteger(fx) && Number.isInteger(ry) && fx >= 0 && fx < 9 &&
+        ry >= 0 && ry < 9;
+      const group = svgEl("g", { class: "clue", "data-across": mark.across ?? "",
+                                 "data-down": mark.down ?? "",
+                                 "data-at": onGrid ? String.fromCharCode(97 + fx) + (ry + 1) : "" });
+      group.append(svgEl("rect", { class: "clue-square", x: x - h, y: y - h, width: unit,
+                                   height: unit }));
+      group.append(svgEl("line", { class: "clue-diagonal", x1: x - h, y1: y - h, x2: x + h,
+                                   y2: y + h }));
+      if (mark.across !== null) {
+        const t = svgEl("text", { class: "clue-number", x: x + h * 0.42, y: y - h * 0.42 });
+        t.textContent = mark.across;
+        group.append(t);
+      }
+      if (mark.down !== null) {
+        const t = svgEl("text", { class: "clue-number", x: x - h * 0.42, y: y + h * 0.45 });
+        t.textContent = mark.down;
+        group.append(t);
+      }
+      layer.append(group);
+    }
+  }
+
+  function drawLabels(geometry, pos, raw, maxY, unit, layer) {
+    for (const [where, text] of Object.entries(geometry.labels || {})) {
+      let xy = pos[where];
+      if (!xy && /^[a-i][1-9]$/.test(where)) {
+        // A square that is not a cell: placed by its name, on the grid of the square boards.
+        xy = [(where.charCodeAt(0) - 97) * S, maxY - (Number(where[1]) - 1) * S];
+      }
+      if (!xy) continue;
+      const t = svgEl("text", { class: "cell-label", x: xy[0] - unit * 0.44, y: xy[1] - unit * 0.3,
+                                "data-label": where });
+      t.textContent = String(text);
+      layer.append(t);
     }
   }
 

@@ -116,8 +116,16 @@
 
   // What the table waits for, in words (prompt kinds of the table's view).
   function promptText(prompt, game) {
-    if (mode === "discard") return "Tap the number of the card you set aside.";
-    if (mode === "joker") return `Tap the number of the stone laid face down on ${prompt && prompt.square}.`;
+    if (mode === "discard") {
+      return (view.table.discard_choices || []).length
+        ? "Tap the number of the card you set aside (only numbers that fit nowhere)."
+        : "Every number still fits somewhere: no card may be set aside now.";
+    }
+    if (mode === "joker") {
+      return (view.table.joker_choices || []).length
+        ? `Tap the number of the stone laid face down on ${prompt && prompt.square}.`
+        : "Every number still fits somewhere: no joker now.";
+    }
     if (game.over || !prompt) return "";
     switch (prompt.kind) {
       case "setup": {
@@ -163,11 +171,14 @@
     pad.hidden = moveGame || game.over || !(numberPrompt || mode || preChoice);
     pad.dataset.mode = mode || (numberPrompt ? "answer" : "pre-choice");
     const inHand = view.table.in_hand;
+    // Setting a card aside or laying a joker is legal only for a number that fits nowhere.
+    const modeChoices = new Set(mode === "discard" ? (view.table.discard_choices || [])
+      : mode === "joker" ? (view.table.joker_choices || []) : []);
     for (let n = low; n <= high; n++) {
-      const enabled = mode ? true : numberPrompt ? choices.has(n) : preChoice;
+      const enabled = mode ? modeChoices.has(n) : numberPrompt ? choices.has(n) : preChoice;
       pad.append(el("button", {
         type: "button", "data-number": String(n), text: String(n), disabled: !enabled,
-        class: enabled && numberPrompt ? "enabled-choice" : null,
+        class: enabled && (numberPrompt || mode) ? "enabled-choice" : null,
         "aria-label": `number ${n}`, "aria-pressed": !numberPrompt && inHand === n ? "true" : "false",
         onclick: () => onNumber(n, prompt),
       }));

@@ -1,0 +1,103 @@
+"""Opening the table's hardware: the real one on a Raspberry Pi, the simulator elsewhere.
+
+``open_hardware(config)`` returns a :class:`Hardware` with the same parts either way: the
+sensors (a :class:`~firmware.matrix.ReedMatrix`), the display (a
+:class:`~firmware.leds.LedDisplay`) and, in the simulator, the simulated board whose
+``set_square`` moves a piece.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from .config import TableConfig
+from .leds import LedDisplay, neopixel_display, recording_display
+from .matrix import ReedMatrix
+from .simulator import SimulatedBoard
+
+log = logging.getLogger(__name__)
+
+MODEL_PATH = Path("/proc/device-tree/model")
+
+
+def on_raspberry_pi(model_path: str | os.PathLike[str] = MODEL_PATH) -> bool:
+    """Whether this machine is a Raspberry Pi (its device tree says so)."""
+    try:
+        return Path(model_path).read_bytes().startswith(b"Raspberry Pi")
+    except OSError:
+        return False
+
+
+@dataclass
+class Hardware:
+    """The opened table: sensors, display and (simulated only) the simulated board."""
+
+    sensors: ReedMatrix
+    display: LedDisplay
+    simulator: SimulatedBoard | None = None
+    config: TableConfig = field(default_factory=TableConfig)
+    _closed: bool = field(default=False, repr=False)
+
+    @property
+    def is_simulated(self) -> bool:
+        return self.simulator is not None
+
+    def close(self) -> None:
+        """Stop scanning, darken the LEDs and release the pins; idempotent."""
+        if self._closed:
+            return
+        self._closed = True
+        for part in (self.sensors, self.display, self.simulator):
+            if part is None:
+                continue
+            try:
+                part.close()
+            except Exception:  # closing goes on for the other parts
+                log.exception("cannot close %r", part)
+
+    def __enter__(self) -> Hardware:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def open_simulator(config: TableConfig) -> Hardware:
+    """The simulated table: mock-pin matrix scanned by the real code, recording LEDs."""
+    board = SimulatedBoard(config.sensors, config.simulator)
+    try:
+        sensors = ReedMatrix(config.sensors, pin_factory=board.factory)
+    except BaseException:
+        board.close()
+        raise
+    return Hardware(sensors=sensors, display=recording_display(config.leds),
+                    simulator=board, config=config)
+
+
+def open_real(config: TableConfig, pin_factory: Any = None) -> Hardware:
+    """The real table: gpiozero's default pin factory and the NeoPixel chain."""
+    sensors = ReedMatrix(config.sensors, pin_factory=pin_factory)
+    try:
+        display = neopixel_display(config.leds)
+    except BaseException:
+        sensors.close()
+        raise
+    return Hardware(sensors=sensors, display=display, config=config)
+
+
+def open_hardware(config: TableConfig, simulate: bool | None = None) -> Hardware:
+    """The table's hardware: ``simulate`` None means real on a Raspberry Pi, simulated
+    elsewhere."""
+    if simulate is None:
+        simulate = not on_raspberry_pi()
+    if simulate:
+        return open_simulator(config)
+    try:
+        return open_real(config)
+    except (ImportError, NotImplementedError) as e:
+        raise OSError(f"the LED or GPIO libraries of the Pi are not usable: {e} (install the "
+                      "project with its [pi] extra, or start with --sim)") from e

@@ -1,0 +1,356 @@
+"""The table's config: which pins, which LEDs, how they are laid out, and how fast to scan.
+
+One TOML file (``firmware/table.example.toml`` documents every key) read with ``tomllib``. The
+file is found at the path given, else at ``$SUDOKU_TABLE_CONFIG``, else the defaults below are
+used, which match the example file and the wiring in ``hardware/``. Every value is checked when
+loading, so a typo stops the start with one clear line naming the key instead of a wrong pin
+being driven: unknown keys, wrong types, pins out of range or used twice, and an LED data pin on
+a matrix line are all errors.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import tomllib
+from collections.abc import Mapping
+from dataclasses import dataclass, field, fields
+from pathlib import Path
+from typing import Any
+
+ENV_VAR = "SUDOKU_TABLE_CONFIG"
+SIZE = 9
+GPIO_RANGE = range(0, 28)
+"""The Raspberry Pi's header GPIOs (BCM numbers)."""
+FIXED_PULL_UPS = frozenset({2, 3})
+"""GPIO2 and GPIO3 carry fixed 1.8 kOhm pull-ups (I2C): useless for matrix lines."""
+CORNERS = ("bottom_left", "bottom_right", "top_left", "top_right")
+ROTATIONS = (0, 90, 180, 270)
+PIXEL_ORDERS = ("RGB", "RBG", "GRB", "GBR", "BRG", "BGR")
+
+
+class ConfigError(ValueError):
+    """A config file that cannot be read or holds a bad value; the message names the key."""
+
+
+@dataclass(frozen=True, slots=True)
+class SensorConfig:
+    """The reed-switch matrix: rows driven one at a time, columns read with pull-ups."""
+
+    rows: tuple[int, ...] = (4, 5, 6, 12, 13, 16, 17, 22, 23)
+    """GPIOs of the row lines, for ranks 1..9 in that order."""
+    columns: tuple[int, ...] = (24, 25, 26, 27, 18, 19, 20, 21, 14)
+    """GPIOs of the column lines, for files a..i in that order."""
+    scan_interval_ms: float = 4.0
+    """Time from the start of one full scan to the start of the next."""
+    settle_ms: float = 20.0
+    """Debounce: a square must read the same this long before its change is reported."""
+    chatter_changes: int = 8
+    """A square changing more often than this within ``chatter_window_ms`` is chattering."""
+    chatter_window_ms: float = 500.0
+    chatter_quiet_ms: float = 1000.0
+    """A chattering square is ignored until it has been quiet this long."""
+    line_changes: int = 4
+    """This many squares of one row or column changing in the same scan is a line fault."""
+
+
+@dataclass(frozen=True, slots=True)
+class LedConfig:
+    """The NeoPixel chain under the squares and how its light is shaped."""
+
+    data_pin: int = 10
+    """GPIO of the data line (10 = SPI on a Pi 4: no root needed; any pin on a Pi 5)."""
+    count: int = 81
+    """LEDs on the chain; more than 81 when the chain has LEDs before or after the squares."""
+    first: int = 0
+    """Index on the chain of the first square's LED."""
+    pixel_order: str = "GRB"
+    start_corner: str = "bottom_left"
+    """The board corner, seen from the first player, where the chain's first square LED sits,
+    before ``rotation``; the chain then runs along the board's rows (ranks)."""
+    serpentine: bool = True
+    """Every second row runs back the other way (the usual zig-zag of LED panels)."""
+    rotation: int = 0
+    """Clockwise rotation, in degrees, of the LED panel relative to the board."""
+    brightness: float = 0.6
+    gamma: float = 2.2
+    balance: tuple[float, float, float] = (1.0, 1.0, 1.0)
+    """Per-channel factors (red, green, blue) to even out the colours of the chips."""
+    max_current_ma: float = 2500.0
+    """The LED supply's budget: every frame is dimmed to stay below it."""
+    channel_ma: float = 20.0
+    """Current of one fully lit colour channel (white is three of them)."""
+    idle_ma: float = 1.0
+    """Current of one dark LED (its controller)."""
+
+
+@dataclass(frozen=True, slots=True)
+class BoardConfig:
+    """The physical board."""
+
+    square_mm: float = 40.0
+    """Distance between the centres of neighbouring squares (printable overlays use it)."""
+
+
+@dataclass(frozen=True, slots=True)
+class PanelConfig:
+    """The phone panel."""
+
+    pin: str = ""
+    """A PIN (4 to 12 digits) that protects settings and ending a game; empty: no PIN."""
+    hosts: tuple[str, ...] = ()
+    """Extra host names the panel answers to (besides its addresses)."""
+
+
+@dataclass(frozen=True, slots=True)
+class SimulatorConfig:
+    """The simulated table (used off a Pi or with ``--sim``)."""
+
+    bounce_ms: float = 1.0
+    """How long a simulated reed switch bounces after every change."""
+
+
+@dataclass(frozen=True, slots=True)
+class TableConfig:
+    """The whole config; ``source`` is the file it came from (None: the defaults)."""
+
+    sensors: SensorConfig = field(default_factory=SensorConfig)
+    leds: LedConfig = field(default_factory=LedConfig)
+    board: BoardConfig = field(default_factory=BoardConfig)
+    panel: PanelConfig = field(default_factory=PanelConfig)
+    simulator: SimulatorConfig = field(default_factory=SimulatorConfig)
+    source: str | None = field(default=None, compare=False)
+
+
+SECTIONS: dict[str, type] = {
+    "sensors": SensorConfig,
+    "leds": LedConfig,
+    "board": BoardConfig,
+    "panel": PanelConfig,
+    "simulator": SimulatorConfig,
+}
+
+
+# --- reading values --------------------------------------------------------------------------
+
+
+def _int(key: str, value: Any) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise ConfigError(f"{key} must be a whole number, got {value!r}")
+    return value
+
+
+def _float(key: str, value: Any) -> float:
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise ConfigError(f"{key} must be a number, got {value!r}")
+    if not math.isfinite(value):
+        raise ConfigError(f"{key} must be a finite number, got {value!r}")
+    return float(value)
+
+
+def _positive(key: str, value: Any) -> float:
+    number = _float(key, value)
+    if number <= 0:
+        raise ConfigError(f"{key} must be greater than 0, got {value!r}")
+    return number
+
+
+def _between(key: str, value: Any, low: float, high: float) -> float:
+    number = _float(key, value)
+    if not low <= number <= high:
+        raise ConfigError(f"{key} must be between {low:g} and {high:g}, got {value!r}")
+    return number
+
+
+def _choice(key: str, value: Any, choices: tuple[Any, ...]) -> Any:
+    if isinstance(value, bool) or value not in choices:
+        listed = ", ".join(repr(c) for c in choices)
+        raise ConfigError(f"{key} must be one of {listed}, got {value!r}")
+    return value
+
+
+def _list(key: str, value: Any, length: int | None = None) -> list[Any]:
+    if not isinstance(value, list):
+        raise ConfigError(f"{key} must be a list, got {value!r}")
+    if length is not None and len(value) != length:
+        raise ConfigError(f"{key} must list exactly {length} values, got {len(value)}")
+    return value
+
+
+def _gpio(key: str, value: Any) -> int:
+    pin = _int(key, value)
+    if pin not in GPIO_RANGE:
+        raise ConfigError(f"{key} must be a GPIO number from 0 to 27, got {pin}")
+    return pin
+
+
+def _matrix_lines(key: str, value: Any) -> tuple[int, ...]:
+    pins = tuple(_gpio(f"{key}[{i}]", v) for i, v in enumerate(_list(key, value, SIZE)))
+    for i, pin in enumerate(pins):
+        if pin in FIXED_PULL_UPS:
+            raise ConfigError(f"{key}[{i}] is GPIO{pin}, which has a fixed pull-up resistor "
+                              "and cannot read the matrix: choose another GPIO")
+    return pins
+
+
+def _sensors(raw: Mapping[str, Any]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for name in ("rows", "columns"):
+        if name in raw:
+            out[name] = _matrix_lines(f"sensors.{name}", raw[name])
+    for name in ("scan_interval_ms", "settle_ms", "chatter_window_ms", "chatter_quiet_ms"):
+        if name in raw:
+            out[name] = _positive(f"sensors.{name}", raw[name])
+    for name in ("chatter_changes", "line_changes"):
+        if name in raw:
+            value = _int(f"sensors.{name}", raw[name])
+            if not 2 <= value <= (SIZE if name == "line_changes" else 1000):
+                limit = SIZE if name == "line_changes" else 1000
+                raise ConfigError(f"sensors.{name} must be from 2 to {limit}, got {value}")
+            out[name] = value
+    return out
+
+
+def _leds(raw: Mapping[str, Any]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    if "data_pin" in raw:
+        out["data_pin"] = _gpio("leds.data_pin", raw["data_pin"])
+    for name in ("count", "first"):
+        if name in raw:
+            value = _int(f"leds.{name}", raw[name])
+            if value < 0 or value > 1024:
+                raise ConfigError(f"leds.{name} must be from 0 to 1024, got {value}")
+            out[name] = value
+    if "pixel_order" in raw:
+        out["pixel_order"] = _choice("leds.pixel_order", raw["pixel_order"], PIXEL_ORDERS)
+    if "start_corner" in raw:
+        out["start_corner"] = _choice("leds.start_corner", raw["start_corner"], CORNERS)
+    if "serpentine" in raw:
+        if not isinstance(raw["serpentine"], bool):
+            raise ConfigError(f"leds.serpentine must be true or false, got {raw['serpentine']!r}")
+        out["serpentine"] = raw["serpentine"]
+    if "rotation" in raw:
+        out["rotation"] = _choice("leds.rotation", _int("leds.rotation", raw["rotation"]),
+                                  ROTATIONS)
+    if "brightness" in raw:
+        out["brightness"] = _between("leds.brightness", raw["brightness"], 0.0, 1.0)
+    if "gamma" in raw:
+        out["gamma"] = _between("leds.gamma", raw["gamma"], 1.0, 4.0)
+    if "balance" in raw:
+        values = _list("leds.balance", raw["balance"], 3)
+        out["balance"] = tuple(_between(f"leds.balance[{i}]", v, 0.0, 1.0)
+                               for i, v in enumerate(values))
+    for name in ("max_current_ma", "channel_ma"):
+        if name in raw:
+            out[name] = _positive(f"leds.{name}", raw[name])
+    if "idle_ma" in raw:
+        out["idle_ma"] = _between("leds.idle_ma", raw["idle_ma"], 0.0, 100.0)
+    return out
+
+
+def _board(raw: Mapping[str, Any]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    if "square_mm" in raw:
+        out["square_mm"] = _between("board.square_mm", raw["square_mm"], 5.0, 200.0)
+    return out
+
+
+def _panel(raw: Mapping[str, Any]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    if "pin" in raw:
+        pin = raw["pin"]
+        if not isinstance(pin, str):
+            raise ConfigError(f'panel.pin must be a string of digits in quotes, e.g. "4711", '
+                              f"got {pin!r}")
+        if pin and not (pin.isascii() and pin.isdigit() and 4 <= len(pin) <= 12):
+            raise ConfigError("panel.pin must be empty or 4 to 12 digits")
+        out["pin"] = pin
+    if "hosts" in raw:
+        hosts = _list("panel.hosts", raw["hosts"])
+        for i, host in enumerate(hosts):
+            if not isinstance(host, str) or not host or any(c.isspace() for c in host):
+                raise ConfigError(f"panel.hosts[{i}] must be a host name, got {host!r}")
+        out["hosts"] = tuple(hosts)
+    return out
+
+
+def _simulator(raw: Mapping[str, Any]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    if "bounce_ms" in raw:
+        out["bounce_ms"] = _between("simulator.bounce_ms", raw["bounce_ms"], 0.0, 100.0)
+    return out
+
+
+_READERS = {"sensors": _sensors, "leds": _leds, "board": _board, "panel": _panel,
+            "simulator": _simulator}
+
+
+def _check_whole(config: TableConfig) -> None:
+    """The checks that need more than one key."""
+    s, leds = config.sensors, config.leds
+    seen: dict[int, str] = {}
+    lines = [(f"sensors.rows[{i}]", p) for i, p in enumerate(s.rows)]
+    lines += [(f"sensors.columns[{i}]", p) for i, p in enumerate(s.columns)]
+    for key, pin in lines:
+        if pin in seen:
+            raise ConfigError(f"{key} uses GPIO{pin}, which {seen[pin]} already uses")
+        seen[pin] = key
+    if leds.data_pin in seen:
+        raise ConfigError(f"leds.data_pin is GPIO{leds.data_pin}, which {seen[leds.data_pin]} "
+                          "already uses: the LED data line needs a pin of its own")
+    if leds.first + SIZE * SIZE > leds.count:
+        raise ConfigError(f"leds.count must be at least leds.first + 81 = {leds.first + 81}, "
+                          f"got {leds.count}")
+    if s.settle_ms < s.scan_interval_ms:
+        raise ConfigError(f"sensors.settle_ms ({s.settle_ms:g}) must be at least "
+                          f"sensors.scan_interval_ms ({s.scan_interval_ms:g})")
+    if s.chatter_quiet_ms < s.settle_ms:
+        raise ConfigError(f"sensors.chatter_quiet_ms ({s.chatter_quiet_ms:g}) must be at least "
+                          f"sensors.settle_ms ({s.settle_ms:g})")
+    dark = leds.count * leds.idle_ma
+    if dark >= leds.max_current_ma:
+        raise ConfigError(f"leds.max_current_ma ({leds.max_current_ma:g}) must be above the "
+                          f"current of the dark chain ({dark:g} mA = leds.count x leds.idle_ma)")
+
+
+def from_mapping(data: Mapping[str, Any], source: str | None = None) -> TableConfig:
+    """A checked config from parsed TOML (``ConfigError`` names the first bad key)."""
+    parts: dict[str, Any] = {}
+    for section, raw in data.items():
+        if section not in SECTIONS:
+            known = ", ".join(SECTIONS)
+            raise ConfigError(f"unknown section [{section}] (known: {known})")
+        if not isinstance(raw, Mapping):
+            raise ConfigError(f"{section} must be a section ([{section}]), got {raw!r}")
+        known_keys = [f.name for f in fields(SECTIONS[section])]
+        for key in raw:
+            if key not in known_keys:
+                raise ConfigError(f"unknown key {section}.{key} (known: {', '.join(known_keys)})")
+        parts[section] = SECTIONS[section](**_READERS[section](raw))
+    config = TableConfig(**parts, source=source)
+    _check_whole(config)
+    return config
+
+
+def load_config(path: str | os.PathLike[str] | None = None) -> TableConfig:
+    """The config at ``path``, else at ``$SUDOKU_TABLE_CONFIG``, else the defaults."""
+    if path is None:
+        path = os.environ.get(ENV_VAR) or None
+    if path is None:
+        return TableConfig()
+    where = Path(path)
+    try:
+        with where.open("rb") as f:
+            data = tomllib.load(f)
+    except FileNotFoundError:
+        raise ConfigError(f"config file {where} does not exist") from None
+    except OSError as e:
+        raise ConfigError(f"cannot read config file {where}: {e.strerror or e}") from None
+    except tomllib.TOMLDecodeError as e:
+        raise ConfigError(f"config file {where} is not valid TOML: {e}") from None
+    except UnicodeDecodeError:
+        raise ConfigError(f"config file {where} is not UTF-8 text") from None
+    try:
+        return from_mapping(data, source=str(where))
+    except ConfigError as e:
+        raise ConfigError(f"{where}: {e}") from None

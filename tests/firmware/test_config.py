@@ -1,0 +1,157 @@
+"""The table's TOML config: defaults, the example file, and a clear error for every bad value."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from firmware.config import (
+    ConfigError,
+    LedConfig,
+    SensorConfig,
+    TableConfig,
+    from_mapping,
+    load_config,
+)
+
+EXAMPLE = Path(__file__).resolve().parents[2] / "firmware" / "table.example.toml"
+
+
+def test_no_path_and_no_env_gives_the_defaults(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("SUDOKU_TABLE_CONFIG", raising=False)
+    config = load_config(None)
+    assert config == TableConfig()
+    assert config.source is None
+    assert len(config.sensors.rows) == len(config.sensors.columns) == 9
+
+
+def test_the_example_file_loads_and_equals_the_defaults() -> None:
+    config = load_config(EXAMPLE)
+    assert config == TableConfig()
+    assert config.source == str(EXAMPLE)
+
+
+def test_the_env_var_names_the_file(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    path = tmp_path / "table.toml"
+    path.write_text("[leds]\nbrightness = 0.25\n[panel]\npin = \"4711\"\n")
+    monkeypatch.setenv("SUDOKU_TABLE_CONFIG", str(path))
+    config = load_config(None)
+    assert config.leds.brightness == 0.25
+    assert config.panel.pin == "4711"
+    assert config.sensors == SensorConfig()
+
+
+def test_a_path_beats_the_env_var(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch.setenv("SUDOKU_TABLE_CONFIG", str(tmp_path / "missing.toml"))
+    path = tmp_path / "table.toml"
+    path.write_text("[board]\nsquare_mm = 35\n")
+    assert load_config(path).board.square_mm == 35.0
+
+
+def test_values_are_converted_to_the_dataclass_types(tmp_path: Path) -> None:
+    path = tmp_path / "t.toml"
+    path.write_text(
+        "[sensors]\nrows = [4, 5, 6, 7, 8, 9, 11, 12, 13]\n"
+        "columns = [14, 15, 16, 17, 18, 19, 20, 21, 22]\nsettle_ms = 30\n"
+        "[leds]\ndata_pin = 26\nbalance = [1, 0.8, 0.9]\ncount = 83\nfirst = 1\n"
+        "start_corner = \"top_right\"\nserpentine = false\nrotation = 270\n"
+        "pixel_order = \"RGB\"\n[panel]\nhosts = [\"table.local\"]\n")
+    config = load_config(path)
+    assert config.sensors.rows == (4, 5, 6, 7, 8, 9, 11, 12, 13)
+    assert config.sensors.settle_ms == 30.0 and isinstance(config.sensors.settle_ms, float)
+    assert config.leds == LedConfig(data_pin=26, balance=(1.0, 0.8, 0.9), count=83, first=1,
+                                    start_corner="top_right", serpentine=False, rotation=270,
+                                    pixel_order="RGB")
+    assert config.panel.hosts == ("table.local",)
+
+
+BAD = [
+    ({"sensor": {}}, "unknown section [sensor]"),
+    ({"leds": 3}, "leds must be a section"),
+    ({"leds": {"brightnes": 0.5}}, "unknown key leds.brightnes"),
+    ({"sensors": {"rows": [4, 5, 6]}}, "sensors.rows must list exactly 9 values, got 3"),
+    ({"sensors": {"rows": "4,5"}}, "sensors.rows must be a list"),
+    ({"sensors": {"rows": [4, 5, 6, 12, 13, 16, 17, 22, 28]}},
+     "sensors.rows[8] must be a GPIO number from 0 to 27, got 28"),
+    ({"sensors": {"rows": [4, 5, 6, 12, 13, 16, 17, 22, -1]}}, "sensors.rows[8] must be a GPIO"),
+    ({"sensors": {"rows": [4, 5, 6, 12, 13, 16, 17, 22, 23.0]}},
+     "sensors.rows[8] must be a whole number"),
+    ({"sensors": {"rows": [4, 5, 6, 12, 13, 16, 17, 22, True]}},
+     "sensors.rows[8] must be a whole number"),
+    ({"sensors": {"columns": [2, 25, 26, 27, 18, 19, 20, 21, 14]}},
+     "sensors.columns[0] is GPIO2, which has a fixed pull-up"),
+    ({"sensors": {"columns": [4, 25, 26, 27, 18, 19, 20, 21, 14]}},
+     "sensors.columns[0] uses GPIO4, which sensors.rows[0] already uses"),
+    ({"sensors": {"rows": [4, 4, 6, 12, 13, 16, 17, 22, 23]}},
+     "sensors.rows[1] uses GPIO4, which sensors.rows[0] already uses"),
+    ({"leds": {"data_pin": 14}}, "leds.data_pin is GPIO14, which sensors.columns[8] already"),
+    ({"leds": {"data_pin": 40}}, "leds.data_pin must be a GPIO number from 0 to 27"),
+    ({"sensors": {"settle_ms": 0}}, "sensors.settle_ms must be greater than 0"),
+    ({"sensors": {"settle_ms": "20"}}, "sensors.settle_ms must be a number"),
+    ({"sensors": {"scan_interval_ms": float("nan")}}, "sensors.scan_interval_ms must be a finite"),
+    ({"sensors": {"scan_interval_ms": 30.0}}, "sensors.settle_ms (20) must be at least"),
+    ({"sensors": {"chatter_quiet_ms": 10.0}}, "sensors.chatter_quiet_ms (10) must be at least"),
+    ({"sensors": {"chatter_changes": 1}}, "sensors.chatter_changes must be from 2 to 1000"),
+    ({"sensors": {"line_changes": 10}}, "sensors.line_changes must be from 2 to 9"),
+    ({"sensors": {"chatter_window_ms": -5}}, "sensors.chatter_window_ms must be greater than 0"),
+    ({"leds": {"count": 80}}, "leds.count must be at least leds.first + 81 = 81, got 80"),
+    ({"leds": {"first": 2, "count": 82}}, "leds.count must be at least leds.first + 81 = 83"),
+    ({"leds": {"count": 5000}}, "leds.count must be from 0 to 1024"),
+    ({"leds": {"count": 81.0}}, "leds.count must be a whole number"),
+    ({"leds": {"pixel_order": "GRBW"}}, "leds.pixel_order must be one of"),
+    ({"leds": {"start_corner": "middle"}}, "leds.start_corner must be one of"),
+    ({"leds": {"serpentine": "yes"}}, "leds.serpentine must be true or false"),
+    ({"leds": {"rotation": 45}}, "leds.rotation must be one of 0, 90, 180, 270, got 45"),
+    ({"leds": {"rotation": 90.0}}, "leds.rotation must be a whole number"),
+    ({"leds": {"brightness": 1.5}}, "leds.brightness must be between 0 and 1, got 1.5"),
+    ({"leds": {"brightness": True}}, "leds.brightness must be a number"),
+    ({"leds": {"gamma": 0.5}}, "leds.gamma must be between 1 and 4"),
+    ({"leds": {"balance": [1.0, 1.0]}}, "leds.balance must list exactly 3 values"),
+    ({"leds": {"balance": [1.0, 1.2, 1.0]}}, "leds.balance[1] must be between 0 and 1"),
+    ({"leds": {"max_current_ma": 0}}, "leds.max_current_ma must be greater than 0"),
+    ({"leds": {"max_current_ma": 50}}, "leds.max_current_ma (50) must be above the current of"),
+    ({"leds": {"channel_ma": -1}}, "leds.channel_ma must be greater than 0"),
+    ({"leds": {"idle_ma": 200}}, "leds.idle_ma must be between 0 and 100"),
+    ({"board": {"square_mm": 2}}, "board.square_mm must be between 5 and 200"),
+    ({"panel": {"pin": 4711}}, "panel.pin must be a string of digits in quotes"),
+    ({"panel": {"pin": "12a4"}}, "panel.pin must be empty or 4 to 12 digits"),
+    ({"panel": {"pin": "123"}}, "panel.pin must be empty or 4 to 12 digits"),
+    ({"panel": {"hosts": "table.local"}}, "panel.hosts must be a list"),
+    ({"panel": {"hosts": ["a b"]}}, "panel.hosts[0] must be a host name"),
+    ({"simulator": {"bounce_ms": 500}}, "simulator.bounce_ms must be between 0 and 100"),
+]
+
+
+@pytest.mark.parametrize(("data", "message"), BAD, ids=[m for _, m in BAD])
+def test_every_bad_value_is_a_config_error_naming_its_key(data: dict[str, object],
+                                                          message: str) -> None:
+    with pytest.raises(ConfigError) as caught:
+        from_mapping(data)
+    assert message in str(caught.value)
+    assert isinstance(caught.value, ValueError)
+
+
+def test_file_errors_name_the_file(tmp_path: Path) -> None:
+    with pytest.raises(ConfigError, match="does not exist"):
+        load_config(tmp_path / "missing.toml")
+    broken = tmp_path / "broken.toml"
+    broken.write_text("this is = = not toml")
+    with pytest.raises(ConfigError, match="broken.toml is not valid TOML"):
+        load_config(broken)
+    binary = tmp_path / "binary.toml"
+    binary.write_bytes(b"\xff\xfe[leds]")
+    with pytest.raises(ConfigError, match="binary.toml"):
+        load_config(binary)
+    bad = tmp_path / "bad.toml"
+    bad.write_text("[leds]\nbrightness = 2\n")
+    with pytest.raises(ConfigError, match=r"bad.toml: leds.brightness must be between"):
+        load_config(bad)
+    with pytest.raises(ConfigError, match="cannot read"):
+        load_config(tmp_path)  # a directory
+
+
+def test_the_config_is_frozen() -> None:
+    config = TableConfig()
+    with pytest.raises(AttributeError):
+        config.leds.brightness = 1.0  # type: ignore[misc]
