@@ -27,6 +27,10 @@ BUDGET_MS = 1.0
 DOMINARI = ("halma-dominari", "vierer-dominari", "revers-dominari", "score-dominari")
 BUDGETS_MS: dict[str, float] = {"duell-der-meister": 2.0}
 """Median budgets per action of other variants (Duell: its early claims run inside apply)."""
+KOSMOS = ("classic-sudoku", "labyrinth-sudoku", "killer-sudoku", "kakuro", "3d-sudoku",
+          "hexa-sudoku")
+BUDGETS_MS.update({variant: 2.0 for variant in KOSMOS})
+BUDGETS_MS["sudoku-family"] = 2.0
 
 
 def random_game(game: Game, rng: random.Random, limit: int = 2000) -> list[State]:

@@ -7,7 +7,7 @@ the simulated hand (the reed switch closing) to the last phone, which adds the s
 
 Budget: event to every view within 100 ms at the 99th percentile.
 
-Run: .venv/bin/python bench/bench_web.py [--events 200]
+Run: .venv/bin/python bench/bench_web.py [--events 200] [--variant classic-sudoku]
 """
 
 from __future__ import annotations
@@ -29,6 +29,8 @@ sys.path.insert(0, str(ROOT))
 from app.table import Table  # noqa: E402
 from app.web import create_app  # noqa: E402
 from app.web.server import PanelServer  # noqa: E402
+from firmware.backend import open_hardware  # noqa: E402
+from firmware.config import load_config  # noqa: E402
 from firmware.ports import SensorEvent  # noqa: E402
 
 PHONES = 4
@@ -105,51 +107,6 @@ class Phone(threading.Thread):
         self.sock.close()
 
 
-class DirectSensors:
-    """Used only when the firmware's simulator is not installed: events go straight to the table.
-
-    Without scanning and debouncing, the hand-to-view figure then equals the event-to-view one.
-    """
-
-    is_simulated = True
-    display = None
-
-    def __init__(self) -> None:
-        self.sensors = self
-        self.simulator = self
-        self._occupied: set[str] = set()
-        self._on_event: Any = None
-
-    def start(self, on_event: Any, on_fault: Any = None) -> None:
-        self._on_event = on_event
-
-    def stop(self) -> None:
-        self._on_event = None
-
-    def occupied(self) -> frozenset[str]:
-        return frozenset(self._occupied)
-
-    def set_square(self, square: str, occupied: bool) -> None:
-        (self._occupied.add if occupied else self._occupied.discard)(square)
-        if self._on_event is not None:
-            self._on_event(SensorEvent(square, occupied, time.monotonic()))
-
-    def close(self) -> None:
-        self.stop()
-
-
-def open_simulated() -> tuple[Any, Any, str]:
-    """The firmware's simulated table (config, hardware, description), or direct events."""
-    try:
-        from firmware.backend import open_hardware
-
-        from firmware.config import load_config
-    except ImportError:
-        return None, DirectSensors(), "direct sensor events (firmware simulator not installed)"
-    config = load_config(None)
-    return config, open_hardware(config, simulate=True), "firmware simulator (scan + debounce)"
-
-
 def percentile(values: list[float], p: float) -> float:
     ordered = sorted(values)
     index = min(len(ordered) - 1, max(0, round(p / 100 * (len(ordered) - 1))))
@@ -159,17 +116,20 @@ def percentile(values: list[float], p: float) -> float:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--events", type=int, default=200)
+    parser.add_argument("--variant", default="vierer-dominari",
+                        help="the game running while pieces go down and up")
     args = parser.parse_args()
 
     with tempfile.TemporaryDirectory() as data:
-        config, hardware, source = open_simulated()
+        config = load_config(None)
+        hardware = open_hardware(config, simulate=True)
         table = TimedTable(display=hardware.display, journal=Path(data) / "journal.sqlite3")
         table.attach(hardware.sensors)
         app = create_app(table, hardware=hardware, config=config)
         server = PanelServer(app, "127.0.0.1", 0)
         serving = threading.Thread(target=server.run, daemon=True)
         serving.start()
-        table.new_game("vierer-dominari")
+        table.new_game(args.variant)
         phones = [Phone(server.port) for _ in range(PHONES)]
         for phone in phones:
             phone.start()
@@ -214,9 +174,8 @@ def main() -> int:
         print("no event reached the phones")
         return 1
     p99 = percentile(event_to_views, 99)
-    print(f"sensors: {source}")
-    print(f"{PHONES} phones, {len(event_to_views)} sensor events in {elapsed:.1f} s "
-          f"({missed} missed)")
+    print(f"{args.variant}: {PHONES} phones, {len(event_to_views)} sensor events in "
+          f"{elapsed:.1f} s ({missed} missed)")
     print(f"sensor event -> every live view: p50 {percentile(event_to_views, 50):.1f} ms, "
           f"p99 {p99:.1f} ms, max {max(event_to_views):.1f} ms, "
           f"mean {statistics.fmean(event_to_views):.1f} ms")

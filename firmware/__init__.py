@@ -1,0 +1,1 @@
+"""The wires: reed-matrix scanning, NeoPixel output, their simulators and the table config."""

@@ -14,6 +14,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from gpiozero import GPIOZeroError
+
 from .config import TableConfig
 from .leds import LedDisplay, neopixel_display, recording_display
 from .matrix import ReedMatrix
@@ -101,3 +103,5 @@ def open_hardware(config: TableConfig, simulate: bool | None = None) -> Hardware
     except (ImportError, NotImplementedError) as e:
         raise OSError(f"the LED or GPIO libraries of the Pi are not usable: {e} (install the "
                       "project with its [pi] extra, or start with --sim)") from e
+    except GPIOZeroError as e:  # a pin in use by another program, no permission, ..
+        raise OSError(f"cannot open the table's GPIO pins: {e}") from e

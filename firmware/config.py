@@ -24,6 +24,9 @@ GPIO_RANGE = range(0, 28)
 """The Raspberry Pi's header GPIOs (BCM numbers)."""
 FIXED_PULL_UPS = frozenset({2, 3})
 """GPIO2 and GPIO3 carry fixed 1.8 kOhm pull-ups (I2C): useless for matrix lines."""
+SPI_MOSI = 10
+SPI_OTHERS = (7, 8, 9, 11)
+"""SPI0's other lines (CE1, CE0, MISO, SCLK): taken by the kernel when the LEDs use SPI."""
 CORNERS = ("bottom_left", "bottom_right", "top_left", "top_right")
 ROTATIONS = (0, 90, 180, 270)
 PIXEL_ORDERS = ("RGB", "RBG", "GRB", "GBR", "BRG", "BGR")
@@ -295,6 +298,11 @@ def _check_whole(config: TableConfig) -> None:
         if pin in seen:
             raise ConfigError(f"{key} uses GPIO{pin}, which {seen[pin]} already uses")
         seen[pin] = key
+    if leds.data_pin == SPI_MOSI:
+        for pin in SPI_OTHERS:
+            if pin in seen:
+                raise ConfigError(f"{seen[pin]} is GPIO{pin}, which SPI0 owns when the LEDs use "
+                                  f"GPIO{SPI_MOSI} (SPI): choose another GPIO for it")
     if leds.data_pin in seen:
         raise ConfigError(f"leds.data_pin is GPIO{leds.data_pin}, which {seen[leds.data_pin]} "
                           "already uses: the LED data line needs a pin of its own")

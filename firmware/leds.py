@@ -19,7 +19,7 @@ import math
 import threading
 import time
 from collections import deque
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from types import MappingProxyType
 from typing import Any
 
@@ -217,7 +217,11 @@ class LedDisplay:
         """
         checked = {}
         for square, light in frame.items():
-            if square not in INDEX or light not in self._valid:
+            try:
+                known = light in self._valid
+            except TypeError:  # unhashable parts: check_light names them
+                known = False
+            if square not in INDEX or not known:
                 check_light(square, light)
                 if len(self._valid) >= CACHE_SIZE:
                     self._valid.clear()
@@ -370,7 +374,3 @@ def neopixel_display(config: LedConfig, pin: Any = None) -> LedDisplay:
     """The Pi's display: a :class:`LedDisplay` on the real NeoPixel chain."""
     return LedDisplay(neopixel_chain(config, pin), config)
 
-
-def describe(frame: Mapping[str, Light]) -> str:
-    """A short text of a frame for logs: ``b2 pulse (255, 255, 255)@1.0, ..``."""
-    return ", ".join(f"{s} {li.pattern} {li.color}@{li.level:g}" for s, li in sorted(frame.items()))

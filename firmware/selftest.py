@@ -72,8 +72,9 @@ class Findings:
 
     @property
     def ok(self) -> bool:
-        return not (self.dead_rows or self.dead_columns or self.shorted_columns or self.silent or self.stuck
-                    or self.faults or self.nothing_closed or self.wrong_leds)
+        return not (self.dead_rows or self.dead_columns or self.shorted_columns
+                    or self.silent or self.stuck or self.faults or self.nothing_closed
+                    or self.wrong_leds)
 
 
 def analyse(coverage: Coverage, wrong_leds: tuple[str, ...] = ()) -> Findings:
@@ -145,7 +146,7 @@ def report(findings: Findings) -> str:
     if findings.silent:
         out.append(f"silent (never closed): {', '.join(findings.silent)}")
     if findings.stuck:
-        out.append(f"stuck (never opened): {', '.join(findings.stuck)}")
+        out.append(f"stuck (never opened; or a piece stayed there): {', '.join(findings.stuck)}")
     for fault in findings.faults:
         out.append(f"fault {fault.kind}: {fault.detail}")
     if findings.wrong_leds:

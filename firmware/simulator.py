@@ -193,6 +193,9 @@ class SimulatedBoard:
         driven = self._driven
         if not driven:
             return False
+        if not driven & (driven - 1):  # one row driven: the scan's usual case
+            row = driven.bit_length() - 1
+            return row not in self.dead_rows and self.switch_closed(row * SIZE + column)
         for row in range(SIZE):
             if driven >> row & 1 and row not in self.dead_rows:
                 if self.switch_closed(row * SIZE + column):

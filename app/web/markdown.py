@@ -1,8 +1,9 @@
 """A tiny, safe Markdown renderer for the rules pages.
 
 The rules texts use a small subset: headings, paragraphs, bullet and numbered lists, bold,
-italic and inline code. Supporting only that subset keeps the renderer short and the output
-predictable; everything is HTML-escaped first, so a rules file can never inject markup.
+italic, inline code, fenced code blocks (board diagrams) and pipe tables. Supporting only that
+subset keeps the renderer short and the output predictable; everything is HTML-escaped first,
+so a rules file can never inject markup.
 """
 
 from __future__ import annotations
@@ -14,6 +15,8 @@ _HEADING = re.compile(r"^(#{1,6})\s+(.*?)\s*#*\s*$")
 _BULLET = re.compile(r"^\s*[-*+]\s+(.*)$")
 _NUMBERED = re.compile(r"^\s*\d+[.)]\s+(.*)$")
 _CODE = re.compile(r"`([^`]+)`")
+_FENCE = re.compile(r"^\s*(```|~~~)")
+_TABLE_RULE = re.compile(r"^\|?\s*:?-{3,}:?\s*(\|\s*:?-{3,}:?\s*)*\|?\s*$")
 _BOLD = re.compile(r"\*\*(.+?)\*\*|__(.+?)__")
 _ITALIC = re.compile(r"(?<![\w*])\*(?!\s)(.+?)(?<!\s)\*(?![\w*])|(?<!\w)_(?!\s)(.+?)(?<!\s)_(?!\w)")
 
@@ -42,6 +45,9 @@ def render(markdown: str) -> str:
     paragraph: list[str] = []
     list_kind: str | None = None
     items: list[str] = []
+    fence: str | None = None  # the marker of the open code block
+    code: list[str] = []
+    rows: list[str] = []
 
     def close_paragraph() -> None:
         if paragraph:
@@ -56,8 +62,34 @@ def render(markdown: str) -> str:
             items.clear()
             list_kind = None
 
+    def close_table() -> None:
+        if rows:
+            out.append(_table(rows))
+            rows.clear()
+
     for raw in markdown.replace("\r\n", "\n").split("\n"):
         line = raw.rstrip()
+        if fence is not None:
+            if line.strip().startswith(fence):
+                out.append(_code_block(code))
+                code.clear()
+                fence = None
+            else:
+                code.append(line)
+            continue
+        opening = _FENCE.match(line)
+        if opening:
+            close_paragraph()
+            close_list()
+            close_table()
+            fence = opening.group(1)
+            continue
+        if line.lstrip().startswith("|"):
+            close_paragraph()
+            close_list()
+            rows.append(line.strip())
+            continue
+        close_table()
         if not line.strip():
             close_paragraph()
             close_list()
@@ -82,6 +114,39 @@ def render(markdown: str) -> str:
         else:
             close_list()
             paragraph.append(line.strip())
+    if fence is not None:  # an unclosed block still shows its text
+        out.append(_code_block(code))
     close_paragraph()
     close_list()
+    close_table()
     return "\n".join(out)
+
+
+def _code_block(lines: list[str]) -> str:
+    return f"<pre><code>{html.escape(chr(10).join(lines), quote=False)}</code></pre>"
+
+
+def _cells(row: str) -> list[str]:
+    row = row.strip()
+    if row.startswith("|"):
+        row = row[1:]
+    if row.endswith("|"):
+        row = row[:-1]
+    return [cell.strip() for cell in row.split("|")]
+
+
+def _table(rows: list[str]) -> str:
+    """A pipe table; its first row is the header when a rule row (``| --- |``) follows it."""
+    header: list[str] = []
+    body = rows
+    if len(rows) > 1 and _TABLE_RULE.match(rows[1]):
+        header, body = _cells(rows[0]), rows[2:]
+    parts = ['<div class="table-wrap"><table>']
+    if header:
+        parts.append("<thead><tr>" + "".join(f"<th>{inline(c)}</th>" for c in header)
+                     + "</tr></thead>")
+    parts.append("<tbody>")
+    for row in body:
+        parts.append("<tr>" + "".join(f"<td>{inline(c)}</td>" for c in _cells(row)) + "</tr>")
+    parts.append("</tbody></table></div>")
+    return "".join(parts)

@@ -10,8 +10,8 @@ import pytest
 from firmware import backend
 from firmware.backend import on_raspberry_pi, open_hardware
 from firmware.config import TableConfig
-from firmware.leds import wire_color
 from firmware.layout import led_indices
+from firmware.leds import wire_color
 from firmware.ports import Light, SensorEvent
 
 
@@ -72,3 +72,44 @@ def test_two_simulated_tables_do_not_share_pins() -> None:
         assert one.simulator is not None and two.simulator is not None
         one.simulator.set_square("a1", True)
         assert not two.simulator.square("a1")
+
+
+def test_the_idle_simulator_scans_on_little_cpu() -> None:
+    with open_hardware(TableConfig(), simulate=True) as hardware:
+        hardware.sensors.start(lambda event: None)
+        time.sleep(0.1)
+        cpu, wall, scans = time.process_time(), time.monotonic(), hardware.sensors.scans
+        time.sleep(1.0)
+        cpu, wall = time.process_time() - cpu, time.monotonic() - wall
+        rate = (hardware.sensors.scans - scans) / wall
+    assert cpu / wall < 0.25  # about 6% of one core on a PC
+    assert 100 < rate <= 260  # one scan every 4 ms, never more
+
+
+def test_real_hardware_off_a_pi_is_a_clear_error() -> None:
+    import subprocess
+    import sys
+
+    script = ("from firmware.backend import open_hardware\n"
+              "from firmware.config import TableConfig\n"
+              "try:\n"
+              "    open_hardware(TableConfig(), simulate=False)\n"
+              "except OSError as e:\n"
+              "    print('OSError:', e)\n")
+    root = Path(__file__).resolve().parents[2]
+    result = subprocess.run([sys.executable, "-W", "ignore", "-c", script], cwd=root,
+                            capture_output=True, text=True, timeout=60)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.startswith("OSError: the LED or GPIO libraries of the Pi are not usable")
+    assert "--sim" in result.stdout
+
+
+def test_a_gpio_error_on_a_pi_is_an_os_error(monkeypatch: pytest.MonkeyPatch) -> None:
+    from gpiozero import GPIOPinInUse
+
+    def busy(config: TableConfig, pin_factory: object = None) -> None:
+        raise GPIOPinInUse("pin GPIO4 is already in use by another program")
+
+    monkeypatch.setattr(backend, "open_real", busy)
+    with pytest.raises(OSError, match="cannot open the table's GPIO pins: pin GPIO4"):
+        open_hardware(TableConfig(), simulate=False)

@@ -86,6 +86,8 @@ BAD = [
     ({"sensors": {"rows": [4, 4, 6, 12, 13, 16, 17, 22, 23]}},
      "sensors.rows[1] uses GPIO4, which sensors.rows[0] already uses"),
     ({"leds": {"data_pin": 14}}, "leds.data_pin is GPIO14, which sensors.columns[8] already"),
+    ({"sensors": {"rows": [4, 5, 6, 12, 13, 16, 17, 22, 11]}},
+     "sensors.rows[8] is GPIO11, which SPI0 owns when the LEDs use GPIO10"),
     ({"leds": {"data_pin": 40}}, "leds.data_pin must be a GPIO number from 0 to 27"),
     ({"sensors": {"settle_ms": 0}}, "sensors.settle_ms must be greater than 0"),
     ({"sensors": {"settle_ms": "20"}}, "sensors.settle_ms must be a number"),
@@ -155,3 +157,15 @@ def test_the_config_is_frozen() -> None:
     config = TableConfig()
     with pytest.raises(AttributeError):
         config.leds.brightness = 1.0  # type: ignore[misc]
+
+
+def test_the_example_file_sets_every_key() -> None:
+    import tomllib
+    from dataclasses import fields
+
+    from firmware.config import SECTIONS
+
+    data = tomllib.loads(EXAMPLE.read_text(encoding="utf-8"))
+    assert set(data) == set(SECTIONS)
+    for section, cls in SECTIONS.items():
+        assert set(data[section]) == {f.name for f in fields(cls)}, section

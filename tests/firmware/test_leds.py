@@ -172,6 +172,8 @@ def test_brightness_rerenders_and_is_checked() -> None:
     ({"a1": (1, 2, 3)}, "must be a Light"),
     ({"a1": Light((256, 0, 0))}, "colour of a1 must be three numbers"),
     ({"a1": Light((1, 2))}, "colour of a1"),  # type: ignore[arg-type]
+    ({"a1": Light([1, 2, 3])}, "colour of a1"),  # type: ignore[arg-type]
+    ({"a1": Light((1, 2, 3), "steady", [1])}, "level of a1"),  # type: ignore[arg-type]
     ({"a1": Light((1, 2, 3), "strobe")}, "pattern of a1 must be one of"),
     ({"a1": Light((1, 2, 3), "steady", 1.5)}, "level of a1 must be from 0 to 1"),
 ])

@@ -148,7 +148,8 @@ def test_a_bouncing_switch_gives_one_event_after_it_settles() -> None:
         assert len({*raws}) == 2  # the raw reading bounced
         rig.scan(0.05, step=0.001)
         assert rig.moves() == [("d4", True)]
-        assert rig.events[0].time - start >= 0.005 + 0.020  # bounce end + settle
+        # bounce end + settle (less its quarter-interval slack for scan jitter)
+        assert rig.events[0].time - start >= 0.005 + 0.020 - 0.001
         assert rig.faults == []  # a normal bounce is not chatter
     finally:
         rig.close()

@@ -42,7 +42,20 @@ try:
     missing = None
 except ValueError as e:
     missing = str(e)
-print(json.dumps({"kind": kind, "writes": writes, "missing": missing}))
+# The whole real backend: gpiozero devices on plain mock pins, the NeoPixel chain on D10.
+from gpiozero.pins.mock import MockFactory
+from firmware.backend import open_real
+from firmware.config import TableConfig
+
+board.D10 = board.NEOPIXEL
+before = len(writes)
+hardware = open_real(TableConfig(), pin_factory=MockFactory())
+real = {"simulated": hardware.is_simulated, "occupied": sorted(hardware.sensors.occupied()),
+        "pixels": type(hardware.display.pixels).__name__}
+hardware.display.show({"a1": Light((0, 255, 0))})
+hardware.close()
+real["writes"] = len(writes) - before
+print(json.dumps({"kind": kind, "writes": writes, "missing": missing, "real": real}))
 """
 
 
@@ -66,3 +79,6 @@ def test_the_neopixel_chain_receives_mapped_grb_bytes() -> None:
     assert wire_color(dimmed, index["b2"], "GRB") == (128, 0, 0)
     assert closing and not any(closing[-1])  # dark when closed
     assert "leds.data_pin GPIO10 is not a pin of this board" in data["missing"]
+    real = data["real"]
+    assert real["simulated"] is False and real["occupied"] == []
+    assert real["pixels"] == "NeoPixel" and real["writes"] >= 2  # the frame, then dark

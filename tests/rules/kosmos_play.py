@@ -130,3 +130,27 @@ def check_random_game(variant: str, seed: int, players: int,
     assert again.document(replayed[-1]) == game.document(final)
     assert final.winners and all(
         game.scores(final)[w] == max(game.scores(final)) for w in final.winners)
+
+
+def board_picture(game: Game) -> list[list[str]]:
+    """The rows of a rules text's board picture, top rank first, as words: the rank, then the
+    number of each cell's region (or cage)."""
+    from app.rules.squares import square_name
+
+    geometry = game.geometry
+    area = {c: name.split()[1] for name, cells in geometry.regions.items() for c in cells}
+    return [[str(r + 1)] + [area[square_name(f, r)] for f in range(9)] for r in range(8, -1, -1)]
+
+
+def pictured(text: str, rows: list[list[str]]) -> bool:
+    """Whether ``text`` holds ``rows`` as consecutive lines (spacing aside)."""
+    lines = [line.split() for line in text.splitlines()]
+    return any(lines[i:i + len(rows)] == rows for i in range(len(lines)))
+
+
+def rules_text(variant: str) -> str:
+    from pathlib import Path
+
+    import app.rules
+
+    return (Path(app.rules.__file__).parent / "text" / f"{variant}.md").read_text()

@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 from app.rules.game import new_game
 from app.rules.solver import find_fill
 
-from .kosmos_play import check_random_game
+from .kosmos_play import check_random_game, rules_text
 
 VARIANT = "classic-sudoku"
 
@@ -40,3 +40,12 @@ def test_the_board_admits_a_complete_fill() -> None:
 @given(seed=st.integers(0, 2**32 - 1), players=st.integers(2, 4))
 def test_random_games(seed: int, players: int) -> None:
     check_random_game(VARIANT, seed, players)
+
+
+def test_the_rules_text_names_sections_and_bonus_areas() -> None:
+    text = rules_text(VARIANT)
+    geometry = new_game(VARIANT).geometry
+    for name in ("line a1-c1", "line g7-g9"):
+        assert name in text and name in geometry.sections
+    for name in ("rank 3", "file c", "block d4"):
+        assert name in text and name in geometry.bonus

@@ -6,15 +6,17 @@ from __future__ import annotations
 import math
 from collections import Counter
 from itertools import pairwise
+from pathlib import Path
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from app.rules.actions import Place
 from app.rules.game import new_game
-from app.rules.kosmos.cube import cube_geometry
+from app.rules.kosmos.cube import cube_geometry, face_cells
 from app.rules.solver import find_fill
-from app.rules.squares import parse_square
+from app.rules.squares import parse_square, square_name
 
 from .kosmos_play import check_random_game, place, play, start
 
@@ -40,6 +42,11 @@ def test_three_faces_of_sixteen_cells_on_the_sensor_grid() -> None:
     # The empty file e, the empty rank 5 and the empty top-right corner are not cells.
     assert not any(c[0] == "e" or c[1] == "5" for c in geometry.cells)
     assert not any(in_box(c, "f6", "i9") for c in geometry.cells)
+
+
+def test_an_unknown_face_is_refused() -> None:
+    with pytest.raises(ValueError, match="no face 'bottom'"):
+        face_cells("bottom")
 
 
 def test_twelve_lines_of_eight_cells_each_across_two_faces() -> None:
@@ -142,3 +149,20 @@ def test_a_number_may_not_repeat_on_a_line_across_the_fold() -> None:
 @given(seed=st.integers(0, 2**32 - 1), players=st.integers(2, 4))
 def test_random_games(seed: int, players: int) -> None:
     check_random_game(VARIANT, seed, players)
+
+
+def test_the_rules_text_pictures_this_board() -> None:
+    text = (Path(__file__).parents[2] / "app" / "rules" / "text" / f"{VARIANT}.md").read_text()
+    picture = text.split("```")[1].splitlines()
+    letters = {"T": "top face", "L": "left face", "R": "right face"}
+    faces: dict[str, set[str]] = {name: set() for name in letters.values()}
+    rows = [line.split()[1:10] for line in picture if line[:3].strip().isdigit()]
+    assert len(rows) == 9
+    for i, row in enumerate(rows):
+        for f, mark in enumerate(row):
+            if mark != ".":
+                faces[letters[mark]].add(square_name(f, 8 - i))
+    geometry = cube_geometry()
+    assert faces == {name: set(cells) for name, cells in geometry.regions.items()}
+    for k in (1, 5, 9):
+        assert f"`line {k}`" in text

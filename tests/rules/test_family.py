@@ -1,6 +1,7 @@
 """The SUDOKU FAMILY board matches the table's rulings."""
 
 from collections import Counter
+from pathlib import Path
 
 from app.rules.family import BLACK_DOTS, family_geometry, lines, triangles
 
@@ -41,3 +42,27 @@ def test_drawing_positions_are_lattice_neighbours_one_unit_apart() -> None:
     x0, y0 = coords["f5"]
     x1, y1 = coords["f4"]
     assert abs(((x0 - x1) ** 2 + (y0 - y1) ** 2) ** 0.5 - 1) < 1e-9
+
+
+def test_the_rules_text_draws_this_board() -> None:
+    """The picture in the rules text: every cell where its drawing position puts it, in the
+    right triangle, black dots marked."""
+    text = (Path(__file__).parents[2] / "app" / "rules" / "text" / "sudoku-family.md").read_text()
+    art = text.split("```")[1].strip("\n").splitlines()[2:]
+    geometry = family_geometry()
+    tri = {c: name.split()[1] for name, cells in triangles().items() for c in cells}
+    seen = []
+    for row, line in enumerate(art):
+        tokens = line.split()
+        cells, labels = tokens[: len(tokens) // 2], tokens[len(tokens) // 2:]
+        for cell, label in zip(cells, labels, strict=True):
+            if cell == "()":
+                assert label == "()" and row == 3
+                continue
+            seen.append(cell)
+            x, _ = geometry.coords[cell]
+            assert int(cell[1]) == 8 - row, cell
+            assert line.index(cell) == round(4 * x) - 1, cell
+            assert label.rstrip("*") == tri[cell], cell
+            assert label.endswith("*") == (cell in BLACK_DOTS), cell
+    assert sorted(seen) == sorted(geometry.cells)

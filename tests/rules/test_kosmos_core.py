@@ -8,6 +8,7 @@ import pytest
 from app.rules.actions import Blank, Discard, EndTurn, Place
 from app.rules.errors import IllegalActionError, RecordError
 from app.rules.game import Piece, new_game
+from app.rules.geometry import Geometry
 from app.rules.kosmos.core import KosmosGame, KosmosState, rank_section
 
 from .kosmos_play import cards, discard, place, play, start
@@ -183,10 +184,10 @@ def test_a_player_without_cards_is_passed_over() -> None:
     game, state = start(CLASSIC, players=3)
     state = state.replace(supply=(state.supply[0], (0,) * 9, state.supply[2]))
     state = play(game, state, place("a1", 1))
-    assert state.to_move == 2
+    assert state.to_move == 2 and game.document(state)["passed"] == [1]
     assert list(game.legal_actions(state.replace(to_move=1))) == []
     state = play(game, state, place("b1", 2))
-    assert state.to_move == 0
+    assert state.to_move == 0 and state.passed == ()
 
 
 def test_while_cards_last_there_is_always_an_action() -> None:
@@ -269,6 +270,7 @@ def test_document_extras() -> None:
     doc = game.document(state)
     assert doc["discarded"] == 1 and doc["set_aside"] == [{"player": 0, "number": spare}]
     assert doc["bonus"] == [] and doc["last"] == {"flipped": [], "completed": [], "points": [0, 0]}
+    assert doc["passed"] == [] and doc["cards_left"] == [35, 36]
     assert isinstance(game, KosmosGame) and isinstance(state, KosmosState)
 
 
@@ -278,3 +280,38 @@ def test_a_finished_game_refuses_everything() -> None:
     illegal = game.check(state, Place("e5", 1))
     assert illegal is not None and illegal.reason == "the game is over"
     assert list(game.legal_actions(state)) == []
+
+
+class TinyBoard(KosmosGame):
+    """A board of four cells: all a variant needs is its names and its geometry. Only the
+    files are houses; ranks and files are sections."""
+
+    id = "tiny-kosmos"
+    name = "Tiny"
+    max_players = 3
+
+    def build_geometry(self) -> Geometry:
+        cells = ("a1", "b1", "a2", "b2")
+        files = {"file a": ("a1", "a2"), "file b": ("b1", "b2")}
+        lines = {"rank 1": ("a1", "b1"), "rank 2": ("a2", "b2"), **files}
+        return Geometry(id=self.id, cells=cells, houses=files, sections=lines,
+                        bonus={"square": cells})
+
+
+def test_a_board_needs_only_its_geometry() -> None:
+    game = TinyBoard(2)
+    state = game.initial_state(None)
+    assert len(list(game.legal_actions(state))) == 4 * 9
+    state = play(game, state, place("a1", 1), place("b1", 2))
+    assert state.last.completed == ("rank 1",) and game.scores(state) == [1, 2]
+    state = play(game, state, place("b2", 3))
+    assert state.last.completed == ("file b",) and state.last.points == (2, 1)
+    state = play(game, state, place("a2", 3))
+    assert state.last.completed == ("rank 2", "file a", "square")
+    # rank 2: the two 3s tie all the way, so both share first place (possible only in a
+    # section that is not inside a house); file a: Black's 3 beats Red's 1; the bonus.
+    assert state.last.points == (2 + 1, 2 + 2 + 1)
+    assert game.scores(state) == [6, 8]
+    assert state.over and state.winners == (1,)
+    with pytest.raises(RecordError):
+        TinyBoard(4)

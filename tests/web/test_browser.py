@@ -152,9 +152,14 @@ class Phone:
               squares[g.dataset.square] = {number: g.dataset.number, owner: g.dataset.owner,
                 blank: g.dataset.blank, signal: g.dataset.signal, occupied: g.dataset.occupied};
             }
+            const lights = {};
+            for (const ring of document.querySelectorAll('#board .signal-ring')) {
+              lights[ring.dataset.signal] = [ring.getAttribute('stroke'),
+                [...ring.classList].find(c => c.startsWith('pattern-'))];
+            }
             const scores = [...document.querySelectorAll('#scores tr')].map(
               (tr) => Number(tr.querySelector('.points').textContent));
-            return {squares, scores, version: document.body.dataset.version,
+            return {squares, scores, lights, version: document.body.dataset.version,
                     turn: document.getElementById('turn').textContent,
                     toMove: document.getElementById('turn').dataset.toMove,
                     message: document.getElementById('message').textContent};
@@ -185,6 +190,12 @@ class Phone:
                                          else str(piece["owner"])), square
             assert seen["signal"] == table["signals"].get(square), square
             assert (seen["occupied"] == "true") == (square in table["occupied"]), square
+        # Every signal is drawn in the colour and pattern its LED shows.
+        legend = table["legend"]
+        for word in set(table["signals"].values()):
+            color, pattern = shown["lights"][word]
+            assert color.lower() == legend[word]["color"].lower(), word
+            assert pattern == f"pattern-{legend[word]['pattern']}", word
         assert shown["scores"] == game["scores"]
         names = view["player_names"]
         if game["over"]:
@@ -491,3 +502,80 @@ def test_kakuro_clues_and_family_dots_are_printed(phone: Phone) -> None:
         return dots;
     }""", family)
     assert sorted(dots) == ["d5", "d6", "e4", "e6", "f4", "f5"]
+
+    # Hexagons: a light border only where two regions meet (b1|c1 and b1|b2, not a1|b1).
+    hexes = {"a1": [0, 0], "b1": [1, 0], "c1": [2, 0], "b2": [1.5, 0.866]}
+    hexa = {"id": "hex-example", "shape": "hex", "cells": sorted(hexes), "coords": hexes,
+            "houses": {}, "sections": {}, "bonus": {}, "numbers": [1, 9],
+            "regions": {"region 1": ["a1", "b1"], "region 2": ["c1", "b2"]}}
+    borders = page.evaluate("""(geometry) => {
+        const svg = document.createElementNS('http://www.w3.org/2000/svg', 'svg');
+        document.body.append(svg);
+        Board.build(svg, geometry, {legend: {}});
+        const count = svg.querySelectorAll('.hex-border').length;
+        svg.remove();
+        return count;
+    }""", hexa)
+    assert borders == 2
+
+
+def test_start_page_options_names_hints_and_a_proposed_gold_setup(phone: Phone) -> None:
+    """Kakuro's clue option, the hints switch and the names reach the game; Duell starts from
+    the gold cards the page proposed (a second proposal replaces the first)."""
+    page = phone.page
+    page.goto(phone.url + "/")
+    page.click("[data-variant='kakuro']")
+    page.select_option("[data-option='clues']", json.dumps("A"))
+    page.check("#hints")
+    page.fill("#player-names input[data-player='0']", "Mia")
+    page.click("#start-game")
+    page.wait_for_url("**/play")
+    page.wait_for_selector("#board .clue")
+    assert phone.api("/api/record")["options"] == {"clues": "A"}
+    view = phone.api("/api/state")
+    assert view["table"]["hints"] is True and page.is_checked("#hints")
+    assert view["player_names"][0] == "Mia"
+    page.wait_for_selector("#scores tr[data-player='0'] >> text=Mia")
+    geometry = phone.api("/api/variants/kakuro")
+    assert page.locator("#board .clue-number").count() == len(geometry["clues"])
+    assert page.get_attribute("#rules-link", "href") == "/rules/kakuro"
+
+    page.goto(phone.url + "/")
+    page.click("[data-variant='duell-der-meister']")
+    page.wait_for_selector("#setup-pieces .setup-piece")
+
+    def shown() -> dict[str, int]:
+        return {row.query_selector("input").input_value():
+                int(row.query_selector("select").input_value())
+                for row in page.query_selector_all("#setup-pieces .setup-piece")}
+
+    first = shown()
+    page.click("#propose-setup")
+    page.wait_for_function("""(first) => {
+        const rows = [...document.querySelectorAll('#setup-pieces .setup-piece')];
+        return rows.length === 9 && rows.some(r => first[r.querySelector('input').value] !==
+                                               Number(r.querySelector('select').value));
+    }""", arg=first)
+    proposal = shown()
+    assert len(proposal) == 9 and proposal != first
+    page.click("#start-game")
+    page.wait_for_url("**/play")
+    page.wait_for_selector("#prompt-text >> text=Set up")
+    setup = phone.api("/api/record")["setup"]
+    assert {c: p["number"] for c, p in setup.items()} == proposal
+    assert all(p["owner"] is None for p in setup.values())
+    phone.set_up()
+    view = phone.check()
+    assert view["table"]["prompt"] is None or view["table"]["prompt"]["kind"] != "setup"
+
+
+def test_every_rules_page_shows_its_board(phone: Phone) -> None:
+    page = phone.page
+    for cls in all_variants():
+        geometry = phone.api(f"/api/variants/{cls.id}")
+        page.goto(f"{phone.url}/rules/{cls.id}")
+        page.wait_for_selector("body[data-rendered='true']")
+        squares = page.eval_on_selector_all("#rules-board [data-square]",
+                                            "gs => gs.map(g => g.dataset.square)")
+        assert sorted(squares) == sorted(geometry["cells"]), cls.id
+        assert page.locator("#rules-board .clue-number").count() == len(geometry.get("clues") or {})

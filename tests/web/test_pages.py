@@ -76,3 +76,21 @@ def test_markdown_escapes_html() -> None:
 
 def test_markdown_keeps_multiplication_and_underscores_literal() -> None:
     assert render("2 * 3 * 4 and snake_case_name") == "<p>2 * 3 * 4 and snake_case_name</p>"
+
+
+def test_markdown_code_blocks_keep_board_diagrams_as_they_are() -> None:
+    html = render("Board:\n\n```\n  a b\n9 | <x> * _y_ |\n```\nAfter.")
+    assert html == ("<p>Board:</p>\n<pre><code>  a b\n9 | &lt;x&gt; * _y_ |</code></pre>\n"
+                    "<p>After.</p>")
+    assert render("```\nnever closed") == "<pre><code>never closed</code></pre>"
+
+
+def test_markdown_pipe_tables() -> None:
+    html = render("| run | clue |\n| --- | ---: |\n| line 1 | **11** |\n| `b1` | 3 |\n\nEnd.")
+    assert html == (
+        '<div class="table-wrap"><table><thead><tr><th>run</th><th>clue</th></tr></thead>'
+        "<tbody><tr><td>line 1</td><td><strong>11</strong></td></tr>"
+        "<tr><td><code>b1</code></td><td>3</td></tr></tbody></table></div>\n<p>End.</p>"
+    )
+    # Without a rule row every row is a body row.
+    assert "<thead>" not in render("| a | b |\n| c | d |")

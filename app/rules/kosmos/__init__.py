@@ -5,7 +5,7 @@ order of spec/records.md). ``core`` holds the rules all boards share."""
 # order, even when this package is imported on its own.
 # isort: off
 from .. import dominari  # noqa: F401
-from . import classic, labyrinth, killer, kakuro  # noqa: F401
+from . import classic, labyrinth, killer, kakuro, cube, hexa  # noqa: F401
 # isort: on
 from .core import KosmosGame, KosmosState
 

@@ -54,13 +54,15 @@ class KosmosState(State):
     ``supply[p][n - 1]`` counts the cards ``n`` player ``p`` still has (neither placed nor set
     aside). ``set_aside`` lists every card set aside as (player, number), in order. ``awards``
     lists the bonus points earned so far as (area, player), in order. ``section_points`` are
-    the points each player holds from full sections (kept in step with the board).
+    the points each player holds from full sections (kept in step with the board). ``passed``
+    lists the players passed over (their cards used up) when the turn last moved on.
     """
 
     supply: tuple[tuple[int, ...], ...] = ()
     set_aside: tuple[tuple[int, int], ...] = ()
     awards: tuple[tuple[str, int], ...] = ()
     section_points: tuple[int, ...] = ()
+    passed: tuple[int, ...] = ()
 
     @property
     def discarded(self) -> int:
@@ -280,6 +282,7 @@ class KosmosGame(Game):
             "supply": [list(s) for s in state.supply],
             "cards_left": [state.cards_left(p) for p in range(self.players)],
             "bonus": [{"area": a, "player": p} for a, p in state.awards],
+            "passed": list(state.passed),
         }
 
     # --- applying ---------------------------------------------------------------------------
@@ -337,8 +340,11 @@ class KosmosGame(Game):
         ended = (state.discarded >= DISCARDS_TO_END
                  or len(state.board) >= len(self.geometry.cells))
         if not ended:
+            passed: list[int] = []
             for k in range(self.players):
                 player = (first + k) % self.players
                 if state.cards_left(player) > 0:
-                    return state.replace(to_move=player)
-        return state.replace(over=True, to_move=None, winners=self.final_winners(state))
+                    return state.replace(to_move=player, passed=tuple(passed))
+                passed.append(player)
+        return state.replace(over=True, to_move=None, passed=(),
+                             winners=self.final_winners(state))

@@ -48,6 +48,8 @@ FACE_NAMES = {"left": "left face", "right": "right face", "top": "top face"}
 
 def face_cells(face: str) -> Cells:
     """The 16 sensor squares of ``face``, rank by rank from the bottom left."""
+    if face not in FACE_ORIGINS:
+        raise ValueError(f"no face {face!r} (one of {', '.join(FACE_ORIGINS)})")
     f0, r0 = FACE_ORIGINS[face]
     return tuple(square_name(f0 + f, r0 + r) for r in range(SIDE) for f in range(SIDE))
 

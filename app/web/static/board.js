@@ -6,7 +6,7 @@
 
 const Board = (() => {
   const NS = "http://www.w3.org/2000/svg";
-  const REGION_COLORS = ["#33465e", "#4b3d5c", "#35584a", "#5b4a36", "#31525e", "#583a48",
+  const REGION_COLORS = ["#33465e", "#4b3d5c", "#35584a", "#5b4a36", "#1f5f6b", "#583a48",
                          "#485a36", "#3d3d66"];
   // A symbol per signal, so that no meaning rests on colour alone.
   const SYMBOLS = {
@@ -297,6 +297,9 @@ const Board = (() => {
     if (geometry.shape === "square") {
       drawRegionBorders(geometry, pos, regionName, layers.borders, unit);
     }
+    if (geometry.shape === "hex") {
+      drawHexBorders(geometry, pos, regionName, layers.borders, unit);
+    }
     drawClues(clues, maxY, unit, layers.borders);
     drawLabels(geometry, pos, raw, maxY, unit, layers.borders);
     const dots = geometry.dots || (geometry.id === "sudoku-family" ? FAMILY_DOTS : []);
@@ -326,6 +329,27 @@ const Board = (() => {
         const x1 = x + dx * h + (dy ? -h : 0), x2 = x + dx * h + (dy ? h : 0);
         const y1 = y + dy * h + (dx ? -h : 0), y2 = y + dy * h + (dx ? h : 0);
         layer.append(svgEl("line", { class: "border", x1, y1, x2, y2 }));
+      }
+    }
+  }
+
+  // Hexagons of two regions share a side halfway between their centres, across the line
+  // joining them; that side is drawn thick, as where two squares of two regions meet.
+  function drawHexBorders(geometry, pos, regionName, layer, unit) {
+    if (!Object.keys(geometry.regions || {}).length) return;
+    const side = unit / Math.sqrt(3);
+    const cells = geometry.cells;
+    for (let i = 0; i < cells.length; i++) {
+      for (let j = i + 1; j < cells.length; j++) {
+        const a = cells[i], b = cells[j];
+        if (regionName[a] === regionName[b]) continue;
+        const dx = pos[b][0] - pos[a][0], dy = pos[b][1] - pos[a][1];
+        const d = Math.hypot(dx, dy);
+        if (Math.abs(d - unit) > unit * 0.1) continue;
+        const mx = (pos[a][0] + pos[b][0]) / 2, my = (pos[a][1] + pos[b][1]) / 2;
+        const px = -dy / d * side / 2, py = dx / d * side / 2;
+        layer.append(svgEl("line", { class: "border hex-border", x1: mx - px, y1: my - py, x2: mx + px,
+                                     y2: my + py }));
       }
     }
   }

@@ -134,7 +134,13 @@
         return `Set up: put ${ownerName(piece.owner)}'s ${what} on ${prompt.square} (${prompt.left} to go).`;
       }
       case "number":
-        return `Which number is on the new piece on ${prompt.square}?`;
+        if (!(prompt.choices || []).length) {
+          // No number may go there: say what the player can do instead.
+          if ("discarded" in game) return `No number fits on ${prompt.square}: lift the card, or set it aside if it fits nowhere.`;
+          if (game.variant === "sudoku-family") return `No number fits on ${prompt.square}: lift the stone, or tap Joker if it fits nowhere.`;
+          return `No number fits on ${prompt.square}: lift the piece.`;
+        }
+        return `Which number is on the new piece on ${prompt.square}? Greyed numbers may not go there.`;
       case "joker":
         return prompt.square
           ? `The ${prompt.number} fits nowhere: lay it face down on ${prompt.square} as a joker.`
@@ -269,6 +275,7 @@
     Board.update(b, view);
     const meta = variants[game.variant];
     $("game-name").textContent = meta ? meta.name : game.variant;
+    $("rules-link").href = `/rules/${encodeURIComponent(game.variant)}`;
     const message = view.table && view.table.message;
     $("message").hidden = !message;
     $("message").textContent = message || "";

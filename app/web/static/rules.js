@@ -1,0 +1,19 @@
+// The rules page: a picture of the game's board (regions, clues, marked cells), drawn from the
+// same geometry the rules and the play page use.
+"use strict";
+
+(async () => {
+  const box = document.getElementById("rules-board-box");
+  const variant = box.dataset.variant;
+  try {
+    const [geometry, legend] = await Promise.all([
+      Panel.get(`/api/variants/${encodeURIComponent(variant)}`), Panel.get("/api/legend")]);
+    const board = Board.build(document.getElementById("rules-board"), geometry, {
+      legend, dominari: /-dominari$/.test(variant), family: variant === "sudoku-family",
+    });
+    Board.update(board, { game: { cells: {} }, table: { signals: {} } });
+    document.body.dataset.rendered = "true";
+  } catch (e) {
+    box.hidden = true; // the toast says what failed
+  }
+})();
