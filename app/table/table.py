@@ -323,12 +323,19 @@ class Table:
             return self._cond.wait_for(lambda: (square in self._occupied) == occupied,
                                        timeout=timeout)
 
-    def wait_for_change(self, version: int, timeout: float) -> tuple[int, dict[str, Any]]:
-        """Block until the view differs from ``version`` (or timeout); the newest view."""
+    def wait_for_change(self, version: int, timeout: float,
+                        stop: threading.Event | None = None) -> tuple[int, dict[str, Any]]:
+        """Block until the view differs from ``version`` (or timeout, or ``stop`` is set and
+        ``wake`` called); the newest view."""
         with self._cond:
-            self._cond.wait_for(lambda: self.version != version or self._closed,
-                                timeout=timeout)
+            self._cond.wait_for(lambda: self.version != version or self._closed
+                                or (stop is not None and stop.is_set()), timeout=timeout)
             return self.version, self._view_locked()
+
+    def wake(self) -> None:
+        """Wake every ``wait_for_change`` now, so that waiters see their stop flag at once."""
+        with self._cond:
+            self._cond.notify_all()
 
     # --- the game ----------------------------------------------------------------------------
 

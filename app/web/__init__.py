@@ -39,6 +39,13 @@ class PanelState:
     keepalive_seconds: float = 10.0
     settings_path: Any = None
 
+    def stop_streams(self) -> None:
+        """End every live view now: set the stop flag and wake the streams waiting for a change."""
+        self.stopping.set()
+        wake = getattr(self.table, "wake", None)
+        if callable(wake):
+            wake()
+
     @property
     def simulator(self) -> Any:
         """The simulated board, or None when real sensors (or none) are attached."""

@@ -73,7 +73,7 @@ def _stream(panel: Any, disconnected: Any, release: Callable[[], None]) -> Itera
         while not panel.stopping.is_set():
             if disconnected is not None and disconnected():
                 return
-            new_version, view = table.wait_for_change(version, POLL_SECONDS)
+            new_version, view = table.wait_for_change(version, POLL_SECONDS, panel.stopping)
             if new_version != version:
                 version = new_version
                 quiet_since = time.monotonic()

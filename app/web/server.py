@@ -50,7 +50,7 @@ class Panel:
     data_dir: Path
 
     def close(self) -> None:
-        panel_state(self.app).stopping.set()
+        panel_state(self.app).stop_streams()
         for part in (self.table, self.hardware):
             try:
                 part.close()
@@ -65,10 +65,9 @@ def open_panel(
     test_config: dict[str, Any] | None = None,
 ) -> Panel:
     """Load the config, open the hardware, the table with its journal, and build the app."""
+    from app.table import Table
     from firmware.backend import open_hardware
     from firmware.config import load_config
-
-    from app.table import Table
 
     config = load_config(config_path)
     data_dir = Path(data) if data else default_data_dir()
@@ -138,14 +137,14 @@ class PanelServer:
                 server.asyncore.loop(timeout=self.LOOP_SECONDS, map=server._map, count=1,
                                      use_poll=server.adj.asyncore_use_poll)
         finally:
-            panel_state(self.app).stopping.set()
+            panel_state(self.app).stop_streams()
             server.task_dispatcher.shutdown(timeout=3)
             server.asyncore.close_all(server._map)
 
     def stop(self) -> None:
         """Ask ``run`` to return soon; safe in a signal handler and from other threads."""
         self._stop.set()
-        panel_state(self.app).stopping.set()
+        panel_state(self.app).stop_streams()
         try:
             self.server.pull_trigger()
         except OSError:

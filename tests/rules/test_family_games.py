@@ -68,11 +68,12 @@ def plain_scores(players: int, actions: list[Action]) -> list[int]:
     filled: set[str] = set()
     scores = [0] * players
     for i, action in enumerate(actions):
+        assert isinstance(action, Place | Joker)
         player = ((i + 1) // 2) % 2 if players == 2 else i % players
-        filled.add(action.cell)  # type: ignore[union-attr]
-        points = sum(6 for t in TRIANGLES if action.cell in t and t <= filled)  # type: ignore
-        points += sum(len(line) for line in LINES
-                      if action.cell in line and line <= filled)  # type: ignore[union-attr]
+        cell = action.cell
+        filled.add(cell)
+        points = sum(6 for t in TRIANGLES if cell in t and t <= filled)
+        points += sum(len(line) for line in LINES if cell in line and line <= filled)
         scores[player] += (points + 1) // 2 if isinstance(action, Joker) else points
     return scores
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from pathlib import Path
 
 import pytest
@@ -25,7 +26,8 @@ def start(players: int = 2) -> tuple[SudokuFamily, FamilyState]:
     return game, game.initial_state()
 
 
-def position(stones: dict[str, int | None], players: int = 2) -> tuple[SudokuFamily, FamilyState]:
+def position(stones: Mapping[str, int | None],
+             players: int = 2) -> tuple[SudokuFamily, FamilyState]:
     """A practice position: ``None`` stands for a joker (a stone lying face down)."""
     game = SudokuFamily(players)
     return game, game.initial_state({c: Piece(0, n) for c, n in stones.items()})

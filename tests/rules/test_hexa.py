@@ -160,6 +160,17 @@ def test_the_board_admits_a_complete_fill() -> None:
         assert len({fill[c] for c in cells}) == len(cells)
 
 
+def test_the_books_example_of_a_short_line_and_a_line_of_three() -> None:
+    """Red's 6 on f5 fills the two-cell line f5-g5 (Red 5 + 6 alone: 2 points) and the line of
+    three f5-f7 (Black's 3 + 7 beat Red's 6: Black 2, Red 1). The line f5-g5 lies inside one
+    region, so filling it earns no bonus."""
+    game, state = start(VARIANT, "R5 g5, B3 f6, B7 f7")
+    state = play(game, state, place("f5", 6))
+    assert set(state.last.completed) == {"line f5-g5", "line f5-f7"}
+    assert state.last.points == (3, 2)
+    assert state.awards == ()
+
+
 def test_the_books_example_at_the_acute_corner_of_a_rhombus() -> None:
     """Black's 8 on e8, the acute corner of region 4, fills the region, two lines of three
     inside it (e6-e8: Black 6+1+8 alone, 2 points; g6-e8: Red 7+3 beats Black's 8, Red 2 and

@@ -579,3 +579,26 @@ def test_every_rules_page_shows_its_board(phone: Phone) -> None:
                                             "gs => gs.map(g => g.dataset.square)")
         assert sorted(squares) == sorted(geometry["cells"]), cls.id
         assert page.locator("#rules-board .clue-number").count() == len(geometry.get("clues") or {})
+
+
+def test_cube_and_hexagon_boards_are_played_by_taps(phone: Phone) -> None:
+    """The 3D cube's faces and the Hexa board's hexagons take pieces by taps like squares do."""
+    from app.rules.actions import Place
+    from app.rules.game import new_game
+
+    for variant in ("3d-sudoku", "hexa-sudoku"):
+        phone.start(variant)
+        rules = new_game(variant)
+        state = rules.initial_state()
+        placed = []
+        for _ in range(2):
+            action = next(a for a in rules.legal_actions(state) if isinstance(a, Place))
+            phone.place(action.cell, action.number)
+            offered = phone.api("/api/state")["game"]["cells"][action.cell]
+            assert offered["number"] == action.number
+            state = rules.apply(state, action)
+            placed.append(action.cell)
+        view = phone.check()
+        assert view["game"]["to_move"] == 0 and len(view["game"]["cells"]) == 2
+        for cell in placed:  # clear the board for the next game
+            phone.square(cell)

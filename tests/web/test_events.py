@@ -128,3 +128,19 @@ def test_keep_alive_comments_flow_while_nothing_changes(live: LiveServer) -> Non
         line = reader.response.readline()
         assert time.monotonic() - started < 3
     reader.close()
+
+
+def test_stopping_the_server_ends_open_streams_at_once(table: Table, hardware: Any) -> None:
+    app = create_app(table, hardware=hardware, test_config={"KEEPALIVE_SECONDS": 60})
+    server = LiveServer(app)
+    readers = [EventReader(server.url) for _ in range(2)]
+    for reader in readers:
+        reader.next_event()
+    started = time.monotonic()
+    server.close()
+    # The streams end without waiting for their next poll of the stop flag.
+    assert time.monotonic() - started < 0.3
+    for reader in readers:
+        with pytest.raises(EOFError):
+            reader.next_event()
+        reader.close()
