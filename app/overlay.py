@@ -7,9 +7,10 @@ its own sensor square, in the shape of the board it belongs to (squares, cube-fa
 parallelograms, hexagons, lattice points), filled with the colour of its region (block, jigsaw
 region, cage, face, triangle). Boards whose screen drawing differs from the grid (cube, hex,
 triangle) keep each cell on its sensor square on paper; faint links show which squares are
-neighbours on such a board. Kakuro's clue squares carry their printed sums. Each square's name
-is printed small in its corner, a faint outline marks all 81 sensor squares, and cut marks in
-the margin show where to trim the sheet to exactly 9 x pitch.
+neighbours on such a board. Kakuro's clue squares carry their printed sums, and SUDOKU
+FAMILY's starting cells their black dots. Each square's name is printed small in its corner, a
+faint outline marks all 81 sensor squares, and cut marks in the margin show where to trim the
+sheet to exactly 9 x pitch.
 
 The SVG marks what it draws for tools and tests: every cell is a ``<g class="cell">`` with
 ``data-square`` and ``data-region``; the trimmed board is ``<rect id="sensor-grid">``.
@@ -202,6 +203,18 @@ def _points(points: Sequence[tuple[float, float]]) -> str:
     return " ".join(f"{_n(x)},{_n(y)}" for x, y in points)
 
 
+def marked_cells(game: Game) -> tuple[str, ...]:
+    """Cells the printed board marks with a black dot (SUDOKU FAMILY's starting cells), from
+    the geometry's ``dots`` when it names them, else from the variant's own module."""
+    dots: object = getattr(game.geometry, "dots", None)
+    if dots is None:
+        module = sys.modules.get(type(game).__module__)
+        dots = getattr(module, "BLACK_DOTS", ())
+    if not isinstance(dots, tuple | list | frozenset | set):
+        return ()
+    return tuple(c for c in dots if c in game.geometry.cell_set)
+
+
 def _clue_squares(geometry: Geometry) -> dict[str, dict[str, object]]:
     """Kakuro-style clues by square: ``{"a1": {"across": 11, "down": 7}}``."""
     result: dict[str, dict[str, object]] = {}
@@ -281,6 +294,7 @@ def render(game: Game, pitch: float = DEFAULT_PITCH_MM) -> str:
             out.append(f'<line x1="{_n(ax)}" y1="{_n(ay)}" x2="{_n(bx)}" y2="{_n(by)}"/>')
         out.append("</g>")
 
+    dots = frozenset(marked_cells(game))
     out.append('<g id="cells">')
     for cell in geometry.cells:
         centre = square_centre(cell, pitch, margin)
@@ -295,6 +309,9 @@ def render(game: Game, pitch: float = DEFAULT_PITCH_MM) -> str:
         else:
             out.append(f'<polygon class="shape" points="{_points(outline)}" fill="{fill}" '
                        f'stroke="{INK}" stroke-width="0.3"/>')
+        if cell in dots:
+            out.append(f'<circle class="dot" cx="{_n(centre[0])}" cy="{_n(centre[1])}" '
+                       f'r="{_n(0.08 * pitch)}" fill="{INK}"/>')
         x0, y0 = centre[0] - pitch / 2, centre[1] + pitch / 2
         out.append(f'<text class="label" x="{_n(x0 + 0.06 * pitch)}" '
                    f'y="{_n(y0 - 0.06 * pitch)}" font-size="{_n(label_size)}" '

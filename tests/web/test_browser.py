@@ -561,6 +561,9 @@ def test_start_page_options_names_hints_and_a_proposed_gold_setup(phone: Phone) 
     page.click("#start-game")
     page.wait_for_url("**/play")
     page.wait_for_selector("#prompt-text >> text=Set up")
+    prompt = phone.api("/api/state")["table"]["prompt"]
+    assert page.text_content("#prompt-text") == (
+        f"Set up: put the gold {prompt['piece']['number']} on {prompt['square']} (9 to go).")
     setup = phone.api("/api/record")["setup"]
     assert {c: p["number"] for c, p in setup.items()} == proposal
     assert all(p["owner"] is None for p in setup.values())
@@ -602,3 +605,44 @@ def test_cube_and_hexagon_boards_are_played_by_taps(phone: Phone) -> None:
         assert view["game"]["to_move"] == 0 and len(view["game"]["cells"]) == 2
         for cell in placed:  # clear the board for the next game
             phone.square(cell)
+
+
+def test_ending_a_running_game_asks_for_the_pin(browser: Any, tmp_path: Path) -> None:
+    """With a PIN in the config, a new game over a running one needs it: the page asks once,
+    a wrong PIN changes nothing, the right one starts the new game."""
+    from app.web.server import open_panel
+
+    from .helpers import LiveServer
+
+    panel = open_panel(sim=True, data=tmp_path / "data", config_path=None,
+                       test_config={"PANEL_PIN": "2468"})
+    live = LiveServer(panel.app)
+    context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
+    try:
+        page = context.new_page()
+        page.set_default_timeout(5000)
+        phone = Phone(page, live.url)
+        phone.start("vierer-dominari")  # nothing is running yet: no PIN needed
+        answers = iter(["1111", "2468"])
+        asked: list[str] = []
+
+        def on_dialog(dialog: Any) -> None:
+            asked.append(dialog.message)
+            dialog.accept(next(answers))
+
+        page.on("dialog", on_dialog)
+        page.goto(live.url + "/")
+        page.click("[data-variant='score-dominari']")
+        page.click("#start-game")  # asked for the PIN; a wrong one is refused
+        page.wait_for_selector("#toast:not([hidden])")
+        assert phone.api("/api/state")["game"]["variant"] == "vierer-dominari"
+        assert len(asked) == 1 and "PIN" in asked[0]
+        page.click("#start-game")  # asked again; the right one starts the new game
+        page.wait_for_url("**/play")
+        assert phone.api("/api/state")["game"]["variant"] == "score-dominari"
+        assert len(asked) == 2
+        assert not phone.errors, phone.errors
+    finally:
+        context.close()
+        live.close()
+        panel.close()

@@ -131,7 +131,9 @@
       case "setup": {
         const piece = prompt.piece || {};
         const what = piece.blank ? "blank" : piece.number;
-        return `Set up: put ${ownerName(piece.owner)}'s ${what} on ${prompt.square} (${prompt.left} to go).`;
+        const whose = piece.owner === null || piece.owner === undefined
+          ? `the gold ${what}` : `${ownerName(piece.owner)}'s ${what}`;
+        return `Set up: put ${whose} on ${prompt.square} (${prompt.left} to go).`;
       }
       case "number":
         if (!(prompt.choices || []).length) {

@@ -1,0 +1,207 @@
+#!/usr/bin/env bash
+# Install the Sudoku Table as a service on a Raspberry Pi (Pi 4, Pi 5, Zero 2 W; Raspberry Pi OS
+# Bookworm or later). Run from the source tree: `make install` or `sudo ./systemd/install.sh`.
+#
+#   --dry-run   print every step it would take and change nothing (no root needed)
+#   --force     install even though this machine does not look like a Raspberry Pi
+#
+# Safe to run again: existing users, groups and the config are kept, the program is upgraded in
+# place, the unit and udev rule are rewritten, and the service is restarted.
+set -euo pipefail
+
+readonly SERVICE=sudoku-table
+readonly SERVICE_USER=sudoku-table
+readonly PREFIX=/opt/sudoku-table
+readonly VENV=$PREFIX/venv
+readonly CONFIG_DIR=/etc/sudoku-table
+readonly CONFIG=$CONFIG_DIR/table.toml
+readonly STATE_DIR=/var/lib/sudoku-table
+readonly UNIT_PATH=/etc/systemd/system/$SERVICE.service
+readonly UDEV_RULE=/etc/udev/rules.d/99-sudoku-table-pio.rules
+readonly UDEV_TEXT='SUBSYSTEM=="*-pio", GROUP="gpio", MODE="0660"'
+# The file that names the board; overridable so the Pi checks can be exercised anywhere.
+MODEL_FILE=${SUDOKU_TABLE_MODEL_FILE:-/proc/device-tree/model}
+
+SOURCE=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+DRY_RUN=0
+FORCE=0
+
+usage() {
+    sed -n '2,9p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'
+}
+
+for arg in "$@"; do
+    case $arg in
+        --dry-run) DRY_RUN=1 ;;
+        --force) FORCE=1 ;;
+        -h|--help) usage; exit 0 ;;
+        *) echo "install.sh: unknown argument '$arg' (try --help)" >&2; exit 2 ;;
+    esac
+done
+
+say() { printf '==> %s\n' "$*"; }
+
+# Run a command, or only show it in a dry run.
+run() {
+    if ((DRY_RUN)); then
+        local shown=() word
+        for word in "$@"; do
+            if [[ $word =~ ^[A-Za-z0-9_./=:,@%+-]+$ ]]; then
+                shown+=("$word")
+            else
+                shown+=("'${word//\'/\'\\\'\'}'")
+            fi
+        done
+        printf '+ %s\n' "${shown[*]}"
+    else
+        "$@"
+    fi
+}
+
+# Write stdin to a file with a mode, or only show it in a dry run.
+write_file() {
+    local path=$1 mode=$2 content
+    content=$(cat)
+    if ((DRY_RUN)); then
+        printf '+ write %s (mode %s):\n' "$path" "$mode"
+        printf '%s\n' "$content" | sed 's/^/|   /'
+    else
+        install -d -m 0755 "$(dirname "$path")"
+        printf '%s\n' "$content" > "$path.tmp"
+        chmod "$mode" "$path.tmp"
+        mv -f "$path.tmp" "$path"
+    fi
+}
+
+# --- where are we? -----------------------------------------------------------------------------
+
+MODEL=""
+if [[ -r $MODEL_FILE ]]; then
+    MODEL=$(tr -d '\0' < "$MODEL_FILE")
+fi
+if [[ $MODEL != "Raspberry Pi"* ]]; then
+    if ((FORCE)); then
+        say "not a Raspberry Pi (${MODEL:-no device-tree model}); going on because of --force"
+    else
+        echo "install.sh: this is not a Raspberry Pi (${MODEL:-no device-tree model})." >&2
+        echo "  The service drives GPIO pins and LEDs; off a Pi use 'make run' (simulated table)," >&2
+        echo "  or pass --force to install anyway." >&2
+        exit 1
+    fi
+else
+    say "installing on: $MODEL"
+fi
+if [[ $MODEL == "Raspberry Pi 5"* || $MODEL == "Raspberry Pi Compute Module 5"* ]]; then
+    PI5=1
+else
+    PI5=0
+fi
+
+if ((!DRY_RUN)) && ((EUID != 0)); then
+    echo "install.sh: run as root (sudo ./systemd/install.sh), or with --dry-run to see the steps" >&2
+    exit 1
+fi
+if [[ ! -f $SOURCE/pyproject.toml || ! -f $SOURCE/systemd/$SERVICE.service ]]; then
+    echo "install.sh: $SOURCE is not the Sudoku Table source tree" >&2
+    exit 1
+fi
+((DRY_RUN)) && say "dry run: nothing is changed"
+
+# --- system packages ---------------------------------------------------------------------------
+
+# python3-venv for the venv, a compiler and Python's headers for rpi_ws281x (built from source).
+missing=()
+for pkg in python3-venv python3-dev gcc; do
+    dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" \
+        || missing+=("$pkg")
+done
+if ((${#missing[@]})); then
+    say "system packages: ${missing[*]}"
+    run apt-get update -q
+    run apt-get install -y -q "${missing[@]}"
+else
+    say "system packages: present"
+fi
+
+# --- user and groups ---------------------------------------------------------------------------
+
+for group in gpio spi; do
+    if getent group "$group" >/dev/null; then
+        say "group $group: exists"
+    else
+        say "group $group: creating"
+        run groupadd --system "$group"
+    fi
+done
+if id -u "$SERVICE_USER" >/dev/null 2>&1; then
+    say "user $SERVICE_USER: exists"
+else
+    say "user $SERVICE_USER: creating (system user, no login)"
+    run useradd --system --user-group --home-dir "$STATE_DIR" --no-create-home \
+        --shell /usr/sbin/nologin --comment "Sudoku Table" "$SERVICE_USER"
+fi
+run usermod --append --groups gpio,spi "$SERVICE_USER"
+
+# --- the program -------------------------------------------------------------------------------
+
+if [[ -x $VENV/bin/python ]]; then
+    say "venv $VENV: exists, upgrading the program in it"
+else
+    say "venv $VENV: creating"
+    run install -d -m 0755 "$PREFIX"
+    run python3 -m venv "$VENV"
+fi
+run "$VENV/bin/pip" install --quiet --upgrade pip
+run "$VENV/bin/pip" install --quiet --upgrade "$SOURCE[pi]"
+run install -d -m 0755 "$PREFIX/hardware"
+run install -m 0644 "$SOURCE/hardware/README.md" "$SOURCE/hardware/wiring.svg" "$PREFIX/hardware/"
+
+# --- the config --------------------------------------------------------------------------------
+
+EXAMPLE=$SOURCE/firmware/table.example.toml
+if [[ -e $CONFIG ]]; then
+    say "config $CONFIG: exists, kept (compare with $EXAMPLE after an upgrade)"
+elif [[ -f $EXAMPLE ]]; then
+    say "config $CONFIG: from $EXAMPLE"
+    run install -d -m 0750 -o root -g "$SERVICE_USER" "$CONFIG_DIR"
+    run install -m 0640 -o root -g "$SERVICE_USER" "$EXAMPLE" "$CONFIG"
+else
+    echo "install.sh: $EXAMPLE is missing: cannot write $CONFIG" >&2
+    exit 1
+fi
+# The panel's data (journal, settings) is created by systemd's StateDirectory= on start.
+
+# --- the LED hardware --------------------------------------------------------------------------
+
+# Pi 5: the NeoPixel backend drives the data line through /dev/pio0; let the gpio group use it.
+say "udev rule $UDEV_RULE: /dev/pio0 for the gpio group"
+write_file "$UDEV_RULE" 0644 <<EOF
+# Sudoku Table: the Pi 5's PIO device (NeoPixel output) for members of the gpio group.
+$UDEV_TEXT
+EOF
+run udevadm control --reload-rules
+run udevadm trigger --subsystem-match='*-pio' --action=add
+
+if ((PI5)); then
+    say "Pi 5: LED data through PIO; SPI is not needed"
+else
+    # Pi 4 and Zero 2 W: the LED data line is GPIO10, i.e. SPI0 (rpi_ws281x's SPI mode).
+    if command -v raspi-config >/dev/null; then
+        say "SPI: enabling (raspi-config); takes effect after a reboot if it was off"
+        run raspi-config nonint do_spi 0
+    else
+        say "SPI: raspi-config not found: add 'dtparam=spi=on' to /boot/firmware/config.txt"
+    fi
+    say "SPI timing: pin the core clock (Pi 4: core_freq=500 and core_freq_min=500;"
+    say "  Zero 2 W: core_freq=250) in /boot/firmware/config.txt, see hardware/README.md"
+fi
+
+# --- the service -------------------------------------------------------------------------------
+
+say "unit $UNIT_PATH"
+run install -m 0644 "$SOURCE/systemd/$SERVICE.service" "$UNIT_PATH"
+run systemctl daemon-reload
+run systemctl enable "$SERVICE.service"
+run systemctl restart "$SERVICE.service"
+say "done: 'systemctl status $SERVICE' and 'journalctl -u $SERVICE -f' show how it runs;"
+say "  the panel is at http://$(hostname).local/ (port 80)"

@@ -1,0 +1,119 @@
+"""The build guide and the wiring diagram (``hardware/``) agree with the firmware's pins."""
+
+from __future__ import annotations
+
+import importlib.util
+import re
+import subprocess
+import sys
+import xml.etree.ElementTree as ET
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+from firmware.config import FIXED_PULL_UPS, LedConfig, SensorConfig
+from firmware.leds import cap_current, frame_current_ma
+
+ROOT = Path(__file__).resolve().parents[2]
+HARDWARE = ROOT / "hardware"
+SVG = "{http://www.w3.org/2000/svg}"
+FILES = "abcdefghi"
+
+
+@pytest.fixture(scope="module")
+def wiring() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("hardware_wiring", HARDWARE / "wiring.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.fixture(scope="module")
+def guide() -> str:
+    return (HARDWARE / "README.md").read_text(encoding="utf-8")
+
+
+def test_the_committed_diagram_is_up_to_date_and_well_formed(wiring: ModuleType) -> None:
+    committed = (HARDWARE / "wiring.svg").read_text(encoding="utf-8")
+    assert committed == wiring.render(), "run: python hardware/wiring.py"
+    root = ET.fromstring(committed.encode())
+    assert root.tag == SVG + "svg"
+    result = subprocess.run([sys.executable, str(HARDWARE / "wiring.py"), "--check"],
+                            capture_output=True, text=True, timeout=30)
+    assert result.returncode == 0, result.stderr
+
+
+def test_the_diagram_shows_a_switch_and_diode_per_square_and_81_leds(wiring: ModuleType) -> None:
+    root = ET.fromstring(wiring.render().encode())
+    squares = [g for g in root.iter(SVG + "g") if g.get("class") == "square"]
+    assert sorted(g.get("data-square", "") for g in squares) == sorted(
+        f"{f}{r}" for f in FILES for r in range(1, 10))
+    for g in squares:
+        assert len(g.findall(f"{SVG}polygon")) == 1  # the diode
+    leds = [e for e in root.iter(SVG + "rect") if e.get("class") == "led"]
+    assert [int(e.get("data-index", "-1")) for e in leds] == list(range(81))
+    for part in ("level-shifter", "resistor", "supply", "fuse", "capacitor", "chain"):
+        assert root.find(f".//*[@id='{part}']") is not None, part
+    texts = " ".join(t.text or "" for t in root.iter(SVG + "text"))
+    assert "74AHCT125N" in texts and "330 ohm" in texts and "1000 uF" in texts
+
+
+def test_the_header_labels_each_gpio_at_its_physical_pin(wiring: ModuleType) -> None:
+    sensors, leds = SensorConfig(), LedConfig()
+    root = ET.fromstring(wiring.render(sensors, leds).encode())
+    labels = {int(t.get("data-pin", "0")): t.text for t in root.iter(SVG + "text")
+              if t.get("data-pin")}
+    assert len(labels) == 40
+    for rank, gpio in enumerate(sensors.rows, 1):
+        assert labels[wiring.physical_pin(gpio)] == f"GPIO{gpio} ROW{rank}"
+    for i, gpio in enumerate(sensors.columns):
+        assert labels[wiring.physical_pin(gpio)] == f"GPIO{gpio} COL{FILES[i]}"
+    assert labels[wiring.physical_pin(leds.data_pin)] == f"GPIO{leds.data_pin} LED DATA"
+    # The header map itself: 28 GPIOs once each, the supply pins where every Pi has them.
+    gpios = [v for v in wiring.HEADER.values() if isinstance(v, int)]
+    assert sorted(gpios) == list(range(28))
+    assert [p for p, v in wiring.HEADER.items() if v == "5V"] == [2, 4]
+    assert [p for p, v in wiring.HEADER.items() if v == "GND"] == [6, 9, 14, 20, 25, 30, 34, 39]
+
+
+def test_a_different_config_redraws_the_pins(wiring: ModuleType) -> None:
+    sensors = SensorConfig(rows=(4, 5, 6, 7, 8, 9, 11, 16, 17))
+    root = ET.fromstring(wiring.render(sensors, LedConfig(data_pin=18)).encode())
+    labels = {int(t.get("data-pin", "0")): t.text for t in root.iter(SVG + "text")
+              if t.get("data-pin")}
+    assert labels[26] == "GPIO7 ROW4" and labels[12] == "GPIO18 LED DATA"
+
+
+def test_the_guide_pin_table_matches_the_firmware_defaults(wiring: ModuleType,
+                                                          guide: str) -> None:
+    sensors, leds = SensorConfig(), LedConfig()
+    rows = dict(re.findall(r"\| ROW(\d) \(rank \d\) \| GPIO(\d+) \(\d+\) \|", guide))
+    columns = dict(re.findall(r"\| COL([a-i]) \(file [a-i]\) \| GPIO(\d+) \(\d+\) \|", guide))
+    assert {int(k): int(v) for k, v in rows.items()} == {
+        i + 1: g for i, g in enumerate(sensors.rows)}
+    assert {k: int(v) for k, v in columns.items()} == {
+        FILES[i]: g for i, g in enumerate(sensors.columns)}
+    for gpio, pin in re.findall(r"GPIO(\d+) \((\d+)\)", guide):
+        assert wiring.physical_pin(int(gpio)) == int(pin), f"GPIO{gpio} is not pin {pin}"
+    assert f"| LED DATA | GPIO{leds.data_pin} (" in guide
+    assert not FIXED_PULL_UPS & (set(sensors.rows) | set(sensors.columns))
+
+
+def test_the_guide_power_budget_matches_the_firmware_model(guide: str) -> None:
+    leds = LedConfig()
+    white = [(255, 255, 255)] * 81
+    uncapped = frame_current_ma(white, leds)
+    assert 4800 <= uncapped <= 5000 and "**~4.9 A**" in guide
+    capped, factor = cap_current(white, leds)
+    assert frame_current_ma(capped, leds) <= leds.max_current_ma and factor < 1
+    assert f"`max_current_ma = {leds.max_current_ma:g}`" in guide
+    assert f"**{leds.max_current_ma / 1000:g} A**" in guide
+
+
+def test_the_guide_covers_the_build(guide: str) -> None:
+    for needed in ("MDSR-7", "1N4148", "WS2812B", "74AHCT125N", "Mean Well", "1000 uF",
+                   "330", "ghost", "sudoku-table selftest", "sudoku-table overlay",
+                   "Pi 5", "Zero 2 W", "/dev/pio0", "spidev", "make install", "fuse"):
+        assert needed in guide, needed

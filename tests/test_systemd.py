@@ -1,0 +1,218 @@
+"""The service unit and the Pi installer (``systemd/``)."""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+UNIT = ROOT / "systemd" / "sudoku-table.service"
+INSTALL = ROOT / "systemd" / "install.sh"
+EXAMPLE_CONFIG = ROOT / "firmware" / "table.example.toml"
+
+
+def parse_unit(text: str) -> dict[str, dict[str, list[str]]]:
+    """Sections of a unit file, each key with all its values in order (keys may repeat)."""
+    sections: dict[str, dict[str, list[str]]] = {}
+    current: dict[str, list[str]] | None = None
+    for number, raw in enumerate(text.splitlines(), 1):
+        line = raw.strip()
+        if not line or line.startswith(("#", ";")):
+            continue
+        if line.startswith("[") and line.endswith("]"):
+            current = sections.setdefault(line[1:-1], {})
+            continue
+        assert current is not None, f"line {number} is outside a section: {raw!r}"
+        assert "=" in line, f"line {number} is not key=value: {raw!r}"
+        key, value = (part.strip() for part in line.split("=", 1))
+        current.setdefault(key, []).append(value)
+    return sections
+
+
+@pytest.fixture(scope="module")
+def unit() -> dict[str, dict[str, list[str]]]:
+    return parse_unit(UNIT.read_text(encoding="utf-8"))
+
+
+def one(unit: dict[str, dict[str, list[str]]], section: str, key: str) -> str:
+    values = unit[section].get(key, [])
+    assert len(values) == 1, f"{section}.{key}: {values}"
+    return values[0]
+
+
+def test_the_unit_runs_the_server_as_a_notify_service_with_a_watchdog(unit: dict) -> None:
+    assert one(unit, "Service", "Type") == "notify"
+    assert int(one(unit, "Service", "WatchdogSec")) >= 10
+    assert one(unit, "Service", "Restart") == "on-failure"
+    command = one(unit, "Service", "ExecStart").split()
+    assert command[0] == "/opt/sudoku-table/venv/bin/sudoku-table" and command[1] == "serve"
+    options = dict(zip(command[2::2], command[3::2], strict=True))
+    assert options["--host"] == "0.0.0.0"
+    assert options["--data"] == "/var/lib/sudoku-table"
+    assert options["--config"] == "/etc/sudoku-table/table.toml"
+    port = int(options["--port"])
+    # Below 1024 needs exactly one capability, and it must be handed over.
+    if port < 1024:
+        assert one(unit, "Service", "AmbientCapabilities") == "CAP_NET_BIND_SERVICE"
+        assert one(unit, "Service", "CapabilityBoundingSet") == "CAP_NET_BIND_SERVICE"
+    assert one(unit, "Install", "WantedBy") == "multi-user.target"
+
+
+def test_the_service_commands_parse_with_the_cli() -> None:
+    """The ExecStart arguments are ones ``sudoku-table serve`` accepts."""
+    from app.cli import build_parser
+
+    command = parse_unit(UNIT.read_text(encoding="utf-8"))["Service"]["ExecStart"][0].split()
+    args = build_parser().parse_args(command[1:])
+    assert args.command == "serve" and args.sim is False
+
+
+def test_the_unit_runs_unprivileged_and_hardened(unit: dict) -> None:
+    service = unit["Service"]
+    assert one(unit, "Service", "User") == "sudoku-table" != "root"
+    assert set(one(unit, "Service", "SupplementaryGroups").split()) >= {"gpio", "spi"}
+    for key, value in [("NoNewPrivileges", "yes"), ("ProtectSystem", "strict"),
+                       ("ProtectHome", "yes"), ("PrivateTmp", "yes"),
+                       ("StateDirectory", "sudoku-table"), ("DevicePolicy", "closed"),
+                       ("ProtectKernelModules", "yes"), ("RestrictSUIDSGID", "yes")]:
+        assert one(unit, "Service", key) == value, key
+    devices = " ".join(service["DeviceAllow"])
+    for needed in ("char-gpiochip", "char-spi", "/dev/pio0"):
+        assert needed in devices
+    assert "PrivateDevices" not in service  # it would hide the GPIO and SPI devices
+    # lgpio writes its notification pipes to LG_WD: somewhere writable under ProtectSystem.
+    env = dict(v.split("=", 1) for v in service["Environment"])
+    assert env["LG_WD"] == "/run/sudoku-table"
+    assert one(unit, "Service", "RuntimeDirectory") == "sudoku-table"
+
+
+def test_the_server_speaks_the_notify_protocol_the_unit_expects() -> None:
+    """Type=notify only works if the server really sends READY=1 (and the watchdog beats)."""
+    server = (ROOT / "app" / "web" / "server.py").read_text(encoding="utf-8")
+    assert 'notify("READY=1")' in server and 'notify("WATCHDOG=1")' in server
+
+
+@pytest.mark.skipif(shutil.which("systemd-analyze") is None, reason="systemd-analyze missing")
+def test_systemd_analyze_verify_accepts_the_unit(tmp_path: Path) -> None:
+    # The installed program does not exist here: point ExecStart at this checkout's.
+    program = Path(sys.executable).with_name("sudoku-table")
+    assert program.exists()
+    text = UNIT.read_text(encoding="utf-8").replace(
+        "/opt/sudoku-table/venv/bin/sudoku-table", str(program))
+    copy = tmp_path / "sudoku-table.service"
+    copy.write_text(text, encoding="utf-8")
+    result = subprocess.run(["systemd-analyze", "verify", str(copy)], capture_output=True,
+                            text=True, timeout=30)
+    assert result.returncode == 0, result.stderr
+    assert "sudoku-table.service" not in result.stderr, result.stderr
+
+
+def test_the_installer_is_valid_bash_in_strict_mode() -> None:
+    subprocess.run(["bash", "-n", str(INSTALL)], check=True, timeout=10)
+    text = INSTALL.read_text(encoding="utf-8")
+    assert text.startswith("#!/usr/bin/env bash\n")
+    assert "set -euo pipefail" in text
+    assert os.access(INSTALL, os.X_OK)
+
+
+def install(*args: str, model: str | None = None, tmp_path: Path | None = None,
+            prefix: tuple[str, ...] = ()) -> subprocess.CompletedProcess[str]:
+    env = dict(os.environ)
+    if model is not None:
+        assert tmp_path is not None
+        model_file = tmp_path / "model"
+        model_file.write_bytes(model.encode() + b"\0")  # as the device tree writes it
+        env["SUDOKU_TABLE_MODEL_FILE"] = str(model_file)
+    else:
+        env["SUDOKU_TABLE_MODEL_FILE"] = "/nonexistent/model"
+    return subprocess.run([*prefix, "bash", str(INSTALL), *args], capture_output=True, text=True,
+                          env=env, timeout=30)
+
+
+def commands(out: str) -> list[str]:
+    return [line[2:] for line in out.splitlines() if line.startswith("+ ")]
+
+
+def test_the_installer_refuses_to_run_off_a_pi_unless_forced() -> None:
+    result = install("--dry-run")
+    assert result.returncode == 1
+    assert "not a Raspberry Pi" in result.stderr and "--force" in result.stderr
+    assert result.stdout == ""
+
+
+def test_the_installer_rejects_unknown_arguments() -> None:
+    result = install("--dry-rn")
+    assert result.returncode == 2 and "unknown argument '--dry-rn'" in result.stderr
+
+
+def test_the_installer_needs_root_for_a_real_run() -> None:
+    as_user: tuple[str, ...] = ()
+    if os.geteuid() == 0:  # drop to an ordinary user to see the refusal
+        if shutil.which("setpriv") is None:
+            pytest.skip("running as root and setpriv is missing")
+        as_user = ("setpriv", "--reuid=65534", "--regid=65534", "--clear-groups")
+    result = install("--force", prefix=as_user)
+    assert result.returncode == 1 and "run as root" in result.stderr
+
+
+def test_a_dry_run_on_a_pi_4_shows_every_step_in_order(tmp_path: Path) -> None:
+    result = install("--dry-run", model="Raspberry Pi 4 Model B Rev 1.4", tmp_path=tmp_path)
+    assert result.returncode == 0, result.stderr
+    out = result.stdout
+    assert "installing on: Raspberry Pi 4 Model B Rev 1.4" in out
+    assert "dry run: nothing is changed" in out
+    steps = commands(out)
+    joined = "\n".join(steps)
+    venv = "/opt/sudoku-table/venv"
+    # The program: a venv with the pi extra, installed from this source tree.
+    assert f"{venv}/bin/pip install --quiet --upgrade '{ROOT}[pi]'" in steps
+    # The config, from the firmware's example, readable by the service's group only.
+    if not Path("/etc/sudoku-table/table.toml").exists():
+        assert (f"install -m 0640 -o root -g sudoku-table {EXAMPLE_CONFIG} "
+                "/etc/sudoku-table/table.toml") in steps
+    # The Pi 5's PIO device rule (harmless elsewhere) and SPI for the Pi 4's LED line.
+    assert 'SUBSYSTEM=="*-pio", GROUP="gpio", MODE="0660"' in out
+    assert "/etc/udev/rules.d/99-sudoku-table-pio.rules" in joined
+    assert "SPI" in out and "core_freq=500" in out
+    # The unit goes in, then is enabled and (re)started: last of all.
+    assert steps[-4:] == [
+        f"install -m 0644 {ROOT}/systemd/sudoku-table.service "
+        "/etc/systemd/system/sudoku-table.service",
+        "systemctl daemon-reload",
+        "systemctl enable sudoku-table.service",
+        "systemctl restart sudoku-table.service",
+    ]
+    order = [joined.index(s) for s in ("pip install", "table.toml", "udevadm", "systemctl")]
+    assert order == sorted(order)
+
+
+def test_a_dry_run_creates_only_what_is_missing(tmp_path: Path) -> None:
+    """Idempotence: the user and groups are created only when absent."""
+    result = install("--dry-run", model="Raspberry Pi 5 Model B Rev 1.0", tmp_path=tmp_path)
+    assert result.returncode == 0, result.stderr
+    steps = commands(result.stdout)
+    has_user = subprocess.run(["id", "-u", "sudoku-table"], capture_output=True).returncode == 0
+    assert any(s.startswith("useradd --system") for s in steps) is not has_user
+    for group in ("gpio", "spi"):
+        exists = subprocess.run(["getent", "group", group], capture_output=True).returncode == 0
+        assert (f"groupadd --system {group}" in steps) is not exists
+    assert "usermod --append --groups gpio,spi sudoku-table" in steps
+    # A Pi 5 drives the LEDs through PIO: no SPI set-up.
+    assert "SPI is not needed" in result.stdout
+    assert not any("do_spi" in s for s in steps)
+
+
+def test_the_installer_only_installs_files_that_exist() -> None:
+    """Every source file the installer copies is part of the tree."""
+    text = INSTALL.read_text(encoding="utf-8")
+    copied = re.findall(r"\$SOURCE/([\w./$-]+)", text)
+    assert "firmware/table.example.toml" in copied
+    for relative in copied:
+        relative = relative.replace("$SERVICE", "sudoku-table")
+        assert (ROOT / relative).exists(), relative
