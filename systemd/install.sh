@@ -22,6 +22,17 @@ readonly UDEV_TEXT='SUBSYSTEM=="*-pio", GROUP="gpio", MODE="0660"'
 # The file that names the board; overridable so the Pi checks can be exercised anywhere.
 MODEL_FILE=${SUDOKU_TABLE_MODEL_FILE:-/proc/device-tree/model}
 
+readonly CHECK_CONFIG='import sys
+from firmware.config import ConfigError, load_config
+try:
+    load_config(sys.argv[1])
+except ConfigError as e:
+    sys.exit(f"install.sh: fix the config: {e}")'
+
+readonly TAR_EXCLUDES=(--exclude=./.git --exclude=./.venv --exclude=./build --exclude='*.egg-info'
+    --exclude=__pycache__ --exclude=./.pytest_cache --exclude=./.mypy_cache
+    --exclude=./.ruff_cache --exclude=./.hypothesis)
+
 SOURCE=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 DRY_RUN=0
 FORCE=0
@@ -151,10 +162,18 @@ else
     run install -d -m 0755 "$PREFIX"
     run python3 -m venv "$VENV"
 fi
+# A clean copy of the tree to build from (so the build leaves nothing root-owned in $SOURCE);
+# it also keeps the build guide at hand, where the unit's Documentation= points.
+say "source: copying to $PREFIX/src"
+run rm -rf "$PREFIX/src"
+run install -d -m 0755 "$PREFIX/src"
+if ((DRY_RUN)); then
+    printf '+ tar -C %s %s -cf - . | tar -C %s -xf -\n' "$SOURCE" "${TAR_EXCLUDES[*]}" "$PREFIX/src"
+else
+    tar -C "$SOURCE" "${TAR_EXCLUDES[@]}" -cf - . | tar -C "$PREFIX/src" -xf -
+fi
 run "$VENV/bin/pip" install --quiet --upgrade pip
-run "$VENV/bin/pip" install --quiet --upgrade "$SOURCE[pi]"
-run install -d -m 0755 "$PREFIX/hardware"
-run install -m 0644 "$SOURCE/hardware/README.md" "$SOURCE/hardware/wiring.svg" "$PREFIX/hardware/"
+run "$VENV/bin/pip" install --quiet --upgrade "$PREFIX/src[pi]"
 
 # --- the config --------------------------------------------------------------------------------
 
@@ -170,6 +189,12 @@ else
     exit 1
 fi
 # The panel's data (journal, settings) is created by systemd's StateDirectory= on start.
+
+# A config the table cannot start with is reported now, not as a failing service.
+if ((DRY_RUN)) || [[ -e $CONFIG ]]; then
+    say "config: checking"
+    run "$VENV/bin/python" -c "$CHECK_CONFIG" "$CONFIG"
+fi
 
 # --- the LED hardware --------------------------------------------------------------------------
 

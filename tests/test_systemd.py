@@ -170,8 +170,10 @@ def test_a_dry_run_on_a_pi_4_shows_every_step_in_order(tmp_path: Path) -> None:
     steps = commands(out)
     joined = "\n".join(steps)
     venv = "/opt/sudoku-table/venv"
-    # The program: a venv with the pi extra, installed from this source tree.
-    assert f"{venv}/bin/pip install --quiet --upgrade '{ROOT}[pi]'" in steps
+    # The program: a venv with the pi extra, built from a clean copy of this source tree.
+    assert any(s.startswith(f"tar -C {ROOT} ") and s.endswith("tar -C /opt/sudoku-table/src -xf -")
+               and "--exclude=./.git" in s and "--exclude=./.venv" in s for s in steps)
+    assert f"{venv}/bin/pip install --quiet --upgrade '/opt/sudoku-table/src[pi]'" in steps
     # The config, from the firmware's example, readable by the service's group only.
     if not Path("/etc/sudoku-table/table.toml").exists():
         assert (f"install -m 0640 -o root -g sudoku-table {EXAMPLE_CONFIG} "
@@ -216,3 +218,28 @@ def test_the_installer_only_installs_files_that_exist() -> None:
     for relative in copied:
         relative = relative.replace("$SERVICE", "sudoku-table")
         assert (ROOT / relative).exists(), relative
+
+
+def test_the_installer_checks_the_config_with_the_firmware(tmp_path: Path) -> None:
+    """The installer's config check (run with the installed venv's Python) really tells a good
+    config from a bad one."""
+    text = INSTALL.read_text(encoding="utf-8")
+    match = re.search(r"^readonly CHECK_CONFIG='(.*?)'$", text, re.S | re.M)
+    assert match is not None
+    check = match.group(1)
+    good = subprocess.run([sys.executable, "-c", check, str(EXAMPLE_CONFIG)],
+                          capture_output=True, text=True, timeout=30, cwd=ROOT)
+    assert good.returncode == 0, good.stderr
+    bad_config = tmp_path / "table.toml"
+    bad_config.write_text("[leds]\ndata_pin = 4\n", encoding="utf-8")  # a matrix row's pin
+    bad = subprocess.run([sys.executable, "-c", check, str(bad_config)],
+                         capture_output=True, text=True, timeout=30, cwd=ROOT)
+    assert bad.returncode == 1
+    assert bad.stderr.startswith("install.sh: fix the config: ") and "leds.data_pin" in bad.stderr
+    assert "Traceback" not in bad.stderr
+
+
+def test_a_config_that_cannot_start_does_not_restart_forever(unit: dict) -> None:
+    assert int(one(unit, "Unit", "StartLimitBurst")) <= 10
+    assert int(one(unit, "Unit", "StartLimitIntervalSec")) > (
+        int(one(unit, "Unit", "StartLimitBurst")) * int(one(unit, "Service", "RestartSec")))
