@@ -215,15 +215,39 @@ def marked_cells(game: Game) -> tuple[str, ...]:
     return tuple(c for c in dots if c in game.geometry.cell_set)
 
 
-def _clue_squares(geometry: Geometry) -> dict[str, dict[str, object]]:
-    """Kakuro-style clues by square: ``{"a1": {"across": 11, "down": 7}}``."""
+def clue_squares(geometry: Geometry) -> dict[str, dict[str, object]]:
+    """Printed run sums by the square they are printed on: ``{"a1": {"across": 11}}``.
+
+    A clue names its square and direction (``{"sum": 11, "square": "a1", "direction":
+    "across"}``); a bare sum (``11`` or ``{"sum": 11}``) goes on the square before its run: left
+    of a run along a rank, above a run along a file. A clue with no free square for it is left
+    out rather than printed over a cell."""
     result: dict[str, dict[str, object]] = {}
-    for clue in geometry.clues.values():
-        square = clue.get("square")
-        direction = clue.get("direction")
-        if isinstance(square, str) and direction in ("across", "down") and "sum" in clue:
-            result.setdefault(square, {})[str(direction)] = clue["sum"]
+    for house, raw in geometry.clues.items():
+        clue: Mapping[str, object] = raw if isinstance(raw, Mapping) else {"sum": raw}
+        if "sum" not in clue:
+            continue
+        square, direction = clue.get("square"), clue.get("direction")
+        if not (isinstance(square, str) and direction in ("across", "down")):
+            square, direction = _square_before(geometry.houses[house])
+        if square is None or square in geometry.cell_set:
+            continue
+        result.setdefault(square, {})[str(direction)] = clue["sum"]
     return result
+
+
+def _square_before(cells: Sequence[str]) -> tuple[str | None, str | None]:
+    """The square left of a run along a rank, or above a run along a file."""
+    places = sorted(parse_square(c) for c in cells)
+    if not places:
+        return None, None
+    if all(r == places[0][1] for _, r in places):
+        f, r = places[0]
+        return (f"{FILES[f - 1]}{r + 1}" if f > 0 else None), "across"
+    if all(f == places[0][0] for f, _ in places):
+        f, r = places[-1]
+        return (f"{FILES[f]}{r + 2}" if r < SIZE - 1 else None), "down"
+    return None, None
 
 
 def render(game: Game, pitch: float = DEFAULT_PITCH_MM) -> str:
@@ -261,11 +285,11 @@ def render(game: Game, pitch: float = DEFAULT_PITCH_MM) -> str:
     out.append("</g>")
 
     # Kakuro's clue squares: dark, split by a diagonal, the sums in their halves.
-    clue_squares = _clue_squares(geometry)
-    if clue_squares:
+    clues = clue_squares(geometry)
+    if clues:
         out.append('<g id="clues">')
-        for square in sorted(clue_squares):
-            sums = clue_squares[square]
+        for square in sorted(clues):
+            sums = clues[square]
             cx, cy = square_centre(square, pitch, margin)
             h = pitch / 2
             out.append(f'<g class="clue" data-square="{square}">')

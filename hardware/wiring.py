@@ -2,6 +2,7 @@
 
     python hardware/wiring.py            # rewrite hardware/wiring.svg
     python hardware/wiring.py --check    # exit 1 if the committed file is out of date
+    python hardware/wiring.py --config table.toml --output my-wiring.svg   # your own pins
 
 The pins come from ``firmware.config`` (the defaults, which ``firmware/table.example.toml``
 documents), so the diagram cannot drift from what the firmware drives. Nets are drawn the way
@@ -289,8 +290,32 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description="Generate hardware/wiring.svg.")
     parser.add_argument("--check", action="store_true",
                         help="only check that the committed file is up to date")
+    parser.add_argument("--config", default=None,
+                        help="draw the pins of this table config (TOML) instead of the defaults")
+    parser.add_argument("--output", default=None,
+                        help="where to write the SVG (default: hardware/wiring.svg; - for stdout)")
     args = parser.parse_args(argv)
-    svg = render()
+    if args.config is not None:
+        from firmware.config import ConfigError, load_config
+
+        try:
+            config = load_config(args.config)
+        except ConfigError as e:
+            print(f"wiring.py: {e}", file=sys.stderr)
+            return 2
+        svg = render(config.sensors, config.leds)
+    else:
+        svg = render()
+    if args.output == "-":
+        sys.stdout.write(svg)
+        return 0
+    if args.output is not None:
+        Path(args.output).write_text(svg, encoding="utf-8")
+        return 0
+    if args.config is not None and not args.check:
+        print("wiring.py: with --config, give --output (the committed diagram shows the "
+              "defaults)", file=sys.stderr)
+        return 2
     if args.check:
         current = OUTPUT.read_text(encoding="utf-8") if OUTPUT.exists() else ""
         if current != svg:

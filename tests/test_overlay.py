@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 import xml.etree.ElementTree as ET
 from pathlib import Path
+from typing import cast
 
 import pytest
 
@@ -12,6 +13,7 @@ from app.cli import main as cli
 from app.overlay import (
     DEFAULT_PITCH_MM,
     OverlayError,
+    clue_squares,
     lattice_links,
     marked_cells,
     region_of,
@@ -19,7 +21,7 @@ from app.overlay import (
     square_centre,
 )
 from app.overlay import main as overlay_main
-from app.rules.game import all_variants, new_game
+from app.rules.game import Game, all_variants, new_game
 from app.rules.squares import parse_square
 
 SVG = "{http://www.w3.org/2000/svg}"
@@ -242,3 +244,25 @@ def test_sudoku_family_prints_its_black_dots() -> None:
               if g.find(f"{SVG}circle[@class='dot']") is not None}
     assert dotted == set(BLACK_DOTS)
     assert marked_cells(new_game("classic-sudoku")) == ()
+
+
+def test_bare_clue_sums_go_on_the_square_before_their_run() -> None:
+    from app.rules.geometry import Geometry
+
+    geometry = Geometry(
+        id="runs", cells=("b1", "c1", "d1", "b2", "b3", "a7", "b7"),
+        houses={"across": ("b1", "c1", "d1"), "down": ("b1", "b2", "b3"),
+                "edge": ("a7", "b7")},
+        clues={"across": {"sum": 6}, "down": 7, "edge": 3})  # type: ignore[dict-item]
+    assert clue_squares(geometry) == {"a1": {"across": 6}, "b4": {"down": 7}}
+
+    class Runs:
+        id = "runs"
+        name = "Runs"
+
+    game = Runs()
+    game.geometry = geometry  # type: ignore[attr-defined]
+    root = parse(render(cast(Game, game)))
+    printed = {(g.get("data-square"), t.text) for g in root.iter(SVG + "g")
+               if g.get("class") == "clue" for t in g.findall(f"{SVG}text")}
+    assert printed == {("a1", "6"), ("b4", "7")}

@@ -117,3 +117,20 @@ def test_the_guide_covers_the_build(guide: str) -> None:
                    "330", "ghost", "sudoku-table selftest", "sudoku-table overlay",
                    "Pi 5", "Zero 2 W", "/dev/pio0", "spidev", "make install", "fuse"):
         assert needed in guide, needed
+
+
+def test_the_script_draws_a_users_config(tmp_path: Path) -> None:
+    config = tmp_path / "table.toml"
+    config.write_text("[leds]\ndata_pin = 15\n", encoding="utf-8")
+    output = tmp_path / "mine.svg"
+    script = str(HARDWARE / "wiring.py")
+    result = subprocess.run([sys.executable, script, "--config", str(config), "--output",
+                             str(output)], capture_output=True, text=True, timeout=30)
+    assert result.returncode == 0, result.stderr
+    labels = {t.get("data-pin"): t.text for t in ET.parse(output).getroot().iter(SVG + "text")}
+    assert labels["10"] == "GPIO15 LED DATA" and labels["19"] == "GPIO10"
+    config.write_text("[leds]\ndata_pin = 4\n", encoding="utf-8")  # a matrix row's pin
+    result = subprocess.run([sys.executable, script, "--config", str(config), "--output", "-"],
+                            capture_output=True, text=True, timeout=30)
+    assert result.returncode == 2 and "leds.data_pin" in result.stderr
+    assert result.stdout == ""
