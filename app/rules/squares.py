@@ -12,7 +12,7 @@ SIZE = 9
 
 
 def square_name(file: int, rank: int) -> str:
-    """The name of the square at zero-based ``file`` and ``rank`` (``square_name(0, 0) == "a1"``)."""
+    """The name of the square at zero-based ``file`` and ``rank`` (``(0, 0)`` is ``a1``)."""
     if not (0 <= file < SIZE and 0 <= rank < SIZE):
         raise ValueError(f"no sensor square at file {file}, rank {rank}")
     return f"{FILES[file]}{rank + 1}"

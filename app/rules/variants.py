@@ -1,3 +1,3 @@
-"""Imports every variant module so that each registers itself, in the order of spec/records.md."""
+"""Imports every variant module so that each registers itself (``all_variants`` orders them)."""
 
-from . import dominari, kosmos, duell, family  # noqa: F401
+from . import dominari, duell, family, kosmos  # noqa: F401
