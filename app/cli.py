@@ -60,7 +60,7 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", required=True)
 
     p = sub.add_parser("replay", help="replay a game record and print the resulting state")
-    p.add_argument("record", help="a record JSON file (spec/records.md), or - for stdin")
+    p.add_argument("record", help="a record JSON file (docs/records.md), or - for stdin")
     p.add_argument("--compact", action="store_true", help="print the state on one line")
     p.set_defaults(func=_replay)
 

@@ -1,6 +1,6 @@
 """Actions: small frozen values, one per kind of thing a player can do.
 
-Each parses from and writes to the JSON of spec/records.md. The player is never part of an
+Each parses from and writes to the JSON of docs/records.md. The player is never part of an
 action: turn order decides who acts.
 """
 

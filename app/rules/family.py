@@ -1,4 +1,4 @@
-"""SUDOKU FAMILY: stones 1-6 drawn from a bag onto a star of six triangles (RULINGS.md).
+"""SUDOKU FAMILY: stones 1-6 drawn from a bag onto a star of six triangles (docs/RULINGS.md).
 
 The board is the hexagon of side 4 on a triangular lattice, without its centre. Points use axial
 coordinates (q, r); point (q, r) sits on the sensor square of file index q + 4 and rank r + 5, so
@@ -191,7 +191,7 @@ class FamilyState(State):
 
 @register
 class SudokuFamily(Game):
-    """SUDOKU FAMILY: stones 1-6 from a bag onto a star of six triangles (RULINGS.md)."""
+    """SUDOKU FAMILY: stones 1-6 from a bag onto a star of six triangles (docs/RULINGS.md)."""
 
     id: ClassVar[str] = "sudoku-family"
     name: ClassVar[str] = "SUDOKU FAMILY"

@@ -9,7 +9,7 @@ is stateless and answers questions about immutable ``State`` values:
 - ``apply(state, action)``: the next state (raises ``IllegalActionError``), whose ``last`` holds
   the action's effects (flips, completions, points);
 - ``dead_fields(state)``, ``scores(state)``, and ``state.over`` / ``state.winners``;
-- ``document(state)``: the state document of spec/records.md.
+- ``document(state)``: the state document of docs/records.md.
 
 Variant modules subclass ``Game`` and register themselves with ``@register``.
 """
@@ -212,7 +212,7 @@ class Game:
         return board
 
     def document(self, state: State) -> dict[str, Any]:
-        """The state document of spec/records.md."""
+        """The state document of docs/records.md."""
         doc: dict[str, Any] = {
             "variant": self.id,
             "players": self.players,
@@ -297,7 +297,7 @@ VARIANTS: dict[str, type[Game]] = {}
 ORDER = ("halma-dominari", "vierer-dominari", "revers-dominari", "score-dominari",
          "classic-sudoku", "labyrinth-sudoku", "killer-sudoku", "kakuro", "3d-sudoku",
          "hexa-sudoku", "duell-der-meister", "sudoku-family")
-"""The variant ids in the order of spec/records.md: menus and listings follow it."""
+"""The variant ids in the order of docs/records.md: menus and listings follow it."""
 
 G = TypeVar("G", bound=type[Game])
 
@@ -328,7 +328,7 @@ def new_game(variant_id: str, players: int | None = None,
 
 
 def all_variants() -> list[type[Game]]:
-    """Every registered variant, in the order of spec/records.md."""
+    """Every registered variant, in the order of docs/records.md."""
     from . import variants  # noqa: F401
 
     def rank(variant_id: str) -> int:

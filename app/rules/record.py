@@ -1,4 +1,4 @@
-"""Game records (spec/records.md) and replaying them into states."""
+"""Game records (docs/records.md) and replaying them into states."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The JSON API of spec/api.md, plus the panel's own endpoints (finished games, LEDs, rules).
+"""The JSON API of docs/api.md, plus the panel's own endpoints (finished games, LEDs, rules).
 
 Every handler checks the shape of its input (``validation``), hands it to the table, and answers
 with the table's view. The table and the rules raise their own errors for inputs that make no

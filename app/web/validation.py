@@ -26,7 +26,7 @@ INPUT_FIELDS: Mapping[str, frozenset[str]] = {
     "bear_off": frozenset(),
     "hints": frozenset({"on"}),
 }
-"""Every input of spec/api.md (and the table's ``bear_off`` and ``hints``) with the fields it
+"""Every input of docs/api.md (and the table's ``bear_off`` and ``hints``) with the fields it
 may carry besides ``type``."""
 
 INPUT_REQUIRED: Mapping[str, frozenset[str]] = {

@@ -1,4 +1,4 @@
-"""Classic-Sudoku: the board of RULINGS.md, a complete fill, and random games."""
+"""Classic-Sudoku: the board of docs/RULINGS.md, a complete fill, and random games."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""3D-Sudoku: the cube's board (RULINGS.md, KOSMOS item 5), a complete fill, the book's worked
+"""3D-Sudoku: the cube's board (docs/RULINGS.md, KOSMOS item 5), a complete fill, the book's worked
 example, and random games."""
 
 from __future__ import annotations

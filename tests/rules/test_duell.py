@@ -1,4 +1,4 @@
-"""Duell der Meister follows RULINGS.md: gold cards, stacks, verified discards, markers for
+"""Duell der Meister follows docs/RULINGS.md: gold cards, stacks, verified discards, markers for
 full and decided houses, twelve markers, and the end when both stacks are used up."""
 
 from __future__ import annotations

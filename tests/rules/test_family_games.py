@@ -1,6 +1,6 @@
 """SUDOKU FAMILY random games, checked against a plain second referee written in this file.
 
-The plain referee knows the board only from RULINGS.md (axial points, sensor squares, wedges,
+The plain referee knows the board only from docs/RULINGS.md (axial points, sensor squares, wedges,
 straight lines) and judges every stone from scratch. Hypothesis plays games the way the table
 sees them: one stone per player is removed unseen, the rest come out of the bag in a random
 order, and each stone goes on a random cell where it may go, or down as a joker when it fits

@@ -1,4 +1,4 @@
-"""Halma-Dominari follows RULINGS.md: forward moves, jumps, bearing off, passes, the end."""
+"""Halma-Dominari follows docs/RULINGS.md: forward moves, jumps, bearing off, passes, the end."""
 
 from __future__ import annotations
 

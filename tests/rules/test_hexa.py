@@ -1,4 +1,4 @@
-"""Hexa-Sudoku: the hex board (RULINGS.md, KOSMOS item 6), a complete fill, the book's worked
+"""Hexa-Sudoku: the hex board (docs/RULINGS.md, KOSMOS item 6), a complete fill, the book's worked
 example on this board, and random games."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The rules every KOSMOS board shares (RULINGS.md, "KOSMOS SUDOKU collection"), shown on the
+"""The rules every KOSMOS board shares (docs/RULINGS.md, "KOSMOS SUDOKU collection"), shown on the
 Classic board: cards and supplies, verified set-asides, the end, section scoring and bonus."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Revers-Dominari follows RULINGS.md: the three enclosures, blanks of both colours, the end."""
+"""Revers-Dominari by the rulings: the three enclosures, blanks of both colours, the end."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Score-Dominari follows RULINGS.md: openings, own-colour adjacency, missed turns, the end."""
+"""Score-Dominari follows docs/RULINGS.md: openings, own-colour adjacency, missed turns, the end."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Vierer-Dominari follows RULINGS.md: adjacency, dead fields, the blank phase, four wins."""
+"""Vierer-Dominari follows docs/RULINGS.md: adjacency, dead fields, the blank phase, four wins."""
 
 from __future__ import annotations
 

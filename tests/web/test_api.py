@@ -1,4 +1,4 @@
-"""The JSON API of spec/api.md through Flask's test client, on the real table and simulator."""
+"""The JSON API of docs/api.md through Flask's test client, on the real table and simulator."""
 
 from __future__ import annotations
 

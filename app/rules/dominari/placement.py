@@ -1,10 +1,10 @@
 """What Vierer-, Revers- and Score-Dominari share: a number piece, then a blank phase.
 
 A turn is one number piece of the mover's colour, then optionally blank pieces on dead fields
-(RULINGS.md, "The blank phase"). The turn stays with the mover while a blank can still be placed;
-it ends with ``end_turn``, by itself once no blank can be placed, or implicitly when a ``place``
-arrives, which then belongs to whoever moves next. Passes and the end of the game are decided
-only when a turn ends, because blanks (and Revers flips made by blanks) change who can move.
+(docs/RULINGS.md, "The blank phase"). The turn stays with the mover while a blank can still be
+placed; it ends with ``end_turn``, by itself once no blank can be placed, or implicitly when a
+``place`` arrives, which then belongs to whoever moves next. Passes and the end of the game are
+decided only when a turn ends, because blanks (and Revers flips made by blanks) change who can move.
 
 Each game supplies a few hooks: where its number pieces may go (``placement_problem``), what a
 new piece flips (``enclosed``), whether a player has just won (``has_won``), and its scores.

@@ -1,4 +1,4 @@
-"""The scoring table shared by Revers- and Score-Dominari (RULINGS.md).
+"""The scoring table shared by Revers- and Score-Dominari (docs/RULINGS.md).
 
 Per player: one point per own number piece; a complete printed 2x2 block of only own pieces
 scores 2 when all of them are number pieces and 1 when it holds a blank; a complete rank or file

@@ -1,4 +1,4 @@
-"""Duell der Meister: two players fight for the 27 houses of a 9x9 Sudoku (RULINGS.md).
+"""Duell der Meister: two players fight for the 27 houses of a 9x9 Sudoku (docs/RULINGS.md).
 
 Nine gold cards, 1 to 9, one in each 3x3 block, belong to nobody. Each player plays from a
 stack of four sets 1-9 (36 cards): a turn places the card in hand obeying the Sudoku rule, or

@@ -1,5 +1,5 @@
 """The KOSMOS SUDOKU collection: cards 1-9 on six boards (one module each, registered in the
-order of spec/records.md). ``core`` holds the rules all boards share."""
+order of docs/records.md). ``core`` holds the rules all boards share."""
 
 # The import order is the registration order: the DOMINARI games come first in the records
 # order, even when this package is imported on its own.

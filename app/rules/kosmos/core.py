@@ -7,7 +7,7 @@ when the card fits on no empty cell at all, sets it aside (``discard``). The tab
 card's number only when it is placed or set aside, so it lists every number the mover still
 has in the stack.
 
-Scoring (RULINGS.md, "KOSMOS SUDOKU collection"):
+Scoring (docs/RULINGS.md, "KOSMOS SUDOKU collection"):
 
 - A **section** scores as soon as it is full: each player sums their own cards in it; the
   highest sum gets 2 points, the second highest 1. Equal sums rank by the higher highest card

@@ -32,7 +32,7 @@ const Board = (() => {
     return node;
   }
 
-  // The first stone of SUDOKU FAMILY goes on one of these (RULINGS.md); a geometry may also
+  // The first stone of SUDOKU FAMILY goes on one of these (docs/RULINGS.md); a geometry may also
   // name its marked cells itself in "dots".
   const FAMILY_DOTS = ["d5", "d6", "e4", "e6", "f4", "f5"];
 
