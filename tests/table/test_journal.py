@@ -257,3 +257,33 @@ def test_a_damaged_entry_sets_its_game_aside_and_keeps_the_rest(tmp_path: Path) 
     assert any("damaged" in n for n in view["table"]["notices"])
     assert len(again.finished_games()) == 1
     again.close()
+
+
+def test_kill_9_in_a_real_duell_game_resumes_it(tmp_path: Path) -> None:
+    from app.rules.game import new_game
+
+    path = tmp_path / "duell.db"
+    gold = new_game("duell-der-meister").default_setup()
+    board = ",".join(sorted(gold))
+    proc = _runner(path, board)
+    assert proc.stdout is not None
+    proc.stdout.readline()
+    view = _send(proc, {"new_game": {"variant": "duell-der-meister"}})
+    assert not view["table"]["setting_up"]
+    cell = next(c for c in ("a2", "a3", "b2", "b3") if c not in gold)
+    choices = _send(proc, {"sensor": cell, "occupied": True})["table"]["prompt"]["choices"]
+    expected = _send(proc, {"input": {"type": "number", "number": choices[0]}})["game"]
+    assert expected["cells"][cell]["owner"] == 0 and expected["to_move"] == 1
+    proc.send_signal(signal.SIGKILL)
+    proc.wait(timeout=10)
+    _close(proc)
+
+    again = _runner(path, board + "," + cell)
+    assert again.stdout is not None
+    view = json.loads(again.stdout.readline())
+    assert view["game"] == expected
+    assert not {s: w for s, w in view["table"]["signals"].items() if w in ("missing", "extra")}
+    assert again.stdin is not None
+    again.stdin.close()
+    assert again.wait(timeout=10) == 0
+    _close(again)
