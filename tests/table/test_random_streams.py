@@ -22,8 +22,10 @@ from .helpers import lift, make_table, put, wait
 from .test_playthrough import play
 
 VARIANTS = [*FAKES, *(v for v in ("halma-dominari", "revers-dominari", "vierer-dominari",
-                                  "score-dominari", "classic-sudoku", "sudoku-family",
-                                  "duell-der-meister") if real_variant_available(v))]
+                                  "score-dominari", "classic-sudoku", "labyrinth-sudoku",
+                                  "killer-sudoku", "kakuro", "3d-sudoku", "hexa-sudoku",
+                                  "sudoku-family", "duell-der-meister")
+                        if real_variant_available(v))]
 BOARD = [f"{f}{r}" for f in "abcdef" for r in range(1, 7)] + ["g7", "i9"]
 
 sensor = st.tuples(st.just("sensor"), st.sampled_from(BOARD), st.booleans())
