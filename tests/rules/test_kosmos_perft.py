@@ -18,7 +18,7 @@ ENTRIES = json.loads(
 def test_every_board_and_option_has_positions() -> None:
     seen = {(e["record"]["variant"], e["record"]["options"].get("clues")) for e in ENTRIES}
     assert {("classic-sudoku", None), ("labyrinth-sudoku", None), ("killer-sudoku", None),
-            ("kakuro", "A"), ("kakuro", "B")} <= seen
+            ("kakuro", "A"), ("kakuro", "B"), ("3d-sudoku", None), ("hexa-sudoku", None)} <= seen
     assert all(e.get("note") for e in ENTRIES)
 
 
