@@ -11,20 +11,12 @@ from typing import Any
 from app.rules.actions import action_from_json
 from app.rules.game import Game, Piece, State, new_game
 
+from .notation import parse_pieces
+
 
 def pieces(text: str) -> dict[str, Piece]:
     """Parse ``"W5 a1, Bx f6"`` into a board."""
-    board: dict[str, Piece] = {}
-    for item in text.replace("\n", ",").split(","):
-        item = item.strip()
-        if not item:
-            continue
-        piece, cell = item.split()
-        owner = {"W": 0, "B": 1}[piece[0]]
-        number = None if piece[1] == "x" else int(piece[1])
-        assert cell not in board, f"{cell} listed twice"
-        board[cell] = Piece(owner, number)
-    return board
+    return parse_pieces(text, {"W": 0, "B": 1})
 
 
 def start(variant: str, text: str | None = None) -> tuple[Game, State]:

@@ -14,6 +14,8 @@ from app.rules.duell.game import DEFAULT_GOLD, GEOMETRY, DuellState
 from app.rules.game import Piece
 from app.rules.solver import find_fill
 
+from .notation import parse_pieces
+
 _FILL = find_fill(GEOMETRY, DEFAULT_GOLD)
 assert _FILL is not None
 SOLUTION: dict[str, int] = {**DEFAULT_GOLD, **_FILL}
@@ -21,14 +23,8 @@ SOLUTION: dict[str, int] = {**DEFAULT_GOLD, **_FILL}
 
 def cards(text: str) -> dict[str, Piece]:
     """Parse ``"A9 a8, B3 a3"`` (``A`` player 0, ``B`` player 1) into pieces."""
-    board: dict[str, Piece] = {}
-    for item in text.replace("\n", ",").split(","):
-        item = item.strip()
-        if not item:
-            continue
-        card, cell = item.split()
-        assert cell not in board and cell not in DEFAULT_GOLD, f"{cell} listed twice"
-        board[cell] = Piece({"A": 0, "B": 1}[card[0]], int(card[1]))
+    board = parse_pieces(text, {"A": 0, "B": 1})
+    assert not set(board) & set(DEFAULT_GOLD), "a card listed on a gold card's cell"
     return board
 
 

@@ -15,20 +15,14 @@ from app.rules.game import Game, Piece, State, new_game
 from app.rules.kosmos.core import KosmosGame, KosmosState
 from app.rules.record import Record, replay
 
+from .notation import parse_pieces
+
 COLOURS = {"R": 0, "B": 1, "U": 2, "Y": 3, "N": None}
 
 
 def cards(text: str) -> dict[str, Piece]:
     """Parse ``"R3 a9, B7 b8"`` into a board."""
-    board: dict[str, Piece] = {}
-    for item in text.replace("\n", ",").split(","):
-        item = item.strip()
-        if not item:
-            continue
-        card, cell = item.split()
-        assert cell not in board, f"{cell} listed twice"
-        board[cell] = Piece(COLOURS[card[0]], int(card[1:]))
-    return board
+    return parse_pieces(text, COLOURS)
 
 
 def start(variant: str, text: str = "", players: int = 2,

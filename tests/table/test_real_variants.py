@@ -44,6 +44,19 @@ def legal_numbers(table: Table, cell: str) -> list[int]:
     return [n for n in game.geometry.number_range if game.check(state, Place(cell, n)) is None]
 
 
+def set_up(variant: str) -> tuple[Table, Clock, str]:
+    """A game whose setup already stands on the board, and a first cell the mover may fill."""
+    table, clock, _ = make_table()
+    game = new_game(variant)
+    setup = game.default_setup()
+    table.set_board(list(setup))
+    table.new_game(variant)
+    first = game.initial_state(setup)
+    cell = "d5" if variant == "sudoku-family" else next(
+        c for c in game.geometry.cells if c not in setup and game.placeable_numbers(first, c))
+    return table, clock, cell
+
+
 def place(table: Table, clock: Clock, cell: str, number: int) -> dict[str, Any]:
     put(table, clock, cell)
     return table.input({"type": "number", "square": cell, "number": number})
@@ -169,14 +182,7 @@ def test_hints_light_every_square_where_the_announced_number_fits(variant: str,
 
 @pytest.mark.parametrize("variant", ("classic-sudoku", "duell-der-meister", "sudoku-family"))
 def test_a_knocked_piece_shows_missing_until_it_is_put_back(variant: str) -> None:
-    table, clock, _ = make_table()
-    game = new_game(variant)
-    setup = game.default_setup()
-    table.set_board(list(setup))
-    table.new_game(variant)
-    cell = "d5" if variant == "sudoku-family" else next(
-        c for c in game.geometry.cells if c not in setup and game.placeable_numbers(
-            game.initial_state(setup), c))
+    table, clock, cell = set_up(variant)
     number = legal_numbers(table, cell)[0]
     place(table, clock, cell, number)
     before = table.view()["game"]
@@ -190,14 +196,8 @@ def test_a_knocked_piece_shows_missing_until_it_is_put_back(variant: str) -> Non
 
 @pytest.mark.parametrize("variant", ("hexa-sudoku", "duell-der-meister", "sudoku-family"))
 def test_undo_takes_the_card_back_and_guides_its_removal(variant: str) -> None:
-    table, clock, _ = make_table()
-    game = new_game(variant)
-    setup = game.default_setup()
-    table.set_board(list(setup))
-    table.new_game(variant)
+    table, clock, cell = set_up(variant)
     before = table.view()["game"]
-    cell = "d5" if variant == "sudoku-family" else next(
-        c for c in game.geometry.cells if c not in setup)
     place(table, clock, cell, legal_numbers(table, cell)[0])
     view = table.input({"type": "undo"})
     assert view["game"] == before
