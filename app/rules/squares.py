@@ -2,12 +2,14 @@
 
 Squares are named like chess squares: files ``a``..``i`` left to right, ranks ``1``..``9`` bottom
 to top, ``a1`` bottom-left as seen by the first player. A square is a plain string; these helpers
-convert between names and (file, rank) indices counted from zero.
+convert between names and (file, rank) indices counted from zero. Names are ASCII only: a digit
+of another script (``"a٣"``) is not a rank, here or anywhere else.
 """
 
 from __future__ import annotations
 
 FILES = "abcdefghi"
+RANKS = "123456789"
 SIZE = 9
 
 
@@ -24,8 +26,7 @@ def parse_square(name: str) -> tuple[int, int]:
         not isinstance(name, str)
         or len(name) != 2
         or name[0] not in FILES
-        or not name[1].isdigit()
-        or name[1] == "0"
+        or name[1] not in RANKS
     ):
         raise ValueError(f"{name!r} is not a sensor square (a1..i9)")
     return FILES.index(name[0]), int(name[1]) - 1

@@ -6,8 +6,10 @@ Each line on stdin is one of
 ``{"sensor": "c3", "occupied": true}``, ``{"input": {...}}`` (spec/api.md),
 ``{"new_game": {"variant": ..., "players": ..., "options": ..., "setup": ..., "hints": ...}}``,
 ``{"board": ["a1", ...]}`` (take this as the physical board) or ``{"wait": seconds}``. After
-each line the view is printed as one JSON line (``{"error": ...}`` for a refused line). The
-first line printed is the view at start, after any recovery from the journal.
+each line the view is printed as one JSON line (``{"error": ...}`` for a refused line, which
+changes nothing). Lines are checked as strictly as the panel's requests: bounded length and
+nesting, known fields only, ``occupied`` a real boolean, ``wait`` at most a minute. The first
+line printed is the view at start, after any recovery from the journal.
 """
 
 from __future__ import annotations
@@ -21,6 +23,8 @@ from collections.abc import Callable, Sequence
 from typing import Any, TextIO
 
 from app.rules.game import variant_class
+from app.rules.squares import is_square
+from app.safejson import parse_json
 from firmware.ports import SensorEvent
 
 from .errors import InputError
@@ -34,34 +38,100 @@ def _resolver(spec: str | None) -> Callable[[str], Any]:
     return getattr(importlib.import_module(module), name or "resolve")  # type: ignore[no-any-return]
 
 
-def handle_line(table: Table, line: str) -> dict[str, Any]:
-    """Apply one input line; the view, or ``{"error": reason}``."""
+MAX_LINE = 64 * 1024
+"""The longest line the runner reads; a new game with its setup is well under 2 KiB."""
+
+MAX_DEPTH = 8
+MAX_WAIT = 60.0
+"""The longest ``wait`` a line may ask for, in seconds."""
+
+LINE_FIELDS = {
+    "sensor": {"sensor", "occupied"},
+    "input": {"input"},
+    "new_game": {"new_game"},
+    "board": {"board"},
+    "wait": {"wait"},
+}
+NEW_GAME_FIELDS = {"variant", "players", "options", "setup", "hints"}
+
+
+class LineError(ValueError):
+    """A line the runner refuses; the message says why."""
+
+
+def _only(data: dict[str, Any], allowed: set[str], what: str) -> None:
+    unknown = sorted(k for k in data if k not in allowed)
+    if unknown:
+        fields = ", ".join(sorted(allowed))
+        raise LineError(f"{what} has no field {unknown[0]!r} (fields: {fields})")
+
+
+def _flag(value: object, name: str) -> bool:
+    if not isinstance(value, bool):
+        raise LineError(f"{name} must be true or false, got {str(value)[:20]!r}")
+    return value
+
+
+def _wait_seconds(value: object) -> float:
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise LineError(f"wait must be a number of seconds, got {str(value)[:20]!r}")
+    seconds = float(value)
+    if not 0 <= seconds <= MAX_WAIT:
+        raise LineError(f"wait must be from 0 to {MAX_WAIT:g} seconds, got {seconds:g}")
+    return seconds
+
+
+def parse_line(line: str) -> dict[str, Any]:
+    """One line as a checked object of one known kind; ``LineError`` says what is wrong."""
+    if len(line) > MAX_LINE:
+        raise LineError(f"a line may be at most {MAX_LINE} characters long")
     try:
-        data = json.loads(line)
-    except json.JSONDecodeError as e:
-        return {"error": f"not JSON: {e}"}
+        data = parse_json(line, MAX_DEPTH)
+    except ValueError as e:
+        raise LineError(f"not JSON: {e}") from None
     if not isinstance(data, dict):
-        return {"error": "each line must be a JSON object"}
+        raise LineError("each line must be a JSON object")
+    kind = next((k for k in LINE_FIELDS if k in data), None)
+    if kind is None:
+        raise LineError("unknown line: use sensor, input, new_game, board or wait")
+    _only(data, LINE_FIELDS[kind], f"a {kind} line")
+    if kind == "sensor":
+        if not is_square(data["sensor"]):
+            raise LineError(f"sensor must be a square a1..i9, got {str(data['sensor'])[:20]!r}")
+        _flag(data.get("occupied"), "occupied")
+    elif kind == "new_game":
+        spec = data["new_game"]
+        if not isinstance(spec, dict) or not isinstance(spec.get("variant"), str):
+            raise LineError("new_game needs an object with a variant")
+        _only(spec, NEW_GAME_FIELDS, "new_game")
+        _flag(spec.get("hints", False), "hints")
+    elif kind == "board":
+        board = data["board"]
+        if not isinstance(board, list) or not all(is_square(s) for s in board):
+            raise LineError("board must be a list of squares a1..i9")
+    elif kind == "wait":
+        data["wait"] = _wait_seconds(data["wait"])
+    return data
+
+
+def handle_line(table: Table, line: str) -> dict[str, Any]:
+    """Apply one input line; the view, or ``{"error": reason}`` (and nothing changed)."""
     try:
+        data = parse_line(line)
         if "sensor" in data:
-            table.handle_sensor(SensorEvent(str(data["sensor"]), bool(data.get("occupied")),
-                                            time.monotonic()))
+            table.handle_sensor(SensorEvent(data["sensor"], data["occupied"], time.monotonic()))
         elif "input" in data:
             table.input(data["input"])
         elif "new_game" in data:
             spec = data["new_game"]
-            if not isinstance(spec, dict) or "variant" not in spec:
-                return {"error": "new_game needs an object with a variant"}
             table.new_game(spec["variant"], spec.get("players"), spec.get("options"),
-                           spec.get("setup"), bool(spec.get("hints", False)))
+                           spec.get("setup"), spec.get("hints", False))
         elif "board" in data:
-            table.set_board(list(data["board"]))
-        elif "wait" in data:
-            time.sleep(float(data["wait"]))
-            table.tick()
+            table.set_board(data["board"])
         else:
-            return {"error": "unknown line: use sensor, input, new_game, board or wait"}
-    except (InputError, TypeError, ValueError) as e:
+            time.sleep(data["wait"])
+            table.tick()
+    except (LineError, InputError) as e:
         return {"error": str(e)}
     return table.view()
 

@@ -17,16 +17,30 @@ from app.rules.errors import RulesError
 from . import catalog, settings
 from .errors import ApiError
 from .markdown import render
-from .security import check_request, require_pin
-from .validation import game_input, json_body, new_game_request, only_fields, square
+from .security import check_request, input_needs_pin, require_pin
+from .validation import game_input, json_body, new_game_request, only_fields, query, square
 from .views import present
 
 api = Blueprint("api", __name__, url_prefix="/api")
 
 
+QUERY_PARAMETERS: dict[str, dict[str, str]] = {
+    "api.variant_setup": {"seed": "[0-9]{1,12}"},
+    "api.record": {"download": "1|true|0|false"},
+    "api.finished_record": {"download": "1|true|0|false"},
+}
+"""The query parameters each endpoint takes, with the ASCII pattern of their values; every
+other endpoint takes none."""
+
+
 @api.before_request
 def _guard() -> None:
     check_request()
+    query(QUERY_PARAMETERS.get(request.endpoint or "", {}))
+
+
+def _download_wanted() -> bool:
+    return query(QUERY_PARAMETERS[request.endpoint or ""]).get("download") in ("1", "true")
 
 
 def _panel() -> Any:
@@ -52,12 +66,8 @@ def variant_geometry(variant_id: str) -> Response:
 @api.get("/variants/<variant_id>/setup")
 def variant_setup(variant_id: str) -> Response:
     """The documented start position, or with ``?seed=N`` a random proposal (Duell gold cards)."""
-    seed_text = request.args.get("seed")
-    seed = None
-    if seed_text is not None:
-        if not seed_text.isdigit() or len(seed_text) > 12:
-            raise ApiError(f"seed must be a whole number, got {seed_text!r}")
-        seed = int(seed_text)
+    seed_text = query(QUERY_PARAMETERS["api.variant_setup"]).get("seed")
+    seed = None if seed_text is None else int(seed_text)
     catalog.check_variant(variant_id)
     return jsonify(catalog.proposed_setup(variant_id, seed))
 
@@ -87,13 +97,11 @@ def rules(variant_id: str) -> Response:
 
 @api.post("/game")
 def new_game() -> Response:
-    """Start a game. Replacing a running game ends it, so that needs the PIN when one is set."""
+    """Start a game; with a PIN set, only with the PIN (it ends or replaces the last game)."""
     body = json_body()
     wanted = new_game_request(body, catalog.known_variant_ids())
     panel = _panel()
-    current = panel.table.view().get("game")
-    if current is not None and not current.get("over"):
-        require_pin(body)
+    require_pin(body)
     view = panel.table.new_game(
         wanted["variant"], wanted["players"], wanted["options"], wanted["setup"],
         hints=wanted["hints"],
@@ -118,15 +126,19 @@ def record() -> Response:
     data = _panel().table.record()
     if data is None:
         raise ApiError("no game has been started", 404)
-    if request.args.get("download"):
+    if _download_wanted():
         return _download(data, f"{data.get('variant', 'game')}-current.json")
     return jsonify(data)
 
 
 @api.post("/input")
 def game_input_endpoint() -> Response:
-    data = game_input(json_body())
-    view = _panel().table.input(data)
+    body = json_body()
+    data = game_input(body)
+    panel = _panel()
+    if panel.pin.enabled and input_needs_pin(data, panel.table.view()["table"].get("prompt")):
+        require_pin(body)
+    view = panel.table.input(data)
     return jsonify(present(_panel(), view))
 
 
@@ -174,7 +186,7 @@ def finished_record(game_id: int) -> Response:
         if entry.get("id") == game_id:
             record = entry.get("record")
             name = f"{entry.get('variant', 'game')}-{game_id}.json"
-            if request.args.get("download"):
+            if _download_wanted():
                 return _download(record, name)
             return jsonify(record)
     raise ApiError(f"there is no finished game {game_id}", 404)

@@ -40,6 +40,9 @@ def error_response(message: str, status: int, **extra: Any) -> Response:
     """The one shape of every API error."""
     response = jsonify({"error": message, **extra})
     response.status_code = status
+    retry_after = extra.get("retry_after")
+    if isinstance(retry_after, int):
+        response.headers["Retry-After"] = str(retry_after)
     return response
 
 

@@ -7,12 +7,14 @@ malformed request gets a precise message and never touches the game.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Mapping
 from typing import Any
 
 from flask import request
 
 from app.rules.squares import is_square
+from app.safejson import parse_json
 
 from .errors import ApiError
 
@@ -44,14 +46,47 @@ MAX_NAME_LENGTH = 24
 MAX_PLAYERS = 4
 
 
+MAX_DEPTH = 8
+"""The deepest nesting of arrays and objects any request needs (a setup piece is depth 3)."""
+
+MAX_QUERY_VALUE = 16
+
+
 def json_body() -> dict[str, Any]:
-    """The request's JSON object; a clear 400 for anything else."""
-    data = request.get_json(silent=True)
-    if data is None:
-        raise ApiError("the request body is not valid JSON")
+    """The request's JSON object; a clear 400 for anything else, 413 for too large a body.
+
+    The body is read once, up to ``MAX_CONTENT_LENGTH`` (Flask answers 413 beyond it)."""
+    raw = request.get_data(cache=True)
+    try:
+        data = parse_json(raw, MAX_DEPTH)
+    except ValueError as e:
+        raise ApiError(f"the request body is {e}" if str(e).startswith("not ")
+                       else str(e)) from None
     if not isinstance(data, dict):
         raise ApiError("the request body must be a JSON object")
     return data
+
+
+def query(allowed: Mapping[str, str]) -> dict[str, str]:
+    """The query parameters, checked like a body: known names only, each once, and each value
+    matching its pattern in ``allowed`` (a regular expression over ASCII)."""
+    args = request.args
+    unknown = sorted(k for k in args if k not in allowed)
+    if unknown:
+        names = ", ".join(sorted(allowed)) or "none"
+        raise ApiError(f"unknown query parameter {unknown[0]!r} (parameters: {names})")
+    clean: dict[str, str] = {}
+    for name, pattern in allowed.items():
+        values = args.getlist(name)
+        if not values:
+            continue
+        if len(values) > 1:
+            raise ApiError(f"the query parameter {name!r} is given more than once")
+        value = values[0]
+        if len(value) > MAX_QUERY_VALUE or not re.fullmatch(pattern, value, re.ASCII):
+            raise ApiError(f"the query parameter {name} has a bad value {value[:20]!r}")
+        clean[name] = value
+    return clean
 
 
 def only_fields(data: Mapping[str, Any], allowed: Iterable[str], what: str) -> None:

@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import io
 import json
+import time
+
+import pytest
 
 from app.table import Table
 from app.table.runner import handle_line, run
@@ -36,4 +39,37 @@ def test_runner_lines() -> None:
     assert "JSON object" in answers[7]["error"]
     assert "unknown line" in answers[8]["error"]
     assert "variant" in handle_line(table, json.dumps({"new_game": {}}))["error"]
+    table.close()
+
+
+BAD_LINES = [
+    ("nested 999 deep", "[" * 999 + "]" * 999),
+    ("nested inside a line", '{"input": ' + "[" * 999 + "]" * 999 + "}"),
+    ("an integer of 4,300+ digits", '{"wait": ' + "9" * 4400 + "}"),
+    ("a wait of 1e10 seconds", '{"wait": 1e10}'),
+    ("a negative wait", '{"wait": -1}'),
+    ("NaN", '{"wait": NaN}'),
+    ("occupied as a string", '{"sensor": "b2", "occupied": "false"}'),
+    ("occupied missing", '{"sensor": "b2"}'),
+    ("a Unicode digit", '{"sensor": "b٣", "occupied": true}'),
+    ("a square that is a number", '{"sensor": 22, "occupied": true}'),
+    ("a board that is not a list", '{"board": "b2"}'),
+    ("an unknown field", '{"sensor": "b2", "occupied": true, "hand": 1}'),
+    ("hints as a string", '{"new_game": {"variant": "fake-kosmos", "hints": "no"}}'),
+    ("a line of 100,000 characters", '{"board": ["' + "a" * 100_000 + '"]}'),
+]
+
+
+@pytest.mark.parametrize(("name", "line"), BAD_LINES, ids=[n for n, _ in BAD_LINES])
+def test_bad_lines_are_refused_and_change_nothing(name: str, line: str) -> None:
+    """The attack: the runner crashed on deep nesting, a 4,300-digit integer and a wait of
+    1e10, and read ``"occupied": "false"`` as occupied."""
+    table = Table(resolve=resolve, ticker=False)
+    table.new_game("fake-kosmos")
+    before = table.view()
+    started = time.monotonic()
+    answer = handle_line(table, line)
+    assert time.monotonic() - started < 1.0
+    assert isinstance(answer.get("error"), str), answer
+    assert table.view() == before
     table.close()

@@ -10,6 +10,7 @@ from flask.testing import FlaskClient
 
 from app.table import Table
 from app.web import create_app
+from app.web.errors import ApiError
 from app.web.security import PinGuard, host_allowed, origin_matches
 
 from .helpers import place
@@ -105,13 +106,27 @@ def test_never_in_debug_mode(app: Flask) -> None:
     assert app.debug is False
 
 
-def test_a_running_game_is_ended_only_with_the_pin(pin_client: FlaskClient) -> None:
-    assert pin_client.post("/api/game", json={"variant": "vierer-dominari"}).status_code == 200
+PIN = {"X-Table-Pin": "4711"}
+
+
+def version(client: FlaskClient) -> int:
+    return int(client.get("/api/state").get_json()["version"])
+
+
+def start(client: FlaskClient, variant: str = "vierer-dominari") -> None:
+    response = client.post("/api/game", json={"variant": variant}, headers=PIN)
+    assert response.status_code == 200, response.get_json()
+
+
+def test_a_new_game_needs_the_pin(pin_client: FlaskClient) -> None:
+    first = pin_client.post("/api/game", json={"variant": "vierer-dominari"})
+    assert first.status_code == 401
+    assert first.get_json() == {"error": "this needs the table's PIN", "pin": True}
+    start(pin_client)
     place(pin_client, "c3", 3)
     before = game_state(pin_client)
     response = pin_client.post("/api/game", json={"variant": "revers-dominari"})
     assert response.status_code == 401
-    assert response.get_json() == {"error": "this needs the table's PIN", "pin": True}
     wrong = pin_client.post("/api/game", json={"variant": "revers-dominari"},
                             headers={"X-Table-Pin": "0000"})
     assert wrong.status_code == 401 and wrong.get_json()["error"] == "wrong PIN"
@@ -119,6 +134,56 @@ def test_a_running_game_is_ended_only_with_the_pin(pin_client: FlaskClient) -> N
     right = pin_client.post("/api/game", json={"variant": "revers-dominari", "pin": "4711"})
     assert right.status_code == 200
     assert right.get_json()["game"]["variant"] == "revers-dominari"
+
+
+def test_undo_without_the_pin_takes_nothing_back(pin_client: FlaskClient) -> None:
+    """The attack: six undos without the PIN took a running game back to zero actions."""
+    start(pin_client)
+    place(pin_client, "c3", 3)
+    place(pin_client, "d4", 4)
+    before, seen = game_state(pin_client), version(pin_client)
+    for _ in range(6):
+        response = pin_client.post("/api/input", json={"type": "undo"})
+        assert response.status_code == 401 and response.get_json()["pin"] is True
+    assert game_state(pin_client) == before and version(pin_client) == seen
+    undone = pin_client.post("/api/input", json={"type": "undo"}, headers=PIN)
+    assert undone.status_code == 200
+    assert "d4" not in undone.get_json()["game"]["cells"]
+
+
+@pytest.mark.parametrize("data", [{"type": "hints", "on": True}, {"type": "end_turn"},
+                                  {"type": "undo"}, {"type": "discard", "number": 3}])
+def test_inputs_that_change_the_game_without_a_piece_need_the_pin(
+        pin_client: FlaskClient, data: dict[str, Any]) -> None:
+    start(pin_client, "classic-sudoku")
+    seen = version(pin_client)
+    response = pin_client.post("/api/input", json=data)
+    assert response.status_code == 401, response.get_json()
+    assert version(pin_client) == seen
+
+
+def test_playing_needs_no_pin(pin_client: FlaskClient) -> None:
+    start(pin_client)
+    view = place(pin_client, "c3", 3)
+    assert view["game"]["cells"]["c3"]["number"] == 3
+    pre_chosen = pin_client.post("/api/input", json={"type": "number", "number": 2})
+    assert pre_chosen.status_code == 200
+
+
+def test_answers_to_the_tables_question_need_no_pin() -> None:
+    from app.web.security import input_needs_pin
+
+    asked = {"kind": "discard", "number": 7, "square": "c3"}
+    assert not input_needs_pin({"type": "discard", "number": 7}, asked)
+    assert input_needs_pin({"type": "discard", "number": 6}, asked)
+    assert input_needs_pin({"type": "discard", "number": 7}, None)
+    joker = {"kind": "joker", "square": "e5", "number": 4}
+    assert not input_needs_pin({"type": "joker", "square": "e5", "number": 4}, joker)
+    assert input_needs_pin({"type": "joker", "square": "e6", "number": 4}, joker)
+    for kind in ("number", "blank", "bear_off"):
+        assert not input_needs_pin({"type": kind}, None)
+    for kind in ("undo", "hints", "end_turn"):
+        assert input_needs_pin({"type": kind}, {"kind": kind})
 
 
 def test_settings_need_the_pin(pin_client: FlaskClient) -> None:
@@ -130,21 +195,50 @@ def test_settings_need_the_pin(pin_client: FlaskClient) -> None:
     assert pin_client.get("/api/table").get_json()["pin"] is True
 
 
-def test_playing_needs_no_pin(pin_client: FlaskClient) -> None:
-    pin_client.post("/api/game", json={"variant": "vierer-dominari"})
-    view = place(pin_client, "c3", 3)
-    assert view["game"]["cells"]["c3"]["number"] == 3
-
-
-def test_wrong_pins_lock_out_for_a_while() -> None:
+def test_wrong_pins_lock_out_the_whole_table_for_longer_and_longer() -> None:
     now = [100.0]
     guard = PinGuard("4711", clock=lambda: now[0])
-    for _ in range(5):
-        with pytest.raises(Exception, match="wrong PIN"):
-            guard.require("1234", "phone")
-    with pytest.raises(Exception, match="too many wrong PINs") as caught:
-        guard.require("4711", "phone")
-    assert caught.value.status == 429  # type: ignore[attr-defined]
-    guard.require("4711", "other phone")  # others are not locked out
+    for i in range(5):
+        with pytest.raises(ApiError, match="wrong PIN"):
+            guard.require("1234", f"10.0.0.{i}")  # every guess from another address
+    with pytest.raises(ApiError, match="too many wrong PINs") as caught:
+        guard.require("4711", "10.0.0.99")  # a new address is locked out too
+    assert caught.value.status == 429 and caught.value.extra["retry_after"] == 30
     now[0] += 31
-    guard.require("4711", "phone")
+    with pytest.raises(ApiError, match="wrong PIN"):
+        guard.require("1111", "10.0.0.7")
+    now[0] += 31  # the second lockout is twice as long
+    with pytest.raises(ApiError, match="too many wrong PINs"):
+        guard.require("4711", "10.0.0.8")
+    now[0] += 30
+    guard.require("4711", "10.0.0.8")  # the right PIN clears the count
+    assert guard.failures == 0
+
+
+def test_guessing_every_pin_takes_months() -> None:
+    """The attack: 943 rotating addresses found a four-digit PIN in 5.8 s."""
+    now = [0.0]
+    guard = PinGuard("9999", clock=lambda: now[0])
+    guesses = 0
+    day = 24 * 3600.0
+    while now[0] < day:
+        try:
+            guard.require(f"{guesses:04d}", f"127.0.{guesses // 250}.{guesses % 250 + 1}")
+        except ApiError as e:
+            if e.status == 429:
+                now[0] += e.extra["retry_after"]
+                continue
+        guesses += 1
+    assert guesses <= 40  # so all 10,000 take more than 250 days
+    assert guard.lockout_seconds(100) == 3600
+
+
+def test_a_lockout_answers_429_with_retry_after(pin_client: FlaskClient) -> None:
+    for i in range(5):
+        response = pin_client.post("/api/table/led-test", json={"pin": "0000"},
+                                   environ_base={"REMOTE_ADDR": f"127.0.0.{i + 2}"})
+        assert response.status_code == 401
+    locked = pin_client.post("/api/table/led-test", json={}, headers=PIN)
+    assert locked.status_code == 429
+    assert locked.headers["Retry-After"] == "30"
+    assert locked.get_json()["retry_after"] == 30
