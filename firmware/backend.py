@@ -17,6 +17,7 @@ from typing import Any
 from gpiozero import GPIOZeroError
 
 from .config import TableConfig
+from .exc import HardwareUnavailable
 from .leds import LedDisplay, neopixel_display, recording_display
 from .matrix import ReedMatrix
 from .simulator import SimulatedBoard
@@ -101,7 +102,8 @@ def open_hardware(config: TableConfig, simulate: bool | None = None) -> Hardware
     try:
         return open_real(config)
     except (ImportError, NotImplementedError) as e:
-        raise OSError(f"the LED or GPIO libraries of the Pi are not usable: {e} (install the "
-                      "project with its [pi] extra, or start with --sim)") from e
+        raise HardwareUnavailable(
+            f"the LED or GPIO libraries of the Pi are not usable: {e} (install the project "
+            "with its [pi] extra, or start with --sim)") from e
     except GPIOZeroError as e:  # a pin in use by another program, no permission, ..
-        raise OSError(f"cannot open the table's GPIO pins: {e}") from e
+        raise HardwareUnavailable(f"cannot open the table's GPIO pins: {e}") from e

@@ -18,6 +18,8 @@ from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
+from .exc import ConfigError
+
 ENV_VAR = "SUDOKU_TABLE_CONFIG"
 SIZE = 9
 GPIO_RANGE = range(0, 28)
@@ -30,10 +32,6 @@ SPI_OTHERS = (7, 8, 9, 11)
 CORNERS = ("bottom_left", "bottom_right", "top_left", "top_right")
 ROTATIONS = (0, 90, 180, 270)
 PIXEL_ORDERS = ("RGB", "RBG", "GRB", "GBR", "BRG", "BGR")
-
-
-class ConfigError(ValueError):
-    """A config file that cannot be read or holds a bad value; the message names the key."""
 
 
 @dataclass(frozen=True, slots=True)

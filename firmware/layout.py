@@ -8,6 +8,7 @@ and its column ``c`` is file ``c``, so a square's index is ``rank * 9 + file``.
 from __future__ import annotations
 
 from .config import CORNERS, ROTATIONS, LedConfig
+from .exc import LayoutError
 
 SIZE = 9
 FILES = "abcdefghi"
@@ -21,7 +22,7 @@ def square_index(square: str) -> int:
     try:
         return INDEX[square]
     except (KeyError, TypeError):
-        raise ValueError(f"{square!r} is not a square a1..i9") from None
+        raise LayoutError(f"{square!r} is not a square a1..i9") from None
 
 
 def square_at(row: int, column: int) -> str:
@@ -37,9 +38,9 @@ def led_order(start_corner: str, serpentine: bool, rotation: int) -> tuple[str, 
     ``rotation`` degrees clockwise on the board.
     """
     if start_corner not in CORNERS:
-        raise ValueError(f"start_corner must be one of {', '.join(CORNERS)}, got {start_corner!r}")
+        raise LayoutError(f"start_corner must be one of {', '.join(CORNERS)}, got {start_corner!r}")
     if rotation not in ROTATIONS:
-        raise ValueError(f"rotation must be 0, 90, 180 or 270, got {rotation!r}")
+        raise LayoutError(f"rotation must be 0, 90, 180 or 270, got {rotation!r}")
     last = SIZE - 1
     order = []
     for k in range(SIZE * SIZE):

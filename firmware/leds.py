@@ -26,6 +26,7 @@ from typing import Any
 import adafruit_pixelbuf
 
 from .config import LedConfig
+from .exc import ConfigError, FrameError
 from .layout import INDEX, led_indices
 from .ports import PATTERNS, RGB, Frame, Light
 
@@ -70,7 +71,7 @@ def pattern_intensity(pattern: str, now: float, since: float) -> tuple[float, fl
             if start <= age < end:
                 return value, since + end
         return (1.0, since + FLASH[0][1]) if age < 0 else (0.0, None)
-    raise ValueError(f"unknown pattern {pattern!r} (known: {', '.join(PATTERNS)})")
+    raise FrameError(f"unknown pattern {pattern!r} (known: {', '.join(PATTERNS)})")
 
 
 def shape_color(color: RGB, level: float, config: LedConfig, brightness: float) -> RGB:
@@ -110,21 +111,21 @@ def cap_current(pixels: list[RGB], config: LedConfig) -> tuple[list[RGB], float]
 def check_light(square: str, light: Any) -> Light:
     """``light`` if it is a valid light for ``square``; ``ValueError`` naming what is wrong."""
     if square not in INDEX:
-        raise ValueError(f"{square!r} is not a square a1..i9")
+        raise FrameError(f"{square!r} is not a square a1..i9")
     if not isinstance(light, Light):
-        raise ValueError(f"the light of {square} must be a Light, got {light!r}")
+        raise FrameError(f"the light of {square} must be a Light, got {light!r}")
     color = light.color
     if (not isinstance(color, tuple) or len(color) != 3
             or not all(isinstance(c, int) and not isinstance(c, bool) and 0 <= c <= 255
                        for c in color)):
-        raise ValueError(f"the colour of {square} must be three numbers 0..255, got {color!r}")
+        raise FrameError(f"the colour of {square} must be three numbers 0..255, got {color!r}")
     if light.pattern not in PATTERNS:
-        raise ValueError(f"the pattern of {square} must be one of {', '.join(PATTERNS)}, "
+        raise FrameError(f"the pattern of {square} must be one of {', '.join(PATTERNS)}, "
                          f"got {light.pattern!r}")
     level = light.level
     if (isinstance(level, bool) or not isinstance(level, int | float)
             or not 0 <= level <= 1):
-        raise ValueError(f"the level of {square} must be from 0 to 1, got {level!r}")
+        raise FrameError(f"the level of {square} must be from 0 to 1, got {level!r}")
     return light
 
 
@@ -167,7 +168,7 @@ class LedDisplay:
     def __init__(self, pixels: Any, config: LedConfig,
                  clock: Callable[[], float] = time.monotonic) -> None:
         if len(pixels) < config.count:
-            raise ValueError(f"the pixel chain has {len(pixels)} LEDs, the config says "
+            raise ConfigError(f"the pixel chain has {len(pixels)} LEDs, the config says "
                              f"{config.count}")
         self.pixels = pixels
         self.config = config
@@ -243,7 +244,7 @@ class LedDisplay:
     def set_brightness(self, level: float) -> None:
         """Global brightness from 0.0 to 1.0."""
         if isinstance(level, bool) or not isinstance(level, int | float) or not 0 <= level <= 1:
-            raise ValueError(f"brightness must be from 0 to 1, got {level!r}")
+            raise FrameError(f"brightness must be from 0 to 1, got {level!r}")
         with self._cond:
             self._brightness = float(level)
             self._shapes.clear()
@@ -365,7 +366,7 @@ def neopixel_chain(config: LedConfig, pin: Any = None) -> Any:
     if pin is None:
         pin = getattr(board, f"D{config.data_pin}", None)
         if pin is None:
-            raise ValueError(f"leds.data_pin GPIO{config.data_pin} is not a pin of this board")
+            raise ConfigError(f"leds.data_pin GPIO{config.data_pin} is not a pin of this board")
     return neopixel.NeoPixel(pin, config.count, bpp=3, brightness=1.0, auto_write=False,
                              pixel_order=config.pixel_order)
 

@@ -22,6 +22,7 @@ from gpiozero import DigitalInputDevice, DigitalOutputDevice
 
 from .config import SensorConfig
 from .debounce import Debouncer
+from .exc import HardwareError
 from .layout import SIZE, SQUARES
 from .ports import SensorEvent, SensorFault
 
@@ -122,7 +123,7 @@ class ReedMatrix:
         """Set the listeners without starting the thread (then :meth:`scan_once` drives)."""
         with self._lock:
             if not self._rows:
-                raise RuntimeError("the reed matrix is closed")
+                raise HardwareError("the reed matrix is closed")
             self._on_event, self._on_fault = on_event, on_fault
 
     def start(self, on_event: EventListener, on_fault: FaultListener | None = None) -> None:

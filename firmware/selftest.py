@@ -26,6 +26,7 @@ from typing import TextIO
 from .backend import Hardware, open_hardware
 from .config import ConfigError, load_config
 from .debounce import ALL, COLUMN_MASKS, ROW_MASKS, bits
+from .exc import SimulatorError
 from .layout import FILES, SIZE, SQUARES, led_indices
 from .leds import wire_color
 from .ports import Light, SensorFault
@@ -194,19 +195,19 @@ def inject(board: SimulatedBoard, spec: str) -> None:
     ``short-column:e`` or ``chatter:d4``."""
     kind, _, where = spec.partition(":")
     if kind not in INJECTIONS or not where:
-        raise ValueError(f"--inject must be one of {', '.join(k + ':WHERE' for k in INJECTIONS)}"
-                         f", got {spec!r}")
+        kinds = ", ".join(k + ":WHERE" for k in INJECTIONS)
+        raise SimulatorError(f"--inject must be one of {kinds}, got {spec!r}")
     if kind == "stuck":
         board.set_stuck(where, True)
     elif kind == "chatter":
         board.chatter(where, 3600.0, period=0.006)
     elif kind == "dead-row":
         if where not in "123456789" or len(where) != 1:
-            raise ValueError(f"a row is a rank 1..9, got {where!r}")
+            raise SimulatorError(f"a row is a rank 1..9, got {where!r}")
         board.set_dead_row(int(where) - 1)
     else:
         if where not in FILES or len(where) != 1:
-            raise ValueError(f"a column is a file a..i, got {where!r}")
+            raise SimulatorError(f"a column is a file a..i, got {where!r}")
         if kind == "dead-column":
             board.set_dead_column(FILES.index(where))
         else:

@@ -20,6 +20,7 @@ from typing import Any
 from gpiozero.pins.mock import MockFactory, MockPin
 
 from .config import SensorConfig, SimulatorConfig
+from .exc import SimulatorError
 from .layout import SIZE, square_index
 
 BOUNCE_PERIOD = 0.0003
@@ -107,7 +108,7 @@ class SimulatedBoard:
     def set_square(self, square: str, occupied: bool) -> None:
         """Put a piece on ``square`` (close its switch) or lift it; the switch bounces first."""
         if not isinstance(occupied, bool):
-            raise TypeError(f"occupied must be True or False, got {occupied!r}")
+            raise SimulatorError(f"occupied must be True or False, got {occupied!r}")
         i = square_index(square)
         with self._lock:
             if self._closed[i] == occupied:
@@ -209,4 +210,4 @@ class SimulatedBoard:
 
 def _line(n: int) -> None:
     if isinstance(n, bool) or not isinstance(n, int) or not 0 <= n < SIZE:
-        raise ValueError(f"a line number must be 0 to 8, got {n!r}")
+        raise SimulatorError(f"a line number must be 0 to 8, got {n!r}")

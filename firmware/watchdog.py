@@ -13,6 +13,8 @@ import logging
 import os
 import socket
 
+from .exc import NotifyError
+
 log = logging.getLogger(__name__)
 
 ENV_VAR = "NOTIFY_SOCKET"
@@ -29,7 +31,7 @@ def notify(message: str, socket_name: str | None = None) -> bool:
     """Send ``message`` (e.g. ``READY=1``); True when sent, False when not under systemd or
     the send failed."""
     if not isinstance(message, str) or not message:
-        raise ValueError(f"a notify message must be a non-empty string, got {message!r}")
+        raise NotifyError(f"a notify message must be a non-empty string, got {message!r}")
     name = socket_name if socket_name is not None else os.environ.get(ENV_VAR, "")
     if not name:
         return False

@@ -10,6 +10,7 @@ import time
 import pytest
 
 from firmware.config import SensorConfig, SimulatorConfig
+from firmware.exc import SimulatorError
 from firmware.layout import SQUARES
 from firmware.matrix import ReedMatrix
 from firmware.ports import SensorEvent, SensorFault
@@ -352,5 +353,5 @@ def test_bad_line_numbers_are_refused(rig: Rig, method: str, argument: int) -> N
 def test_bad_squares_are_refused(rig: Rig) -> None:
     with pytest.raises(ValueError, match="is not a square"):
         rig.board.set_square("k1", True)
-    with pytest.raises(TypeError, match="occupied must be"):
+    with pytest.raises(SimulatorError, match="occupied must be"):
         rig.board.set_square("a1", 1)  # type: ignore[arg-type]
