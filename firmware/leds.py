@@ -129,7 +129,7 @@ def check_light(square: str, light: Any) -> Light:
     return light
 
 
-class RecordingPixels(adafruit_pixelbuf.PixelBuf):  # type: ignore[misc]
+class RecordingPixels(adafruit_pixelbuf.PixelBuf):
     """A NeoPixel chain that records what it would send: the simulator's LEDs."""
 
     def __init__(self, n: int, pixel_order: str = "GRB", history: int = 256) -> None:

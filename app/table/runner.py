@@ -35,7 +35,7 @@ def _resolver(spec: str | None) -> Callable[[str], Any]:
     if not spec:
         return variant_class
     module, _, name = spec.partition(":")
-    return getattr(importlib.import_module(module), name or "resolve")  # type: ignore[no-any-return]
+    return getattr(importlib.import_module(module), name or "resolve")
 
 
 MAX_LINE = 64 * 1024

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from app.rules.actions import OFF, Action, Blank, Discard, EndTurn, Joker, Move, Place
-from app.rules.errors import Illegal, UnknownVariantError
+from app.rules.errors import Illegal
 from app.rules.game import Effects, Game, Piece, State, house_conflict, variant_class
 from app.rules.geometry import Geometry, offset, sudoku_grid
 
@@ -386,10 +386,3 @@ def resolve(variant: str) -> type[Game]:
         return FAKES[variant]
     return variant_class(variant)
 
-
-def real_variant_available(variant: str) -> bool:
-    try:
-        variant_class(variant)
-    except UnknownVariantError:
-        return False
-    return True

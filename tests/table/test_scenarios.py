@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from .fakes import FAKES, real_variant_available
+from .fakes import FAKES
 from .helpers import load_scenarios, run_scenario
 
 SCENARIOS = load_scenarios()
@@ -30,7 +30,5 @@ def test_every_family_has_many_scenarios() -> None:
 
 @pytest.mark.parametrize("scenario", [s for _, s in SCENARIOS], ids=[n for n, _ in SCENARIOS])
 def test_scenario(scenario: dict[str, Any]) -> None:
-    if scenario["variant"] not in FAKES and not real_variant_available(scenario["variant"]):
-        pytest.skip(f"{scenario['variant']} is not registered yet")
     table = run_scenario(scenario)
     table.close()

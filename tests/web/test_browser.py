@@ -35,11 +35,6 @@ def example(name: str) -> dict[str, Any]:
     return json.loads((EXAMPLES / f"{name}.json").read_text())
 
 
-def need(variant: str) -> None:
-    if variant not in {cls.id for cls in all_variants()}:
-        pytest.skip(f"the variant {variant} is not registered yet")
-
-
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
     from playwright.sync_api import sync_playwright
@@ -374,7 +369,6 @@ def test_halma_dominari_moves_by_taps(phone: Phone) -> None:
 
 
 def test_kosmos_classic_sudoku_with_three_players(phone: Phone) -> None:
-    need("classic-sudoku")
     record = example("classic-sudoku-7-66")
     actions = record["record"]["actions"]
     phone.start("classic-sudoku", players=3)
@@ -393,7 +387,6 @@ def test_kosmos_classic_sudoku_with_three_players(phone: Phone) -> None:
 
 
 def test_duell_der_meister_with_gold_cards_entered(phone: Phone) -> None:
-    need("duell-der-meister")
     record = example("duell-der-meister-7-62")
     actions = record["record"]["actions"]
     phone.start("duell-der-meister", setup=record["record"]["setup"])
@@ -412,7 +405,6 @@ def test_duell_der_meister_with_gold_cards_entered(phone: Phone) -> None:
 
 
 def test_sudoku_family_with_a_joker(phone: Phone) -> None:
-    need("sudoku-family")
     record = example("sudoku-family-7-34")
     actions = record["record"]["actions"]
     phone.start("sudoku-family")
