@@ -1,4 +1,7 @@
-"""The composition root: ``sudoku-table serve | replay | selftest | overlay``."""
+"""The command line: ``sudoku-table serve | replay | selftest | overlay``.
+
+The parts of ``serve`` are composed in ``app.assembly``; the config file is read by
+``app.config`` and each command is handed its part."""
 
 from __future__ import annotations
 
@@ -35,7 +38,7 @@ def _replay(args: argparse.Namespace) -> int:
 
 
 def _serve(args: argparse.Namespace) -> int:
-    from .web.server import serve
+    from .assembly import serve
 
     return serve(args)
 
@@ -43,7 +46,14 @@ def _serve(args: argparse.Namespace) -> int:
 def _selftest(args: argparse.Namespace) -> int:
     from firmware.selftest import main as selftest
 
-    return selftest(args)
+    from .config import ConfigError, load_config
+
+    try:
+        config = load_config(args.config)
+    except ConfigError as e:
+        print(f"sudoku-table selftest: cannot start: {e}", file=sys.stderr)
+        return 2
+    return selftest(args, config=config.hardware)
 
 
 def _overlay(args: argparse.Namespace) -> int:

@@ -23,6 +23,7 @@ import json
 import math
 import sys
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from xml.sax.saxutils import escape, quoteattr
 
 from .rules.errors import RulesError
@@ -48,6 +49,25 @@ FAINT = "#9a9a9a"
 
 class OverlayError(ValueError):
     """A request for an overlay that cannot be drawn (unknown variant, bad options)."""
+
+
+@dataclass(frozen=True, slots=True)
+class BoardConfig:
+    """The ``[board]`` section of the table's config file: the physical board."""
+
+    square_mm: float = DEFAULT_PITCH_MM
+    """Distance between the centres of neighbouring squares."""
+
+    @classmethod
+    def from_section(cls, raw: Mapping[str, object]) -> BoardConfig:
+        """The checked section (``OverlayError`` names the bad key)."""
+        if "square_mm" not in raw:
+            return cls()
+        value = raw["square_mm"]
+        if (isinstance(value, bool) or not isinstance(value, int | float)
+                or not math.isfinite(value) or not 5 <= value <= 200):
+            raise OverlayError(f"board.square_mm must be between 5 and 200, got {value!r}")
+        return cls(float(value))
 
 
 # --- geometry on paper ------------------------------------------------------------------------
@@ -396,12 +416,10 @@ def _region_borders(geometry: Geometry, owner: Mapping[str, str], pitch: float,
 
 def square_pitch(config_path: str | None) -> float:
     """The square pitch in mm from the table's config (``[board] square_mm``)."""
+    from .config import load_config
+
     try:
-        from firmware.config import load_config
-    except ImportError:  # a checkout without the firmware package: the default pitch
-        return DEFAULT_PITCH_MM
-    try:
-        return float(load_config(config_path).board.square_mm)
+        return load_config(config_path).board.square_mm
     except ValueError as e:  # ConfigError names the key
         raise OverlayError(str(e)) from None
 

@@ -31,8 +31,9 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from app.assembly import open_panel  # noqa: E402
 from app.web.security import PinGuard  # noqa: E402
-from app.web.server import PanelServer, open_panel  # noqa: E402
+from app.web.server import PanelServer  # noqa: E402
 
 PIN = "4711"
 FIELDS = ["type", "square", "number", "owner", "on", "variant", "players", "options", "setup",

@@ -27,7 +27,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from app.table import Table  # noqa: E402
 from firmware.backend import open_hardware  # noqa: E402
-from firmware.config import TableConfig  # noqa: E402
+from firmware.config import HardwareConfig  # noqa: E402
 from firmware.layout import SQUARES, led_indices  # noqa: E402
 from firmware.leds import recording_display, wire_color  # noqa: E402
 from firmware.matrix import ReedMatrix  # noqa: E402
@@ -40,7 +40,7 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q / 100 * len(ordered)))]
 
 
-def bench_scans(config: TableConfig, seconds: float = 1.5) -> None:
+def bench_scans(config: HardwareConfig, seconds: float = 1.5) -> None:
     board = SimulatedBoard(config.sensors, config.simulator)
     matrix = ReedMatrix(config.sensors, pin_factory=board.factory)
     try:
@@ -63,7 +63,7 @@ def bench_scans(config: TableConfig, seconds: float = 1.5) -> None:
           f"{per_scan / (interval * 10):.1f}% of one core")
 
 
-def bench_frames(config: TableConfig, frames: int = 2000) -> None:
+def bench_frames(config: HardwareConfig, frames: int = 2000) -> None:
     display = recording_display(config.leds)
     rng = random.Random(3)
     colours = [(255, 0, 0), (0, 255, 0), (0, 60, 255), (255, 150, 0), (255, 255, 255)]
@@ -88,7 +88,7 @@ def bench_frames(config: TableConfig, frames: int = 2000) -> None:
           "WS2812 chain adds ~2.5 ms of wire time")
 
 
-def bench_end_to_end(config: TableConfig, changes: int, seed: int) -> bool:
+def bench_end_to_end(config: HardwareConfig, changes: int, seed: int) -> bool:
     rng = random.Random(seed)
     hardware = open_hardware(config, simulate=True)
     table = Table(display=hardware.display)
@@ -161,7 +161,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--changes", type=int, default=200)
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args(argv)
-    config = TableConfig()
+    config = HardwareConfig()
     bench_scans(config)
     bench_frames(config)
     ok = bench_end_to_end(config, args.changes, args.seed)

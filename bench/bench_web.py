@@ -26,11 +26,11 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from app.config import load_config  # noqa: E402
 from app.table import Table  # noqa: E402
 from app.web import create_app  # noqa: E402
 from app.web.server import PanelServer  # noqa: E402
 from firmware.backend import open_hardware  # noqa: E402
-from firmware.config import load_config  # noqa: E402
 from firmware.ports import SensorEvent  # noqa: E402
 
 PHONES = 4
@@ -122,10 +122,10 @@ def main() -> int:
 
     with tempfile.TemporaryDirectory() as data:
         config = load_config(None)
-        hardware = open_hardware(config, simulate=True)
+        hardware = open_hardware(config.hardware, simulate=True)
         table = TimedTable(display=hardware.display, journal=Path(data) / "journal.sqlite3")
         table.attach(hardware.sensors)
-        app = create_app(table, hardware=hardware, config=config)
+        app = create_app(table, hardware=hardware, config=config.panel)
         server = PanelServer(app, "127.0.0.1", 0)
         serving = threading.Thread(target=server.run, daemon=True)
         serving.start()

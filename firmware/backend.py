@@ -16,7 +16,7 @@ from typing import Any
 
 from gpiozero import GPIOZeroError
 
-from .config import TableConfig
+from .config import HardwareConfig
 from .exc import HardwareUnavailable
 from .leds import LedDisplay, neopixel_display, recording_display
 from .matrix import ReedMatrix
@@ -42,7 +42,7 @@ class Hardware:
     sensors: ReedMatrix
     display: LedDisplay
     simulator: SimulatedBoard | None = None
-    config: TableConfig = field(default_factory=TableConfig)
+    config: HardwareConfig = field(default_factory=HardwareConfig)
     _closed: bool = field(default=False, repr=False)
 
     @property
@@ -69,7 +69,7 @@ class Hardware:
         self.close()
 
 
-def open_simulator(config: TableConfig) -> Hardware:
+def open_simulator(config: HardwareConfig) -> Hardware:
     """The simulated table: mock-pin matrix scanned by the real code, recording LEDs."""
     board = SimulatedBoard(config.sensors, config.simulator)
     try:
@@ -81,7 +81,7 @@ def open_simulator(config: TableConfig) -> Hardware:
                     simulator=board, config=config)
 
 
-def open_real(config: TableConfig, pin_factory: Any = None) -> Hardware:
+def open_real(config: HardwareConfig, pin_factory: Any = None) -> Hardware:
     """The real table: gpiozero's default pin factory and the NeoPixel chain."""
     sensors = ReedMatrix(config.sensors, pin_factory=pin_factory)
     try:
@@ -92,7 +92,7 @@ def open_real(config: TableConfig, pin_factory: Any = None) -> Hardware:
     return Hardware(sensors=sensors, display=display, config=config)
 
 
-def open_hardware(config: TableConfig, simulate: bool | None = None) -> Hardware:
+def open_hardware(config: HardwareConfig, simulate: bool | None = None) -> Hardware:
     """The table's hardware: ``simulate`` None means real on a Raspberry Pi, simulated
     elsewhere."""
     if simulate is None:

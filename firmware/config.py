@@ -1,8 +1,10 @@
-"""The table's config: which pins, which LEDs, how they are laid out, and how fast to scan.
+"""The firmware's config: which pins, which LEDs, how they are laid out, and how fast to scan.
 
-One TOML file (``firmware/table.example.toml`` documents every key) read with ``tomllib``. The
-file is found at the path given, else at ``$SUDOKU_TABLE_CONFIG``, else the defaults below are
-used, which match the example file and the wiring in ``hardware/``. Every value is checked when
+The table has one TOML file (``firmware/table.example.toml`` documents every key) read with
+``tomllib``; the firmware reads its sections, ``[sensors]``, ``[leds]`` and ``[simulator]``, and
+the other layers read theirs (``app.config`` puts the whole together). The file is found at the
+path given, else at ``$SUDOKU_TABLE_CONFIG``, else the defaults below are used, which match the
+example file and the wiring in ``hardware/``. Every value is checked when
 loading, so a typo stops the start with one clear line naming the key instead of a wrong pin
 being driven: unknown keys, wrong types, pins out of range or used twice, and an LED data pin on
 a matrix line are all errors.
@@ -13,7 +15,7 @@ from __future__ import annotations
 import math
 import os
 import tomllib
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any
@@ -86,24 +88,6 @@ class LedConfig:
 
 
 @dataclass(frozen=True, slots=True)
-class BoardConfig:
-    """The physical board."""
-
-    square_mm: float = 40.0
-    """Distance between the centres of neighbouring squares (printable overlays use it)."""
-
-
-@dataclass(frozen=True, slots=True)
-class PanelConfig:
-    """The phone panel."""
-
-    pin: str = ""
-    """A PIN (4 to 12 digits) that protects settings and ending a game; empty: no PIN."""
-    hosts: tuple[str, ...] = ()
-    """Extra host names the panel answers to (besides its addresses)."""
-
-
-@dataclass(frozen=True, slots=True)
 class SimulatorConfig:
     """The simulated table (used off a Pi or with ``--sim``)."""
 
@@ -112,13 +96,12 @@ class SimulatorConfig:
 
 
 @dataclass(frozen=True, slots=True)
-class TableConfig:
-    """The whole config; ``source`` is the file it came from (None: the defaults)."""
+class HardwareConfig:
+    """The firmware's part of the config; ``source`` is the file it came from (None: the
+    defaults)."""
 
     sensors: SensorConfig = field(default_factory=SensorConfig)
     leds: LedConfig = field(default_factory=LedConfig)
-    board: BoardConfig = field(default_factory=BoardConfig)
-    panel: PanelConfig = field(default_factory=PanelConfig)
     simulator: SimulatorConfig = field(default_factory=SimulatorConfig)
     source: str | None = field(default=None, compare=False)
 
@@ -126,10 +109,9 @@ class TableConfig:
 SECTIONS: dict[str, type] = {
     "sensors": SensorConfig,
     "leds": LedConfig,
-    "board": BoardConfig,
-    "panel": PanelConfig,
     "simulator": SimulatorConfig,
 }
+"""The sections of the config file that belong to the firmware."""
 
 
 # --- reading values --------------------------------------------------------------------------
@@ -249,32 +231,6 @@ def _leds(raw: Mapping[str, Any]) -> dict[str, Any]:
     return out
 
 
-def _board(raw: Mapping[str, Any]) -> dict[str, Any]:
-    out: dict[str, Any] = {}
-    if "square_mm" in raw:
-        out["square_mm"] = _between("board.square_mm", raw["square_mm"], 5.0, 200.0)
-    return out
-
-
-def _panel(raw: Mapping[str, Any]) -> dict[str, Any]:
-    out: dict[str, Any] = {}
-    if "pin" in raw:
-        pin = raw["pin"]
-        if not isinstance(pin, str):
-            raise ConfigError(f'panel.pin must be a string of digits in quotes, e.g. "4711", '
-                              f"got {pin!r}")
-        if pin and not (pin.isascii() and pin.isdigit() and 4 <= len(pin) <= 12):
-            raise ConfigError("panel.pin must be empty or 4 to 12 digits")
-        out["pin"] = pin
-    if "hosts" in raw:
-        hosts = _list("panel.hosts", raw["hosts"])
-        for i, host in enumerate(hosts):
-            if not isinstance(host, str) or not host or any(c.isspace() for c in host):
-                raise ConfigError(f"panel.hosts[{i}] must be a host name, got {host!r}")
-        out["hosts"] = tuple(hosts)
-    return out
-
-
 def _simulator(raw: Mapping[str, Any]) -> dict[str, Any]:
     out: dict[str, Any] = {}
     if "bounce_ms" in raw:
@@ -282,11 +238,10 @@ def _simulator(raw: Mapping[str, Any]) -> dict[str, Any]:
     return out
 
 
-_READERS = {"sensors": _sensors, "leds": _leds, "board": _board, "panel": _panel,
-            "simulator": _simulator}
+_READERS = {"sensors": _sensors, "leds": _leds, "simulator": _simulator}
 
 
-def _check_whole(config: TableConfig) -> None:
+def _check_whole(config: HardwareConfig) -> None:
     """The checks that need more than one key."""
     s, leds = config.sensors, config.leds
     seen: dict[int, str] = {}
@@ -319,31 +274,47 @@ def _check_whole(config: TableConfig) -> None:
                           f"current of the dark chain ({dark:g} mA = leds.count x leds.idle_ma)")
 
 
-def from_mapping(data: Mapping[str, Any], source: str | None = None) -> TableConfig:
-    """A checked config from parsed TOML (``ConfigError`` names the first bad key)."""
+def section(data: Mapping[str, Any], name: str, known_keys: Sequence[str]) -> Mapping[str, Any]:
+    """The section ``name`` of parsed TOML (empty when absent), refusing keys not known."""
+    raw = data.get(name, {})
+    if not isinstance(raw, Mapping):
+        raise ConfigError(f"{name} must be a section ([{name}]), got {raw!r}")
+    for key in raw:
+        if key not in known_keys:
+            raise ConfigError(f"unknown key {name}.{key} (known: {', '.join(known_keys)})")
+    return raw
+
+
+def check_sections(data: Mapping[str, Any], known: Iterable[str]) -> None:
+    """Refuse a section nobody reads (a typo such as ``[sensor]``)."""
+    names = list(known)
+    for name in data:
+        if name not in names:
+            raise ConfigError(f"unknown section [{name}] (known: {', '.join(names)})")
+
+
+def from_mapping(data: Mapping[str, Any], source: str | None = None,
+                 others: Iterable[str] = ()) -> HardwareConfig:
+    """The firmware's checked config from parsed TOML (``ConfigError`` names the first bad
+    key); ``others`` are the sections other layers read from the same file."""
+    check_sections(data, [*SECTIONS, *others])
     parts: dict[str, Any] = {}
-    for section, raw in data.items():
-        if section not in SECTIONS:
-            known = ", ".join(SECTIONS)
-            raise ConfigError(f"unknown section [{section}] (known: {known})")
-        if not isinstance(raw, Mapping):
-            raise ConfigError(f"{section} must be a section ([{section}]), got {raw!r}")
-        known_keys = [f.name for f in fields(SECTIONS[section])]
-        for key in raw:
-            if key not in known_keys:
-                raise ConfigError(f"unknown key {section}.{key} (known: {', '.join(known_keys)})")
-        parts[section] = SECTIONS[section](**_READERS[section](raw))
-    config = TableConfig(**parts, source=source)
+    for name, cls in SECTIONS.items():
+        if name in data:
+            raw = section(data, name, [f.name for f in fields(cls)])
+            parts[name] = cls(**_READERS[name](raw))
+    config = HardwareConfig(**parts, source=source)
     _check_whole(config)
     return config
 
 
-def load_config(path: str | os.PathLike[str] | None = None) -> TableConfig:
-    """The config at ``path``, else at ``$SUDOKU_TABLE_CONFIG``, else the defaults."""
+def read_toml(path: str | os.PathLike[str] | None) -> tuple[dict[str, Any], str | None]:
+    """The parsed config file at ``path``, else at ``$SUDOKU_TABLE_CONFIG``, and where it was
+    found; ``({}, None)`` when neither is given (the defaults)."""
     if path is None:
         path = os.environ.get(ENV_VAR) or None
     if path is None:
-        return TableConfig()
+        return {}, None
     where = Path(path)
     try:
         with where.open("rb") as f:
@@ -356,7 +327,15 @@ def load_config(path: str | os.PathLike[str] | None = None) -> TableConfig:
         raise ConfigError(f"config file {where} is not valid TOML: {e}") from None
     except UnicodeDecodeError:
         raise ConfigError(f"config file {where} is not UTF-8 text") from None
+    return data, str(where)
+
+
+def load_config(path: str | os.PathLike[str] | None = None,
+                others: Iterable[str] = ()) -> HardwareConfig:
+    """The firmware's config from the file at ``path``, else at ``$SUDOKU_TABLE_CONFIG``, else
+    the defaults; ``others`` are the sections other layers read from the same file."""
+    data, source = read_toml(path)
     try:
-        return from_mapping(data, source=str(where))
+        return from_mapping(data, source=source, others=others)
     except ConfigError as e:
-        raise ConfigError(f"{where}: {e}") from None
+        raise ConfigError(f"{source}: {e}") from None

@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from typing import TextIO
 
 from .backend import Hardware, open_hardware
-from .config import ConfigError, load_config
+from .config import ConfigError, HardwareConfig, load_config
 from .debounce import ALL, COLUMN_MASKS, ROW_MASKS, bits
 from .exc import SimulatorError
 from .layout import FILES, SIZE, SQUARES, led_indices
@@ -266,8 +266,11 @@ def run(hardware: Hardware, seconds: float | None, out: TextIO, led_step: float,
     return analyse(coverage, wrong)
 
 
-def main(args: argparse.Namespace, out: TextIO | None = None) -> int:
-    """``sudoku-table selftest [--sim] [--config FILE] [--seconds S] [--inject KIND:WHERE]``."""
+def main(args: argparse.Namespace, out: TextIO | None = None,
+         config: HardwareConfig | None = None) -> int:
+    """``sudoku-table selftest [--sim] [--config FILE] [--seconds S] [--inject KIND:WHERE]``;
+    ``config`` is the table's config as the command line read it (else ``args.config`` is read
+    for the firmware's sections alone)."""
     out = out or sys.stdout
     injections = list(getattr(args, "inject", None) or [])
     seconds = getattr(args, "seconds", None)
@@ -279,7 +282,8 @@ def main(args: argparse.Namespace, out: TextIO | None = None) -> int:
         print("sudoku-table selftest: --inject needs --sim", file=sys.stderr)
         return 2
     try:
-        config = load_config(args.config)
+        if config is None:
+            config = load_config(args.config)
         hardware = open_hardware(config, simulate=True if args.sim else None)
     except (ConfigError, OSError) as e:
         print(f"sudoku-table selftest: cannot start: {e}", file=sys.stderr)

@@ -296,10 +296,10 @@ def main(argv: list[str] | None = None) -> int:
                         help="where to write the SVG (default: hardware/wiring.svg; - for stdout)")
     args = parser.parse_args(argv)
     if args.config is not None:
-        from firmware.config import ConfigError, load_config
+        from app.config import ConfigError, load_config
 
         try:
-            config = load_config(args.config)
+            config = load_config(args.config).hardware
         except ConfigError as e:
             print(f"wiring.py: {e}", file=sys.stderr)
             return 2

@@ -23,7 +23,7 @@ readonly UDEV_TEXT='SUBSYSTEM=="*-pio", GROUP="gpio", MODE="0660"'
 MODEL_FILE=${SUDOKU_TABLE_MODEL_FILE:-/proc/device-tree/model}
 
 readonly CHECK_CONFIG='import sys
-from firmware.config import ConfigError, load_config
+from app.config import ConfigError, load_config
 try:
     load_config(sys.argv[1])
 except ConfigError as e:

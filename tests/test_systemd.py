@@ -250,7 +250,7 @@ def test_the_installer_only_installs_files_that_exist() -> None:
         assert (ROOT / relative).exists(), relative
 
 
-def test_the_installer_checks_the_config_with_the_firmware(tmp_path: Path) -> None:
+def test_the_installer_checks_the_whole_config(tmp_path: Path) -> None:
     """The installer's config check (run with the installed venv's Python) really tells a good
     config from a bad one."""
     text = INSTALL.read_text(encoding="utf-8")

@@ -14,6 +14,7 @@ from typing import Any
 
 from flask import Flask
 
+from .config import PanelConfig
 from .errors import register_error_handlers
 from .security import PinGuard, init_security
 
@@ -30,7 +31,8 @@ class PanelState:
 
     table: Any
     hardware: Any = None
-    config: Any = None
+    config: PanelConfig = field(default_factory=PanelConfig)
+    configured_brightness: float | None = None
     pin: PinGuard = field(default_factory=lambda: PinGuard(""))
     names: list[str] = field(default_factory=list)
     streams: threading.BoundedSemaphore = field(
@@ -54,25 +56,16 @@ class PanelState:
         return getattr(self.hardware, "simulator", None)
 
 
-def _config_pin(config: Any) -> str:
-    panel = getattr(config, "panel", None)
-    pin = getattr(panel, "pin", "") if panel is not None else ""
-    return str(pin or "")
-
-
-def _config_hosts(config: Any) -> tuple[str, ...]:
-    panel = getattr(config, "panel", None)
-    hosts = getattr(panel, "hosts", ()) if panel is not None else ()
-    return tuple(str(h) for h in hosts or ())
-
-
 def create_app(
     table: Any,
     hardware: Any = None,
-    config: Any = None,
+    config: PanelConfig | None = None,
     test_config: Mapping[str, Any] | None = None,
+    brightness: float | None = None,
 ) -> Flask:
-    """The panel for ``table``; ``hardware`` enables the simulated board when it is simulated.
+    """The panel for ``table``; ``hardware`` enables the simulated board when it is simulated;
+    ``config`` is the ``[panel]`` section; ``brightness`` the LEDs' configured brightness (shown
+    until one is chosen on the panel).
 
     ``test_config`` overrides Flask settings and these panel settings: ``PANEL_PIN``,
     ``PANEL_HOSTS`` (extra host names to answer to), ``MAX_STREAMS``, ``KEEPALIVE_SECONDS``,
@@ -82,8 +75,8 @@ def create_app(
     app.config.update(
         MAX_CONTENT_LENGTH=MAX_BODY_BYTES,
         JSON_SORT_KEYS=False,
-        PANEL_PIN=_config_pin(config),
-        PANEL_HOSTS=_config_hosts(config),
+        PANEL_PIN=config.pin if config is not None else "",
+        PANEL_HOSTS=config.hosts if config is not None else (),
         MAX_STREAMS=DEFAULT_MAX_STREAMS,
         KEEPALIVE_SECONDS=10.0,
         SETTINGS_PATH=None,
@@ -96,7 +89,8 @@ def create_app(
     state = PanelState(
         table=table,
         hardware=hardware,
-        config=config,
+        config=config if config is not None else PanelConfig(),
+        configured_brightness=brightness,
         pin=PinGuard(str(app.config["PANEL_PIN"] or "")),
         streams=threading.BoundedSemaphore(int(app.config["MAX_STREAMS"])),
         keepalive_seconds=float(app.config["KEEPALIVE_SECONDS"]),

@@ -41,20 +41,12 @@ def save(path: str | os.PathLike[str] | None, data: dict[str, Any]) -> None:
         log.warning("cannot save settings %s: %s", path, e)
 
 
-def config_brightness(config: Any) -> float | None:
-    """The brightness of the table's config, wherever the config keeps it."""
-    for holder in (getattr(config, "leds", None), getattr(config, "led", None), config):
-        value = getattr(holder, "brightness", None) if holder is not None else None
-        if isinstance(value, (int, float)) and not isinstance(value, bool):
-            return float(value)
-    return None
-
-
 def brightness(panel: Any) -> float | None:
     saved = load(panel.settings_path).get("brightness")
     if isinstance(saved, (int, float)) and not isinstance(saved, bool):
         return float(saved)
-    return config_brightness(panel.config)
+    configured = panel.configured_brightness
+    return float(configured) if configured is not None else None
 
 
 def save_brightness(panel: Any, level: float) -> None:

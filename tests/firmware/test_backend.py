@@ -9,7 +9,7 @@ import pytest
 
 from firmware import backend
 from firmware.backend import on_raspberry_pi, open_hardware
-from firmware.config import TableConfig
+from firmware.config import HardwareConfig
 from firmware.layout import led_indices
 from firmware.leds import wire_color
 from firmware.ports import Light, SensorEvent
@@ -26,7 +26,7 @@ def test_a_pi_is_recognised_by_its_device_tree(tmp_path: Path) -> None:
 
 def test_off_a_pi_the_default_is_the_simulator(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(backend, "on_raspberry_pi", lambda: False)
-    with open_hardware(TableConfig()) as hardware:
+    with open_hardware(HardwareConfig()) as hardware:
         assert hardware.is_simulated and hardware.simulator is not None
 
 
@@ -34,16 +34,16 @@ def test_on_a_pi_without_its_libraries_the_error_is_clear(
         monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(backend, "on_raspberry_pi", lambda: True)
 
-    def no_gpio(config: TableConfig, pin_factory: object = None) -> None:
+    def no_gpio(config: HardwareConfig, pin_factory: object = None) -> None:
         raise ImportError("No module named 'lgpio'")
 
     monkeypatch.setattr(backend, "open_real", no_gpio)
     with pytest.raises(OSError, match="start with --sim"):
-        open_hardware(TableConfig())
+        open_hardware(HardwareConfig())
 
 
 def test_the_simulated_table_senses_and_lights() -> None:
-    hardware = open_hardware(TableConfig(), simulate=True)
+    hardware = open_hardware(HardwareConfig(), simulate=True)
     try:
         assert hardware.sensors.occupied() == frozenset()
         events: list[SensorEvent] = []
@@ -67,15 +67,15 @@ def test_the_simulated_table_senses_and_lights() -> None:
 
 
 def test_two_simulated_tables_do_not_share_pins() -> None:
-    with open_hardware(TableConfig(), simulate=True) as one, \
-            open_hardware(TableConfig(), simulate=True) as two:
+    with open_hardware(HardwareConfig(), simulate=True) as one, \
+            open_hardware(HardwareConfig(), simulate=True) as two:
         assert one.simulator is not None and two.simulator is not None
         one.simulator.set_square("a1", True)
         assert not two.simulator.square("a1")
 
 
 def test_the_idle_simulator_scans_on_little_cpu() -> None:
-    with open_hardware(TableConfig(), simulate=True) as hardware:
+    with open_hardware(HardwareConfig(), simulate=True) as hardware:
         hardware.sensors.start(lambda event: None)
         time.sleep(0.1)
         cpu, wall, scans = time.process_time(), time.monotonic(), hardware.sensors.scans
@@ -91,9 +91,9 @@ def test_real_hardware_off_a_pi_is_a_clear_error() -> None:
     import sys
 
     script = ("from firmware.backend import open_hardware\n"
-              "from firmware.config import TableConfig\n"
+              "from firmware.config import HardwareConfig\n"
               "try:\n"
-              "    open_hardware(TableConfig(), simulate=False)\n"
+              "    open_hardware(HardwareConfig(), simulate=False)\n"
               "except OSError as e:\n"
               "    print('OSError:', e)\n")
     root = Path(__file__).resolve().parents[2]
@@ -107,9 +107,9 @@ def test_real_hardware_off_a_pi_is_a_clear_error() -> None:
 def test_a_gpio_error_on_a_pi_is_an_os_error(monkeypatch: pytest.MonkeyPatch) -> None:
     from gpiozero import GPIOPinInUse
 
-    def busy(config: TableConfig, pin_factory: object = None) -> None:
+    def busy(config: HardwareConfig, pin_factory: object = None) -> None:
         raise GPIOPinInUse("pin GPIO4 is already in use by another program")
 
     monkeypatch.setattr(backend, "open_real", busy)
     with pytest.raises(OSError, match="cannot open the table's GPIO pins: pin GPIO4"):
-        open_hardware(TableConfig(), simulate=False)
+        open_hardware(HardwareConfig(), simulate=False)

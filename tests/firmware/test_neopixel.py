@@ -45,11 +45,11 @@ except ValueError as e:
 # The whole real backend: gpiozero devices on plain mock pins, the NeoPixel chain on D10.
 from gpiozero.pins.mock import MockFactory
 from firmware.backend import open_real
-from firmware.config import TableConfig
+from firmware.config import HardwareConfig
 
 board.D10 = board.NEOPIXEL
 before = len(writes)
-hardware = open_real(TableConfig(), pin_factory=MockFactory())
+hardware = open_real(HardwareConfig(), pin_factory=MockFactory())
 real = {"simulated": hardware.is_simulated, "occupied": sorted(hardware.sensors.occupied()),
         "pixels": type(hardware.display.pixels).__name__}
 hardware.display.show({"a1": Light((0, 255, 0))})

@@ -112,7 +112,7 @@ def test_the_matrix_text_marks_every_state() -> None:
 
 def test_the_live_view_redraws_in_place_on_a_terminal() -> None:
     from firmware.backend import open_hardware
-    from firmware.config import TableConfig
+    from firmware.config import HardwareConfig
     from firmware.selftest import watch_sensors
 
     class Terminal(io.StringIO):
@@ -120,7 +120,7 @@ def test_the_live_view_redraws_in_place_on_a_terminal() -> None:
             return True
 
     out = Terminal()
-    hardware = open_hardware(TableConfig(), simulate=True)
+    hardware = open_hardware(HardwareConfig(), simulate=True)
     try:
         coverage = watch_sensors(hardware, None, out, live=True)
     finally:

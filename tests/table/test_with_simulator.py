@@ -5,10 +5,10 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 
-import pytest
-
 from app.table import Table
 from app.table.signals import LIGHTS
+from firmware.backend import open_hardware
+from firmware.config import HardwareConfig
 
 from .fakes import resolve
 
@@ -23,9 +23,7 @@ def eventually(condition: Callable[[], bool], timeout: float = 5.0) -> bool:
 
 
 def test_a_piece_on_the_simulated_board_reaches_the_leds() -> None:
-    backend = pytest.importorskip("firmware.backend", reason="the firmware is not there yet")
-    config = pytest.importorskip("firmware.config").load_config(None)
-    hardware = backend.open_hardware(config, simulate=True)
+    hardware = open_hardware(HardwareConfig(), simulate=True)
     table = Table(hardware.display, resolve=resolve, settle=0.2)
     try:
         table.new_game("fake-kosmos")

@@ -602,7 +602,7 @@ def test_cube_and_hexagon_boards_are_played_by_taps(phone: Phone) -> None:
 def test_ending_a_running_game_asks_for_the_pin(browser: Any, tmp_path: Path) -> None:
     """With a PIN in the config, a new game over a running one needs it: the page asks once,
     a wrong PIN changes nothing, the right one starts the new game."""
-    from app.web.server import open_panel
+    from app.assembly import open_panel
 
     from .helpers import LiveServer
 

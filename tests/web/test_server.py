@@ -15,7 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from app.web.server import default_data_dir, panel_addresses
+from app.assembly import default_data_dir
+from app.web.server import panel_addresses
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 needs_firmware = pytest.mark.skipif(importlib.util.find_spec("firmware.backend") is None,

@@ -1,4 +1,5 @@
-"""The table's TOML config: defaults, the example file, and a clear error for every bad value."""
+"""The table's one TOML config: defaults, the example file, and a clear error for every bad
+value, whichever layer owns its section."""
 
 from __future__ import annotations
 
@@ -6,29 +7,23 @@ from pathlib import Path
 
 import pytest
 
-from firmware.config import (
-    ConfigError,
-    LedConfig,
-    SensorConfig,
-    TableConfig,
-    from_mapping,
-    load_config,
-)
+from app.config import LAYER_SECTIONS, Config, ConfigError, from_mapping, load_config
+from firmware.config import HardwareConfig, LedConfig, SensorConfig
 
-EXAMPLE = Path(__file__).resolve().parents[2] / "firmware" / "table.example.toml"
+EXAMPLE = Path(__file__).resolve().parents[1] / "firmware" / "table.example.toml"
 
 
 def test_no_path_and_no_env_gives_the_defaults(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv("SUDOKU_TABLE_CONFIG", raising=False)
     config = load_config(None)
-    assert config == TableConfig()
+    assert config == Config()
     assert config.source is None
-    assert len(config.sensors.rows) == len(config.sensors.columns) == 9
+    assert len(config.hardware.sensors.rows) == len(config.hardware.sensors.columns) == 9
 
 
 def test_the_example_file_loads_and_equals_the_defaults() -> None:
     config = load_config(EXAMPLE)
-    assert config == TableConfig()
+    assert config == Config()
     assert config.source == str(EXAMPLE)
 
 
@@ -37,9 +32,9 @@ def test_the_env_var_names_the_file(monkeypatch: pytest.MonkeyPatch, tmp_path: P
     path.write_text("[leds]\nbrightness = 0.25\n[panel]\npin = \"4711\"\n")
     monkeypatch.setenv("SUDOKU_TABLE_CONFIG", str(path))
     config = load_config(None)
-    assert config.leds.brightness == 0.25
+    assert config.hardware.leds.brightness == 0.25
     assert config.panel.pin == "4711"
-    assert config.sensors == SensorConfig()
+    assert config.hardware.sensors == SensorConfig()
 
 
 def test_a_path_beats_the_env_var(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
@@ -58,11 +53,12 @@ def test_values_are_converted_to_the_dataclass_types(tmp_path: Path) -> None:
         "start_corner = \"top_right\"\nserpentine = false\nrotation = 270\n"
         "pixel_order = \"RGB\"\n[panel]\nhosts = [\"table.local\"]\n")
     config = load_config(path)
-    assert config.sensors.rows == (4, 5, 6, 7, 8, 9, 11, 12, 13)
-    assert config.sensors.settle_ms == 30.0 and isinstance(config.sensors.settle_ms, float)
-    assert config.leds == LedConfig(data_pin=26, balance=(1.0, 0.8, 0.9), count=83, first=1,
-                                    start_corner="top_right", serpentine=False, rotation=270,
-                                    pixel_order="RGB")
+    assert config.hardware.sensors.rows == (4, 5, 6, 7, 8, 9, 11, 12, 13)
+    settle = config.hardware.sensors.settle_ms
+    assert settle == 30.0 and isinstance(settle, float)
+    assert config.hardware.leds == LedConfig(
+        data_pin=26, balance=(1.0, 0.8, 0.9), count=83, first=1, start_corner="top_right",
+        serpentine=False, rotation=270, pixel_order="RGB")
     assert config.panel.hosts == ("table.local",)
 
 
@@ -154,9 +150,9 @@ def test_file_errors_name_the_file(tmp_path: Path) -> None:
 
 
 def test_the_config_is_frozen() -> None:
-    config = TableConfig()
+    config = HardwareConfig()
     with pytest.raises(AttributeError):
-        config.leds.brightness = 1.0  # type: ignore[misc]
+        config.hardware.leds.brightness = 1.0  # type: ignore[misc]
 
 
 def test_the_example_file_sets_every_key() -> None:
@@ -165,31 +161,8 @@ def test_the_example_file_sets_every_key() -> None:
 
     from firmware.config import SECTIONS
 
+    owned = {**SECTIONS, **{name: cls for name, (cls, _) in LAYER_SECTIONS.items()}}
     data = tomllib.loads(EXAMPLE.read_text(encoding="utf-8"))
-    assert set(data) == set(SECTIONS)
-    for section, cls in SECTIONS.items():
+    assert set(data) == set(owned)
+    for section, cls in owned.items():
         assert set(data[section]) == {f.name for f in fields(cls)}, section
-
-
-PROTOCOL_ERRORS = {"IndexError", "KeyError", "NotImplementedError"}
-"""Errors that are part of Python's own protocols (a sequence index out of range)."""
-
-
-def test_every_error_the_firmware_raises_has_one_root() -> None:
-    """Like gpiozero's ``GPIOZeroError``: callers catch the firmware's refusals by one name."""
-    import ast
-    from pathlib import Path
-
-    from firmware import exc
-
-    root = Path(exc.__file__).parent
-    for path in sorted(root.glob("*.py")):
-        tree = ast.parse(path.read_text(encoding="utf-8"))
-        for node in ast.walk(tree):
-            if isinstance(node, ast.Raise) and isinstance(node.exc, ast.Call):
-                name = getattr(node.exc.func, "id", None)
-                if name is None or name in PROTOCOL_ERRORS:
-                    continue
-                cls = getattr(exc, name, None)
-                assert cls is not None and issubclass(cls, exc.FirmwareError), \
-                    f"{path.name}:{node.lineno} raises {name}, not a firmware.exc error"
