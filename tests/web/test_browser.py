@@ -599,9 +599,9 @@ def test_cube_and_hexagon_boards_are_played_by_taps(phone: Phone) -> None:
             phone.square(cell)
 
 
-def test_ending_a_running_game_asks_for_the_pin(browser: Any, tmp_path: Path) -> None:
-    """With a PIN in the config, a new game over a running one needs it: the page asks once,
-    a wrong PIN changes nothing, the right one starts the new game."""
+def test_a_new_game_asks_for_the_pin_once_per_tab(browser: Any, tmp_path: Path) -> None:
+    """With a PIN in the config, a new game needs it: the page asks, a wrong PIN changes
+    nothing, the right one starts the game and is remembered for the tab."""
     from app.assembly import open_panel
 
     from .helpers import LiveServer
@@ -614,7 +614,6 @@ def test_ending_a_running_game_asks_for_the_pin(browser: Any, tmp_path: Path) ->
         page = context.new_page()
         page.set_default_timeout(5000)
         phone = Phone(page, live.url)
-        phone.start("vierer-dominari")  # nothing is running yet: no PIN needed
         answers = iter(["1111", "2468"])
         asked: list[str] = []
 
@@ -624,12 +623,17 @@ def test_ending_a_running_game_asks_for_the_pin(browser: Any, tmp_path: Path) ->
 
         page.on("dialog", on_dialog)
         page.goto(live.url + "/")
-        page.click("[data-variant='score-dominari']")
+        page.click("[data-variant='vierer-dominari']")
         page.click("#start-game")  # asked for the PIN; a wrong one is refused
         page.wait_for_selector("#toast:not([hidden])")
-        assert phone.api("/api/state")["game"]["variant"] == "vierer-dominari"
+        assert phone.api("/api/state")["game"] is None
         assert len(asked) == 1 and "PIN" in asked[0]
-        page.click("#start-game")  # asked again; the right one starts the new game
+        page.click("#start-game")  # asked again; the right one starts the game
+        page.wait_for_url("**/play")
+        assert phone.api("/api/state")["game"]["variant"] == "vierer-dominari"
+        page.goto(live.url + "/")
+        page.click("[data-variant='score-dominari']")
+        page.click("#start-game")  # the tab remembers the PIN: not asked again
         page.wait_for_url("**/play")
         assert phone.api("/api/state")["game"]["variant"] == "score-dominari"
         assert len(asked) == 2
