@@ -7,12 +7,15 @@ their choice. Nothing is kept in module globals: everything lives in ``app.exten
 
 from __future__ import annotations
 
+import os
 import threading
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 from flask import Flask
+
+from app.table import Table
 
 from .config import PanelConfig
 from .errors import register_error_handlers
@@ -25,12 +28,28 @@ DEFAULT_MAX_STREAMS = 16
 """Open live-update streams at once; each holds one server thread."""
 
 
+class SimulatedBoard(Protocol):
+    """The simulated board's hand: what the panel's board taps drive."""
+
+    def set_square(self, square: str, occupied: bool) -> None: ...
+
+
+class Hardware(Protocol):
+    """What the panel needs of the table's hardware (``firmware.backend.Hardware`` is one)."""
+
+    @property
+    def is_simulated(self) -> bool: ...
+
+    @property
+    def simulator(self) -> SimulatedBoard | None: ...
+
+
 @dataclass
 class PanelState:
     """What the blueprints share: the table, the hardware, the config and the guards."""
 
-    table: Any
-    hardware: Any = None
+    table: Table
+    hardware: Hardware | None = None
     config: PanelConfig = field(default_factory=PanelConfig)
     configured_brightness: float | None = None
     pin: PinGuard = field(default_factory=lambda: PinGuard(""))
@@ -39,26 +58,24 @@ class PanelState:
         default_factory=lambda: threading.BoundedSemaphore(DEFAULT_MAX_STREAMS))
     stopping: threading.Event = field(default_factory=threading.Event)
     keepalive_seconds: float = 10.0
-    settings_path: Any = None
+    settings_path: str | os.PathLike[str] | None = None
 
     def stop_streams(self) -> None:
         """End every live view now: set the stop flag and wake the streams waiting for a change."""
         self.stopping.set()
-        wake = getattr(self.table, "wake", None)
-        if callable(wake):
-            wake()
+        self.table.wake()
 
     @property
-    def simulator(self) -> Any:
+    def simulator(self) -> SimulatedBoard | None:
         """The simulated board, or None when real sensors (or none) are attached."""
-        if self.hardware is None or not getattr(self.hardware, "is_simulated", False):
+        if self.hardware is None or not self.hardware.is_simulated:
             return None
-        return getattr(self.hardware, "simulator", None)
+        return self.hardware.simulator
 
 
 def create_app(
-    table: Any,
-    hardware: Any = None,
+    table: Table,
+    hardware: Hardware | None = None,
     config: PanelConfig | None = None,
     test_config: Mapping[str, Any] | None = None,
     brightness: float | None = None,

@@ -14,7 +14,7 @@ from flask import Blueprint, Response, current_app, jsonify, request
 
 from app.rules.errors import RulesError
 
-from . import catalog, settings
+from . import PanelState, catalog, settings
 from .errors import ApiError
 from .markdown import render
 from .security import check_request, input_needs_pin, require_pin
@@ -43,7 +43,7 @@ def _download_wanted() -> bool:
     return query(QUERY_PARAMETERS[request.endpoint or ""]).get("download") in ("1", "true")
 
 
-def _panel() -> Any:
+def _panel() -> PanelState:
     return current_app.extensions["sudoku_table"]
 
 

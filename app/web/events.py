@@ -13,11 +13,14 @@ import json
 import threading
 import time
 from collections.abc import Callable, Iterator
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from flask import Blueprint, Response, current_app, request
 
 from .errors import ApiError
+
+if TYPE_CHECKING:
+    from . import PanelState
 from .security import check_request
 from .views import present
 
@@ -49,7 +52,7 @@ def stream() -> Response:
     return response
 
 
-def _release_once(panel: Any) -> Callable[[], None]:
+def _release_once(panel: PanelState) -> Callable[[], None]:
     lock = threading.Lock()
     held = [True]
 
@@ -62,7 +65,8 @@ def _release_once(panel: Any) -> Callable[[], None]:
     return release
 
 
-def _stream(panel: Any, disconnected: Any, release: Callable[[], None]) -> Iterator[str]:
+def _stream(panel: PanelState, disconnected: Callable[[], bool] | None,
+            release: Callable[[], None]) -> Iterator[str]:
     table = panel.table
     keepalive = panel.keepalive_seconds
     try:

@@ -6,7 +6,7 @@ what an outside tool can read. The rules pages are rendered here from the projec
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from flask import Blueprint, abort, current_app, render_template
 
@@ -14,13 +14,16 @@ from app.rules.errors import UnknownVariantError
 from app.rules.game import variant_class
 
 from . import catalog
+
+if TYPE_CHECKING:
+    from . import PanelState
 from .markdown import render
 
 pages = Blueprint("pages", __name__, template_folder="templates", static_folder="static",
                   static_url_path="/static")
 
 
-def _panel() -> Any:
+def _panel() -> PanelState:
     return current_app.extensions["sudoku_table"]
 
 

@@ -10,7 +10,10 @@ import json
 import logging
 import os
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from . import PanelState
 
 log = logging.getLogger(__name__)
 
@@ -41,7 +44,7 @@ def save(path: str | os.PathLike[str] | None, data: dict[str, Any]) -> None:
         log.warning("cannot save settings %s: %s", path, e)
 
 
-def brightness(panel: Any) -> float | None:
+def brightness(panel: PanelState) -> float | None:
     saved = load(panel.settings_path).get("brightness")
     if isinstance(saved, (int, float)) and not isinstance(saved, bool):
         return float(saved)
@@ -49,7 +52,7 @@ def brightness(panel: Any) -> float | None:
     return float(configured) if configured is not None else None
 
 
-def save_brightness(panel: Any, level: float) -> None:
+def save_brightness(panel: PanelState, level: float) -> None:
     data = load(panel.settings_path)
     data["brightness"] = level
     save(panel.settings_path, data)

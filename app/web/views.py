@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from . import catalog
 
+if TYPE_CHECKING:
+    from . import PanelState
 
-def present(panel: Any, view: dict[str, Any]) -> dict[str, Any]:
+
+def present(panel: PanelState, view: dict[str, Any]) -> dict[str, Any]:
     """``view`` with ``player_names`` (chosen on the start page, or White/Black, Player 1...)."""
     game = view.get("game")
     if game is None or view.get("player_names"):
