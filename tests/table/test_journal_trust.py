@@ -1,0 +1,274 @@
+"""The journal proves its integrity: chained entries, a mark against going back in time, and
+damage that is either recovered or told in the view, never silent."""
+
+from __future__ import annotations
+
+import json
+import random
+import shutil
+import sqlite3
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from app.table import Table
+from app.table.journal import SCHEMA_VERSION, Journal
+
+from .helpers import Clock, make_table, put
+
+FULL_GAME = [("a1", 1), ("b1", 2), ("c1", 3), ("d1", 4), ("a2", 3), ("b2", 4), ("c2", 1),
+             ("d2", 2), ("a3", 2), ("b3", 1), ("c3", 4), ("d3", 3), ("a4", 4), ("b4", 3),
+             ("c4", 2), ("d4", 1)]
+RUNNING_ENTRIES = 30
+
+
+def place(table: Table, clock: Clock, square: str, number: int) -> dict[str, Any]:
+    put(table, clock, square)
+    return table.input({"type": "number", "square": square, "number": number})
+
+
+def play_running_game(table: Table, clock: Clock) -> None:
+    """A running game of 30 entries: 15 placements, each followed by a hints switch."""
+    table.new_game("fake-kosmos")
+    table.set_board([])
+    for i, (square, number) in enumerate(FULL_GAME[:15]):
+        place(table, clock, square, number)
+        table.input({"type": "hints", "on": i % 2 == 0})
+
+
+def entry_count(path: Path, game: int) -> int:
+    with sqlite3.connect(path) as db:
+        n = db.execute("SELECT count(*) FROM entries WHERE game = ?", (game,)).fetchone()[0]
+    db.close()
+    return int(n)
+
+
+def snapshot_after_kill(src: Path, dst: Path) -> None:
+    """Copy the journal as a kill -9 leaves it: the main file and its WAL, nothing checkpointed."""
+    dst.mkdir()
+    for p in src.iterdir():
+        if p.name.startswith("j.db") and not p.name.endswith("-shm"):
+            shutil.copy2(p, dst / p.name)
+
+
+@pytest.fixture(scope="module")
+def killed(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
+    """A journal with a finished game and a running game of 30 entries, all still in the WAL."""
+    base = tmp_path_factory.mktemp("killed")
+    table, clock, _ = make_table(base / "j.db")
+    table.new_game("fake-kosmos")
+    for square, number in FULL_GAME:
+        place(table, clock, square, number)
+    play_running_game(table, clock)
+    expected = {"game": table.view()["game"], "record": table.record(),
+                "finished": [g["record"] for g in table.finished_games()]}
+    snap = base / "snap"
+    snapshot_after_kill(base, snap)
+    table.close()
+    assert (snap / "j.db-wal").stat().st_size > 0
+    return {"dir": snap, "expected": expected}
+
+
+TOLD = ("lost", "damaged", "set aside", "unreadable", "could not", "missing", "behind")
+
+
+def told(view: dict[str, Any]) -> bool:
+    return any(any(word in n for word in TOLD) for n in view["table"]["notices"])
+
+
+def outcome(path: Path, expected: dict[str, Any]) -> tuple[str, Table]:
+    """``recovered`` (nothing missing), ``told`` (missing, and the view says so) or ``silent``."""
+    table, _, _ = make_table(path)
+    view = table.view()
+    finished = [g["record"] for g in table.finished_games()]
+    view = table.view()  # notices about skipped records reach the view
+    complete = (view["game"] == expected["game"] and table.record() == expected["record"]
+                and finished == expected["finished"])
+    if complete:
+        return "recovered", table
+    return ("told" if told(view) else "silent"), table
+
+
+def damaged_copy(killed: dict[str, Any], tmp_path: Path) -> Path:
+    work = tmp_path / "work"
+    shutil.copytree(killed["dir"], work)
+    return work / "j.db"
+
+
+def test_the_snapshot_itself_recovers_everything(killed: dict[str, Any],
+                                                 tmp_path: Path) -> None:
+    path = damaged_copy(killed, tmp_path)
+    result, table = outcome(path, killed["expected"])
+    table.close()
+    assert result == "recovered"
+    assert entry_count(path, 2) == RUNNING_ENTRIES
+
+
+def test_a_deleted_wal_is_told(killed: dict[str, Any], tmp_path: Path) -> None:
+    path = damaged_copy(killed, tmp_path)
+    path.with_name("j.db-wal").unlink()
+    result, table = outcome(path, killed["expected"])
+    notices = table.view()["table"]["notices"]
+    table.close()
+    assert result == "told", notices
+    assert any("lost" in n and "game 2" in n.lower() for n in notices), notices
+
+
+def test_a_main_file_truncated_to_nothing_is_told(killed: dict[str, Any],
+                                                  tmp_path: Path) -> None:
+    path = damaged_copy(killed, tmp_path)
+    path.write_bytes(b"")
+    path.with_name("j.db-wal").unlink()
+    result, table = outcome(path, killed["expected"])
+    table.close()
+    assert result == "told"
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_random_bytes_in_the_wal_are_recovered_or_told_and_kept(
+        killed: dict[str, Any], tmp_path: Path, seed: int) -> None:
+    path = damaged_copy(killed, tmp_path)
+    wal = path.with_name("j.db-wal")
+    data = bytearray(wal.read_bytes())
+    rng = random.Random(seed)
+    at = rng.randrange(32, len(data) - 200)
+    data[at:at + 200] = rng.randbytes(200)
+    wal.write_bytes(bytes(data))
+    result, table = outcome(path, killed["expected"])
+    table.close()
+    assert result in ("recovered", "told")
+    if result == "told":  # the damaged WAL survives the clean stop's checkpoint
+        kept = [p for p in path.parent.iterdir() if "damaged" in p.name and
+                p.name.endswith("-wal")]
+        assert kept and kept[0].read_bytes() == bytes(data)
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_random_bytes_in_the_main_file_are_recovered_or_told(
+        killed: dict[str, Any], tmp_path: Path, seed: int) -> None:
+    path = damaged_copy(killed, tmp_path)
+    data = bytearray(path.read_bytes())
+    rng = random.Random(seed)
+    at = rng.randrange(100, len(data) - 200)
+    data[at:at + 200] = rng.randbytes(200)
+    path.write_bytes(bytes(data))
+    result, table = outcome(path, killed["expected"])
+    table.close()
+    assert result in ("recovered", "told")
+
+
+def test_a_deleted_mark_is_recovered_or_told(killed: dict[str, Any], tmp_path: Path) -> None:
+    path = damaged_copy(killed, tmp_path)
+    path.with_name("j.db.mark").unlink()
+    result, table = outcome(path, killed["expected"])
+    table.close()
+    assert result in ("recovered", "told")
+
+
+def test_a_damaged_entry_resumes_the_valid_prefix_and_sets_the_rest_aside(
+        killed: dict[str, Any], tmp_path: Path) -> None:
+    path = damaged_copy(killed, tmp_path)
+    with sqlite3.connect(path) as db:
+        db.execute("UPDATE entries SET data = '{\"type\": \"pla' WHERE game = 2 AND seq = 17")
+    db.close()
+    table, _, _ = make_table(path)
+    view = table.view()
+    assert view["game"] is not None and not view["game"]["over"]
+    assert view["table"]["recovery"]["recovered"] == 17
+    assert view["table"]["recovery"]["set_aside"] == RUNNING_ENTRIES - 17
+    name = view["table"]["recovery"]["file"]
+    assert any("resumed with 17 actions" in n and name in n for n in view["table"]["notices"])
+    aside = json.loads((path.parent / name).read_text())
+    assert [e["seq"] for e in aside["entries"]] == list(range(17, RUNNING_ENTRIES))
+    assert "checksum" in aside["entries"][0]["reason"]
+    assert len(table.record()["actions"]) == 9  # actions 0, 2, ..., 16 were placements
+    table.close()
+    assert entry_count(path, 2) == 17
+    again, _, _ = make_table(path)  # the set-aside entries do not come back as damage
+    assert again.view()["table"]["recovery"] is None
+    assert len(again.record()["actions"]) == 9
+    again.close()
+
+
+def test_a_damaged_finished_record_hides_no_other_and_is_told(tmp_path: Path) -> None:
+    path = tmp_path / "j.db"
+    table, clock, _ = make_table(path)
+    for _ in range(2):
+        table.new_game("fake-kosmos")
+        table.set_board([])
+        for square, number in FULL_GAME:
+            place(table, clock, square, number)
+    table.new_game("fake-kosmos")
+    table.close()
+    with sqlite3.connect(path) as db:
+        db.execute("UPDATE games SET record = '{\"varia' WHERE id = 1")
+    db.close()
+    again, _, _ = make_table(path)
+    finished = again.finished_games()
+    assert [g["id"] for g in finished] == [2]
+    notices = again.view()["table"]["notices"]
+    assert any("game 1" in n.lower() and "damaged" in n for n in notices), notices
+    again.close()
+    with sqlite3.connect(path) as db:
+        assert db.execute("SELECT record FROM games WHERE id = 1").fetchone()[0] == '{"varia'
+    db.close()
+
+
+def test_a_game_that_ended_before_a_cut_is_shown_finished_after_restart(
+        tmp_path: Path) -> None:
+    path = tmp_path / "j.db"
+    table, clock, _ = make_table(path)
+    table.new_game("fake-kosmos")
+    for square, number in FULL_GAME:
+        place(table, clock, square, number)
+    expected, record = table.view()["game"], table.record()
+    assert expected["over"]
+    table.close()
+    again, clock2, _ = make_table(path)
+    assert again.view()["game"] == expected
+    assert again.record() == record
+    again.input({"type": "undo"})  # taking back the last action reopens it, as before the cut
+    assert not again.view()["game"]["over"]
+    assert again.finished_games() == []
+    again.close()
+
+
+def test_a_version_1_journal_is_migrated_in_place(tmp_path: Path) -> None:
+    path = tmp_path / "j.db"
+    with sqlite3.connect(path) as db:
+        db.executescript("""
+            CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+            CREATE TABLE games (id INTEGER PRIMARY KEY AUTOINCREMENT, variant TEXT NOT NULL,
+                players INTEGER, options TEXT NOT NULL, setup TEXT NOT NULL,
+                hints INTEGER NOT NULL DEFAULT 0, started TEXT NOT NULL,
+                status TEXT NOT NULL DEFAULT 'running', finished TEXT, record TEXT,
+                state TEXT, note TEXT);
+            CREATE TABLE entries (game INTEGER NOT NULL REFERENCES games(id),
+                seq INTEGER NOT NULL, kind TEXT NOT NULL, data TEXT NOT NULL, at TEXT NOT NULL,
+                PRIMARY KEY (game, seq));
+            INSERT INTO meta VALUES ('schema', '1');
+            INSERT INTO games (variant, players, options, setup, started)
+                VALUES ('fake-kosmos', 2, '{}', '{}', '2026-01-01T00:00:00+00:00');
+            INSERT INTO entries VALUES (1, 0, 'action',
+                '{"type": "place", "cell": "b2", "number": 3}', '2026-01-01T00:00:01+00:00');
+            INSERT INTO entries VALUES (1, 1, 'hints', 'true', '2026-01-01T00:00:02+00:00');
+        """)
+    db.close()
+    table, clock, _ = make_table(path)
+    view = table.view()
+    assert view["game"]["cells"] == {"b2": {"owner": 0, "number": 3}}
+    assert view["table"]["hints"] is True
+    assert not [p for p in tmp_path.iterdir() if "unreadable" in p.name]
+    table.set_board(["b2"])
+    place(table, clock, "c3", 1)
+    table.close()
+    with sqlite3.connect(path) as db:
+        assert db.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone()[0] == str(
+            SCHEMA_VERSION)
+        assert db.execute("SELECT count(*) FROM entries WHERE digest IS NULL").fetchone()[0] == 0
+    db.close()
+    journal = Journal(path)
+    stored = journal.running_game()
+    assert stored is not None and len(stored.entries) == 3 and not stored.damaged
+    journal.close()
