@@ -128,6 +128,13 @@ def now_iso() -> str:
     return datetime.now(UTC).isoformat(timespec="seconds")
 
 
+def counted(n: int, word: str) -> str:
+    """``1 action``, ``2 actions``, ``2 damaged entries``."""
+    if n == 1:
+        return f"{n} {word}"
+    return f"{n} {word[:-1]}ies" if word.endswith("y") else f"{n} {word}s"
+
+
 def _stamp() -> str:
     return datetime.now(UTC).strftime("%Y%m%dT%H%M%S")
 
@@ -417,8 +424,9 @@ class Journal:
             if present is None:
                 self.lost = {"game": game, "actions": seq + 1}
                 self.notices.append(
-                    f"the journal lost game {game} with its {seq + 1} actions {LOST_HOW}"
-                    + (f" ({newer} newer games in all)" if newer > 1 else ""))
+                    f"the journal lost game {game} with its {counted(seq + 1, 'action')} "
+                    f"{LOST_HOW}" + (f"; {newer} games are missing in all" if newer > 1
+                                     else ""))
         if db.execute("SELECT 1 FROM games WHERE id = ?", (game,)).fetchone() is not None:
             have = db.execute("SELECT count(*) FROM entries WHERE game = ? AND seq <= ?",
                               (game, seq)).fetchone()[0]
@@ -426,7 +434,8 @@ class Journal:
                 self.troubled = True
                 self.lost = {"game": game, "actions": seq + 1 - have}
                 self.notices.append(
-                    f"the journal lost {seq + 1 - have} actions of game {game} {LOST_HOW}; "
+                    f"the journal lost {counted(seq + 1 - have, 'action')} of game {game} "
+                    f"{LOST_HOW}; "
                     f"the game resumes from action {have}")
             elif seq >= 0:
                 digest = db.execute("SELECT digest FROM entries WHERE game = ? AND seq = ?",
@@ -438,8 +447,8 @@ class Journal:
                         f"{seq}: they were damaged or replaced")
         if now["finished"] < mark["finished"]:
             self.troubled = True
-            self.notices.append(f"the journal lost {mark['finished'] - now['finished']} "
-                                f"finished games {LOST_HOW}")
+            lost = counted(mark["finished"] - now["finished"], "finished game")
+            self.notices.append(f"the journal lost {lost} {LOST_HOW}")
 
     # --- checks ----------------------------------------------------------------------------
 
@@ -488,7 +497,7 @@ class Journal:
             elif bad:
                 self.troubled = True
                 if status != RUNNING:  # the running game is told when it is resumed
-                    self.notices.append(f"game {gid}: {len(bad)} of its entries are damaged "
+                    self.notices.append(f"game {gid}: {counted(len(bad), 'entry')} damaged "
                                         f"from entry {len(good)}; they are kept in the journal")
 
     def _check_records(self) -> None:

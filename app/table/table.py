@@ -27,7 +27,7 @@ from . import signals as lights
 from .companion import Companion
 from .errors import InputError
 from .inputs import parse_input
-from .journal import ACTION, FINISHED, HINTS, UNDO, Journal, JournalError
+from .journal import ACTION, FINISHED, HINTS, UNDO, Journal, JournalError, counted
 
 log = logging.getLogger(__name__)
 
@@ -194,8 +194,10 @@ class Table:
                     name = None
                     self._notice(str(e))
                 where = f"in {name}" if name else "in the journal"
-                self._notice(f"Game {stored.id} ({game.name}) resumed with {valid} actions; "
-                             f"{len(bad)} damaged entries were set aside {where}"
+                damaged = counted(len(bad), "damaged entry")
+                self._notice(f"Game {stored.id} ({game.name}) resumed with "
+                             f"{counted(valid, 'action')}; {damaged} "
+                             f"{'was' if len(bad) == 1 else 'were'} set aside {where}"
                              + (f" ({failure})" if failure else ""))
                 self._recovery = {"game": stored.id, "recovered": valid, "set_aside": len(bad),
                                   "file": name, "lost": 0}
@@ -207,6 +209,8 @@ class Table:
         self._game_id = stored.id
         companion.message = (f"{game.name} resumed: put right any blinking squares" if running
                              else f"{game.name} was over before the table stopped")
+        if running and companion.state.over:
+            self._finished()  # the last action was written, the end of the game was not
 
     def _recovery_from_loss(self, game: int | None, recovered: int) -> None:
         """Add what the journal's mark says was lost to the ``recovery`` of the view."""

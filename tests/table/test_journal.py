@@ -123,7 +123,7 @@ def test_an_entry_that_cannot_be_replayed_is_set_aside_and_reported(tmp_path: Pa
     table, _, _ = make_table(path)
     view = table.view()
     assert view["game"]["cells"] == {"b2": {"owner": 0, "number": 3}}  # the valid prefix
-    assert any("resumed with 1 actions" in n and "entry 1 could not be replayed" in n
+    assert any("resumed with 1 action;" in n and "entry 1 could not be replayed" in n
                for n in view["table"]["notices"])
     assert view["table"]["recovery"]["set_aside"] == 1
     table.close()
