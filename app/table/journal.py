@@ -242,6 +242,9 @@ class Journal:
         self.path.parent.mkdir(parents=True, exist_ok=True)
         db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None,
                              timeout=5.0)
+        # Damaged text reads as text with replacement characters, so that the chain (not the
+        # decoder) finds it, and one bad row never stops the others from being read.
+        db.text_factory = lambda b: b.decode("utf-8", errors="replace")
         try:
             mode = db.execute("PRAGMA journal_mode=WAL").fetchone()[0]
             if str(mode).lower() != "wal":
@@ -433,10 +436,10 @@ class Journal:
             if have < seq + 1:
                 self.troubled = True
                 self.lost = {"game": game, "actions": seq + 1 - have}
+                good, bad, _ = self._chain(game)
                 self.notices.append(
                     f"the journal lost {counted(seq + 1 - have, 'action')} of game {game} "
-                    f"{LOST_HOW}; "
-                    f"the game resumes from action {have}")
+                    f"{LOST_HOW}" + ("" if bad else f"; the game resumes from action {have}"))
             elif seq >= 0:
                 digest = db.execute("SELECT digest FROM entries WHERE game = ? AND seq = ?",
                                     (game, seq)).fetchone()[0]

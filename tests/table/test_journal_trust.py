@@ -4,7 +4,6 @@ damage that is either recovered or told in the view, never silent."""
 from __future__ import annotations
 
 import json
-import random
 import shutil
 import sqlite3
 from pathlib import Path
@@ -12,29 +11,18 @@ from typing import Any
 
 import pytest
 
-from app.table import Table
 from app.table.journal import SCHEMA_VERSION, Journal
 
-from .helpers import Clock, make_table, put
-
-FULL_GAME = [("a1", 1), ("b1", 2), ("c1", 3), ("d1", 4), ("a2", 3), ("b2", 4), ("c2", 1),
-             ("d2", 2), ("a3", 2), ("b3", 1), ("c3", 4), ("d3", 3), ("a4", 4), ("b4", 3),
-             ("c4", 2), ("d4", 1)]
-RUNNING_ENTRIES = 30
-
-
-def place(table: Table, clock: Clock, square: str, number: int) -> dict[str, Any]:
-    put(table, clock, square)
-    return table.input({"type": "number", "square": square, "number": number})
-
-
-def play_running_game(table: Table, clock: Clock) -> None:
-    """A running game of 30 entries: 15 placements, each followed by a hints switch."""
-    table.new_game("fake-kosmos")
-    table.set_board([])
-    for i, (square, number) in enumerate(FULL_GAME[:15]):
-        place(table, clock, square, number)
-        table.input({"type": "hints", "on": i % 2 == 0})
+from .attack import (
+    DAMAGE,
+    FULL_GAME,
+    RUNNING_ENTRIES,
+    build_snapshot,
+    damage_outcome,
+    outcome,
+    place,
+)
+from .helpers import make_table
 
 
 def entry_count(path: Path, game: int) -> int:
@@ -44,56 +32,25 @@ def entry_count(path: Path, game: int) -> int:
     return int(n)
 
 
-def snapshot_after_kill(src: Path, dst: Path) -> None:
-    """Copy the journal as a kill -9 leaves it: the main file and its WAL, nothing checkpointed."""
-    dst.mkdir()
-    for p in src.iterdir():
-        if p.name.startswith("j.db") and not p.name.endswith("-shm"):
-            shutil.copy2(p, dst / p.name)
-
-
 @pytest.fixture(scope="module")
 def killed(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     """A journal with a finished game and a running game of 30 entries, all still in the WAL."""
-    base = tmp_path_factory.mktemp("killed")
-    table, clock, _ = make_table(base / "j.db")
-    table.new_game("fake-kosmos")
-    for square, number in FULL_GAME:
-        place(table, clock, square, number)
-    play_running_game(table, clock)
-    expected = {"game": table.view()["game"], "record": table.record(),
-                "finished": [g["record"] for g in table.finished_games()]}
-    snap = base / "snap"
-    snapshot_after_kill(base, snap)
-    table.close()
+    snap, expected = build_snapshot(tmp_path_factory.mktemp("killed"))
     assert (snap / "j.db-wal").stat().st_size > 0
     return {"dir": snap, "expected": expected}
-
-
-TOLD = ("lost", "damaged", "set aside", "unreadable", "could not", "missing", "behind")
-
-
-def told(view: dict[str, Any]) -> bool:
-    return any(any(word in n for word in TOLD) for n in view["table"]["notices"])
-
-
-def outcome(path: Path, expected: dict[str, Any]) -> tuple[str, Table]:
-    """``recovered`` (nothing missing), ``told`` (missing, and the view says so) or ``silent``."""
-    table, _, _ = make_table(path)
-    view = table.view()
-    finished = [g["record"] for g in table.finished_games()]
-    view = table.view()  # notices about skipped records reach the view
-    complete = (view["game"] == expected["game"] and table.record() == expected["record"]
-                and finished == expected["finished"])
-    if complete:
-        return "recovered", table
-    return ("told" if told(view) else "silent"), table
 
 
 def damaged_copy(killed: dict[str, Any], tmp_path: Path) -> Path:
     work = tmp_path / "work"
     shutil.copytree(killed["dir"], work)
     return work / "j.db"
+
+
+@pytest.mark.parametrize("case", sorted(DAMAGE))
+def test_no_damage_is_silent(killed: dict[str, Any], tmp_path: Path, case: str) -> None:
+    result, view, files = damage_outcome(killed["dir"], killed["expected"], tmp_path / "w", case)
+    assert result in ("recovered", "told"), (case, view["table"]["notices"])
+    assert "j.db" in files  # a damaged journal is never deleted, only set aside
 
 
 def test_the_snapshot_itself_recovers_everything(killed: dict[str, Any],
@@ -115,55 +72,32 @@ def test_a_deleted_wal_is_told(killed: dict[str, Any], tmp_path: Path) -> None:
     assert any("lost" in n and "game 2" in n.lower() for n in notices), notices
 
 
-def test_a_main_file_truncated_to_nothing_is_told(killed: dict[str, Any],
-                                                  tmp_path: Path) -> None:
-    path = damaged_copy(killed, tmp_path)
-    path.write_bytes(b"")
-    path.with_name("j.db-wal").unlink()
-    result, table = outcome(path, killed["expected"])
-    table.close()
-    assert result == "told"
-
-
-@pytest.mark.parametrize("seed", range(6))
-def test_random_bytes_in_the_wal_are_recovered_or_told_and_kept(
+@pytest.mark.parametrize("seed", range(8))
+def test_a_damaged_wal_survives_the_clean_stop_that_follows(
         killed: dict[str, Any], tmp_path: Path, seed: int) -> None:
-    path = damaged_copy(killed, tmp_path)
-    wal = path.with_name("j.db-wal")
-    data = bytearray(wal.read_bytes())
-    rng = random.Random(seed)
-    at = rng.randrange(32, len(data) - 200)
-    data[at:at + 200] = rng.randbytes(200)
-    wal.write_bytes(bytes(data))
-    result, table = outcome(path, killed["expected"])
-    table.close()
-    assert result in ("recovered", "told")
-    if result == "told":  # the damaged WAL survives the clean stop's checkpoint
-        kept = [p for p in path.parent.iterdir() if "damaged" in p.name and
-                p.name.endswith("-wal")]
-        assert kept and kept[0].read_bytes() == bytes(data)
+    case = f"200 random bytes into the WAL, seed {seed}"
+    work = tmp_path / "w"
+    result, view, files = damage_outcome(killed["dir"], killed["expected"], work, case)
+    if result == "told":  # the WAL as found is kept, although the clean stop checkpointed
+        kept = [f for f in files if "damaged" in f and f.endswith("-wal")]
+        assert len(kept) == 1, files
+        assert any(kept[0].removesuffix("-wal") in n for n in view["table"]["notices"])
+        original = (killed["dir"] / "j.db-wal").read_bytes()
+        assert len((work / kept[0]).read_bytes()) == len(original)
+        assert (work / kept[0]).read_bytes() != original  # the damaged one, as found
+    assert "j.db-wal" not in files or result == "recovered"
 
 
-@pytest.mark.parametrize("seed", range(3))
-def test_random_bytes_in_the_main_file_are_recovered_or_told(
-        killed: dict[str, Any], tmp_path: Path, seed: int) -> None:
-    path = damaged_copy(killed, tmp_path)
-    data = bytearray(path.read_bytes())
-    rng = random.Random(seed)
-    at = rng.randrange(100, len(data) - 200)
-    data[at:at + 200] = rng.randbytes(200)
-    path.write_bytes(bytes(data))
-    result, table = outcome(path, killed["expected"])
-    table.close()
-    assert result in ("recovered", "told")
-
-
-def test_a_deleted_mark_is_recovered_or_told(killed: dict[str, Any], tmp_path: Path) -> None:
-    path = damaged_copy(killed, tmp_path)
-    path.with_name("j.db.mark").unlink()
-    result, table = outcome(path, killed["expected"])
-    table.close()
-    assert result in ("recovered", "told")
+def test_the_mark_is_written_atomically_after_each_entry(tmp_path: Path) -> None:
+    path = tmp_path / "j.db"
+    journal = Journal(path)
+    game = journal.start_game("fake-kosmos", 2, {}, {}, False)
+    journal.append(game, "action", {"type": "place", "cell": "b2", "number": 3})
+    mark = json.loads(path.with_name("j.db.mark").read_text())
+    assert (mark["game"], mark["seq"], mark["finished"]) == (game, 0, 0)
+    assert mark["digest"] == journal.current_mark()["digest"]
+    assert not path.with_name("j.db.mark.tmp").exists()
+    journal.close()
 
 
 def test_a_damaged_entry_resumes_the_valid_prefix_and_sets_the_rest_aside(
