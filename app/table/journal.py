@@ -331,10 +331,12 @@ class Journal:
         """Copy the main file and a non-empty WAL aside before SQLite touches them."""
         wal = self.path.with_name(self.path.name + "-wal")
         try:
-            if not wal.exists() or wal.stat().st_size == 0 or not self.path.exists():
+            if not wal.exists() or wal.stat().st_size == 0:
                 return []
             held = []
             for src, suffix in ((self.path, ""), (wal, "-wal")):
+                if not src.exists():  # a WAL without its main file: keep the WAL alone
+                    continue
                 dst = self.path.with_name(f".{self.path.name}.held{suffix}")
                 shutil.copyfile(src, dst)
                 held.append((dst, src))
@@ -357,8 +359,9 @@ class Journal:
                 suffix = "-wal" if src.name.endswith("-wal") else ""
                 os.replace(copy, base.with_name(base.name + suffix))
             _fsync_dir(self.path.parent)
-            self.notices.append(f"the journal as found at start (main file and WAL) was kept "
-                                f"as {base.name}")
+            what = "main file and WAL" if len(held) == 2 else "WAL"
+            self.notices.append(f"the journal as found at start ({what}) was kept as "
+                                f"{base.name}")
         except OSError as e:
             self.notices.append(f"the journal as found at start could not be kept: {e}")
 

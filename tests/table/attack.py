@@ -135,6 +135,7 @@ def _truncate(delete_wal: bool) -> Callable[[Path], None]:
 
 DAMAGE: dict[str, Callable[[Path], None]] = {
     "delete the WAL": _delete("-wal"),
+    "delete the main file": lambda p: p.unlink(),
     "truncate the main file to 0": _truncate(False),
     "truncate the main file to 0, delete the WAL": _truncate(True),
     **{f"200 random bytes into the WAL, seed {s}": _random_bytes(NAME + "-wal", s, 32)
