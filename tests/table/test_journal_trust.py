@@ -206,3 +206,18 @@ def test_a_version_1_journal_is_migrated_in_place(tmp_path: Path) -> None:
     stored = journal.running_game()
     assert stored is not None and len(stored.entries) == 3 and not stored.damaged
     journal.close()
+
+
+def test_a_game_whose_end_was_not_written_is_finished_on_restart(tmp_path: Path) -> None:
+    """A cut between the last action's commit and the finished record."""
+    path = tmp_path / "j.db"
+    journal = Journal(path)
+    game = journal.start_game("fake-kosmos", 2, {}, {}, False)
+    for square, number in FULL_GAME:
+        journal.append(game, "action", {"type": "place", "cell": square, "number": number})
+    journal.close()
+    table, _, _ = make_table(path)
+    assert table.view()["game"]["over"]
+    assert [g["id"] for g in table.finished_games()] == [game]
+    assert table.view()["table"]["notices"] == []
+    table.close()
