@@ -215,8 +215,8 @@ class Journal:
         except (sqlite3.DatabaseError, JournalError) as e:
             set_aside = True
             self.troubled = True
-            self._set_aside(str(e))
             try:
+                self._set_aside(str(e))  # on failure its notice says so; nothing is saved
                 self._db = self._open()
             except (sqlite3.Error, OSError, JournalError) as e2:
                 self.notices.append(f"cannot start a fresh journal at {self.path.name}: {e2}; "
@@ -229,7 +229,7 @@ class Journal:
                 self._check_chains()
                 self._check_records()
                 self._compare_mark(mark, mark_problem)
-            except sqlite3.Error as e:  # rows that cannot even be read
+            except (sqlite3.Error, TypeError, ValueError) as e:  # rows that cannot be read
                 self.troubled = True
                 self.start_over(f"the journal could not be read: {e}")
         self._settle_evidence(held, keep=self.troubled and not set_aside)
@@ -322,6 +322,7 @@ class Journal:
         try:
             self._set_aside(reason)
             self._db = self._open()
+            self.write_mark()
         except (sqlite3.Error, OSError, JournalError) as e:
             self.notices.append(f"cannot start a fresh journal: {e}; this game is not saved")
 
