@@ -440,7 +440,7 @@ class Journal:
             if have < seq + 1:
                 self.troubled = True
                 self.lost = {"game": game, "actions": seq + 1 - have}
-                good, bad, _ = self._chain(game)
+                _, bad, _ = self._chain(game)
                 self.notices.append(
                     f"the journal lost {counted(seq + 1 - have, 'action')} of game {game} "
                     f"{LOST_HOW}" + ("" if bad else f"; the game resumes from action {have}"))
