@@ -10,29 +10,33 @@ Integrity, three layers:
 * **A chain.** Each entry carries ``digest = sha256(previous digest | game | seq | kind |
   data)``; the chain's root is the digest of the game row's start data (variant, players,
   options, setup, hints). A finished game's record and state carry a ``seal`` (their sha256).
-  Start-up runs ``PRAGMA integrity_check`` and walks the chain of the running game: it resumes
-  from the longest prefix whose chain holds (the table then replays it, and a replay that fails
-  cuts the prefix there too). The entries after it are written to a file next to the journal
-  (``<journal>.set-aside-<stamp>.json``, with each entry and why), copied into the
+  Start-up runs ``PRAGMA integrity_check`` and walks the chain of every game (a break in a game
+  that is not running is told). The running game resumes from the longest prefix whose chain
+  holds (the table then replays it, and a replay that fails cuts the prefix there too). The
+  entries after it are written to a file next to the journal
+  (``<journal>.set-aside-<stamp>-game<N>.json``, each entry and why), copied into the
   ``set_aside`` table and only then removed from ``entries``, so the chain goes on from the
   last good entry. A finished record whose seal or JSON is broken is skipped with a notice and
   kept in the file.
 * **A mark against going back in time.** Deleting the ``-wal`` file or truncating the main file
   leaves a valid but older SQLite database that no check inside the file can tell from the
   real one. So after every commit the journal writes a small side file ``<journal>.mark``
-  (JSON: the newest game id, the running game's id, its last seq and chain digest, and the
-  number of finished games), atomically: a temporary file, fsync, ``os.replace``, fsync of the
+  (JSON: the newest game's id, its last seq and chain digest, and the number of finished
+  games), atomically: a temporary file, fsync, ``os.replace``, fsync of the
   directory. The mark is written after the commit, so the journal may be ahead of it (a cut in
   between), never behind: on start, a journal behind its mark lost something, and the notice
   says what ("the journal lost 13 actions of game 3 ...; the game resumes from action 17").
-  A missing or unreadable mark next to a journal that holds games is told as well.
+  A missing or unreadable mark next to a journal that holds games is told as well. (A cut
+  between taking back the last action of a finished game and its mark may tell a finished
+  game lost that is in fact running again: a false alarm, never a silent loss.)
 * **Evidence survives.** Closing the last connection checkpoints the WAL into the main file and
   deletes the WAL. So before opening a journal whose WAL is not empty, both files are copied
-  aside; if the checks find anything wrong (integrity, chain, replay, mark), the copies are
+  aside; if the checks find anything wrong (integrity, a chain, a seal, the mark), the copies are
   kept as ``<journal>.damaged-<stamp>`` and ``...-wal`` and named in the notice, otherwise they
   are removed. A damaged journal is never deleted: a file SQLite cannot read is renamed aside
   (``<journal>.unreadable-<stamp>``) and a fresh journal is started; every reason is kept in
-  ``notices`` for the panel to show.
+  ``notices`` for the panel to show. Entries that fail only their replay are kept in the
+  set-aside file.
 
 A version-1 journal (no chain) is migrated in place: the chain is computed for its rows.
 """
