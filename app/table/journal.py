@@ -1,26 +1,61 @@
-"""The journal: every accepted action on disk before the LEDs confirm it.
+"""The journal: every accepted action on disk before the LEDs confirm it, and proof of it.
 
 SQLite in WAL mode with ``synchronous=FULL``: a commit returns only once the entry is on disk,
 so a power cut right after the LEDs changed never loses that action. One row per game, one row
-per entry (an action or a take-back) in order, so a game is rebuilt by replaying its entries.
-Finished games stay as records.
+per entry (an action, a take-back or a hints switch) in order, so a game is rebuilt by replaying
+its entries. Finished games stay as records.
 
-A file that is not a journal, or a damaged one, is renamed aside (never deleted) and a fresh
-journal is started; the reason is kept in ``notices`` for the panel to show.
+Integrity, three layers:
+
+* **A chain.** Each entry carries ``digest = sha256(previous digest | game | seq | kind |
+  data)``; the chain's root is the digest of the game row's start data (variant, players,
+  options, setup, hints). A finished game's record and state carry a ``seal`` (their sha256).
+  Start-up runs ``PRAGMA integrity_check`` and walks the chain of every game (a break in a game
+  that is not running is told). The running game resumes from the longest prefix whose chain
+  holds (the table then replays it, and a replay that fails cuts the prefix there too). The
+  entries after it are written to a file next to the journal
+  (``<journal>.set-aside-<stamp>-game<N>.json``, each entry and why), copied into the
+  ``set_aside`` table and only then removed from ``entries``, so the chain goes on from the
+  last good entry. A finished record whose seal or JSON is broken is skipped with a notice and
+  kept in the file.
+* **A mark against going back in time.** Deleting the ``-wal`` file or truncating the main file
+  leaves a valid but older SQLite database that no check inside the file can tell from the
+  real one. So after every commit the journal writes a small side file ``<journal>.mark``
+  (JSON: the newest game's id, its last seq and chain digest, and the number of finished
+  games), atomically: a temporary file, fsync, ``os.replace``, fsync of the
+  directory. The mark is written after the commit, so the journal may be ahead of it (a cut in
+  between), never behind: on start, a journal behind its mark lost something, and the notice
+  says what ("the journal lost 13 actions of game 3 ...; the game resumes from action 17").
+  A missing or unreadable mark next to a journal that holds games is told as well. (A cut
+  between taking back the last action of a finished game and its mark may tell a finished
+  game lost that is in fact running again: a false alarm, never a silent loss.)
+* **Evidence survives.** Closing the last connection checkpoints the WAL into the main file and
+  deletes the WAL. So before opening a journal whose WAL is not empty, both files are copied
+  aside; if the checks find anything wrong (integrity, a chain, a seal, the mark), the copies are
+  kept as ``<journal>.damaged-<stamp>`` and ``...-wal`` and named in the notice, otherwise they
+  are removed. A damaged journal is never deleted: a file SQLite cannot read is renamed aside
+  (``<journal>.unreadable-<stamp>``) and a fresh journal is started; every reason is kept in
+  ``notices`` for the panel to show. Entries that fail only their replay are kept in the
+  set-aside file.
+
+A version-1 journal (no chain) is migrated in place: the chain is computed for its rows.
 """
 
 from __future__ import annotations
 
+import contextlib
+import hashlib
 import json
 import os
+import shutil
 import sqlite3
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -36,7 +71,9 @@ CREATE TABLE IF NOT EXISTS games (
     finished TEXT,
     record TEXT,
     state TEXT,
-    note TEXT
+    note TEXT,
+    root TEXT,
+    seal TEXT
 );
 CREATE TABLE IF NOT EXISTS entries (
     game INTEGER NOT NULL REFERENCES games(id),
@@ -44,7 +81,18 @@ CREATE TABLE IF NOT EXISTS entries (
     kind TEXT NOT NULL,
     data TEXT NOT NULL,
     at TEXT NOT NULL,
+    digest TEXT,
     PRIMARY KEY (game, seq)
+);
+CREATE TABLE IF NOT EXISTS set_aside (
+    game INTEGER NOT NULL,
+    seq INTEGER NOT NULL,
+    kind TEXT,
+    data TEXT,
+    at TEXT,
+    digest TEXT,
+    reason TEXT NOT NULL,
+    file TEXT
 );
 """
 
@@ -53,6 +101,8 @@ ACTION, UNDO, HINTS = "action", "undo", "hints"
 DAMAGED = "damaged"
 """Stands for a stored value that is no longer valid JSON; replaying it fails with a reason."""
 
+LOST_HOW = "after a power cut or damage"
+
 
 class JournalError(Exception):
     """The journal could not be written; the message says why."""
@@ -60,7 +110,10 @@ class JournalError(Exception):
 
 @dataclass
 class StoredGame:
-    """One game as the journal holds it: how it started and its entries in order."""
+    """One game as the journal holds it: how it started and its entries in order.
+
+    ``entries`` is the longest prefix whose chain holds; ``damaged`` the entries after it, each
+    a dict with ``seq``, ``kind``, ``data`` (as stored), ``at``, ``digest`` and ``reason``."""
 
     id: int
     variant: str
@@ -69,24 +122,105 @@ class StoredGame:
     setup: Any
     hints: bool
     entries: list[tuple[str, Any]] = field(default_factory=list)
+    damaged: list[dict[str, Any]] = field(default_factory=list)
+    status: str = RUNNING
+    rows: list[dict[str, Any]] = field(default_factory=list)
+    """The entries of ``entries`` as stored (seq, kind, data, at, digest)."""
 
 
 def now_iso() -> str:
     return datetime.now(UTC).isoformat(timespec="seconds")
 
 
+def counted(n: int, word: str) -> str:
+    """``1 action``, ``2 actions``, ``2 damaged entries``."""
+    if n == 1:
+        return f"{n} {word}"
+    return f"{n} {word[:-1]}ies" if word.endswith("y") else f"{n} {word}s"
+
+
+def _stamp() -> str:
+    return datetime.now(UTC).strftime("%Y%m%dT%H%M%S")
+
+
+def _sha(*parts: Any) -> str:
+    return hashlib.sha256(json.dumps(parts, separators=(",", ":")).encode()).hexdigest()
+
+
+def game_root(game: int, variant: Any, players: Any, options: Any, setup: Any,
+              hints: Any) -> str:
+    """The chain's root: the digest of the game row's start data, as stored."""
+    return _sha("root", game, variant, players, options, setup, int(bool(hints)))
+
+
+def entry_digest(previous: str, game: int, seq: int, kind: Any, data: Any) -> str:
+    """One link of the chain: the previous digest (or the root) with this entry as stored."""
+    return _sha(previous, game, seq, kind, data)
+
+
+def record_seal(record: Any, state: Any) -> str:
+    """The seal of a finished game's record and final state, as stored."""
+    return _sha("seal", record, state)
+
+
+def _fsync_dir(directory: Path) -> None:
+    try:
+        fd = os.open(directory, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
+
+
+def write_atomically(path: Path, text: str) -> None:
+    """Write ``text`` so that ``path`` holds either the old or the new text after a cut."""
+    tmp = path.with_name(path.name + ".tmp")
+    with open(tmp, "w", encoding="utf-8") as f:
+        f.write(text)
+        f.flush()
+        os.fsync(f.fileno())
+    os.replace(tmp, path)
+    _fsync_dir(path.parent)
+
+
+def _unique(path: Path) -> Path:
+    candidate, n = path, 1
+    while candidate.exists() or candidate.with_name(candidate.name + "-wal").exists():
+        candidate = path.with_name(f"{path.name}-{n}")
+        n += 1
+    return candidate
+
+
 class Journal:
-    """An open journal file. Not thread-safe by itself: the table calls it under its lock."""
+    """An open journal file. Not thread-safe by itself: the table calls it under its lock.
+
+    Opening runs every check of the module docstring; what they found is in ``notices``,
+    ``lost`` (``{"game": id, "actions": n}`` when the journal went back in time) and
+    ``troubled`` (anything at all was wrong)."""
 
     def __init__(self, path: str | os.PathLike[str]) -> None:
         self.path = Path(path)
         self.notices: list[str] = []
+        self.troubled = False
+        self.lost: dict[str, int] | None = None
+        self.migrated = False
         self._db: sqlite3.Connection | None = None
+        self._chains: dict[int, tuple[list[dict[str, Any]], list[dict[str, Any]], bool]] = {}
+        self._bad_records: dict[int, str] = {}
+        mark, mark_problem = self._read_mark()
+        held = self._hold_evidence()
+        set_aside = False
         try:
             self._db = self._open()
         except (sqlite3.DatabaseError, JournalError) as e:
-            self._set_aside(str(e))
+            set_aside = True
+            self.troubled = True
             try:
+                self._set_aside(str(e))  # on failure its notice says so; nothing is saved
                 self._db = self._open()
             except (sqlite3.Error, OSError, JournalError) as e2:
                 self.notices.append(f"cannot start a fresh journal at {self.path.name}: {e2}; "
@@ -94,6 +228,17 @@ class Journal:
         except OSError as e:
             self.notices.append(f"cannot open the journal {self.path.name}: {e}; "
                                 "this game is not saved")
+        if self._db is not None and not set_aside:
+            try:
+                self._check_chains()
+                self._check_records()
+                self._compare_mark(mark, mark_problem)
+            except (sqlite3.Error, TypeError, ValueError) as e:  # rows that cannot be read
+                self.troubled = True
+                self.start_over(f"the journal could not be read: {e}")
+        self._settle_evidence(held, keep=self.troubled and not set_aside)
+        if self._db is not None:
+            self.write_mark()
 
     # --- opening ---------------------------------------------------------------------------
 
@@ -101,20 +246,28 @@ class Journal:
         self.path.parent.mkdir(parents=True, exist_ok=True)
         db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None,
                              timeout=5.0)
+        # Damaged text reads as text with replacement characters, so that the chain (not the
+        # decoder) finds it, and one bad row never stops the others from being read.
+        db.text_factory = lambda b: b.decode("utf-8", errors="replace")
         try:
             mode = db.execute("PRAGMA journal_mode=WAL").fetchone()[0]
             if str(mode).lower() != "wal":
                 raise JournalError(f"the journal cannot use WAL mode (got {mode})")
             db.execute("PRAGMA synchronous=FULL")
-            check = db.execute("PRAGMA quick_check").fetchone()[0]
+            check = db.execute("PRAGMA integrity_check").fetchone()[0]
             if check != "ok":
                 raise JournalError(f"the journal is damaged ({check})")
-            db.executescript(SCHEMA)
-            row = db.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone()
-            if row is None:
-                db.execute("INSERT INTO meta VALUES ('schema', ?)", (str(SCHEMA_VERSION),))
-            elif row[0] != str(SCHEMA_VERSION):
+            row = None
+            if db.execute("SELECT 1 FROM sqlite_master WHERE name = 'meta'").fetchone():
+                row = db.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone()
+            if row is not None and row[0] == "1":
+                self._migrate_1(db)
+            elif row is not None and row[0] != str(SCHEMA_VERSION):
                 raise JournalError(f"the journal has schema {row[0]}, expected {SCHEMA_VERSION}")
+            db.executescript(SCHEMA)
+            if row is None:
+                db.execute("INSERT OR REPLACE INTO meta VALUES ('schema', ?)",
+                           (str(SCHEMA_VERSION),))
             # Reading every row proves the pages are readable before a game relies on them.
             db.execute("SELECT count(*), max(length(data)) FROM entries").fetchone()
             db.execute("SELECT count(*), max(length(options)) FROM games").fetchone()
@@ -123,19 +276,42 @@ class Journal:
             raise
         return db
 
+    def _migrate_1(self, db: sqlite3.Connection) -> None:
+        """Version 1 had no chain: add the columns and compute the chain for every row."""
+        db.execute("BEGIN IMMEDIATE")
+        try:
+            db.execute("ALTER TABLE games ADD COLUMN root TEXT")
+            db.execute("ALTER TABLE games ADD COLUMN seal TEXT")
+            db.execute("ALTER TABLE entries ADD COLUMN digest TEXT")
+            games = db.execute("SELECT id, variant, players, options, setup, hints, status, "
+                               "record, state FROM games").fetchall()
+            for gid, variant, players, options, setup, hints, status, record, state in games:
+                digest = game_root(gid, variant, players, options, setup, hints)
+                seal = record_seal(record, state) if status == FINISHED else None
+                db.execute("UPDATE games SET root = ?, seal = ? WHERE id = ?",
+                           (digest, seal, gid))
+                for seq, kind, data in db.execute(
+                        "SELECT seq, kind, data FROM entries WHERE game = ? ORDER BY seq",
+                        (gid,)).fetchall():
+                    digest = entry_digest(digest, gid, seq, kind, data)
+                    db.execute("UPDATE entries SET digest = ? WHERE game = ? AND seq = ?",
+                               (digest, gid, seq))
+            db.execute("UPDATE meta SET value = ? WHERE key = 'schema'", (str(SCHEMA_VERSION),))
+            db.execute("COMMIT")
+        except BaseException:
+            db.execute("ROLLBACK")
+            raise
+        self.migrated = True
+
     def _set_aside(self, reason: str) -> None:
-        stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%S")
-        aside = self.path.with_name(f"{self.path.name}.unreadable-{stamp}")
-        n = 1
-        while aside.exists():
-            aside = self.path.with_name(f"{self.path.name}.unreadable-{stamp}-{n}")
-            n += 1
+        aside = _unique(self.path.with_name(f"{self.path.name}.unreadable-{_stamp()}"))
         try:
             os.replace(self.path, aside)
             for suffix in ("-wal", "-shm"):
                 side = self.path.with_name(self.path.name + suffix)
                 if side.exists():
                     os.replace(side, aside.with_name(aside.name + suffix))
+            _fsync_dir(self.path.parent)
         except OSError as e:
             self.notices.append(f"the journal {self.path.name} is unreadable ({reason}) and "
                                 f"could not be moved aside: {e}")
@@ -146,11 +322,214 @@ class Journal:
     def start_over(self, reason: str) -> None:
         """The open file turned out unreadable: keep it aside and continue with a fresh one."""
         self.close()
+        self.troubled = True
         try:
             self._set_aside(reason)
             self._db = self._open()
+            self.write_mark()
         except (sqlite3.Error, OSError, JournalError) as e:
             self.notices.append(f"cannot start a fresh journal: {e}; this game is not saved")
+
+    # --- evidence --------------------------------------------------------------------------
+
+    def _hold_evidence(self) -> list[tuple[Path, Path]]:
+        """Copy the main file and a non-empty WAL aside before SQLite touches them."""
+        wal = self.path.with_name(self.path.name + "-wal")
+        try:
+            if not wal.exists() or wal.stat().st_size == 0:
+                return []
+            held = []
+            for src, suffix in ((self.path, ""), (wal, "-wal")):
+                if not src.exists():  # a WAL without its main file: keep the WAL alone
+                    continue
+                dst = self.path.with_name(f".{self.path.name}.held{suffix}")
+                shutil.copyfile(src, dst)
+                held.append((dst, src))
+            return held
+        except OSError as e:
+            self.notices.append(f"the journal could not be copied before its check: {e}")
+            return []
+
+    def _settle_evidence(self, held: list[tuple[Path, Path]], keep: bool) -> None:
+        if not held:
+            return
+        if not keep:
+            for copy, _ in held:
+                with contextlib.suppress(OSError):
+                    copy.unlink()
+            return
+        base = _unique(self.path.with_name(f"{self.path.name}.damaged-{_stamp()}"))
+        try:
+            for copy, src in held:
+                suffix = "-wal" if src.name.endswith("-wal") else ""
+                os.replace(copy, base.with_name(base.name + suffix))
+            _fsync_dir(self.path.parent)
+            what = "main file and WAL" if len(held) == 2 else "WAL"
+            self.notices.append(f"the journal as found at start ({what}) was kept as "
+                                f"{base.name}")
+        except OSError as e:
+            self.notices.append(f"the journal as found at start could not be kept: {e}")
+
+    # --- the mark --------------------------------------------------------------------------
+
+    @property
+    def mark_path(self) -> Path:
+        return self.path.with_name(self.path.name + ".mark")
+
+    def _read_mark(self) -> tuple[dict[str, Any] | None, str | None]:
+        try:
+            text = self.mark_path.read_text(encoding="utf-8")
+        except FileNotFoundError:
+            return None, "missing"
+        except OSError as e:
+            return None, f"unreadable ({e})"
+        try:
+            mark = json.loads(text)
+            if not isinstance(mark, dict) or not all(
+                    isinstance(mark.get(k), int) for k in ("games", "game", "seq", "finished")):
+                raise ValueError("not a mark")
+        except ValueError:
+            return None, "damaged"
+        return mark, None
+
+    def current_mark(self) -> dict[str, Any]:
+        """What the mark records now: the newest game, its last entry, the finished count."""
+        assert self._db is not None
+        db = self._db
+        games = db.execute("SELECT coalesce(max(id), 0) FROM games").fetchone()[0]
+        last = db.execute("SELECT seq, digest FROM entries WHERE game = ? ORDER BY seq DESC "
+                          "LIMIT 1", (games,)).fetchone()
+        finished = db.execute("SELECT count(*) FROM games WHERE status = ?",
+                              (FINISHED,)).fetchone()[0]
+        return {"games": int(games), "game": int(games), "seq": -1 if last is None else last[0],
+                "digest": None if last is None else last[1], "finished": int(finished)}
+
+    def write_mark(self) -> None:
+        """Record the journal's newest state in the mark (after every commit)."""
+        if self._db is None:
+            return
+        try:
+            write_atomically(self.mark_path, json.dumps(self.current_mark()))
+        except (OSError, sqlite3.Error) as e:
+            text = (f"the journal's mark {self.mark_path.name} cannot be written ({e}); "
+                    "lost actions could go unnoticed")
+            if text not in self.notices:
+                self.notices.append(text)
+
+    def _compare_mark(self, mark: dict[str, Any] | None, problem: str | None) -> None:
+        assert self._db is not None
+        now = self.current_mark()
+        if mark is None:
+            if now["games"] and not self.migrated:
+                self.troubled = True
+                self.notices.append(
+                    f"the journal's mark {self.mark_path.name} was {problem}: whether actions "
+                    f"were lost {LOST_HOW} before this start cannot be told")
+            return
+        db = self._db
+        game, seq = mark["game"], mark["seq"]
+        if now["games"] < mark["games"]:
+            self.troubled = True
+            newer = mark["games"] - now["games"]
+            present = db.execute("SELECT 1 FROM games WHERE id = ?", (game,)).fetchone()
+            if present is None:
+                self.lost = {"game": game, "actions": seq + 1}
+                self.notices.append(
+                    f"the journal lost game {game} with its {counted(seq + 1, 'action')} "
+                    f"{LOST_HOW}" + (f"; {newer} games are missing in all" if newer > 1
+                                     else ""))
+        if db.execute("SELECT 1 FROM games WHERE id = ?", (game,)).fetchone() is not None:
+            have = db.execute("SELECT count(*) FROM entries WHERE game = ? AND seq <= ?",
+                              (game, seq)).fetchone()[0]
+            if have < seq + 1:
+                self.troubled = True
+                self.lost = {"game": game, "actions": seq + 1 - have}
+                _, bad, _ = self._chain(game)
+                self.notices.append(
+                    f"the journal lost {counted(seq + 1 - have, 'action')} of game {game} "
+                    f"{LOST_HOW}" + ("" if bad else f"; the game resumes from action {have}"))
+            elif seq >= 0:
+                digest = db.execute("SELECT digest FROM entries WHERE game = ? AND seq = ?",
+                                    (game, seq)).fetchone()[0]
+                if digest != mark.get("digest"):
+                    self.troubled = True
+                    self.notices.append(
+                        f"the entries of game {game} differ from the journal's mark at action "
+                        f"{seq}: they were damaged or replaced")
+        if now["finished"] < mark["finished"]:
+            self.troubled = True
+            lost = counted(mark["finished"] - now["finished"], "finished game")
+            self.notices.append(f"the journal lost {lost} {LOST_HOW}")
+
+    # --- checks ----------------------------------------------------------------------------
+
+    def _chain(self, gid: int) -> tuple[list[dict[str, Any]], list[dict[str, Any]], bool]:
+        """The game's entries split into the longest prefix whose chain holds and the rest, and
+        whether the root (its start data) holds."""
+        assert self._db is not None
+        if gid in self._chains:
+            return self._chains[gid]
+        row = self._db.execute("SELECT variant, players, options, setup, hints, root FROM games "
+                               "WHERE id = ?", (gid,)).fetchone()
+        digest = game_root(gid, *row[:5])
+        root_ok = digest == row[5]
+        good: list[dict[str, Any]] = []
+        bad: list[dict[str, Any]] = []
+        for seq, kind, data, at, stored in self._db.execute(
+                "SELECT seq, kind, data, at, digest FROM entries WHERE game = ? ORDER BY seq",
+                (gid,)).fetchall():
+            entry = {"seq": seq, "kind": kind, "data": data, "at": at, "digest": stored}
+            if bad:
+                entry["reason"] = "follows a damaged entry"
+                bad.append(entry)
+                continue
+            expected = entry_digest(digest, gid, seq, kind, data)
+            if seq != len(good):
+                entry["reason"] = f"entry {len(good)} is missing"
+                bad.append(entry)
+            elif expected != stored:
+                entry["reason"] = "its checksum does not match: the entry was damaged"
+                bad.append(entry)
+            else:
+                digest = expected
+                good.append(entry)
+        self._chains[gid] = (good, bad, root_ok)
+        return good, bad, root_ok
+
+    def _check_chains(self) -> None:
+        assert self._db is not None
+        for gid, status in self._db.execute("SELECT id, status FROM games").fetchall():
+            good, bad, root_ok = self._chain(gid)
+            if not root_ok:
+                self.troubled = True
+                if status != RUNNING:
+                    self.notices.append(f"game {gid}: its start data are damaged; it is kept in "
+                                        "the journal")
+            elif bad:
+                self.troubled = True
+                if status != RUNNING:  # the running game is told when it is resumed
+                    self.notices.append(f"game {gid}: {counted(len(bad), 'entry')} damaged "
+                                        f"from entry {len(good)}; they are kept in the journal")
+
+    def _check_records(self) -> None:
+        assert self._db is not None
+        for gid, record, state, seal in self._db.execute(
+                "SELECT id, record, state, seal FROM games WHERE status = ?",
+                (FINISHED,)).fetchall():
+            reason = None
+            if seal != record_seal(record, state):
+                reason = "its checksum does not match"
+            else:
+                try:
+                    json.loads(record)
+                    json.loads(state)
+                except (json.JSONDecodeError, TypeError):
+                    reason = "it is not valid JSON"
+            if reason is not None:
+                self.troubled = True
+                self._bad_records[gid] = reason
+                self.notices.append(f"the record of finished game {gid} is damaged ({reason}); "
+                                    "it is kept in the journal and left out of the finished games")
 
     @property
     def ok(self) -> bool:
@@ -158,95 +537,181 @@ class Journal:
         return self._db is not None
 
     def close(self) -> None:
+        """Close. The last connection checkpoints the WAL into the main file and removes it;
+        that destroys nothing, as a WAL found damaged at start was copied aside first."""
         if self._db is not None:
             self._db.close()
             self._db = None
 
     # --- writing ---------------------------------------------------------------------------
 
-    def _write(self, sql: str, args: tuple[Any, ...]) -> int:
+    def _tx(self, work: Callable[[sqlite3.Connection], int]) -> int:
         if self._db is None:
             raise JournalError("the journal is not open")
+        db = self._db
         try:
-            self._db.execute("BEGIN IMMEDIATE")
-            cur = self._db.execute(sql, args)
-            self._db.execute("COMMIT")
+            db.execute("BEGIN IMMEDIATE")
+            result = work(db)
+            db.execute("COMMIT")
         except sqlite3.Error as e:
             try:
-                self._db.execute("ROLLBACK")
+                db.execute("ROLLBACK")
             except sqlite3.Error:
                 pass
             raise JournalError(f"cannot write the journal: {e}") from None
-        return int(cur.lastrowid or 0)
+        self.write_mark()
+        return result
 
     def start_game(self, variant: str, players: int | None, options: Mapping[str, Any],
                    setup: Mapping[str, Any], hints: bool) -> int:
         """A new running game; any other running game is kept, marked abandoned."""
-        if self._db is None:
-            raise JournalError("the journal is not open")
-        self._write("UPDATE games SET status = ? WHERE status = ?", (ABANDONED, RUNNING))
-        return self._write(
-            "INSERT INTO games (variant, players, options, setup, hints, started) "
-            "VALUES (?, ?, ?, ?, ?, ?)",
-            (variant, players, json.dumps(dict(options)), json.dumps(dict(setup)), int(hints),
-             now_iso()),
-        )
+        options_text, setup_text = json.dumps(dict(options)), json.dumps(dict(setup))
+
+        def work(db: sqlite3.Connection) -> int:
+            db.execute("UPDATE games SET status = ? WHERE status = ?", (ABANDONED, RUNNING))
+            cur = db.execute(
+                "INSERT INTO games (variant, players, options, setup, hints, started) "
+                "VALUES (?, ?, ?, ?, ?, ?)",
+                (variant, players, options_text, setup_text, int(hints), now_iso()))
+            gid = int(cur.lastrowid or 0)
+            db.execute("UPDATE games SET root = ? WHERE id = ?",
+                       (game_root(gid, variant, players, options_text, setup_text, hints), gid))
+            return gid
+
+        return self._tx(work)
 
     def append(self, game: int, kind: str, data: Any) -> None:
         """One entry (``action`` with its JSON, ``undo``, ``hints``), on disk when this returns."""
-        self._write(
-            "INSERT INTO entries (game, seq, kind, data, at) VALUES "
-            "(?, (SELECT coalesce(max(seq), -1) + 1 FROM entries WHERE game = ?), ?, ?, ?)",
-            (game, game, kind, json.dumps(data), now_iso()),
-        )
+        text = json.dumps(data)
+
+        def work(db: sqlite3.Connection) -> int:
+            last = db.execute("SELECT seq, digest FROM entries WHERE game = ? ORDER BY seq DESC "
+                              "LIMIT 1", (game,)).fetchone()
+            if last is None:
+                seq, previous = 0, db.execute("SELECT root FROM games WHERE id = ?",
+                                              (game,)).fetchone()[0]
+            else:
+                seq, previous = last[0] + 1, last[1]
+            db.execute("INSERT INTO entries (game, seq, kind, data, at, digest) VALUES "
+                       "(?, ?, ?, ?, ?, ?)",
+                       (game, seq, kind, text, now_iso(),
+                        entry_digest(previous, game, seq, kind, text)))
+            return seq
+
+        self._tx(work)
 
     def finish(self, game: int, record: Mapping[str, Any], state: Mapping[str, Any]) -> None:
         """Keep the finished game as a record with its final state."""
-        self._write(
-            "UPDATE games SET status = ?, finished = ?, record = ?, state = ? WHERE id = ?",
-            (FINISHED, now_iso(), json.dumps(record), json.dumps(state), game),
-        )
+        record_text, state_text = json.dumps(record), json.dumps(state)
+        self._tx(lambda db: db.execute(
+            "UPDATE games SET status = ?, finished = ?, record = ?, state = ?, seal = ? "
+            "WHERE id = ?", (FINISHED, now_iso(), record_text, state_text,
+                             record_seal(record_text, state_text), game)).rowcount)
 
     def reopen(self, game: int) -> None:
         """A finished game whose last action was taken back is running again."""
-        self._write(
-            "UPDATE games SET status = ?, finished = NULL, record = NULL, state = NULL "
-            "WHERE id = ?", (RUNNING, game))
+        self._tx(lambda db: db.execute(
+            "UPDATE games SET status = ?, finished = NULL, record = NULL, state = NULL, "
+            "seal = NULL WHERE id = ?", (RUNNING, game)).rowcount)
 
     def set_unreadable(self, game: int, note: str) -> None:
         """Set a game aside that cannot be replayed; it stays in the file for inspection."""
-        self._write("UPDATE games SET status = ?, note = ? WHERE id = ?", (UNREADABLE, note, game))
+        self._tx(lambda db: db.execute("UPDATE games SET status = ?, note = ? WHERE id = ?",
+                                       (UNREADABLE, note, game)).rowcount)
+
+    def set_aside_entries(self, game: int, entries: list[dict[str, Any]]) -> str:
+        """Move entries that cannot be resumed out of the game: first into a JSON file next to
+        the journal (on disk), then into the ``set_aside`` table; the file's name."""
+        if self._db is None:
+            raise JournalError("the journal is not open")
+        aside = self.path.with_name(f"{self.path.name}.set-aside-{_stamp()}-game{game}.json")
+        n = 1
+        while aside.exists():
+            aside = self.path.with_name(f"{self.path.name}.set-aside-{_stamp()}-game{game}-{n}"
+                                        ".json")
+            n += 1
+        row = self._db.execute("SELECT variant FROM games WHERE id = ?", (game,)).fetchone()
+        doc = {"journal": self.path.name, "game": game, "variant": row[0] if row else None,
+               "set_aside": now_iso(), "entries": entries}
+        try:
+            write_atomically(aside, json.dumps(doc, indent=1))
+        except OSError as e:
+            raise JournalError(f"the damaged entries could not be set aside: {e}") from None
+        self.troubled = True
+
+        def work(db: sqlite3.Connection) -> int:
+            for e in entries:
+                db.execute("INSERT INTO set_aside VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                           (game, e.get("seq"), e.get("kind"), e.get("data"), e.get("at"),
+                            e.get("digest"), e.get("reason", ""), aside.name))
+                db.execute("DELETE FROM entries WHERE game = ? AND seq = ?", (game, e["seq"]))
+            return len(entries)
+
+        self._tx(work)
+        self._chains.pop(game, None)
+        return aside.name
 
     # --- reading ---------------------------------------------------------------------------
 
-    def running_game(self) -> StoredGame | None:
-        """The most recent running game with its entries, or None."""
-        if self._db is None:
-            return None
-        row = self._db.execute(
-            "SELECT id, variant, players, options, setup, hints FROM games "
-            "WHERE status = ? ORDER BY id DESC LIMIT 1", (RUNNING,)).fetchone()
-        if row is None:
-            return None
+    def _stored(self, row: tuple[Any, ...]) -> StoredGame:
         try:
             options, setup = json.loads(row[3]), json.loads(row[4])
         except (json.JSONDecodeError, TypeError):
             options, setup = DAMAGED, DAMAGED
-        game = StoredGame(row[0], row[1], row[2], options, setup, bool(row[5]))
-        for kind, data in self._db.execute(
-                "SELECT kind, data FROM entries WHERE game = ? ORDER BY seq", (game.id,)):
+        game = StoredGame(row[0], row[1], row[2], options, setup, bool(row[5]), status=row[6])
+        good, bad, root_ok = self._chain(game.id)
+        if not root_ok:
+            game.options = game.setup = DAMAGED
+        for entry in good:
             try:
-                game.entries.append((kind, json.loads(data)))
+                game.entries.append((entry["kind"], json.loads(entry["data"])))
             except (json.JSONDecodeError, TypeError):
-                game.entries.append((DAMAGED, data))
+                game.entries.append((DAMAGED, entry["data"]))
+        game.damaged = [dict(e) for e in bad]
+        game.rows = [dict(e) for e in good]
         return game
 
+    def running_game(self) -> StoredGame | None:
+        """The most recent running game, its entries the longest prefix whose chain holds."""
+        if self._db is None:
+            return None
+        row = self._db.execute(
+            "SELECT id, variant, players, options, setup, hints, status FROM games "
+            "WHERE status = ? ORDER BY id DESC LIMIT 1", (RUNNING,)).fetchone()
+        return None if row is None else self._stored(row)
+
+    def last_finished_game(self) -> StoredGame | None:
+        """The newest game if it is finished (no newer game was started), else None."""
+        if self._db is None:
+            return None
+        row = self._db.execute(
+            "SELECT id, variant, players, options, setup, hints, status FROM games "
+            "ORDER BY id DESC LIMIT 1").fetchone()
+        if row is None or row[6] != FINISHED or row[0] in self._bad_records:
+            return None
+        return self._stored(row)
+
     def finished_games(self) -> list[dict[str, Any]]:
-        """Every finished game, oldest first: id, variant, finish time, record and state."""
+        """Every finished game, oldest first: id, variant, finish time, record and state. A
+        damaged record is left out with a notice (it stays in the file)."""
         if self._db is None:
             return []
         rows = self._db.execute(
-            "SELECT id, variant, finished, record, state FROM games WHERE status = ? "
+            "SELECT id, variant, finished, record, state, seal FROM games WHERE status = ? "
             "ORDER BY id", (FINISHED,)).fetchall()
-        return [{"id": r[0], "variant": r[1], "finished": r[2], "record": json.loads(r[3]),
-                 "state": json.loads(r[4])} for r in rows]
+        result = []
+        for gid, variant, finished, record, state, seal in rows:
+            reason = None
+            if seal != record_seal(record, state):
+                reason = "its checksum does not match"
+            else:
+                try:
+                    result.append({"id": gid, "variant": variant, "finished": finished,
+                                   "record": json.loads(record), "state": json.loads(state)})
+                except (json.JSONDecodeError, TypeError):
+                    reason = "it is not valid JSON"
+            if reason is not None and gid not in self._bad_records:
+                self._bad_records[gid] = reason
+                self.notices.append(f"the record of finished game {gid} is damaged ({reason}); "
+                                    "it is kept in the journal and left out of the finished games")
+        return result

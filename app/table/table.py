@@ -27,7 +27,7 @@ from . import signals as lights
 from .companion import Companion
 from .errors import InputError
 from .inputs import parse_input
-from .journal import ACTION, HINTS, UNDO, Journal, JournalError
+from .journal import ACTION, FINISHED, HINTS, UNDO, Journal, JournalError, counted
 
 log = logging.getLogger(__name__)
 
@@ -64,6 +64,7 @@ class Table:
         self._occupied: set[str] = set()
         self._faults: list[dict[str, Any]] = []
         self._notices: list[str] = []
+        self._recovery: dict[str, Any] | None = None
         self._companion: Companion | None = None
         self._game_id: int | None = None
         self._sensors: SensorSource | None = None
@@ -74,7 +75,6 @@ class Table:
         self._journal: Journal | None = None
         if journal is not None:
             self._journal = Journal(journal)
-            self._notices.extend(self._journal.notices)
             self._recover()
         with self._lock:
             self._bump()
@@ -95,6 +95,7 @@ class Table:
             self._journal.append(self._game_id, kind, data)
         except JournalError as e:
             self._notice(f"{e}; the game goes on but is not saved")
+        self._journal_notices()
 
     def _notice(self, text: str) -> None:
         if text not in self._notices:
@@ -121,19 +122,34 @@ class Table:
             except JournalError as e:
                 self._notice(str(e))
 
+    def _journal_notices(self) -> bool:
+        """Take over what the journal found; True if anything was new."""
+        if self._journal is None:
+            return False
+        before = len(self._notices)
+        for notice in self._journal.notices:
+            self._notice(notice)
+        return len(self._notices) != before
+
     def _recover(self) -> None:
-        """Resume the last unfinished game from the journal, or set it aside with a notice."""
+        """Resume the last unfinished game from the longest valid prefix of its entries (the
+        chain and a replay both hold), setting the rest aside with a notice; or show the last
+        game as finished when it ended before the table stopped."""
         journal = self._journal
         assert journal is not None
         try:
             stored = journal.running_game()
+            if stored is None:
+                stored = journal.last_finished_game()
         except Exception as e:  # a damaged file fails in many ways; none may stop the table
             journal.start_over(str(e))
-            for notice in journal.notices:
-                self._notice(notice)
+            self._journal_notices()
             return
+        self._journal_notices()
         if stored is None:
+            self._recovery_from_loss(None, 0)
             return
+        running = stored.status != FINISHED
         try:
             if not isinstance(stored.options, dict) or not isinstance(stored.setup, dict):
                 raise ValueError("its options or setup are damaged")
@@ -141,31 +157,71 @@ class Table:
             setup = game.parse_setup(stored.setup)
             companion = Companion(game, setup, occupied=self._occupied, hints=stored.hints,
                                   settle=self._settle)
-            for index, (kind, data) in enumerate(stored.entries):
-                try:
-                    if kind == ACTION:
-                        companion.replay(kind, action_from_json(data))
-                    elif kind == UNDO:
-                        companion.replay(kind, None)
-                    elif kind == HINTS and isinstance(data, bool):
-                        companion.hints = data
-                    else:
-                        raise ValueError(f"a damaged entry ({kind}: {str(data)[:40]!r})")
-                except (RulesError, ValueError) as e:
-                    raise ValueError(f"entry {index}: {e}") from None
         except (RulesError, ValueError, TypeError, KeyError) as e:
             note = f"game {stored.id} ({stored.variant}) could not be replayed: {e}"
-            try:
-                journal.set_unreadable(stored.id, note)
-            except JournalError:
-                pass
+            if running:
+                try:
+                    journal.set_unreadable(stored.id, note)
+                except JournalError:
+                    pass
             self._notice(f"{note}; it is kept in the journal, set aside")
             return
+        valid = len(stored.entries)
+        failure = None
+        for index, (kind, data) in enumerate(stored.entries):
+            try:
+                if kind == ACTION:
+                    companion.replay(kind, action_from_json(data))
+                elif kind == UNDO:
+                    companion.replay(kind, None)
+                elif kind == HINTS and isinstance(data, bool):
+                    companion.hints = data
+                else:
+                    raise ValueError(f"a damaged entry ({kind}: {str(data)[:40]!r})")
+            except (RulesError, ValueError, TypeError, KeyError) as e:
+                valid, failure = index, f"entry {index} could not be replayed: {e}"
+                break
+        if not running:
+            if failure is not None or stored.damaged or not companion.state.over:
+                return  # its record stays in the finished games; nothing to resume
+        else:
+            bad = [dict(row, reason=failure if i == valid else "follows a damaged entry")
+                   for i, row in enumerate(stored.rows[valid:], start=valid)] + stored.damaged
+            if bad:
+                try:
+                    name = journal.set_aside_entries(stored.id, bad)
+                except JournalError as e:
+                    name = None
+                    self._notice(str(e))
+                where = f"in {name}" if name else "in the journal"
+                damaged = counted(len(bad), "damaged entry")
+                self._notice(f"Game {stored.id} ({game.name}) resumed with "
+                             f"{counted(valid, 'action')}; {damaged} "
+                             f"{'was' if len(bad) == 1 else 'were'} set aside {where}"
+                             + (f" ({failure})" if failure else ""))
+                self._recovery = {"game": stored.id, "recovered": valid, "set_aside": len(bad),
+                                  "file": name, "lost": 0}
+                self._journal_notices()
+            self._recovery_from_loss(stored.id, valid)
         companion.record_entry = self._write  # from now on, entries go to the journal
         self._wire(companion)
         self._companion = companion
         self._game_id = stored.id
-        companion.message = f"{game.name} resumed: put right any blinking squares"
+        companion.message = (f"{game.name} resumed: put right any blinking squares" if running
+                             else f"{game.name} was over before the table stopped")
+        if running and companion.state.over:
+            self._finished()  # the last action was written, the end of the game was not
+
+    def _recovery_from_loss(self, game: int | None, recovered: int) -> None:
+        """Add what the journal's mark says was lost to the ``recovery`` of the view."""
+        lost = self._journal.lost if self._journal is not None else None
+        if not lost:
+            return
+        if self._recovery is None:
+            self._recovery = {"game": lost["game"], "recovered": recovered if
+                              game == lost["game"] else 0, "set_aside": 0, "file": None,
+                              "lost": 0}
+        self._recovery["lost"] = lost["actions"]
 
     # --- versions, views and frames ----------------------------------------------------------
 
@@ -209,6 +265,7 @@ class Table:
             "guidance": [],
             "faults": list(self._faults),
             "notices": list(self._notices),
+            "recovery": dict(self._recovery) if self._recovery is not None else None,
             "hints": False,
             "in_hand": None,
             "version": self.version,
@@ -402,15 +459,20 @@ class Table:
             return self._record_locked()
 
     def finished_games(self) -> list[dict[str, Any]]:
-        """Finished games kept in the journal, oldest first."""
+        """Finished games kept in the journal, oldest first; a damaged record is left out and
+        told in the view's notices."""
         with self._lock:
             if self._journal is None:
                 return []
             try:
-                return self._journal.finished_games()
+                games = self._journal.finished_games()
             except Exception as e:  # a damaged journal is reported, not raised
                 self._notice(f"the finished games could not be read: {e}")
+                self._bump()
                 return []
+            if self._journal_notices():
+                self._bump()
+            return games
 
     # --- time --------------------------------------------------------------------------------
 

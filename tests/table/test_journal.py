@@ -113,7 +113,7 @@ def test_a_damaged_journal_is_set_aside_and_reported(tmp_path: Path) -> None:
     again.close()
 
 
-def test_a_game_that_cannot_be_replayed_is_kept_and_reported(tmp_path: Path) -> None:
+def test_an_entry_that_cannot_be_replayed_is_set_aside_and_reported(tmp_path: Path) -> None:
     path = tmp_path / "j.db"
     journal = Journal(path)
     game = journal.start_game("fake-kosmos", 2, {}, {}, False)
@@ -122,14 +122,18 @@ def test_a_game_that_cannot_be_replayed_is_kept_and_reported(tmp_path: Path) -> 
     journal.close()
     table, _, _ = make_table(path)
     view = table.view()
-    assert view["game"] is None
-    assert any("could not be replayed" in n and "entry 1" in n for n in view["table"]["notices"])
+    assert view["game"]["cells"] == {"b2": {"owner": 0, "number": 3}}  # the valid prefix
+    assert any("resumed with 1 action;" in n and "entry 1 could not be replayed" in n
+               for n in view["table"]["notices"])
+    assert view["table"]["recovery"]["set_aside"] == 1
     table.close()
     with sqlite3.connect(path) as db:
         status = db.execute("SELECT status FROM games").fetchone()[0]
         entries = db.execute("SELECT count(*) FROM entries").fetchone()[0]
+        aside = db.execute("SELECT seq, reason FROM set_aside").fetchall()
     db.close()
-    assert (status, entries) == ("unreadable", 2)
+    assert (status, entries) == ("running", 1)
+    assert aside[0][0] == 1 and "could not be replayed" in aside[0][1]
 
 
 def test_an_unknown_variant_in_the_journal_does_not_stop_the_table(tmp_path: Path) -> None:
@@ -253,7 +257,7 @@ def test_a_damaged_entry_sets_its_game_aside_and_keeps_the_rest(tmp_path: Path) 
     db.close()
     again, _, _ = make_table(path)
     view = again.view()
-    assert view["game"] is None
+    assert view["game"]["cells"] == {}  # resumed from the entries before the damaged one
     assert any("damaged" in n for n in view["table"]["notices"])
     assert len(again.finished_games()) == 1
     again.close()
