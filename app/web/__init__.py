@@ -19,13 +19,23 @@ from app.table import Table
 
 from .config import PanelConfig
 from .errors import register_error_handlers
+from .limits import HostCounter
 from .security import PinGuard, init_security
 
 MAX_BODY_BYTES = 16 * 1024
 """The largest request body: a new game with its setup is well under 2 KiB."""
 
-DEFAULT_MAX_STREAMS = 16
-"""Open live-update streams at once; each holds one server thread."""
+DEFAULT_MAX_STREAMS = 32
+"""Open live views at once (a family and its guests); each holds one server thread."""
+
+DEFAULT_STREAMS_PER_HOST = 6
+"""Open live views one device may hold (a phone with a few tabs)."""
+
+DEFAULT_STREAM_SECONDS = 300.0
+"""A live view is ended after this long; the browser reconnects by itself within seconds."""
+
+DEFAULT_CONNECTIONS_PER_HOST = 32
+"""Open connections one device may hold; further ones are closed at once (see ``server``)."""
 
 
 class SimulatedBoard(Protocol):
@@ -54,8 +64,9 @@ class PanelState:
     configured_brightness: float | None = None
     pin: PinGuard = field(default_factory=lambda: PinGuard(""))
     names: list[str] = field(default_factory=list)
-    streams: threading.BoundedSemaphore = field(
-        default_factory=lambda: threading.BoundedSemaphore(DEFAULT_MAX_STREAMS))
+    streams: HostCounter = field(
+        default_factory=lambda: HostCounter(DEFAULT_MAX_STREAMS, DEFAULT_STREAMS_PER_HOST))
+    stream_seconds: float = DEFAULT_STREAM_SECONDS
     stopping: threading.Event = field(default_factory=threading.Event)
     keepalive_seconds: float = 10.0
     settings_path: str | os.PathLike[str] | None = None
@@ -85,8 +96,10 @@ def create_app(
     until one is chosen on the panel).
 
     ``test_config`` overrides Flask settings and these panel settings: ``PANEL_PIN``,
-    ``PANEL_HOSTS`` (extra host names to answer to), ``MAX_STREAMS``, ``KEEPALIVE_SECONDS``,
-    ``SETTINGS_PATH`` (where brightness is kept).
+    ``PANEL_HOSTS`` (extra host names to answer to), ``MAX_STREAMS`` and ``STREAMS_PER_HOST``
+    (live views in all and per device), ``STREAM_SECONDS`` (a live view's longest life),
+    ``CONNECTIONS_PER_HOST``, ``KEEPALIVE_SECONDS``, ``SETTINGS_PATH`` (where brightness is
+    kept).
     """
     app = Flask(__name__)
     app.config.update(
@@ -95,6 +108,9 @@ def create_app(
         PANEL_PIN=config.pin if config is not None else "",
         PANEL_HOSTS=config.hosts if config is not None else (),
         MAX_STREAMS=DEFAULT_MAX_STREAMS,
+        STREAMS_PER_HOST=DEFAULT_STREAMS_PER_HOST,
+        STREAM_SECONDS=DEFAULT_STREAM_SECONDS,
+        CONNECTIONS_PER_HOST=DEFAULT_CONNECTIONS_PER_HOST,
         KEEPALIVE_SECONDS=10.0,
         SETTINGS_PATH=None,
         TEMPLATES_AUTO_RELOAD=False,
@@ -109,7 +125,9 @@ def create_app(
         config=config if config is not None else PanelConfig(),
         configured_brightness=brightness,
         pin=PinGuard(str(app.config["PANEL_PIN"] or "")),
-        streams=threading.BoundedSemaphore(int(app.config["MAX_STREAMS"])),
+        streams=HostCounter(int(app.config["MAX_STREAMS"]),
+                            int(app.config["STREAMS_PER_HOST"])),
+        stream_seconds=float(app.config["STREAM_SECONDS"]),
         keepalive_seconds=float(app.config["KEEPALIVE_SECONDS"]),
         settings_path=app.config["SETTINGS_PATH"],
     )

@@ -2,14 +2,18 @@
 
 Each stream sends the whole view at once and again after every change (``table.wait_for_change``
 wakes it the moment the table changes). Under waitress each open stream holds one worker thread,
-so the number of streams is capped, and a comment line goes out every few seconds: writing to a
-closed tab fails, which ends the stream and frees its thread. A server that is stopping ends
-every stream within a fraction of a second.
+so streams are counted: at most ``MAX_STREAMS`` in all and ``STREAMS_PER_HOST`` per device, so
+one host cannot take every live view. A stream ends, freeing its thread, when its tab closes
+(noticed at the next poll or keep-alive), when its client stops reading (more than
+``PENDING_LIMIT`` bytes wait to be sent), after ``STREAM_SECONDS`` (the browser's EventSource
+reconnects by itself after the ``retry`` delay and gets the whole view again), and within a
+fraction of a second when the server stops.
 """
 
 from __future__ import annotations
 
 import json
+import logging
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -18,13 +22,15 @@ from typing import TYPE_CHECKING, Any
 from flask import Blueprint, Response, current_app, request
 
 from .errors import ApiError
+from .security import check_request
+from .validation import query
+from .views import present
 
 if TYPE_CHECKING:
     from . import PanelState
-from .security import check_request
-from .views import present
 
 events = Blueprint("events", __name__, url_prefix="/api")
+log = logging.getLogger(__name__)
 
 POLL_SECONDS = 0.5
 """How often a waiting stream looks at the stop flag and the client's connection."""
@@ -36,14 +42,26 @@ def sse(event: str, data: dict[str, Any], event_id: int | None = None) -> str:
     return f"{head}event: {event}\ndata: {json.dumps(data, separators=(',', ':'))}\n\n"
 
 
+PENDING_LIMIT = 64 * 1024
+"""Bytes of a live view still waiting to be sent after which its client counts as not reading:
+the stream ends and its slot is free again (a phone that reads has almost nothing pending)."""
+
+
+def _client() -> str:
+    return request.remote_addr or "?"
+
+
 @events.get("/events")
 def stream() -> Response:
     check_request()
+    query({})
     panel = current_app.extensions["sudoku_table"]
-    if not panel.streams.acquire(blocking=False):
-        raise ApiError("too many live views are open: close a tab and reload", 429)
+    host = _client()
+    refused = panel.streams.acquire(host)
+    if refused is not None:
+        raise ApiError(f"no live view is free ({refused}): close a tab and reload", 429)
     disconnected = request.environ.get("waitress.client_disconnected")
-    release = _release_once(panel)
+    release = _release_once(panel, host)
     response = Response(_stream(panel, disconnected, release), mimetype="text/event-stream")
     # A stream closed before its first event never runs its own ``finally``: release here too.
     response.call_on_close(release)
@@ -52,7 +70,7 @@ def stream() -> Response:
     return response
 
 
-def _release_once(panel: PanelState) -> Callable[[], None]:
+def _release_once(panel: PanelState, host: str) -> Callable[[], None]:
     lock = threading.Lock()
     held = [True]
 
@@ -60,22 +78,36 @@ def _release_once(panel: PanelState) -> Callable[[], None]:
         with lock:
             if held[0]:
                 held[0] = False
-                panel.streams.release()
+                panel.streams.release(host)
 
     return release
+
+
+def pending_bytes(disconnected: Callable[[], bool] | None) -> int:
+    """Bytes of this response waiting in the server for a client that has not read them.
+
+    Waitress gives a request ``waitress.client_disconnected``, a method of its connection, and
+    the connection counts what is still to be sent; 0 under other servers."""
+    channel = getattr(disconnected, "__self__", None)
+    pending = getattr(channel, "total_outbufs_len", 0)
+    return pending if isinstance(pending, int) else 0
 
 
 def _stream(panel: PanelState, disconnected: Callable[[], bool] | None,
             release: Callable[[], None]) -> Iterator[str]:
     table = panel.table
     keepalive = panel.keepalive_seconds
+    ends = time.monotonic() + panel.stream_seconds
     try:
         version = table.version
         yield "retry: 2000\n\n"
         yield sse("view", present(panel, table.view()), version)
         quiet_since = time.monotonic()
-        while not panel.stopping.is_set():
+        while not panel.stopping.is_set() and time.monotonic() < ends:
             if disconnected is not None and disconnected():
+                return
+            if pending_bytes(disconnected) > PENDING_LIMIT:
+                log.info("a live view of %s does not read: ended", _client_of(disconnected))
                 return
             new_version, view = table.wait_for_change(version, POLL_SECONDS, panel.stopping)
             if new_version != version:
@@ -87,3 +119,8 @@ def _stream(panel: PanelState, disconnected: Callable[[], bool] | None,
                 yield ": keep-alive\n\n"
     finally:
         release()
+
+
+def _client_of(disconnected: Callable[[], bool] | None) -> str:
+    addr = getattr(getattr(disconnected, "__self__", None), "addr", None)
+    return str(addr[0]) if isinstance(addr, tuple) and addr else "?"

@@ -9,34 +9,89 @@ from __future__ import annotations
 import logging
 import socket
 import threading
+from collections.abc import Callable
 from typing import Any
 
 from flask import Flask
 
 from . import panel_state
+from .limits import HostCounter
 
 log = logging.getLogger(__name__)
 
-MAX_STREAMS = 16
 SPARE_THREADS = 8
 """Threads left for ordinary requests when every live view is open."""
 
+CONNECTION_LIMIT = 400
+"""Open connections in all: far more than one host may hold (``CONNECTIONS_PER_HOST``)."""
+
+CHANNEL_TIMEOUT = 10
+"""Seconds a connection with no request in progress may stay idle before it is closed."""
+
+MAX_HEADER_BYTES = 32 * 1024
+
 
 def make_server(app: Flask, host: str, port: int) -> Any:
-    """A waitress server for ``app`` (``port`` 0 picks a free one: see ``effective_port``)."""
+    """A waitress server for ``app`` (``port`` 0 picks a free one: see ``effective_port``),
+    set up for a small appliance on a home network:
+
+    - bodies above the panel's limit are refused by waitress with 413 as soon as their
+      ``Content-Length`` is read (a chunked one once it passes the limit), never spooled to disk;
+    - a connection idle for ``CHANNEL_TIMEOUT`` seconds is closed, and one host may hold at most
+      ``CONNECTIONS_PER_HOST`` connections: further ones are closed at once, so one host cannot
+      fill the ``CONNECTION_LIMIT`` that everybody shares;
+    - one thread per live view plus ``SPARE_THREADS`` for everything else.
+    """
     from waitress import create_server
 
-    streams = int(app.config.get("MAX_STREAMS", MAX_STREAMS))
-    return create_server(
+    state = panel_state(app)
+    server = create_server(
         app,
         host=host,
         port=port,
-        threads=streams + SPARE_THREADS,
+        threads=state.streams.total + SPARE_THREADS,
         # Lets a live view notice a closed tab at its next poll instead of at its next write.
         channel_request_lookahead=1,
         ident="sudoku-table",
         clear_untrusted_proxy_headers=True,
+        max_request_body_size=int(app.config["MAX_CONTENT_LENGTH"]) + 1,  # waitress refuses >=
+        max_request_header_size=MAX_HEADER_BYTES,
+        connection_limit=CONNECTION_LIMIT,
+        channel_timeout=int(app.config.get("CHANNEL_TIMEOUT", CHANNEL_TIMEOUT)),
+        cleanup_interval=2,
     )
+    per_host = int(app.config.get("CONNECTIONS_PER_HOST", CONNECTION_LIMIT))
+    server.channel_class = fair_channel_class(server.channel_class,
+                                              HostCounter(CONNECTION_LIMIT, per_host))
+    return server
+
+
+def fair_channel_class(base: type, shares: HostCounter) -> Callable[..., Any]:
+    """Waitress's channel class, counting each host's connections against ``shares``; a new
+    connection over its host's share is closed at once, before it is read."""
+
+    class FairChannel(base):  # type: ignore[misc,valid-type]
+        def __init__(self, server: Any, sock: socket.socket, addr: Any, adj: Any,
+                     map: Any = None) -> None:
+            self.host = str(addr[0]) if isinstance(addr, tuple) and addr else str(addr)
+            self.counted = True
+            super().__init__(server, sock, addr, adj, map=map)
+
+        def del_channel(self, map: Any = None) -> None:
+            if self.counted:
+                self.counted = False
+                shares.release(self.host)
+            super().del_channel(map)
+
+    def accept(server: Any, sock: socket.socket, addr: Any, adj: Any, map: Any = None) -> Any:
+        host = str(addr[0]) if isinstance(addr, tuple) and addr else str(addr)
+        if shares.acquire(host) is not None:
+            log.info("%s holds too many connections: one more closed", host)
+            sock.close()
+            return None
+        return FairChannel(server, sock, addr, adj, map=map)
+
+    return accept
 
 
 class PanelServer:

@@ -92,7 +92,7 @@ def test_streams_are_capped_and_a_closed_tab_frees_its_slot(live: LiveServer) ->
         reader.next_event()
     extra = EventReader(live.url)
     assert extra.response.status == 429
-    assert "too many live views" in json.loads(extra.response.read())["error"]
+    assert "no live view is free" in json.loads(extra.response.read())["error"]
     extra.close()
     readers.pop().close()
     deadline = time.monotonic() + 5

@@ -1,0 +1,240 @@
+"""One host on the network cannot stall the panel for everybody else.
+
+The attack run found that about 98 idle connections from one host blocked every request for two
+minutes (waitress's defaults: 100 connections, 120 s idle), that 16 live views that never read
+held every slot so that every other phone got 429, and that a body of 100 MB was read whole
+(spooled to disk) before its 413. Everything here runs against the real waitress server on
+loopback; 127.0.0.2 plays the other phone.
+"""
+
+from __future__ import annotations
+
+import http.client
+import json
+import socket
+import time
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from app.table import Table
+from app.web import create_app
+
+from .helpers import LiveServer
+
+OTHER_PHONE = "127.0.0.2"
+
+
+def connect(port: int, source: str = "127.0.0.1", rcvbuf: int | None = None) -> socket.socket:
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    if rcvbuf is not None:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, rcvbuf)
+    sock.bind((source, 0))
+    sock.settimeout(5)
+    sock.connect(("127.0.0.1", port))
+    return sock
+
+
+def get_state(port: int, source: str = OTHER_PHONE) -> tuple[int, float]:
+    """GET /api/state from ``source``: the status and how long it took."""
+    started = time.monotonic()
+    sock = connect(port, source)
+    try:
+        sock.sendall(f"GET /api/state HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n"
+                     "Connection: close\r\n\r\n".encode())
+        head = sock.recv(64)
+    finally:
+        sock.close()
+    return int(head.split()[1]), time.monotonic() - started
+
+
+def open_stream(port: int, source: str = "127.0.0.1", rcvbuf: int | None = None) -> socket.socket:
+    sock = connect(port, source, rcvbuf)
+    sock.sendall(f"GET /api/events HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n"
+                 "Accept: text/event-stream\r\n\r\n".encode())
+    return sock
+
+
+def status_of(sock: socket.socket) -> int:
+    head = b""
+    while b"\r\n" not in head:
+        chunk = sock.recv(1)
+        if not chunk:
+            raise EOFError("closed before a status line")
+        head += chunk
+    return int(head.split()[1])
+
+
+def stream_status(port: int, source: str = OTHER_PHONE) -> int:
+    """Ask for a live view from ``source``: its status (the connection is closed again)."""
+    sock = open_stream(port, source)
+    try:
+        return status_of(sock)
+    finally:
+        sock.close()
+
+
+def closed_by_server(sock: socket.socket, within: float) -> bool:
+    """True when the server closes ``sock`` within ``within`` seconds (reading what it sends)."""
+    deadline = time.monotonic() + within
+    sock.settimeout(0.2)
+    while time.monotonic() < deadline:
+        try:
+            if sock.recv(65536) == b"":
+                return True
+        except TimeoutError:
+            continue
+        except OSError:
+            return True
+    return False
+
+
+@pytest.fixture
+def serve(table: Table, hardware: Any) -> Iterator[Any]:
+    servers: list[LiveServer] = []
+
+    def start(**config: Any) -> LiveServer:
+        app = create_app(table, hardware=hardware, test_config={"TESTING": True, **config})
+        server = LiveServer(app)
+        servers.append(server)
+        return server
+
+    yield start
+    for server in servers:
+        server.close()
+
+
+def port_of(server: LiveServer) -> int:
+    return int(server.url.rsplit(":", 1)[1])
+
+
+def test_one_host_holding_idle_connections_does_not_stall_another(serve: Any) -> None:
+    port = port_of(serve(CONNECTIONS_PER_HOST=32))
+    idle = []
+    try:
+        for _ in range(150):  # far more than waitress's default limit of 100
+            idle.append(connect(port))
+        status, seconds = get_state(port)
+        assert status == 200 and seconds < 2.0
+        # The host's connections beyond its share are closed at once, not kept waiting.
+        refused = sum(closed_by_server(s, 0.05) for s in idle[-20:])
+        assert refused == 20
+        assert not closed_by_server(idle[0], 0.05)
+    finally:
+        for sock in idle:
+            sock.close()
+
+
+def test_idle_connections_are_closed_after_the_channel_timeout(serve: Any) -> None:
+    port = port_of(serve(CHANNEL_TIMEOUT=1))
+    sock = connect(port)
+    try:
+        assert closed_by_server(sock, 5.0)
+    finally:
+        sock.close()
+
+
+def test_one_host_cannot_take_every_live_view(serve: Any) -> None:
+    port = port_of(serve(MAX_STREAMS=4, STREAMS_PER_HOST=2, KEEPALIVE_SECONDS=0.2))
+    streams = [open_stream(port) for _ in range(2)]
+    try:
+        assert [status_of(s) for s in streams] == [200, 200]
+        third = open_stream(port)
+        assert status_of(third) == 429
+        third.close()
+        assert stream_status(port) == 200  # another phone still gets its live view
+    finally:
+        for sock in streams:
+            sock.close()
+
+
+def test_a_live_view_that_does_not_read_is_ended_and_its_slot_freed(
+        serve: Any, table: Table) -> None:
+    port = port_of(serve(MAX_STREAMS=2, STREAMS_PER_HOST=2))
+    table.new_game("classic-sudoku", 4)
+    silent = [open_stream(port, rcvbuf=4096) for _ in range(2)]
+    try:
+        time.sleep(0.3)
+        assert stream_status(port) == 429  # both slots are held
+        squares = ["a1", "b2", "c3", "d4"]
+        deadline = time.monotonic() + 10
+        freed_after = None
+        while time.monotonic() < deadline:
+            for square in squares:  # every change sends the whole view to both streams
+                table.set_board([square])
+            if stream_status(port) == 200:
+                freed_after = 10 - (deadline - time.monotonic())
+                break
+        assert freed_after is not None, "a live view that never reads kept its slot"
+    finally:
+        for sock in silent:
+            sock.close()
+
+
+def test_a_live_view_ends_after_its_lifetime_and_says_when_to_come_back(serve: Any) -> None:
+    server = serve(STREAM_SECONDS=0.5, KEEPALIVE_SECONDS=0.1)
+    host, port = server.url.removeprefix("http://").split(":")
+    conn = http.client.HTTPConnection(host, int(port), timeout=5)
+    conn.request("GET", "/api/events")
+    response = conn.getresponse()
+    started = time.monotonic()
+    body = response.read()  # the whole stream, until the server ends it
+    assert time.monotonic() - started < 3
+    assert body.startswith(b"retry: 2000") and b"event: view" in body
+    conn.close()
+
+
+@pytest.mark.parametrize("chunked", [False, True])
+def test_a_huge_body_is_refused_before_it_is_read(serve: Any, chunked: bool) -> None:
+    port = port_of(serve())
+    sock = connect(port)
+    try:
+        head = (f"POST /api/input HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n"
+                "Content-Type: application/json\r\n")
+        head += ("Transfer-Encoding: chunked\r\n\r\n" if chunked
+                 else "Content-Length: 100000000\r\n\r\n")
+        sock.sendall(head.encode())
+        started = time.monotonic()
+        sent = 0
+        block = (b"4000\r\n" + b" " * 0x4000 + b"\r\n") if chunked else b" " * 0x4000
+        answer = b""
+        sock.settimeout(0.05)
+        while time.monotonic() - started < 5 and b"\r\n" not in answer:
+            try:
+                sent += sock.send(block)
+            except (BlockingIOError, TimeoutError):
+                pass
+            except OSError:
+                break
+            try:
+                answer += sock.recv(4096)
+            except (BlockingIOError, TimeoutError):
+                pass
+        assert answer.startswith(b"HTTP/1.1 413"), answer[:80]
+        assert time.monotonic() - started < 2
+        assert sent < 10_000_000  # refused long before 100 MB went through
+    finally:
+        sock.close()
+
+
+def test_normal_live_views_outlive_the_idle_timeout(serve: Any) -> None:
+    server = serve(CHANNEL_TIMEOUT=1, KEEPALIVE_SECONDS=0.3)
+    port = port_of(server)
+    sock = open_stream(port)
+    try:
+        assert status_of(sock) == 200
+        time.sleep(2.5)  # longer than the idle timeout: keep-alives keep the view open
+        sock.settimeout(1)
+        assert sock.recv(4096)
+        status, _ = get_state(port)
+        assert status == 200
+    finally:
+        sock.close()
+
+
+def test_the_stream_limits_are_documented() -> None:
+    from app.web import DEFAULT_MAX_STREAMS
+
+    assert DEFAULT_MAX_STREAMS >= 24  # a family and its guests
+    assert json.dumps(DEFAULT_MAX_STREAMS)
