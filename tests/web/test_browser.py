@@ -8,6 +8,7 @@ under a real waitress server, exactly as ``sudoku-table serve --sim`` builds it.
 from __future__ import annotations
 
 import json
+import time
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
@@ -638,6 +639,33 @@ def test_a_new_game_asks_for_the_pin_once_per_tab(browser: Any, tmp_path: Path) 
         assert phone.api("/api/state")["game"]["variant"] == "score-dominari"
         assert len(asked) == 2
         assert not phone.errors, phone.errors
+    finally:
+        context.close()
+        live.close()
+        panel.close()
+
+
+def test_the_play_page_follows_the_table_across_ended_live_views(
+        browser: Any, tmp_path: Path) -> None:
+    """The server ends every live view after its lifetime (here one second); the page comes
+    back by itself and keeps showing every change made elsewhere."""
+    from app.assembly import open_panel
+
+    from .helpers import LiveServer
+
+    panel = open_panel(sim=True, data=tmp_path / "data", config_path=None,
+                       test_config={"STREAM_SECONDS": 1.0, "KEEPALIVE_SECONDS": 0.3})
+    live = LiveServer(panel.app)
+    context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
+    try:
+        panel.table.new_game("vierer-dominari")
+        page = context.new_page()
+        page.set_default_timeout(6000)
+        page.goto(live.url + "/play")
+        for square in ("c3", "d4", "e2"):
+            time.sleep(1.3)  # the live view of the page has ended and come back since
+            panel.hardware.simulator.set_square(square, True)
+            page.wait_for_selector(f"#board [data-square='{square}'][data-occupied='true']")
     finally:
         context.close()
         live.close()

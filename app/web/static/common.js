@@ -49,18 +49,32 @@ const Panel = (() => {
 
   // Calls onView with every view the table sends; reconnects by itself after a drop.
   function liveViews(onView, onStatus) {
+    // The server ends a live view now and then (after a few minutes, or when it is busy); the
+    // browser reconnects by itself, and a refused one (429) is tried again here. "Offline"
+    // shows only when no view came back within a few seconds.
     let source = null;
+    let closed = false;
+    let offline = null;
+    function lost() {
+      if (offline === null) offline = setTimeout(() => { if (onStatus) onStatus(false); }, 4000);
+    }
     function open() {
       source = new EventSource("/api/events");
       source.addEventListener("view", (event) => {
+        clearTimeout(offline);
+        offline = null;
         if (onStatus) onStatus(true);
         onView(JSON.parse(event.data));
       });
-      source.onerror = () => { if (onStatus) onStatus(false); };
+      source.onerror = () => {
+        lost();
+        if (source.readyState === EventSource.CLOSED && !closed) setTimeout(open, 3000);
+      };
     }
     open();
-    window.addEventListener("pagehide", () => { if (source) source.close(); });
-    return () => source && source.close();
+    function close() { closed = true; if (source) source.close(); }
+    window.addEventListener("pagehide", close);
+    return close;
   }
 
   function el(tag, attrs, ...children) {
