@@ -8,6 +8,8 @@ sense in the game; ``errors`` turns them into 4xx JSON, and nothing has changed 
 from __future__ import annotations
 
 import json
+from functools import lru_cache
+from pathlib import Path
 from typing import Any
 
 from flask import Blueprint, Response, current_app, jsonify, request
@@ -52,6 +54,25 @@ def _view() -> dict[str, Any]:
 
 
 # --- games and boards ---------------------------------------------------------------------------
+
+OPENAPI_PATH = Path(__file__).with_name("openapi.yaml")
+"""The exact reference of this API (``docs/openapi.yaml`` is the same file)."""
+
+
+@lru_cache(maxsize=1)
+def openapi_document() -> dict[str, Any]:
+    """The OpenAPI 3.1 document of this API, parsed once."""
+    import yaml
+
+    document = yaml.safe_load(OPENAPI_PATH.read_text(encoding="utf-8"))
+    assert isinstance(document, dict)
+    return document
+
+
+@api.get("/openapi.json")
+def openapi() -> Response:
+    return jsonify(openapi_document())
+
 
 @api.get("/variants")
 def list_variants() -> Response:

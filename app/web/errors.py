@@ -75,7 +75,11 @@ def register_error_handlers(app: Flask) -> None:
             413: "the request body is too large",
         }
         status = e.code or 400
-        return error_response(messages.get(status, e.description or e.name), status)
+        response = error_response(messages.get(status, e.description or e.name), status)
+        allowed = e.get_response().headers.get("Allow")
+        if allowed:  # a 405 names the methods that are allowed
+            response.headers["Allow"] = allowed
+        return response
 
     @app.errorhandler(Exception)
     def _unexpected(e: Exception) -> Response:

@@ -43,6 +43,7 @@ INPUT_REQUIRED: Mapping[str, frozenset[str]] = {
 }
 
 MAX_NAME_LENGTH = 24
+MAX_PIN_LENGTH = 12
 MAX_PLAYERS = 4
 
 
@@ -95,6 +96,10 @@ def only_fields(data: Mapping[str, Any], allowed: Iterable[str], what: str) -> N
     unknown = sorted(k for k in data if k not in allowed)
     if unknown:
         raise ApiError(f"{what} has no field {unknown[0]!r} (fields: {', '.join(sorted(allowed))})")
+    pin = data.get("pin")
+    if "pin" in data and (not isinstance(pin, str) or len(pin) > MAX_PIN_LENGTH):
+        raise ApiError(f"pin must be the table's PIN as text of at most {MAX_PIN_LENGTH} "
+                       "digits")
 
 
 def whole_number(value: object, name: str, low: int = 0, high: int = 99) -> int:
