@@ -224,15 +224,9 @@ def _points(points: Sequence[tuple[float, float]]) -> str:
 
 
 def marked_cells(game: Game) -> tuple[str, ...]:
-    """Cells the printed board marks with a black dot (SUDOKU FAMILY's starting cells), from
-    the geometry's ``dots`` when it names them, else from the variant's own module."""
-    dots: object = getattr(game.geometry, "dots", None)
-    if dots is None:
-        module = sys.modules.get(type(game).__module__)
-        dots = getattr(module, "BLACK_DOTS", ())
-    if not isinstance(dots, tuple | list | frozenset | set):
-        return ()
-    return tuple(c for c in dots if c in game.geometry.cell_set)
+    """Cells the printed board marks with a black dot (SUDOKU FAMILY's starting cells), as
+    the game's geometry names them."""
+    return tuple(game.geometry.marked.get("dots", ()))
 
 
 def clue_squares(geometry: Geometry) -> dict[str, dict[str, object]]:
@@ -452,7 +446,7 @@ def build_parser() -> argparse.ArgumentParser:
     """The same arguments as ``sudoku-table overlay``."""
     parser = argparse.ArgumentParser(prog="sudoku-table overlay",
                                      description="Print a printable board overlay as SVG.")
-    parser.add_argument("variant", help="a variant id, e.g. classic-sudoku")
+    parser.add_argument("variant", help="a variant id (GET /api/variants lists them)")
     parser.add_argument("--options", default=None, help="variant options as JSON")
     parser.add_argument("--config", default=None, help="the table's TOML config (square pitch)")
     return parser

@@ -92,7 +92,7 @@ def family_geometry() -> Geometry:
     }
     return Geometry(
         id="sudoku-family", cells=cells, houses=houses, numbers=(1, 6),
-        regions=tri, coords=coords, shape="triangle",
+        regions=tri, coords=coords, shape="triangle", marked={"dots": BLACK_DOTS},
     )
 
 
@@ -199,8 +199,12 @@ class SudokuFamily(Game):
         "Draw numbered stones from the bag and place them triangle by triangle on a star of "
         "six triangles; whoever completes a triangle or a line scores."
     )
+    family: ClassVar[str] = "SUDOKU FAMILY"
     min_players: ClassVar[int] = 2
     max_players: ClassVar[int] = 4
+    piece_word: ClassVar[str] = "stone"
+    has_jokers: ClassVar[bool] = True
+    hidden_hands: ClassVar[bool] = True
 
     def build_geometry(self) -> Geometry:
         return _GEOMETRY

@@ -98,17 +98,95 @@ class State:
 S = TypeVar("S", bound=State)
 
 
+BLANKS_PHASE = "blanks"
+"""``State.phase`` while the mover of a DOMINARI placement game may still lay blanks."""
+
+PLACEMENT_SIGNALS = ("illegal", "conflict", "number", "dead", "target", "missing", "extra",
+                     "last")
+"""The LED words a game of placements shows (``Game.signals``)."""
+
+
+@dataclass(frozen=True, slots=True)
+class PieceLook:
+    """How a seat's real pieces look, so the panel draws them as they stand on the table."""
+
+    fill: str
+    text: str
+    edge: str = "#00000088"
+
+    def to_json(self) -> dict[str, str]:
+        return {"fill": self.fill, "text": self.text, "edge": self.edge}
+
+
 class Game:
-    """A variant, configured. Subclasses set the class attributes and implement the hooks."""
+    """A variant, configured. Subclasses set the class attributes and implement the hooks.
+
+    Besides the rules, a variant describes itself, as python-chess's variants and OpenSpiel's
+    ``GameType`` do: everything the panel, the overlays and the companion need to know about
+    the game is a class attribute here (or on its ``Geometry``), and ``traits()`` serves it, so
+    no other layer ever checks a variant's id.
+    """
 
     id: ClassVar[str]
     name: ClassVar[str]
     summary: ClassVar[str] = ""
+    family: ClassVar[str] = ""
+    """The product the game comes from (``DOMINARI``, ``KOSMOS SUDOKU``...)."""
     min_players: ClassVar[int] = 2
     max_players: ClassVar[int] = 2
     option_defaults: ClassVar[Mapping[str, Any]] = {}
     option_choices: ClassVar[Mapping[str, tuple[Any, ...]]] = {}
+    option_labels: ClassVar[Mapping[str, str]] = {}
+    """A few words per option for the start form (the option's key when missing)."""
+    choice_labels: ClassVar[Mapping[str, Mapping[Any, str]]] = {}
+    """A few words per choice of an option (the choice itself when missing)."""
+    player_labels: ClassVar[tuple[str, ...]] = ()
+    """Names of the seats by the colour of their real pieces (``White``, ``Black``); empty: the
+    seats are numbered."""
+    piece_looks: ClassVar[tuple[PieceLook, ...]] = ()
+    """How each seat's real pieces look; empty: drawn in the LED colour of the player."""
+    piece_word: ClassVar[str] = "piece"
+    """What a piece is called at the table: ``piece``, ``card`` or ``stone``."""
+    moves_pieces: ClassVar[bool] = False
+    """A game of moves (pieces are lifted and set down elsewhere), not of placements."""
+    has_blanks: ClassVar[bool] = False
+    """Blank pieces go on dead fields."""
+    has_set_asides: ClassVar[bool] = False
+    """A card that fits nowhere is set aside."""
+    set_aside_limit: ClassVar[int | None] = None
+    """Set-asides in all that end the game (None: no such limit)."""
+    has_jokers: ClassVar[bool] = False
+    """A stone that fits nowhere is laid face down as a joker."""
+    hidden_hands: ClassVar[bool] = False
+    """The mover's card or stone is hidden until it is played: the panel asks its number."""
+    random_setup: ClassVar[bool] = False
+    """``default_setup(seed)`` proposes random start positions (Duell's gold cards)."""
+    signals: ClassVar[tuple[str, ...]] = PLACEMENT_SIGNALS
+    """The words of the LED language this game can show (the panel's legend lists these)."""
     geometry: Geometry
+
+    @classmethod
+    def traits(cls) -> dict[str, Any]:
+        """What the game says about itself, as the panel's API serves it."""
+        return {
+            "family": cls.family or cls.name,
+            "player_labels": list(cls.player_labels),
+            "piece_looks": [look.to_json() for look in cls.piece_looks],
+            "piece_word": cls.piece_word,
+            "moves_pieces": cls.moves_pieces,
+            "has_blanks": cls.has_blanks,
+            "has_set_asides": cls.has_set_asides,
+            "set_aside_limit": cls.set_aside_limit,
+            "has_jokers": cls.has_jokers,
+            "hidden_hands": cls.hidden_hands,
+            "random_setup": cls.random_setup,
+            "signals": list(cls.signals),
+            "option_labels": {k: cls.option_labels.get(k, k.replace("_", " "))
+                              for k in cls.option_defaults},
+            "choice_labels": {k: {str(c): cls.choice_labels.get(k, {}).get(c, str(c))
+                                  for c in cls.option_choices.get(k, ())}
+                              for k in cls.option_defaults},
+        }
 
     def __init__(self, players: int | None = None, options: Mapping[str, Any] | None = None):
         if players is None:

@@ -45,13 +45,16 @@ class Geometry:
     coords: Mapping[str, tuple[float, float]] = field(default_factory=dict)
     shape: str = "square"
     clues: Mapping[str, Mapping[str, object]] = field(default_factory=dict)
+    marked: Mapping[str, Cells] = field(default_factory=dict)
+    """Cells printed with a mark, by the mark's name (``dots``: SUDOKU FAMILY's black dots)."""
 
     def __post_init__(self) -> None:
         cell_set = frozenset(self.cells)
         if len(cell_set) != len(self.cells):
             raise ValueError(f"{self.id}: a cell is listed twice")
         for kind, areas in (("house", self.houses), ("section", self.sections),
-                            ("bonus area", self.bonus), ("region", self.regions)):
+                            ("bonus area", self.bonus), ("region", self.regions),
+                            ("mark", self.marked)):
             for name, cells in areas.items():
                 stray = [c for c in cells if c not in cell_set]
                 if stray:
@@ -103,6 +106,7 @@ class Geometry:
             "coords": {c: list(xy) for c, xy in self.coords.items()},
             "numbers": list(self.numbers),
             "clues": dict(self.clues),
+            "marked": {k: list(v) for k, v in self.marked.items()},
         }
 
 

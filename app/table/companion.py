@@ -23,7 +23,7 @@ from typing import Any
 
 from app.rules.actions import OFF, Action, Blank, Discard, EndTurn, Joker, Move, Place
 from app.rules.errors import Illegal, IllegalActionError
-from app.rules.game import Game, Piece, State
+from app.rules.game import BLANKS_PHASE, Game, Piece, State
 
 from . import signals as lights
 from .errors import InputError
@@ -372,7 +372,7 @@ class Companion:
         if key not in self._cache:
             state = self.state
             choices = self.game.placeable_numbers(state, square) if not state.over else []
-            if not choices and state.phase == "blanks" and self.check(EndTurn()) is None:
+            if not choices and state.phase == BLANKS_PHASE and self.check(EndTurn()) is None:
                 # A number piece now belongs to whoever moves once the blank phase ends.
                 after = self.game.apply(state, EndTurn())
                 if not after.over:
@@ -740,6 +740,6 @@ class Companion:
                    for c in self.game.geometry.cells if c not in state.board):
                 return {"kind": "joker", "number": number}
             return {"kind": "place", "number": number}
-        if state.phase == "blanks" and not state.over:
+        if state.phase == BLANKS_PHASE and not state.over:
             return {"kind": "end_turn", "choices": sorted(self.dead())}
         return None

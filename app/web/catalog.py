@@ -1,7 +1,7 @@
 """What the panel knows about the games: names, player counts, options, boards and rules text.
 
-Everything comes from the variant registry, so a new variant shows up on the panel without a
-change here. A variant that has no summary of its own gets the short description below.
+Everything comes from the variant registry and what each variant declares about itself
+(``Game.traits``), so a new variant shows up on the panel without a change here.
 """
 
 from __future__ import annotations
@@ -17,48 +17,6 @@ from .errors import ApiError
 
 RULES_TEXT_DIR = Path(__file__).resolve().parent.parent / "rules" / "text"
 
-FAMILIES: dict[str, str] = {
-    "halma-dominari": "DOMINARI",
-    "vierer-dominari": "DOMINARI",
-    "revers-dominari": "DOMINARI",
-    "score-dominari": "DOMINARI",
-    "classic-sudoku": "KOSMOS SUDOKU",
-    "labyrinth-sudoku": "KOSMOS SUDOKU",
-    "killer-sudoku": "KOSMOS SUDOKU",
-    "kakuro": "KOSMOS SUDOKU",
-    "3d-sudoku": "KOSMOS SUDOKU",
-    "hexa-sudoku": "KOSMOS SUDOKU",
-    "duell-der-meister": "Duell der Meister",
-    "sudoku-family": "SUDOKU FAMILY",
-}
-
-DESCRIPTIONS: dict[str, str] = {
-    "halma-dominari": "Race your six pieces across the 6x6 board and off its far corner, "
-                      "stepping and jumping forwards without breaking the Sudoku rule.",
-    "vierer-dominari": "Place numbers 1-5 next to the pieces on the board; four of your pieces "
-                       "in a row or a full 2x2 block wins.",
-    "revers-dominari": "Enclose your opponent's pieces to turn them over to your colour; "
-                       "complete blocks and lines of your colour to score.",
-    "score-dominari": "Grow your colour from your corner and score blocks, ranks and files "
-                      "made only of your pieces.",
-    "classic-sudoku": "Take turns placing cards on the 9x9 Sudoku; finishing a short line "
-                      "inside a block scores for whoever holds most of it.",
-    "labyrinth-sudoku": "Classic play on a board of nine irregular regions.",
-    "killer-sudoku": "The board is split into small cages; every finished cage scores.",
-    "kakuro": "Cards fill the white runs of a Kakuro grid; with clues, a run may not pass its "
-              "sum.",
-    "3d-sudoku": "Three faces of a cube, with lines that turn the corner from face to face.",
-    "hexa-sudoku": "A hexagonal board with lines in three directions and coloured regions.",
-    "duell-der-meister": "Two players fight for the ranks, files and blocks of a Sudoku seeded "
-                         "with nine gold cards; twelve markers win.",
-    "sudoku-family": "Draw numbered stones from the bag and place them on a star of six "
-                     "triangles; completed triangles and lines score.",
-}
-
-PLAYER_LABELS: dict[str, list[str]] = {family: [] for family in FAMILIES.values()}
-PLAYER_LABELS["DOMINARI"] = ["White", "Black"]
-
-
 def known_variant_ids() -> list[str]:
     return [cls.id for cls in all_variants()]
 
@@ -72,13 +30,14 @@ def describe(cls: type[Game]) -> dict[str, Any]:
     return {
         "id": cls.id,
         "name": cls.name,
-        "family": FAMILIES.get(cls.id, cls.name),
+        "family": cls.family or cls.name,
         "players": [cls.min_players, cls.max_players],
         "options": options,
-        "description": cls.summary or DESCRIPTIONS.get(cls.id, ""),
+        "description": cls.summary,
         "default_names": default_player_names(cls.id, cls.max_players),
         "has_setup": _has_default_setup(cls.id),
         "rules": rules_path(cls.id).is_file(),
+        "traits": cls.traits(),
     }
 
 
@@ -87,8 +46,12 @@ def variants() -> list[dict[str, Any]]:
 
 
 def default_player_names(variant_id: str, players: int) -> list[str]:
-    """White and Black in the DOMINARI games, Player 1..4 elsewhere."""
-    labels = PLAYER_LABELS.get(FAMILIES.get(variant_id, ""), [])
+    """The seats' names by the colour of their pieces (White and Black in the DOMINARI games),
+    else Player 1..4."""
+    try:
+        labels = variant_class(variant_id).player_labels
+    except UnknownVariantError:
+        labels = ()
     return [labels[i] if i < len(labels) else f"Player {i + 1}" for i in range(players)]
 
 

@@ -483,9 +483,9 @@ def test_kakuro_clues_and_family_dots_are_printed(phone: Phone) -> None:
 
     triangle = {c: [ord(c[0]) - 101, int(c[1]) - 5] for c in ("d5", "d6", "e4", "e6", "f4",
                                                                "f5", "c5")}
-    family = {"id": "sudoku-family", "shape": "triangle", "cells": sorted(triangle),
+    family = {"id": "triangle-example", "shape": "triangle", "cells": sorted(triangle),
               "coords": triangle, "houses": {}, "sections": {}, "bonus": {}, "regions": {},
-              "numbers": [1, 6]}
+              "numbers": [1, 6], "marked": {"dots": ["d5", "d6", "e4", "e6", "f4", "f5"]}}
     dots = page.evaluate("""(geometry) => {
         const svg = document.createElementNS('http://www.w3.org/2000/svg', 'svg');
         document.body.append(svg);

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from functools import cache
 
+from ..game import PieceLook
 from ..geometry import Geometry, blocks, grid_cells, ranks_and_files, sudoku_grid
 from ..squares import square_name
 
@@ -21,6 +22,9 @@ BLANK_SUPPLY = 12
 
 WHITE, BLACK = 0, 1
 COLOUR_NAMES = ("White", "Black")
+
+PIECE_LOOKS = (PieceLook("#f3efe6", "#111111"), PieceLook("#161616", "#f3f3f3", "#c8d2dc"))
+"""The real pieces: white ones and black ones."""
 
 
 @cache

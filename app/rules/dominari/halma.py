@@ -14,10 +14,10 @@ from typing import Any, ClassVar
 
 from ..actions import OFF, Action, Move
 from ..errors import Illegal, RecordError
-from ..game import Effects, Game, Piece, State, house_conflict, register
+from ..game import Effects, Game, Piece, PieceLook, State, house_conflict, register
 from ..geometry import Geometry
 from ..squares import parse_square
-from .board import COLOUR_NAMES, dominari_geometry, step
+from .board import COLOUR_NAMES, PIECE_LOOKS, dominari_geometry, step
 
 SET_SIZE = 6
 """Pieces per player; bearing off all of them wins."""
@@ -59,6 +59,12 @@ class HalmaDominari(Game):
     name: ClassVar[str] = "Halma-Dominari"
     summary: ClassVar[str] = "Step and jump forward across the board; first to bear off all " \
         "six pieces wins."
+    family: ClassVar[str] = "DOMINARI"
+    player_labels: ClassVar[tuple[str, ...]] = COLOUR_NAMES
+    piece_looks: ClassVar[tuple[PieceLook, ...]] = PIECE_LOOKS
+    moves_pieces: ClassVar[bool] = True
+    signals: ClassVar[tuple[str, ...]] = ("illegal", "conflict", "target", "missing", "extra",
+                                          "setup", "last")
 
     def build_geometry(self) -> Geometry:
         return dominari_geometry(self.id, 6)

@@ -18,12 +18,12 @@ from typing import Any, ClassVar
 
 from ..actions import Action, Blank, EndTurn, Place
 from ..errors import Illegal, RecordError
-from ..game import Effects, Game, Piece, State, house_conflict
+from ..game import BLANKS_PHASE, Effects, Game, Piece, PieceLook, State, house_conflict
 from ..geometry import Geometry
-from .board import BLANK_SUPPLY, CELLS, COLOUR_NAMES, dominari_geometry
+from .board import BLANK_SUPPLY, CELLS, COLOUR_NAMES, PIECE_LOOKS, dominari_geometry
 
 NUMBER = "number"
-BLANKS = "blanks"
+BLANKS = BLANKS_PHASE
 
 
 @dataclass(frozen=True)
@@ -43,6 +43,10 @@ class PlacementState(State):
 class PlacementGame(Game):
     """The common rules of the three placement games; subclasses fill in the hooks."""
 
+    family: ClassVar[str] = "DOMINARI"
+    player_labels: ClassVar[tuple[str, ...]] = COLOUR_NAMES
+    piece_looks: ClassVar[tuple[PieceLook, ...]] = PIECE_LOOKS
+    has_blanks: ClassVar[bool] = True
     high: ClassVar[int] = 6
     """The highest number of the game (Vierer plays 1-5)."""
     any_colour_blanks: ClassVar[bool] = False

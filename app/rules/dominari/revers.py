@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from typing import ClassVar
 
 from ..errors import Illegal
-from ..game import Piece, State, register
+from ..game import PLACEMENT_SIGNALS, Piece, State, register
 from .board import CELLS, DIAGONAL_DIRECTIONS, ORTHOGONAL, ORTHOGONAL_DIRECTIONS, step
 from .placement import PlacementGame, PlacementState
 from .scoring import table_scores
@@ -94,6 +94,7 @@ class ReversDominari(PlacementGame):
     summary: ClassVar[str] = "Enclose opposing pieces to turn them over; own rows, columns " \
         "and blocks score."
     any_colour_blanks: ClassVar[bool] = True
+    signals: ClassVar[tuple[str, ...]] = (*PLACEMENT_SIGNALS, "flip", "setup")
 
     def default_setup(self, seed: int | None = None) -> dict[str, Piece]:
         """The central block: White 1 on c3 and 4 on d4, Black 2 on d3 and 3 on c4."""

@@ -30,7 +30,15 @@ from typing import Any
 
 from ..actions import Action, Discard, Place
 from ..errors import Illegal, RecordError
-from ..game import Effects, Game, Piece, State, house_conflict, register
+from ..game import (
+    PLACEMENT_SIGNALS,
+    Effects,
+    Game,
+    Piece,
+    State,
+    house_conflict,
+    register,
+)
 from ..geometry import Geometry, sudoku_grid
 from ..solver import SearchLimit, find_fill
 from .claims import ALL_NUMBERS, claim_holds, house_winner, numbers_of
@@ -216,8 +224,14 @@ class DuellDerMeister(Game):
     name = "Duell der Meister"
     summary = ("Two players fight for the ranks, files and blocks of a Sudoku seeded with nine "
                "gold cards; twelve markers win.")
+    family = "Duell der Meister"
     min_players = 2
     max_players = 2
+    piece_word = "card"
+    has_set_asides = True
+    hidden_hands = True
+    random_setup = True
+    signals = (*PLACEMENT_SIGNALS, "setup")
 
     def build_geometry(self) -> Geometry:
         return GEOMETRY

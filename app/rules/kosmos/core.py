@@ -97,8 +97,13 @@ def rank_section(board: Board, cells: Sequence[str], players: int) -> list[int]:
 class KosmosGame(Game):
     """The common rules; a variant sets its names and builds its geometry."""
 
+    family: ClassVar[str] = "KOSMOS SUDOKU"
     min_players: ClassVar[int] = 2
     max_players: ClassVar[int] = 4
+    piece_word: ClassVar[str] = "card"
+    has_set_asides: ClassVar[bool] = True
+    set_aside_limit: ClassVar[int | None] = DISCARDS_TO_END
+    hidden_hands: ClassVar[bool] = True
 
     # --- hooks ------------------------------------------------------------------------------
 

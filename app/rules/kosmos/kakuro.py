@@ -97,6 +97,9 @@ class Kakuro(KosmosGame):
                               "an exact sum earns one more.")
     option_defaults: ClassVar[Mapping[str, Any]] = {"clues": "B"}
     option_choices: ClassVar[Mapping[str, tuple[Any, ...]]] = {"clues": ("A", "B")}
+    option_labels: ClassVar[Mapping[str, str]] = {"clues": "Kakuro clues"}
+    choice_labels: ClassVar[Mapping[str, Mapping[Any, str]]] = {
+        "clues": {"A": "A: clues ignored", "B": "B: a run may not pass its clue"}}
 
     def build_geometry(self) -> Geometry:
         return kakuro_geometry()

@@ -23,8 +23,6 @@ const Board = (() => {
   // Drawing units per square. Browsers enforce a minimum font size in user units, so the
   // drawing uses large numbers rather than one unit per square.
   const S = 100;
-  const DOMINARI_PIECES = [{ fill: "#f3efe6", text: "#111", edge: "#00000088" },
-                           { fill: "#161616", text: "#f3f3f3", edge: "#c8d2dc" }];
 
   function svgEl(tag, attrs) {
     const node = document.createElementNS(NS, tag);
@@ -34,7 +32,6 @@ const Board = (() => {
 
   // The first stone of SUDOKU FAMILY goes on one of these (docs/RULINGS.md); a geometry may also
   // name its marked cells itself in "dots".
-  const FAMILY_DOTS = ["d5", "d6", "e4", "e6", "f4", "f5"];
 
   // Printed numbers that are not pieces: Kakuro's run sums ("clues") and any other labels.
   // "clues" maps a run's house name to its sum (a number, or {"sum": n}); the clue is printed
@@ -302,7 +299,7 @@ const Board = (() => {
     }
     drawClues(clues, maxY, unit, layers.borders);
     drawLabels(geometry, pos, raw, maxY, unit, layers.borders);
-    const dots = geometry.dots || (geometry.id === "sudoku-family" ? FAMILY_DOTS : []);
+    const dots = (geometry.marked || {}).dots || [];
     for (const cell of dots) {
       if (!pos[cell]) continue;
       layers.borders.append(svgEl("circle", {
@@ -311,7 +308,7 @@ const Board = (() => {
     }
 
     return { svg, geometry, pos, unit, layers, squares, legend: options.legend || {},
-             dominari: options.dominari, family: options.family };
+             pieceLooks: options.pieceLooks || [], jokers: !!options.jokers };
   }
 
   // Thick lines where two regions (blocks, jigsaw regions, cages) meet, as on the printed board.
@@ -404,7 +401,9 @@ const Board = (() => {
   }
 
   function pieceColors(board, owner) {
-    if (board.dominari && (owner === 0 || owner === 1)) return DOMINARI_PIECES[owner];
+    // Drawn as the real pieces look where the game says so (white and black pieces).
+    const look = owner === null || owner === undefined ? null : board.pieceLooks[owner];
+    if (look) return look;
     const players = board.legend.players || [];
     const fill = owner === null || owner === undefined
       ? (board.legend.nobody || "#d4a017") : (players[owner] || "#999999");
@@ -457,7 +456,7 @@ const Board = (() => {
         group.dataset.owner = piece.owner === null ? "none" : String(piece.owner);
         if (piece.blank) {
           group.dataset.blank = "true";
-          if (board.family) {
+          if (board.jokers) {
             const t = svgEl("text", { class: "piece-number", x: sq.x, y: sq.y, fill: colors.text });
             t.textContent = "J";
             pieces.append(t);
@@ -466,7 +465,7 @@ const Board = (() => {
               class: "blank-mark", cx: sq.x, cy: sq.y, r: r * 0.55, stroke: colors.text,
             }));
           }
-          label += board.family ? " joker" : " blank";
+          label += board.jokers ? " joker" : " blank";
         } else {
           group.dataset.number = String(piece.number);
           const t = svgEl("text", { class: "piece-number", x: sq.x, y: sq.y, fill: colors.text });

@@ -17,7 +17,8 @@
   let mode = null; // "discard" or "joker": the next pad tap means that
   let busy = false;
 
-  const isDominari = (id) => /-dominari$/.test(id || "");
+  // What the running game says about itself (GET /api/variants: traits).
+  const traitsOf = (id) => (variants[id] && variants[id].traits) || {};
 
   function playerName(i) {
     const names = (view && view.player_names) || [];
@@ -25,7 +26,8 @@
   }
 
   function playerColor(i) {
-    if (view && isDominari(view.game.variant)) return i === 0 ? "#f3efe6" : "#161616";
+    const look = view && view.game && (traitsOf(view.game.variant).piece_looks || [])[i];
+    if (look) return look.fill;
     return legend.players[i] || "#999";
   }
 
@@ -49,8 +51,8 @@
     if (!geometries[variantId]) geometries[variantId] = await get(`/api/variants/${variantId}`);
     board = Board.build($("board"), geometries[variantId], {
       legend,
-      dominari: isDominari(variantId),
-      family: variantId === "sudoku-family",
+      pieceLooks: traitsOf(variantId).piece_looks,
+      jokers: traitsOf(variantId).has_jokers,
       clickable: simulated,
       onSquare: simulated ? onSquare : null,
     });
@@ -101,7 +103,10 @@
     const extras = [];
     if ("blanks_left" in game) extras.push(`Blanks left: ${game.blanks_left}`);
     if ("borne_off" in game) extras.push(`Borne off: ${game.borne_off.join(" : ")}`);
-    if ("discarded" in game) extras.push(`Cards set aside: ${game.discarded} of 3`);
+    if ("discarded" in game) {
+      const limit = traitsOf(game.variant).set_aside_limit;
+      extras.push(`Cards set aside: ${game.discarded}${limit ? ` of ${limit}` : ""}`);
+    }
     if ("markers" in game) {
       const count = new Array(game.players).fill(0);
       for (const owner of Object.values(game.markers)) if (owner !== null) count[owner]++;
@@ -139,7 +144,7 @@
         if (!(prompt.choices || []).length) {
           // No number may go there: say what the player can do instead.
           if ("discarded" in game) return `No number fits on ${prompt.square}: lift the card, or set it aside if it fits nowhere.`;
-          if (game.variant === "sudoku-family") return `No number fits on ${prompt.square}: lift the stone, or tap Joker if it fits nowhere.`;
+          if (traitsOf(game.variant).has_jokers) return `No number fits on ${prompt.square}: lift the ${traitsOf(game.variant).piece_word}, or tap Joker if it fits nowhere.`;
           return `No number fits on ${prompt.square}: lift the piece.`;
         }
         return `Which number is on the new piece on ${prompt.square}? Greyed numbers may not go there.`;
@@ -242,7 +247,7 @@
     $("end-turn").hidden = game.over || game.phase !== "blanks";
     $("discard").hidden = game.over || !("discarded" in game);
     $("discard").setAttribute("aria-pressed", mode === "discard" ? "true" : "false");
-    $("joker").hidden = game.over || game.variant !== "sudoku-family" ||
+    $("joker").hidden = game.over || !traitsOf(game.variant).has_jokers ||
       !(prompt && prompt.kind === "number" && prompt.square);
     $("joker").setAttribute("aria-pressed", mode === "joker" ? "true" : "false");
   }

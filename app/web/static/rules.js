@@ -6,10 +6,12 @@
   const box = document.getElementById("rules-board-box");
   const variant = box.dataset.variant;
   try {
-    const [geometry, legend] = await Promise.all([
-      Panel.get(`/api/variants/${encodeURIComponent(variant)}`), Panel.get("/api/legend")]);
+    const [geometry, legend, list] = await Promise.all([
+      Panel.get(`/api/variants/${encodeURIComponent(variant)}`), Panel.get("/api/legend"),
+      Panel.get("/api/variants")]);
+    const traits = (list.find((v) => v.id === variant) || {}).traits || {};
     const board = Board.build(document.getElementById("rules-board"), geometry, {
-      legend, dominari: /-dominari$/.test(variant), family: variant === "sudoku-family",
+      legend, pieceLooks: traits.piece_looks, jokers: traits.has_jokers,
     });
     Board.update(board, { game: { cells: {} }, table: { signals: {} } });
     document.body.dataset.rendered = "true";

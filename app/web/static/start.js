@@ -58,14 +58,14 @@
     }
   }
 
+  // Option and choice names come from the game itself (GET /api/variants: traits).
   function optionName(key) {
-    return key === "clues" ? "Kakuro clues" : key.replace(/_/g, " ");
+    return ((chosen.traits || {}).option_labels || {})[key] || key.replace(/_/g, " ");
   }
 
   function optionLabel(key, choice) {
-    if (key === "clues" && choice === "A") return "A: clues ignored";
-    if (key === "clues" && choice === "B") return "B: a run may not pass its clue";
-    return String(choice);
+    const labels = ((chosen.traits || {}).choice_labels || {})[key] || {};
+    return labels[String(choice)] || String(choice);
   }
 
   async function loadSetup(seed) {
@@ -77,16 +77,16 @@
   function renderSetup() {
     const box = $("setup-pieces");
     box.replaceChildren();
-    const duell = chosen.id === "duell-der-meister";
-    $("propose-setup").hidden = !duell;
-    $("setup-help").textContent = duell
-      ? "The gold cards: take this proposal, ask for another, or enter the cards you laid out."
+    const proposed = !!chosen.traits.random_setup;
+    $("propose-setup").hidden = !proposed;
+    $("setup-help").textContent = proposed
+      ? "A random start: take this proposal, ask for another, or enter the one you laid out."
       : "Which number stands where at the start; change any number before starting.";
     const [low, high] = chosen.numbers || [1, 9];
     for (const [cell, piece] of Object.entries(setup || {})) {
       const cellInput = el("input", { type: "text", value: cell, maxlength: "2", "data-setup-cell": cell,
                                       "aria-label": `square of the piece on ${cell}`,
-                                      readonly: duell ? null : true });
+                                      readonly: proposed ? null : true });
       const number = el("select", { "data-setup-number": cell, "aria-label": `number on ${cell}` });
       for (let n = low; n <= high; n++) {
         number.append(el("option", { value: String(n), text: String(n), selected: n === piece.number }));
@@ -124,7 +124,7 @@
       try { chosen.numbers = (await get(`/api/variants/${v.id}`)).numbers; } catch (e) { /* shown */ }
     }
     if (v.has_setup) {
-      await loadSetup(v.id === "duell-der-meister" ? Math.floor(Math.random() * 1e9) : undefined);
+      await loadSetup(v.traits.random_setup ? Math.floor(Math.random() * 1e9) : undefined);
     }
     $("setup-form").scrollIntoView({ behavior: "smooth", block: "start" });
   }

@@ -1,0 +1,124 @@
+"""One room per job: a game describes itself, and nothing outside ``app/rules`` knows it by id.
+
+A small throw-away variant is registered from this test only. The panel lists it, serves its
+board, plays it through the API and draws it in a real browser, and its printable overlay
+renders, with no change anywhere outside this file.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any, ClassVar
+
+import pytest
+
+from app.rules.game import VARIANTS, Game, PieceLook, all_variants, new_game, register
+from app.rules.geometry import Geometry
+
+from ..table.fakes import FakeKosmos, grid
+from .helpers import LiveServer, place, put
+from .test_browser import CHROMIUM, PHONE, browser  # noqa: F401  (the browser fixture)
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+class TinySudoku(FakeKosmos):
+    """A 4x4 card game with two marked cells and pieces of its own colours."""
+
+    id = "tiny-sudoku"
+    name = "Tiny Sudoku"
+    summary = "A 4x4 board registered by a test."
+    family: ClassVar[str] = "Test games"
+    max_players: ClassVar[int] = 2
+    player_labels: ClassVar[tuple[str, ...]] = ("Red", "Blue")
+    piece_looks: ClassVar[tuple[PieceLook, ...]] = (PieceLook("#cc0000", "#ffffff"),
+                                                    PieceLook("#0000cc", "#ffffff"))
+    piece_word: ClassVar[str] = "card"
+    has_set_asides: ClassVar[bool] = True
+    set_aside_limit: ClassVar[int | None] = 3
+
+    def build_geometry(self) -> Geometry:
+        g = grid(self.id)
+        return Geometry(id=g.id, cells=g.cells, houses=g.houses, numbers=g.numbers,
+                        sections=g.sections, neighbours=g.neighbours, regions=g.regions,
+                        marked={"dots": ("a1", "d4")})
+
+
+@pytest.fixture
+def tiny() -> Iterator[type[Game]]:
+    all_variants()  # the real variants first
+    register(TinySudoku)
+    try:
+        yield TinySudoku
+    finally:
+        del VARIANTS[TinySudoku.id]
+
+
+def test_no_variant_id_outside_the_rules() -> None:
+    ids = [cls.id for cls in all_variants()]
+    pattern = re.compile("|".join(re.escape(i) for i in ids))
+    places = [*(ROOT / "app" / "web").rglob("*"), *(ROOT / "app" / "table").rglob("*"),
+              ROOT / "app" / "overlay.py"]
+    for path in places:
+        if not path.is_file() or path.suffix not in {".py", ".js", ".html", ".css", ".yaml"}:
+            continue
+        found = pattern.search(path.read_text(encoding="utf-8"))
+        assert found is None, f"{path.relative_to(ROOT)} names the variant {found.group()}"
+
+
+def test_the_panel_lists_serves_and_plays_a_new_variant(tiny: type[Game], client: Any) -> None:
+    listed = {v["id"]: v for v in client.get("/api/variants").get_json()}
+    entry = listed["tiny-sudoku"]
+    assert entry["family"] == "Test games" and entry["default_names"] == ["Red", "Blue"]
+    assert entry["traits"]["piece_looks"][0]["fill"] == "#cc0000"
+    assert entry["traits"]["set_aside_limit"] == 3
+    board = client.get("/api/variants/tiny-sudoku").get_json()
+    assert board["marked"] == {"dots": ["a1", "d4"]} and len(board["cells"]) == 16
+    started = client.post("/api/game", json={"variant": "tiny-sudoku"}).get_json()
+    assert started["player_names"] == ["Red", "Blue"]
+    view = place(client, "a1", 1)
+    view = place(client, "b1", 2)
+    assert view["game"]["cells"] == {"a1": {"owner": 0, "number": 1},
+                                     "b1": {"owner": 1, "number": 2}}
+    assert put(client, "c1")["table"]["prompt"]["kind"] == "number"
+
+
+def test_the_overlay_of_a_new_variant_renders(tiny: type[Game]) -> None:
+    from app.overlay import marked_cells, render
+
+    game = new_game("tiny-sudoku")
+    assert marked_cells(game) == ("a1", "d4")
+    svg = render(game, 40.0)
+    assert svg.startswith("<?xml") or svg.startswith("<svg")
+    assert "Tiny Sudoku" in svg
+
+
+@pytest.mark.browser
+@pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian's chromium is not installed")
+def test_the_play_page_draws_a_new_variant(tiny: type[Game], browser: Any,  # noqa: F811
+                                           tmp_path: Path) -> None:
+    from app.assembly import open_panel
+
+    panel = open_panel(sim=True, data=tmp_path / "data", config_path=None)
+    live = LiveServer(panel.app)
+    context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
+    try:
+        panel.table.new_game("tiny-sudoku")
+        page = context.new_page()
+        page.set_default_timeout(6000)
+        errors: list[str] = []
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        page.goto(live.url + "/play")
+        page.wait_for_selector("#board [data-square='d4']")
+        assert page.locator("#board [data-square]").count() == 16
+        dots = page.eval_on_selector_all("#board .dot", "ds => ds.map(d => d.dataset.dot)")
+        assert sorted(dots) == ["a1", "d4"]
+        page.click("#board [data-square='b2']")  # the simulated board: a piece goes down
+        page.wait_for_selector("#board [data-square='b2'][data-occupied='true']")
+        assert not errors, errors
+    finally:
+        context.close()
+        live.close()
+        panel.close()
