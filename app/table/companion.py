@@ -114,8 +114,7 @@ class Companion:
         self.message: str | None = None
         self.on_finished: Callable[[], None] | None = None
         self.on_reopened: Callable[[], None] | None = None
-        first = next(iter(game.legal_actions(self.states[0])), None)
-        self.move_game = isinstance(first, Move)
+        self.move_game = game.moves_pieces
         self.setup_order = sorted(self.setup, key=lambda c: (self.setup[c].owner is None,
                                                              self.setup[c].owner or 0, c[1], c))
         self.setting_up = bool(self.setup) and guide_setup

@@ -293,6 +293,7 @@ EXIT = {0: "d4", 1: "a1"}
 class FakeHalma(Game):
     id = "fake-halma"
     name = "Fake Halma"
+    moves_pieces = True
 
     def build_geometry(self) -> Geometry:
         return grid(self.id)
