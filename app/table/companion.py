@@ -28,6 +28,7 @@ from app.rules.game import BLANKS_PHASE, Game, Piece, State
 from . import signals as lights
 from .errors import InputError
 from .pairing import pair_up
+from .view import Guidance, Message, Prompt, message
 
 Record = Callable[[str, Any], None]
 """Writes one journal entry (``"action"`` with its JSON, ``"undo"``, ``"hints"``)."""
@@ -64,23 +65,6 @@ def is_subsequence(part: Iterable[str], whole: Iterable[str]) -> bool:
     return all(any(x == y for y in it) for x in part)
 
 
-def describe(action: Action) -> str:
-    """A short phrase for the panel's message line."""
-    if isinstance(action, Place):
-        return f"{action.number} on {action.cell}"
-    if isinstance(action, Blank):
-        return f"a blank on {action.cell}"
-    if isinstance(action, Move):
-        if action.bears_off:
-            return f"{action.path[0]} borne off"
-        return " to ".join(action.path)
-    if isinstance(action, Discard):
-        return f"{action.number} set aside"
-    if isinstance(action, Joker):
-        return f"a joker on {action.cell}"
-    return "end of turn"
-
-
 class Companion:
     """One game on the physical board. Not thread-safe: the table calls it under its lock."""
 
@@ -111,7 +95,7 @@ class Companion:
         self.in_hand: int | None = None  # a number chosen before its piece goes down
         self.blank_choice: tuple[str, list[int]] | None = None
         self.takeback_at: float | None = None
-        self.message: str | None = None
+        self.message: Message | None = None
         self.on_finished: Callable[[], None] | None = None
         self.on_reopened: Callable[[], None] | None = None
         self.move_game = game.moves_pieces
@@ -122,6 +106,10 @@ class Companion:
         self._check_setup_done()
 
     # --- the game --------------------------------------------------------------------------
+
+    def say(self, code: str, **params: Any) -> None:
+        """Set the message line: a code of ``view.MESSAGES`` with its parameters."""
+        self.message = message(code, **params)
 
     @property
     def state(self) -> State:
@@ -190,12 +178,12 @@ class Companion:
         self._push(new_state, action)
         self.blank_choice = None
         self.takeback_at = None
-        self.message = describe(action)
+        self.say("action", action=action.to_json())
         if new_state.over and self.on_finished is not None:
             self.on_finished()
         return None
 
-    def undo(self, how: str = "taken back") -> None:
+    def undo(self, how: str = "taken_back") -> None:
         """Take back the last action; the signals then show what to put right on the board."""
         if not self.actions:
             raise InputError("there is nothing to take back")
@@ -207,7 +195,7 @@ class Companion:
         self.in_hand = None
         self.blank_choice = None
         self.takeback_at = None
-        self.message = f"{describe(action)}: {how}"
+        self.say(how, action=action.to_json())
         if was_over and self.on_reopened is not None:
             self.on_reopened()
 
@@ -249,7 +237,7 @@ class Companion:
     def _check_setup_done(self) -> None:
         if self.setting_up and all(c in self.occupied for c in self.setup):
             self.setting_up = False
-            self.message = "the board is set: the game can start"
+            self.say("board_set")
 
     def _agrees_apart_from(self, square: str) -> bool:
         missing, extra = self.differences()
@@ -296,7 +284,7 @@ class Companion:
             self.turning.discard(square)
             self.debt ^= {square}
             if not self.debt and not self.turning:
-                self.message = "all turned over"
+                self.say("all_turned")
             return
         motion = self.motion
         if motion is not None and motion.at is None and (
@@ -309,9 +297,9 @@ class Companion:
             self._new_piece(square)
             return
         if self.debt and not self.move_game:
-            self.message = "turn over the blinking amber pieces first"
+            self.say("turn_first")
         elif self.pending is not None:
-            self.message = f"one new piece at a time: {self.pending.square} is waiting"
+            self.say("one_at_a_time", square=self.pending.square)
 
     def _lift(self, square: str) -> None:
         if self.pending is not None and square == self.pending.square:
@@ -335,7 +323,7 @@ class Companion:
                 and not self.setting_up and self._agrees_apart_from(square)):
             self.motion = Motion(square)
             if not self.moves_from(square) and self.bear_off_offer() is None:
-                self.message = f"the piece on {square} cannot move now"
+                self.say("cannot_move", square=square)
             else:
                 self.message = None
 
@@ -357,11 +345,13 @@ class Companion:
             return
         if not self.number_choices(square):
             if square in self.dead():
-                self.message = f"{square} is a dead field: no number fits there"
+                self.say("dead_field", square=square)
             else:
                 why = self.check(Place(square, self.game.geometry.numbers[0]))
-                reason = f": {why.reason}" if why is not None else ""
-                self.message = f"no number may go on {square} now{reason}"
+                if why is not None:
+                    self.say("no_number_here_because", square=square, reason=why.reason)
+                else:
+                    self.say("no_number_here", square=square)
         else:
             self.message = None
 
@@ -407,7 +397,7 @@ class Companion:
             return
         pending.number = number
         pending.illegal = illegal
-        self.message = f"{number} on {pending.square}: {illegal.reason}"
+        self.say("number_illegal", number=number, square=pending.square, reason=illegal.reason)
 
     def _place_blank(self, square: str, owner: int | None) -> None:
         mover = self.mover
@@ -417,7 +407,7 @@ class Companion:
         if illegal is not None:
             assert self.pending is not None
             self.pending.illegal = illegal
-            self.message = f"a blank on {square}: {illegal.reason}"
+            self.say("blank_illegal", square=square, reason=illegal.reason)
             return
         self.pending = None
         if others and mover is not None:
@@ -430,7 +420,7 @@ class Companion:
         assert motion is not None
         if square == motion.start:
             self.motion = None
-            self.message = "put back: no move"
+            self.say("put_back")
             return
         moves = self.moves_from(motion.start)
         touched = motion.touched
@@ -441,11 +431,11 @@ class Companion:
         motion.at = square
         if not ends and not through:
             motion.illegal = True
-            self.message = f"{motion.start} to {square} is not a legal move"
+            self.say("not_a_move", start=motion.start, square=square)
             return
         touched.append(square)
         if not ends:
-            self.message = f"{square}: go on jumping"
+            self.say("jump_on", square=square)
             return
         exact = [motion.start, *touched]
         best = min(ends, key=lambda m: (list(m.path) != exact, len(m.path)))
@@ -460,7 +450,7 @@ class Companion:
         self.motion = None
         illegal = self.commit(move)
         if illegal is not None:  # the position changed under the move; should not happen
-            self.message = illegal.reason
+            self.say("illegal", reason=illegal.reason)
 
     def bear_off_offer(self) -> Move | None:
         """The move bearing the piece in the air off the board, if the rules allow one."""
@@ -523,7 +513,7 @@ class Companion:
         if self.takeback_at is not None and now >= self.takeback_at:
             self.takeback_at = None
             if self._takeback_position():
-                self.undo("taken back on the board")
+                self.undo("taken_back_on_board")
                 changed = True
                 self._watch_takeback(now)
         return changed
@@ -591,7 +581,7 @@ class Companion:
             if self.move_game:
                 raise InputError("in this game pieces move: no number is needed")
             self.in_hand = number
-            self.message = f"{number} chosen: put the piece down"
+            self.say("number_chosen", number=number)
             return
         self._claim_piece(square)
         self._try_number(number)
@@ -609,7 +599,7 @@ class Companion:
             if isinstance(last, Blank) and (last.owner if last.owner is not None
                                             else self.states[-2].to_move) == owner:
                 return
-            self.undo("colour changed")
+            self.undo("colour_changed")
             self.pending = NewPiece(square)
             self._place_blank(square, owner)
             if self.pending is not None:  # the other colour is no longer legal: restore
@@ -700,12 +690,12 @@ class Companion:
             layers.setdefault("illegal", set()).add(self.motion.at)
         return lights.merge(layers)
 
-    def guidance(self) -> list[dict[str, str]]:
+    def guidance(self) -> list[Guidance]:
         """Pairs of extra and missing pieces: "move the piece from there to here"."""
         missing, extra = self.differences()
         return [{"from": a, "to": b} for a, b in pair_up(sorted(missing), sorted(extra))]
 
-    def prompt(self) -> dict[str, Any] | None:
+    def prompt(self) -> Prompt | None:
         """What the table waits for from the panel, or None."""
         state = self.state
         if self.setting_up:

@@ -29,6 +29,7 @@ from firmware.ports import SensorEvent
 
 from .errors import InputError
 from .table import Table
+from .view import View
 
 
 def _resolver(spec: str | None) -> Callable[[str], Any]:
@@ -114,7 +115,7 @@ def parse_line(line: str) -> dict[str, Any]:
     return data
 
 
-def handle_line(table: Table, line: str) -> dict[str, Any]:
+def handle_line(table: Table, line: str) -> View | dict[str, Any]:
     """Apply one input line; the view, or ``{"error": reason}`` (and nothing changed)."""
     try:
         data = parse_line(line)

@@ -28,6 +28,7 @@ from .companion import Companion
 from .errors import InputError
 from .inputs import parse_input
 from .journal import ACTION, FINISHED, HINTS, UNDO, Journal, JournalError, counted
+from .view import TableView, View, render
 
 log = logging.getLogger(__name__)
 
@@ -69,7 +70,7 @@ class Table:
         self._game_id: int | None = None
         self._sensors: SensorSource | None = None
         self._closed = False
-        self._view: tuple[int, dict[str, Any]] | None = None
+        self._view: tuple[int, View] | None = None
         self._frame: tuple[int, Frame] = (0, {})
         self.version = 0
         self._journal: Journal | None = None
@@ -207,8 +208,7 @@ class Table:
         self._wire(companion)
         self._companion = companion
         self._game_id = stored.id
-        companion.message = (f"{game.name} resumed: put right any blinking squares" if running
-                             else f"{game.name} was over before the table stopped")
+        companion.say("resumed" if running else "over_before_stop", game=game.name)
         if running and companion.state.over:
             self._finished()  # the last action was written, the end of the game was not
 
@@ -252,16 +252,17 @@ class Table:
                 with self._lock:
                     self._notice(f"the LEDs could not be updated: {e}")
 
-    def _view_locked(self) -> dict[str, Any]:
+    def _view_locked(self) -> View:
         if self._view is not None and self._view[0] == self.version:
             return self._view[1]
         occupied = [s for s in SQUARES if s in self._occupied]
         companion = self._companion
-        table: dict[str, Any] = {
+        table: TableView = {
             "occupied": occupied,
             "signals": {},
             "prompt": None,
             "message": None,
+            "message_code": None,
             "guidance": [],
             "faults": list(self._faults),
             "notices": list(self._notices),
@@ -278,7 +279,8 @@ class Table:
             table.update({
                 "signals": {s: signals[s] for s in SQUARES if s in signals},
                 "prompt": companion.prompt(),
-                "message": companion.message,
+                "message": render(companion.message),
+                "message_code": companion.message,
                 "guidance": companion.guidance(),
                 "hints": companion.hints,
                 "in_hand": companion.in_hand,
@@ -292,12 +294,12 @@ class Table:
             game_doc = companion.document()
         if table["message"] is None and self._notices:
             table["message"] = self._notices[-1]
-        view = {"game": game_doc, "table": table, "version": self.version}
+        view: View = {"game": game_doc, "table": table, "version": self.version}
         self._view = (self.version, view)
         return view
 
-    def view(self) -> dict[str, Any]:
-        """The view of spec/api.md: the state document and what the table shows and asks."""
+    def view(self) -> View:
+        """The view of docs/api.md: the state document and what the table shows and asks."""
         with self._lock:
             return self._view_locked()
 
@@ -319,7 +321,7 @@ class Table:
         self._show()
         sensors.start(self.handle_sensor, self.handle_fault)
 
-    def set_board(self, occupied: set[str] | frozenset[str] | list[str]) -> dict[str, Any]:
+    def set_board(self, occupied: set[str] | frozenset[str] | list[str]) -> View:
         """Take ``occupied`` as the physical board (tools and tests without a sensor source)."""
         squares = set(occupied)
         bad = [s for s in squares if not is_square(s)]
@@ -381,7 +383,7 @@ class Table:
                                        timeout=timeout)
 
     def wait_for_change(self, version: int, timeout: float,
-                        stop: threading.Event | None = None) -> tuple[int, dict[str, Any]]:
+                        stop: threading.Event | None = None) -> tuple[int, View]:
         """Block until the view differs from ``version`` (or timeout, or ``stop`` is set and
         ``wake`` called); the newest view."""
         with self._cond:
@@ -398,7 +400,7 @@ class Table:
 
     def new_game(self, variant: str, players: int | None = None,
                  options: Mapping[str, Any] | None = None,
-                 setup: Mapping[str, Any] | None = None, hints: bool = False) -> dict[str, Any]:
+                 setup: Mapping[str, Any] | None = None, hints: bool = False) -> View:
         """Start a game (the previous unfinished one stays in the journal); returns the view."""
         if not isinstance(hints, bool):
             raise InputError(f"hints must be true or false, got {hints!r}")
@@ -411,8 +413,7 @@ class Table:
             raise InputError(str(e)) from None
         with self._lock:
             companion.set_board(self._occupied)
-            companion.message = (f"{game.name}: set up the board" if companion.setting_up
-                                 else f"{game.name}: new game")
+            companion.say("set_up_board" if companion.setting_up else "new_game", game=game.name)
             self._game_id = None
             if self._journal is not None and self._journal.ok:
                 try:
@@ -429,7 +430,7 @@ class Table:
         self._show()
         return view
 
-    def input(self, data: Mapping[str, Any]) -> dict[str, Any]:
+    def input(self, data: Mapping[str, Any]) -> View:
         """One panel input of spec/api.md; ``InputError`` (changing nothing) if unusable."""
         parsed = parse_input(data)
         with self._lock:

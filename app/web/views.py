@@ -4,17 +4,19 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from app.table.view import View
+
 from . import catalog
 
 if TYPE_CHECKING:
     from . import PanelState
 
 
-def present(panel: PanelState, view: dict[str, Any]) -> dict[str, Any]:
+def present(panel: PanelState, view: View) -> dict[str, Any]:
     """``view`` with ``player_names`` (chosen on the start page, or White/Black, Player 1...)."""
     game = view.get("game")
-    if game is None or view.get("player_names"):
-        return view
+    if game is None:
+        return dict(view)
     players = int(game.get("players") or 0)
     names = list(panel.names[:players])
     defaults = catalog.default_player_names(str(game.get("variant", "")), players)

@@ -1,0 +1,211 @@
+"""The table's view, typed: what the panel is sent, every kind of prompt, and messages as data.
+
+The view (``Table.view()``, ``GET /api/state`` and every live view event) is a ``View``. What
+the table waits for from the panel is a ``Prompt``: a tagged union whose ``kind`` says which of
+the shapes below it has. Messages are a code with its parameters (``Message``): the panel can
+say them in any language and name the player; ``render`` gives the English wording, which the
+view also carries as ``table.message`` for tools that just print it. docs/api.md lists every
+prompt kind and message code.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, Literal, TypedDict
+
+from app.rules.actions import Action, Blank, Discard, Joker, Move, Place
+
+# --- messages -----------------------------------------------------------------------------------
+
+
+class Message(TypedDict):
+    """One message line: a code of ``MESSAGES`` and its parameters."""
+
+    code: str
+    params: dict[str, Any]
+
+
+MESSAGES: Mapping[str, str] = {
+    "action": "{action}",
+    "taken_back": "{action}: taken back",
+    "taken_back_on_board": "{action}: taken back on the board",
+    "colour_changed": "{action}: colour changed",
+    "new_game": "{game}: new game",
+    "set_up_board": "{game}: set up the board",
+    "resumed": "{game} resumed: put right any blinking squares",
+    "over_before_stop": "{game} was over before the table stopped",
+    "board_set": "the board is set: the game can start",
+    "all_turned": "all turned over",
+    "turn_first": "turn over the blinking amber pieces first",
+    "one_at_a_time": "one new piece at a time: {square} is waiting",
+    "cannot_move": "the piece on {square} cannot move now",
+    "dead_field": "{square} is a dead field: no number fits there",
+    "no_number_here": "no number may go on {square} now",
+    "no_number_here_because": "no number may go on {square} now: {reason}",
+    "number_illegal": "{number} on {square}: {reason}",
+    "blank_illegal": "a blank on {square}: {reason}",
+    "put_back": "put back: no move",
+    "not_a_move": "{start} to {square} is not a legal move",
+    "jump_on": "{square}: go on jumping",
+    "illegal": "{reason}",
+    "number_chosen": "{number} chosen: put the piece down",
+}
+"""Every message code with its English wording. ``reason`` parameters carry the rules' own
+explanation (English for now); ``action`` parameters carry the action in the record format
+(docs/records.md) and are worded by ``describe``."""
+
+
+def message(code: str, **params: Any) -> Message:
+    """A message; ``KeyError`` for a code that is not in ``MESSAGES`` (a bug, caught by tests)."""
+    if code not in MESSAGES:
+        raise KeyError(f"unknown message code {code!r}")
+    return {"code": code, "params": params}
+
+
+def describe(action: Action) -> str:
+    """A short English phrase for an action."""
+    if isinstance(action, Place):
+        return f"{action.number} on {action.cell}"
+    if isinstance(action, Blank):
+        return f"a blank on {action.cell}"
+    if isinstance(action, Move):
+        if action.bears_off:
+            return f"{action.path[0]} borne off"
+        return " to ".join(action.path)
+    if isinstance(action, Discard):
+        return f"{action.number} set aside"
+    if isinstance(action, Joker):
+        return f"a joker on {action.cell}"
+    return "end of turn"
+
+
+def render(msg: Message | None) -> str | None:
+    """The English wording of a message."""
+    if msg is None:
+        return None
+    params = dict(msg["params"])
+    if "action" in params:
+        from app.rules.actions import action_from_json
+
+        params["action"] = describe(action_from_json(params["action"]))
+    return MESSAGES[msg["code"]].format(**params)
+
+
+# --- prompts ------------------------------------------------------------------------------------
+
+
+class SetupPrompt(TypedDict):
+    """Put the next start piece down: ``piece`` (owner, number) on ``square``, ``left`` to go."""
+
+    kind: Literal["setup"]
+    square: str
+    piece: dict[str, Any]
+    left: int
+
+
+class NumberPrompt(TypedDict):
+    """Which number is on the new piece on ``square``; ``choices`` are the legal ones."""
+
+    kind: Literal["number"]
+    square: str
+    choices: list[int]
+
+
+class _JokerPromptBase(TypedDict):
+    kind: Literal["joker"]
+    number: int
+
+
+class JokerPrompt(_JokerPromptBase, total=False):
+    """The stone ``number`` fits nowhere: lay it face down as a joker (on ``square``, when
+    it is already down)."""
+
+    square: str
+
+
+class _DiscardPromptBase(TypedDict):
+    kind: Literal["discard"]
+    number: int
+
+
+class DiscardPrompt(_DiscardPromptBase, total=False):
+    """The card ``number`` fits nowhere: set it aside (lifting it from ``square``, when down)."""
+
+    square: str
+
+
+class BearOffPrompt(TypedDict):
+    """The lifted piece may leave the board from ``square`` along ``path``."""
+
+    kind: Literal["bear_off"]
+    square: str
+    path: list[str]
+
+
+class BlankPrompt(TypedDict):
+    """The blank on ``square`` may be of any player in ``choices``; it is ``owner``'s now."""
+
+    kind: Literal["blank"]
+    square: str
+    choices: list[int]
+    owner: int | None
+
+
+class PlacePrompt(TypedDict):
+    """The number ``number`` is chosen: put its piece down."""
+
+    kind: Literal["place"]
+    number: int
+
+
+class EndTurnPrompt(TypedDict):
+    """Blanks may still go on the dead fields in ``choices``, or the turn ends."""
+
+    kind: Literal["end_turn"]
+    choices: list[str]
+
+
+Prompt = (SetupPrompt | NumberPrompt | JokerPrompt | DiscardPrompt | BearOffPrompt | BlankPrompt
+          | PlacePrompt | EndTurnPrompt)
+"""What the table waits for from the panel; ``kind`` tells the shapes apart."""
+
+PROMPT_KINDS = ("setup", "number", "joker", "discard", "bear_off", "blank", "place", "end_turn")
+
+# --- the view -----------------------------------------------------------------------------------
+
+
+Guidance = TypedDict("Guidance", {"from": str, "to": str})
+"""Move the extra piece on ``from`` to the missing square ``to``."""
+
+
+class TableView(TypedDict, total=False):
+    """What the table shows and asks (docs/api.md); the game's fields only while one runs."""
+
+    occupied: list[str]
+    signals: dict[str, str]
+    prompt: Prompt | None
+    message: str | None
+    message_code: Message | None
+    guidance: list[Guidance]
+    faults: list[dict[str, Any]]
+    notices: list[str]
+    hints: bool
+    in_hand: int | None
+    version: int
+    legend: dict[str, Any]
+    player_colors: list[str]
+    recovery: dict[str, Any] | None
+    variant_name: str
+    setting_up: bool
+    can_undo: bool
+    discard_choices: list[int]
+    joker_choices: list[int]
+
+
+class View(TypedDict):
+    """The whole view: the state document of docs/records.md (None before a game), what the
+    table shows and asks, and the version that grows with every change."""
+
+    game: dict[str, Any] | None
+    table: TableView
+    version: int
