@@ -72,7 +72,7 @@ class Geometry:
         peers: dict[str, frozenset[str]] = {}
         for cell in self.cells:
             group: set[str] = set()
-            for house in self.houses_of[cell]:  # type: ignore[attr-defined]
+            for house in self.houses_of[cell]:
                 group.update(self.houses[house])
             group.discard(cell)
             peers[cell] = frozenset(group)

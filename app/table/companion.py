@@ -521,7 +521,7 @@ class Companion:
     # --- panel inputs ----------------------------------------------------------------------
 
     def input(self, data: Mapping[str, Any]) -> None:
-        """One panel input of spec/api.md (already shaped by ``app.table.inputs``)."""
+        """One panel input of docs/api.md (already shaped by ``app.table.inputs``)."""
         kind = data["type"]
         if kind == "undo":
             self.undo()

@@ -1,4 +1,4 @@
-"""Panel inputs (spec/api.md) checked for shape before they reach the game.
+"""Panel inputs (docs/api.md) checked for shape before they reach the game.
 
 Anything malformed gets a message a player can act on; nothing reaches the rules half-checked.
 """
@@ -30,7 +30,7 @@ def _square(data: Mapping[str, Any], optional: bool = False) -> str | None:
         return None
     if not is_square(value):
         raise InputError(f"square must be a square a1..i9, got {value!r}")
-    return value  # type: ignore[no-any-return]
+    return value
 
 
 def parse_input(data: object) -> dict[str, Any]:

@@ -3,7 +3,7 @@
     python -m app.table.runner --journal games.db [--board a1,b2]
 
 Each line on stdin is one of
-``{"sensor": "c3", "occupied": true}``, ``{"input": {...}}`` (spec/api.md),
+``{"sensor": "c3", "occupied": true}``, ``{"input": {...}}`` (docs/api.md),
 ``{"new_game": {"variant": ..., "players": ..., "options": ..., "setup": ..., "hints": ...}}``,
 ``{"board": ["a1", ...]}`` (take this as the physical board) or ``{"wait": seconds}``. After
 each line the view is printed as one JSON line (``{"error": ...}`` for a refused line, which

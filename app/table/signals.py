@@ -1,6 +1,6 @@
 """The LED language: one word per lit square, and the one place that turns words into lights.
 
-The panel draws the same words (spec/api.md), so a meaning never depends on colour alone: every
+The panel draws the same words (docs/api.md), so a meaning never depends on colour alone: every
 word also has its own pattern or level. ``last`` is the only word whose colour depends on who
 acted; the player colours live here too so that the panel can draw them identically.
 """
@@ -13,7 +13,7 @@ from firmware.ports import RGB, Frame, Light
 
 SIGNALS = ("illegal", "conflict", "flip", "number", "dead", "target", "missing", "extra",
            "setup", "last")
-"""Every word of the LED language, as spec/api.md names them."""
+"""Every word of the LED language, as docs/api.md names them."""
 
 PRIORITY = ("dead", "last", "target", "conflict", "flip", "missing", "extra", "setup", "number",
             "illegal")

@@ -431,7 +431,7 @@ class Table:
         return view
 
     def input(self, data: Mapping[str, Any]) -> View:
-        """One panel input of spec/api.md; ``InputError`` (changing nothing) if unusable."""
+        """One panel input of docs/api.md; ``InputError`` (changing nothing) if unusable."""
         parsed = parse_input(data)
         with self._lock:
             companion = self._companion
@@ -455,7 +455,7 @@ class Table:
                       list(companion.actions)).to_json()
 
     def record(self) -> dict[str, Any] | None:
-        """The current game's record (spec/records.md), or None before a game is chosen."""
+        """The current game's record (docs/records.md), or None before a game is chosen."""
         with self._lock:
             return self._record_locked()
 

@@ -147,4 +147,4 @@ def create_app(
 
 def panel_state(app: Flask) -> PanelState:
     """The shared state of ``app`` (for the server and tests)."""
-    return app.extensions["sudoku_table"]  # type: ignore[no-any-return]
+    return app.extensions["sudoku_table"]

@@ -70,7 +70,7 @@ def fair_channel_class(base: type, shares: HostCounter) -> Callable[..., Any]:
     """Waitress's channel class, counting each host's connections against ``shares``; a new
     connection over its host's share is closed at once, before it is read."""
 
-    class FairChannel(base):  # type: ignore[misc,valid-type]
+    class FairChannel(base):
         def __init__(self, server: Any, sock: socket.socket, addr: Any, adj: Any,
                      map: Any = None) -> None:
             self.host = str(addr[0]) if isinstance(addr, tuple) and addr else str(addr)
