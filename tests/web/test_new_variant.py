@@ -122,3 +122,31 @@ def test_the_play_page_draws_a_new_variant(tiny: type[Game], browser: Any,  # no
         context.close()
         live.close()
         panel.close()
+
+
+@pytest.mark.browser
+@pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian's chromium is not installed")
+def test_the_play_page_shows_only_what_the_game_has(browser: Any,  # noqa: F811
+                                                    tmp_path: Path) -> None:
+    """The legend lists only the game's own LED words, and Halma, a game of moves, has no
+    hints switch (hints light where a chosen number fits)."""
+    from app.assembly import open_panel
+
+    panel = open_panel(sim=True, data=tmp_path / "data", config_path=None)
+    live = LiveServer(panel.app)
+    context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
+    try:
+        page = context.new_page()
+        page.set_default_timeout(6000)
+        for variant, hints in (("halma-dominari", False), ("classic-sudoku", True)):
+            panel.table.new_game(variant)
+            page.goto(live.url + "/play")
+            page.wait_for_selector("#board [data-square]")
+            words = page.eval_on_selector_all("#legend [data-signal]",
+                                              "items => items.map(i => i.dataset.signal)")
+            assert sorted(words) == sorted(new_game(variant).signals), variant
+            assert page.is_visible("#hints-switch") == hints, variant
+    finally:
+        context.close()
+        live.close()
+        panel.close()

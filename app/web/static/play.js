@@ -244,6 +244,7 @@
     const prompt = (view.table && view.table.prompt) || null;
     $("undo").disabled = !view.table.can_undo;
     $("hints").checked = !!view.table.hints;
+    $("hints-switch").hidden = !!traitsOf(game.variant).moves_pieces; // hints light numbers
     $("end-turn").hidden = game.over || game.phase !== "blanks";
     $("discard").hidden = game.over || !("discarded" in game);
     $("discard").setAttribute("aria-pressed", mode === "discard" ? "true" : "false");
@@ -259,10 +260,16 @@
       el("li", { text: typeof f === "string" ? f : (f.detail || f.kind || JSON.stringify(f)) })));
   }
 
-  function renderLegend() {
+  // Only the words of the LED language this game can show (its traits say which).
+  let legendFor = null;
+  function renderLegend(variantId) {
+    if (legendFor === variantId) return;
+    legendFor = variantId;
+    const shown = traitsOf(variantId).signals;
     const list = $("legend");
     list.replaceChildren();
     for (const [word, meaning] of Object.entries(Board.MEANINGS)) {
+      if (shown && !shown.includes(word)) continue;
       const look = legend.signals[word] || { color: "#fff", pattern: "steady" };
       const light = el("span", { class: `light pattern-${look.pattern}`, text: Board.SYMBOLS[word],
                                   "aria-hidden": "true" });
@@ -280,6 +287,7 @@
     const b = await ensureBoard(game.variant);
     if (view !== next) return; // a newer view arrived while the board was loading
     Board.update(b, view);
+    renderLegend(game.variant);
     const meta = variants[game.variant];
     $("game-name").textContent = meta ? meta.name : game.variant;
     $("rules-link").href = `/rules/${encodeURIComponent(game.variant)}`;
