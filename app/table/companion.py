@@ -33,6 +33,9 @@ from .view import Guidance, Message, Prompt, message
 Record = Callable[[str, Any], None]
 """Writes one journal entry (``"action"`` with its JSON, ``"undo"``, ``"hints"``)."""
 
+GAME_FINISHED, GAME_REOPENED = "finished", "reopened"
+"""What ``Companion.take_events`` reports: the game ended, or a finished game runs again."""
+
 
 @dataclass
 class NewPiece:
@@ -83,7 +86,7 @@ class Companion:
         self.setup = dict(setup)
         self.hints = hints
         self.settle = settle
-        self.record_entry: Record = record or (lambda kind, data: None)
+        self._record: Record = record or (lambda kind, data: None)
         self.cells = game.geometry.cell_set
         self.states: list[State] = [game.initial_state(self.setup or None)]
         self.actions: list[Action] = []
@@ -96,8 +99,7 @@ class Companion:
         self.blank_choice: tuple[str, list[int]] | None = None
         self.takeback_at: float | None = None
         self.message: Message | None = None
-        self.on_finished: Callable[[], None] | None = None
-        self.on_reopened: Callable[[], None] | None = None
+        self._events: list[str] = []
         self.move_game = game.moves_pieces
         self.setup_order = sorted(self.setup, key=lambda c: (self.setup[c].owner is None,
                                                              self.setup[c].owner or 0, c[1], c))
@@ -140,8 +142,14 @@ class Companion:
             return Illegal("the game is over")
         return self.game.check(self.state, action)
 
-    def replay(self, kind: str, action: Action | None) -> None:
-        """Rebuild from the journal: apply (or take back) without writing it again."""
+    def replay(self, kind: str, action: Action | None, hints: bool | None = None) -> None:
+        """Rebuild from the journal: apply (or take back, or switch hints) without writing it
+        again."""
+        if kind == "hints":
+            if not isinstance(hints, bool):
+                raise ValueError("a hints entry must be true or false")
+            self.hints = hints
+            return
         if kind == "undo":
             if not self.actions:
                 raise ValueError("the journal takes back an action that is not there")
@@ -174,13 +182,13 @@ class Companion:
             new_state = self.game.apply(self.state, action)
         except IllegalActionError as e:
             return e.illegal
-        self.record_entry("action", action.to_json())
+        self._record("action", action.to_json())
         self._push(new_state, action)
         self.blank_choice = None
         self.takeback_at = None
         self.say("action", action=action.to_json())
-        if new_state.over and self.on_finished is not None:
-            self.on_finished()
+        if new_state.over:
+            self._events.append(GAME_FINISHED)
         return None
 
     def undo(self, how: str = "taken_back") -> None:
@@ -188,7 +196,7 @@ class Companion:
         if not self.actions:
             raise InputError("there is nothing to take back")
         was_over = self.state.over
-        self.record_entry("undo", None)
+        self._record("undo", None)
         action = self._pop()
         self.pending = None
         self.motion = None
@@ -196,12 +204,18 @@ class Companion:
         self.blank_choice = None
         self.takeback_at = None
         self.say(how, action=action.to_json())
-        if was_over and self.on_reopened is not None:
-            self.on_reopened()
+        if was_over:
+            self._events.append(GAME_REOPENED)
 
     def set_hints(self, on: bool) -> None:
-        self.record_entry("hints", bool(on))
+        self._record("hints", bool(on))
         self.hints = bool(on)
+
+    def take_events(self) -> list[str]:
+        """What happened to the game since the last call (``GAME_FINISHED``,
+        ``GAME_REOPENED``), for the table to keep in the journal; the list is emptied."""
+        events, self._events = self._events, []
+        return events
 
     # --- the physical board ----------------------------------------------------------------
 

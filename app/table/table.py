@@ -24,7 +24,7 @@ from app.rules.squares import SQUARES, is_square
 from firmware.ports import Display, Frame, Light, SensorEvent, SensorFault, SensorSource
 
 from . import signals as lights
-from .companion import Companion
+from .companion import GAME_FINISHED, GAME_REOPENED, Companion
 from .errors import InputError
 from .inputs import parse_input
 from .journal import ACTION, FINISHED, HINTS, UNDO, Journal, JournalError, counted
@@ -103,9 +103,14 @@ class Table:
             self._notices.append(text)
             log.warning("%s", text)
 
-    def _wire(self, companion: Companion) -> None:
-        companion.on_finished = self._finished
-        companion.on_reopened = self._reopened
+    def _after(self, companion: Companion) -> None:
+        """Keep what happened to the game in the journal (called under the lock after every
+        call into the companion that may have changed the game)."""
+        for event in companion.take_events():
+            if event == GAME_FINISHED:
+                self._finished()
+            elif event == GAME_REOPENED:
+                self._reopened()
 
     def _finished(self) -> None:
         if self._journal is None or self._game_id is None or self._companion is None:
@@ -157,6 +162,7 @@ class Table:
             game = self._resolve(stored.variant)(stored.players, stored.options)
             setup = game.parse_setup(stored.setup)
             companion = Companion(game, setup, occupied=self._occupied, hints=stored.hints,
+                                  record=self._write,
                                   settle=self._settle)
         except (RulesError, ValueError, TypeError, KeyError) as e:
             note = f"game {stored.id} ({stored.variant}) could not be replayed: {e}"
@@ -176,7 +182,7 @@ class Table:
                 elif kind == UNDO:
                     companion.replay(kind, None)
                 elif kind == HINTS and isinstance(data, bool):
-                    companion.hints = data
+                    companion.replay(kind, None, hints=data)
                 else:
                     raise ValueError(f"a damaged entry ({kind}: {str(data)[:40]!r})")
             except (RulesError, ValueError, TypeError, KeyError) as e:
@@ -204,8 +210,6 @@ class Table:
                                   "file": name, "lost": 0}
                 self._journal_notices()
             self._recovery_from_loss(stored.id, valid)
-        companion.record_entry = self._write  # from now on, entries go to the journal
-        self._wire(companion)
         self._companion = companion
         self._game_id = stored.id
         companion.say("resumed" if running else "over_before_stop", game=game.name)
@@ -358,6 +362,7 @@ class Table:
                 changed = before != occupied
                 if companion is not None:
                     changed = companion.sensor(square, occupied, self._clock()) or changed
+                    self._after(companion)
             except Exception:  # a rules bug must not kill the scanner
                 log.exception("a sensor event could not be handled")
                 self._notice("an internal error happened; the game is unchanged, see the log")
@@ -408,7 +413,8 @@ class Table:
             game = self._resolve(variant)(players, options)
             pieces: dict[str, Piece] = (game.default_setup() if setup is None
                                         else game.parse_setup(setup))
-            companion = Companion(game, pieces, hints=hints, settle=self._settle)
+            companion = Companion(game, pieces, hints=hints, settle=self._settle,
+                                  record=self._write)
         except RulesError as e:
             raise InputError(str(e)) from None
         with self._lock:
@@ -422,8 +428,6 @@ class Table:
                         {c: p.to_json() for c, p in pieces.items()}, hints)
                 except JournalError as e:
                     self._notice(f"{e}; the game goes on but is not saved")
-            companion.record_entry = self._write
-            self._wire(companion)
             self._companion = companion
             self._bump()
             view = self._view_locked()
@@ -441,6 +445,8 @@ class Table:
                 companion.input(parsed)
             except RulesError as e:
                 raise InputError(str(e)) from None
+            finally:
+                self._after(companion)
             self._bump()
             view = self._view_locked()
         self._show()
@@ -483,6 +489,7 @@ class Table:
             companion = self._companion
             if companion is None or not companion.tick(self._clock()):
                 return
+            self._after(companion)
             self._bump()
         self._show()
 
