@@ -17,24 +17,19 @@ writes each entry to the journal before anything becomes visible.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 from app.rules.actions import OFF, Action, Blank, Discard, EndTurn, Joker, Move, Place
-from app.rules.errors import Illegal, IllegalActionError
+from app.rules.errors import Illegal
 from app.rules.game import BLANKS_PHASE, Game, Piece, State
 
 from . import signals as lights
 from .errors import InputError
+from .history import History, Record
 from .pairing import pair_up
 from .view import Guidance, Message, Prompt, message
-
-Record = Callable[[str, Any], None]
-"""Writes one journal entry (``"action"`` with its JSON, ``"undo"``, ``"hints"``)."""
-
-GAME_FINISHED, GAME_REOPENED = "finished", "reopened"
-"""What ``Companion.take_events`` reports: the game ended, or a finished game runs again."""
 
 
 @dataclass
@@ -86,25 +81,20 @@ class Companion:
         self.setup = dict(setup)
         self.hints = hints
         self.settle = settle
-        self._record: Record = record or (lambda kind, data: None)
+        self.history = History(game, self.setup, record)
         self.cells = game.geometry.cell_set
-        self.states: list[State] = [game.initial_state(self.setup or None)]
-        self.actions: list[Action] = []
         self.occupied: set[str] = set(occupied)
         self.pending: NewPiece | None = None
         self.motion: Motion | None = None
-        self.debt: set[str] = set()  # pieces whose face up is wrong: they must be turned over
         self.turning: set[str] = set()  # debt pieces lifted to be turned over
         self.in_hand: int | None = None  # a number chosen before its piece goes down
         self.blank_choice: tuple[str, list[int]] | None = None
         self.takeback_at: float | None = None
         self.message: Message | None = None
-        self._events: list[str] = []
         self.move_game = game.moves_pieces
         self.setup_order = sorted(self.setup, key=lambda c: (self.setup[c].owner is None,
                                                              self.setup[c].owner or 0, c[1], c))
         self.setting_up = bool(self.setup) and guide_setup
-        self._cache: dict[str, Any] = {}
         self._check_setup_done()
 
     # --- the game --------------------------------------------------------------------------
@@ -113,34 +103,42 @@ class Companion:
         """Set the message line: a code of ``view.MESSAGES`` with its parameters."""
         self.message = message(code, **params)
 
+    # The game's history, as the other parts read it.
+
     @property
     def state(self) -> State:
-        return self.states[-1]
+        return self.history.state
+
+    @property
+    def states(self) -> list[State]:
+        return self.history.states
+
+    @property
+    def actions(self) -> list[Action]:
+        return self.history.actions
+
+    @property
+    def debt(self) -> set[str]:
+        return self.history.debt
 
     @property
     def mover(self) -> int | None:
-        return self.state.to_move
-
-    def _cached(self, key: str, compute: Callable[[], Any]) -> Any:
-        if key not in self._cache:
-            self._cache[key] = compute()
-        return self._cache[key]
+        return self.history.mover
 
     def document(self) -> dict[str, Any]:
-        return self._cached("doc", lambda: self.game.document(self.state))
+        return self.history.document()
 
     def dead(self) -> frozenset[str]:
-        return self._cached("dead", lambda: frozenset(self.game.dead_fields(self.state)))
+        return self.history.dead()
 
     def moves_from(self, square: str) -> list[Move]:
-        moves = self._cached("moves", lambda: [
-            a for a in self.game.legal_actions(self.state) if isinstance(a, Move)])
-        return [m for m in moves if m.path[0] == square]
+        return self.history.moves_from(square)
 
     def check(self, action: Action) -> Illegal | None:
-        if self.state.over:
-            return Illegal("the game is over")
-        return self.game.check(self.state, action)
+        return self.history.check(action)
+
+    def take_events(self) -> list[str]:
+        return self.history.take_events()
 
     def replay(self, kind: str, action: Action | None, hints: bool | None = None) -> None:
         """Rebuild from the journal: apply (or take back, or switch hints) without writing it
@@ -150,72 +148,33 @@ class Companion:
                 raise ValueError("a hints entry must be true or false")
             self.hints = hints
             return
-        if kind == "undo":
-            if not self.actions:
-                raise ValueError("the journal takes back an action that is not there")
-            self._pop()
-        elif action is not None:
-            self._push(self.game.apply(self.state, action), action)
+        self.history.replay(kind, action)
+        if action is not None:
             self.setting_up = False
-        self.debt.clear()  # after a restart nobody can tell the faces; trust the board
-
-    def _push(self, state: State, action: Action) -> None:
-        self.states.append(state)
-        self.actions.append(action)
-        self.debt ^= set(state.last.flipped)
-        self._cache.clear()
-
-    def _pop(self) -> Action:
-        undone = self.states.pop()
-        action = self.actions.pop()
-        self.debt ^= set(undone.last.flipped)
-        self.debt &= set(self.state.board)
-        self._cache.clear()
-        return action
 
     def commit(self, action: Action) -> Illegal | None:
         """Apply a legal action: journal it first, then make it the game's. ``Illegal`` if not."""
-        illegal = self.check(action)
+        illegal = self.history.advance(action)
         if illegal is not None:
             return illegal
-        try:
-            new_state = self.game.apply(self.state, action)
-        except IllegalActionError as e:
-            return e.illegal
-        self._record("action", action.to_json())
-        self._push(new_state, action)
         self.blank_choice = None
         self.takeback_at = None
         self.say("action", action=action.to_json())
-        if new_state.over:
-            self._events.append(GAME_FINISHED)
         return None
 
     def undo(self, how: str = "taken_back") -> None:
         """Take back the last action; the signals then show what to put right on the board."""
-        if not self.actions:
-            raise InputError("there is nothing to take back")
-        was_over = self.state.over
-        self._record("undo", None)
-        action = self._pop()
+        action = self.history.take_back()
         self.pending = None
         self.motion = None
         self.in_hand = None
         self.blank_choice = None
         self.takeback_at = None
         self.say(how, action=action.to_json())
-        if was_over:
-            self._events.append(GAME_REOPENED)
 
     def set_hints(self, on: bool) -> None:
-        self._record("hints", bool(on))
+        self.history.record_hints(bool(on))
         self.hints = bool(on)
-
-    def take_events(self) -> list[str]:
-        """What happened to the game since the last call (``GAME_FINISHED``,
-        ``GAME_REOPENED``), for the table to keep in the journal; the list is emptied."""
-        events, self._events = self._events, []
-        return events
 
     # --- the physical board ----------------------------------------------------------------
 
@@ -296,7 +255,7 @@ class Companion:
     def _set_down(self, square: str, now: float) -> None:
         if square in self.turning:
             self.turning.discard(square)
-            self.debt ^= {square}
+            self.history.debt ^= {square}
             if not self.debt and not self.turning:
                 self.say("all_turned")
             return
@@ -371,8 +330,7 @@ class Companion:
 
     def number_choices(self, square: str) -> list[int]:
         """The numbers the panel offers for a new piece on ``square``."""
-        key = f"choices {square}"
-        if key not in self._cache:
+        def compute() -> list[int]:
             state = self.state
             choices = self.game.placeable_numbers(state, square) if not state.over else []
             if not choices and state.phase == BLANKS_PHASE and self.check(EndTurn()) is None:
@@ -380,8 +338,8 @@ class Companion:
                 after = self.game.apply(state, EndTurn())
                 if not after.over:
                     choices = self.game.placeable_numbers(after, square)
-            self._cache[key] = list(choices)
-        return list(self._cache[key])
+            return list(choices)
+        return list(self.history.cached(f"choices {square}", compute))
 
     def discard_choices(self) -> list[int]:
         """The numbers that fit nowhere now: the cards that may be set aside (none in games
@@ -391,7 +349,7 @@ class Companion:
                 return []
             low, high = self.game.geometry.numbers
             return [n for n in range(low, high + 1) if self.check(Discard(n)) is None]
-        return list(self._cached("discard choices", compute))
+        return list(self.history.cached("discard choices", compute))
 
     def joker_choices(self, square: str) -> list[int]:
         """The numbers a stone may show to be laid face down on ``square`` as a joker."""
@@ -400,7 +358,7 @@ class Companion:
                 return []
             low, high = self.game.geometry.numbers
             return [n for n in range(low, high + 1) if self.check(Joker(square, n)) is None]
-        return list(self._cached(f"joker choices {square}", compute))
+        return list(self.history.cached(f"joker choices {square}", compute))
 
     def _try_number(self, number: int) -> None:
         pending = self.pending
@@ -671,12 +629,10 @@ class Companion:
         number = self.in_hand
         if not self.hints or number is None or self.state.over:
             return set()
-        key = f"hints {number}"
-        if key not in self._cache:
-            board = self.state.board
-            self._cache[key] = {c for c in self.game.geometry.cells if c not in board
-                                and self.check(Place(c, number)) is None}
-        return set(self._cache[key])
+        board = self.state.board
+        return set(self.history.cached(f"hints {number}", lambda: {
+            c for c in self.game.geometry.cells
+            if c not in board and self.check(Place(c, number)) is None}))
 
     def signals(self) -> dict[str, str]:
         """One word of the LED language per lit square."""

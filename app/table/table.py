@@ -24,8 +24,9 @@ from app.rules.squares import SQUARES, is_square
 from firmware.ports import Display, Frame, Light, SensorEvent, SensorFault, SensorSource
 
 from . import signals as lights
-from .companion import GAME_FINISHED, GAME_REOPENED, Companion
+from .companion import Companion
 from .errors import InputError
+from .history import GAME_FINISHED, GAME_REOPENED
 from .inputs import parse_input
 from .journal import ACTION, FINISHED, HINTS, UNDO, Journal, JournalError, counted
 from .view import TableView, View, render

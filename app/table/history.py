@@ -1,0 +1,134 @@
+"""The game as the companion keeps it: its states and actions, forward and back.
+
+A legal action goes forward (``advance``) and a take-back goes back (``take_back``); each is
+handed to the journal's recorder before it counts. The history also keeps the pieces whose face
+is wrong on the board after flips (``debt``: they must be turned over), because that follows the
+actions, and caches what the rules answer about the current state until the state changes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from app.rules.actions import Action, Move
+from app.rules.errors import Illegal, IllegalActionError
+from app.rules.game import Game, Piece, State
+
+from .errors import InputError
+
+Record = Callable[[str, Any], None]
+"""Writes one journal entry (``"action"`` with its JSON, ``"undo"``, ``"hints"``)."""
+
+GAME_FINISHED, GAME_REOPENED = "finished", "reopened"
+"""What ``History.take_events`` reports: the game ended, or a finished game runs again."""
+
+
+class History:
+    """The states and actions of one game, each entry recorded before it counts."""
+
+    def __init__(self, game: Game, setup: Mapping[str, Piece], record: Record | None = None):
+        self.game = game
+        self.states: list[State] = [game.initial_state(dict(setup) or None)]
+        self.actions: list[Action] = []
+        self.debt: set[str] = set()  # pieces whose face up is wrong: they must be turned over
+        self._record: Record = record or (lambda kind, data: None)
+        self._events: list[str] = []
+        self._cache: dict[str, Any] = {}
+
+    # --- the current state -----------------------------------------------------------------
+
+    @property
+    def state(self) -> State:
+        return self.states[-1]
+
+    @property
+    def mover(self) -> int | None:
+        return self.state.to_move
+
+    def last_player(self) -> int | None:
+        """Who made the last action."""
+        return self.states[-2].to_move if len(self.states) > 1 else None
+
+    def cached(self, key: str, compute: Callable[[], Any]) -> Any:
+        """``compute()``, once per state."""
+        if key not in self._cache:
+            self._cache[key] = compute()
+        return self._cache[key]
+
+    def document(self) -> dict[str, Any]:
+        return self.cached("doc", lambda: self.game.document(self.state))
+
+    def dead(self) -> frozenset[str]:
+        return self.cached("dead", lambda: frozenset(self.game.dead_fields(self.state)))
+
+    def moves_from(self, square: str) -> list[Move]:
+        moves = self.cached("moves", lambda: [
+            a for a in self.game.legal_actions(self.state) if isinstance(a, Move)])
+        return [m for m in moves if m.path[0] == square]
+
+    def check(self, action: Action) -> Illegal | None:
+        if self.state.over:
+            return Illegal("the game is over")
+        return self.game.check(self.state, action)
+
+    # --- forward and back ------------------------------------------------------------------
+
+    def advance(self, action: Action) -> Illegal | None:
+        """Apply a legal action: record it first, then make it the game's. ``Illegal`` if not."""
+        illegal = self.check(action)
+        if illegal is not None:
+            return illegal
+        try:
+            new_state = self.game.apply(self.state, action)
+        except IllegalActionError as e:
+            return e.illegal
+        self._record("action", action.to_json())
+        self._push(new_state, action)
+        if new_state.over:
+            self._events.append(GAME_FINISHED)
+        return None
+
+    def take_back(self) -> Action:
+        """Take back the last action (recorded first); ``InputError`` when there is none."""
+        if not self.actions:
+            raise InputError("there is nothing to take back")
+        was_over = self.state.over
+        self._record("undo", None)
+        action = self._pop()
+        if was_over:
+            self._events.append(GAME_REOPENED)
+        return action
+
+    def record_hints(self, on: bool) -> None:
+        self._record("hints", on)
+
+    def replay(self, kind: str, action: Action | None) -> None:
+        """Rebuild from the journal: apply or take back without recording it again."""
+        if kind == "undo":
+            if not self.actions:
+                raise ValueError("the journal takes back an action that is not there")
+            self._pop()
+        elif action is not None:
+            self._push(self.game.apply(self.state, action), action)
+        self.debt.clear()  # after a restart nobody can tell the faces; trust the board
+
+    def take_events(self) -> list[str]:
+        """What happened to the game since the last call (``GAME_FINISHED``,
+        ``GAME_REOPENED``), for the table to keep in the journal; the list is emptied."""
+        events, self._events = self._events, []
+        return events
+
+    def _push(self, state: State, action: Action) -> None:
+        self.states.append(state)
+        self.actions.append(action)
+        self.debt ^= set(state.last.flipped)
+        self._cache.clear()
+
+    def _pop(self) -> Action:
+        undone = self.states.pop()
+        action = self.actions.pop()
+        self.debt ^= set(undone.last.flipped)
+        self.debt &= set(self.state.board)
+        self._cache.clear()
+        return action
