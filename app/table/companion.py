@@ -25,11 +25,9 @@ from app.rules.actions import OFF, Action, Blank, Discard, EndTurn, Joker, Move,
 from app.rules.errors import Illegal
 from app.rules.game import BLANKS_PHASE, Game, Piece, State
 
-from . import signals as lights
 from .errors import InputError
 from .history import History, Record
-from .pairing import pair_up
-from .view import Guidance, Message, Prompt, message
+from .view import Message, message
 
 
 @dataclass
@@ -602,103 +600,6 @@ class Companion:
         if illegal is not None:
             raise InputError(illegal.reason)
 
-    # --- what the players see --------------------------------------------------------------
-
     def last_player(self) -> int | None:
         """Who made the last action (its ``last`` flash is their colour)."""
-        return self.states[-2].to_move if len(self.states) > 1 else None
-
-    def last_squares(self) -> set[str]:
-        if not self.actions:
-            return set()
-        action = self.actions[-1]
-        squares: set[str] = set()
-        if isinstance(action, Place | Blank | Joker):
-            squares.add(action.cell)
-        elif isinstance(action, Move) and not action.bears_off:
-            squares.add(action.path[-1])
-        geometry = self.game.geometry
-        for name in self.state.last.completed:
-            for areas in (geometry.houses, geometry.sections, geometry.bonus, geometry.regions):
-                if name in areas:
-                    squares.update(areas[name])
-                    break
-        return squares & set(self.state.board)
-
-    def hint_targets(self) -> set[str]:
-        number = self.in_hand
-        if not self.hints or number is None or self.state.over:
-            return set()
-        board = self.state.board
-        return set(self.history.cached(f"hints {number}", lambda: {
-            c for c in self.game.geometry.cells
-            if c not in board and self.check(Place(c, number)) is None}))
-
-    def signals(self) -> dict[str, str]:
-        """One word of the LED language per lit square."""
-        missing, extra = self.differences()
-        layers: dict[str, set[str]] = {
-            "missing": missing,
-            "extra": extra,
-            "flip": self.debt & set(self.state.board),
-            "last": self.last_squares(),
-            "target": self.targets() | self.hint_targets(),
-        }
-        if not self.setting_up:
-            layers["dead"] = set(self.dead()) - self.occupied
-        else:
-            todo = [c for c in self.setup_order if c not in self.occupied]
-            layers["setup"] = set(todo[:1])
-        pending = self.pending
-        if pending is not None:
-            if pending.illegal is None:
-                layers["number"] = {pending.square}
-            else:
-                layers["illegal"] = {pending.square}
-                layers["conflict"] = set(pending.illegal.cells) & self.occupied
-        if self.motion is not None and self.motion.illegal and self.motion.at:
-            layers.setdefault("illegal", set()).add(self.motion.at)
-        return lights.merge(layers)
-
-    def guidance(self) -> list[Guidance]:
-        """Pairs of extra and missing pieces: "move the piece from there to here"."""
-        missing, extra = self.differences()
-        return [{"from": a, "to": b} for a, b in pair_up(sorted(missing), sorted(extra))]
-
-    def prompt(self) -> Prompt | None:
-        """What the table waits for from the panel, or None."""
-        state = self.state
-        if self.setting_up:
-            todo = [c for c in self.setup_order if c not in self.occupied]
-            if todo:
-                return {"kind": "setup", "square": todo[0],
-                        "piece": self.setup[todo[0]].to_json(), "left": len(todo)}
-        pending = self.pending
-        if pending is not None:
-            if pending.illegal is not None and pending.number is not None:
-                number = pending.number
-                if self.check(Joker(pending.square, number)) is None:
-                    return {"kind": "joker", "square": pending.square, "number": number}
-                if self.check(Discard(number)) is None:
-                    return {"kind": "discard", "number": number, "square": pending.square}
-            return {"kind": "number", "square": pending.square,
-                    "choices": self.number_choices(pending.square)}
-        offer = self.bear_off_offer()
-        if offer is not None:
-            return {"kind": "bear_off", "square": offer.path[-2], "path": list(offer.path)}
-        if self.blank_choice is not None:
-            square, owners = self.blank_choice
-            piece = state.board.get(square)
-            return {"kind": "blank", "square": square, "choices": owners,
-                    "owner": piece.owner if piece else None}
-        if self.in_hand is not None and not state.over:
-            number = self.in_hand
-            if self.check(Discard(number)) is None:
-                return {"kind": "discard", "number": number}
-            if any(self.check(Joker(c, number)) is None
-                   for c in self.game.geometry.cells if c not in state.board):
-                return {"kind": "joker", "number": number}
-            return {"kind": "place", "number": number}
-        if state.phase == BLANKS_PHASE and not state.over:
-            return {"kind": "end_turn", "choices": sorted(self.dead())}
-        return None
+        return self.history.last_player()

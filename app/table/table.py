@@ -23,6 +23,7 @@ from app.rules.record import Record
 from app.rules.squares import SQUARES, is_square
 from firmware.ports import Display, Frame, Light, SensorEvent, SensorFault, SensorSource
 
+from . import present
 from . import signals as lights
 from .companion import Companion
 from .errors import InputError
@@ -72,6 +73,7 @@ class Table:
         self._sensors: SensorSource | None = None
         self._closed = False
         self._view: tuple[int, View] | None = None
+        self._look: present.Look | None = None
         self._frame: tuple[int, Frame] = (0, {})
         self.version = 0
         self._journal: Journal | None = None
@@ -237,8 +239,10 @@ class Table:
         companion = self._companion
         if companion is None:
             frame: Frame = {}
+            self._look = None
         else:
-            frame = lights.compose_frame(companion.signals(), companion.last_player())
+            self._look = present.look(companion)  # once per change: the frame and the view
+            frame = lights.compose_frame(self._look.signals, self._look.last_player)
         self._frame = (self.version, frame)
         self._cond.notify_all()
 
@@ -280,13 +284,14 @@ class Table:
         }
         game_doc = None
         if companion is not None:
-            signals = companion.signals()
+            look = self._look if self._look is not None else present.look(companion)
+            signals = look.signals
             table.update({
                 "signals": {s: signals[s] for s in SQUARES if s in signals},
-                "prompt": companion.prompt(),
+                "prompt": look.prompt,
                 "message": render(companion.message),
                 "message_code": companion.message,
-                "guidance": companion.guidance(),
+                "guidance": look.guidance,
                 "hints": companion.hints,
                 "in_hand": companion.in_hand,
                 "variant_name": companion.game.name,
