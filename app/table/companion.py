@@ -18,15 +18,17 @@ writes each entry to the journal before anything becomes visible.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
-from app.rules.actions import OFF, Action, Blank, Discard, EndTurn, Joker, Move, Place
+from app.rules.actions import Action, Blank, Discard, EndTurn, Joker, Move, Place
 from app.rules.errors import Illegal
 from app.rules.game import BLANKS_PHASE, Game, Piece, State
 
+from . import moving
 from .errors import InputError
 from .history import History, Record
+from .moving import Motion
 from .view import Message, message
 
 
@@ -37,28 +39,6 @@ class NewPiece:
     square: str
     number: int | None = None
     illegal: Illegal | None = None
-
-
-@dataclass
-class Motion:
-    """A Halma piece on its way: lifted from ``start``, set down on ``touched`` so far.
-
-    ``at`` is where it stands now (None while in the air). ``ready`` is a complete legal move
-    that waits until ``settle`` in case the jump sequence goes on.
-    """
-
-    start: str
-    touched: list[str] = field(default_factory=list)
-    at: str | None = None
-    illegal: bool = False
-    ready: Move | None = None
-    settle: float | None = None
-
-
-def is_subsequence(part: Iterable[str], whole: Iterable[str]) -> bool:
-    """True when ``part`` appears in ``whole`` in order (gaps allowed)."""
-    it = iter(whole)
-    return all(any(x == y for y in it) for x in part)
 
 
 class Companion:
@@ -226,7 +206,7 @@ class Companion:
             self.occupied.discard(square)
         if square not in self.cells:
             return True
-        self._before(square, occupied, now)
+        moving.before(self, square, occupied, now)
         if occupied:
             self._set_down(square, now)
         else:
@@ -234,21 +214,6 @@ class Companion:
         self._check_setup_done()
         self._watch_takeback(now)
         return True
-
-    def _before(self, square: str, occupied: bool, now: float) -> None:
-        """Finish a Halma move that only waited for the players to go on with the game."""
-        motion = self.motion
-        if motion is None:
-            return
-        if motion.ready is not None and motion.at is not None:
-            if not occupied and square == motion.at:
-                return  # the jump sequence goes on
-            self._commit_motion(motion.ready)
-        elif motion.at is None and not occupied and square in self.state.board:
-            owner = self.state.board[square].owner
-            offer = self.bear_off_offer()
-            if offer is not None and owner != self.mover:
-                self._commit_motion(offer)  # the next player acts: the piece is off for good
 
     def _set_down(self, square: str, now: float) -> None:
         if square in self.turning:
@@ -260,7 +225,7 @@ class Companion:
         motion = self.motion
         if motion is not None and motion.at is None and (
                 square == motion.start or square not in self.state.board):
-            self._land(square, now)
+            moving.land(self, square, now)
             return
         if square in self.expected():
             return  # a missing piece is back
@@ -293,7 +258,7 @@ class Companion:
                 and piece.owner == self.mover and not self.state.over
                 and not self.setting_up and self._agrees_apart_from(square)):
             self.motion = Motion(square)
-            if not self.moves_from(square) and self.bear_off_offer() is None:
+            if not self.moves_from(square) and moving.bear_off_offer(self) is None:
                 self.say("cannot_move", square=square)
             else:
                 self.message = None
@@ -383,72 +348,6 @@ class Companion:
         if others and mover is not None:
             self.blank_choice = (square, sorted([mover, *others]))
 
-    # --- Halma -----------------------------------------------------------------------------
-
-    def _land(self, square: str, now: float) -> None:
-        motion = self.motion
-        assert motion is not None
-        if square == motion.start:
-            self.motion = None
-            self.say("put_back")
-            return
-        moves = self.moves_from(motion.start)
-        touched = motion.touched
-        ends = [m for m in moves
-                if m.path[-1] == square and is_subsequence(touched, m.path[1:-1])]
-        through = [m for m in moves if square in m.path[1:-1]
-                   and is_subsequence(touched, m.path[1:m.path.index(square)])]
-        motion.at = square
-        if not ends and not through:
-            motion.illegal = True
-            self.say("not_a_move", start=motion.start, square=square)
-            return
-        touched.append(square)
-        if not ends:
-            self.say("jump_on", square=square)
-            return
-        exact = [motion.start, *touched]
-        best = min(ends, key=lambda m: (list(m.path) != exact, len(m.path)))
-        if through:
-            motion.ready = best
-            motion.settle = now + self.settle
-            self.message = None
-        else:
-            self._commit_motion(best)
-
-    def _commit_motion(self, move: Move) -> None:
-        self.motion = None
-        illegal = self.commit(move)
-        if illegal is not None:  # the position changed under the move; should not happen
-            self.say("illegal", reason=illegal.reason)
-
-    def bear_off_offer(self) -> Move | None:
-        """The move bearing the piece in the air off the board, if the rules allow one."""
-        motion = self.motion
-        if motion is None or motion.at is not None:
-            return None
-        here = motion.touched[-1] if motion.touched else motion.start
-        offers = [m for m in self.moves_from(motion.start)
-                  if m.path[-1] == OFF and m.path[-2] == here
-                  and is_subsequence(motion.touched, m.path[1:-1])]
-        if not offers:
-            return None
-        exact = [motion.start, *motion.touched, OFF]
-        return min(offers, key=lambda m: (list(m.path) != exact, len(m.path)))
-
-    def targets(self) -> set[str]:
-        """Where the piece in the air may still end its move."""
-        motion = self.motion
-        if motion is None:
-            return set()
-        result = set()
-        for m in self.moves_from(motion.start):
-            landings = m.path[1:]
-            if is_subsequence(motion.touched, landings) and m.path[-1] != OFF:
-                result.add(m.path[-1])
-        result.discard(motion.at or "")
-        return result
-
     # --- time ------------------------------------------------------------------------------
 
     def _takeback_position(self) -> bool:
@@ -477,7 +376,7 @@ class Companion:
         changed = False
         motion = self.motion
         if motion and motion.ready and motion.settle is not None and now >= motion.settle:
-            self._commit_motion(motion.ready)
+            moving.commit_motion(self, motion.ready)
             changed = True
             self._watch_takeback(now)
         if self.takeback_at is not None and now >= self.takeback_at:
@@ -512,10 +411,10 @@ class Companion:
         elif kind == "end_turn":
             self._panel_action(EndTurn())
         elif kind == "bear_off":
-            offer = self.bear_off_offer()
+            offer = moving.bear_off_offer(self)
             if offer is None:
                 raise InputError("no piece is ready to be borne off: lift it from its exit corner")
-            self._commit_motion(offer)
+            moving.commit_motion(self, offer)
         else:  # inputs.py lets only known kinds through
             raise InputError(f"unknown input {kind!r}")
 

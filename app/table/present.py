@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 from app.rules.actions import Blank, Discard, Joker, Move, Place
 from app.rules.game import BLANKS_PHASE
 
+from . import moving
 from . import signals as lights
 from .pairing import pair_up
 from .view import Guidance, Prompt
@@ -73,7 +74,7 @@ def signals(c: Companion, missing: set[str], extra: set[str]) -> dict[str, str]:
         "extra": extra,
         "flip": c.debt & set(c.state.board),
         "last": last_squares(c),
-        "target": c.targets() | hint_targets(c),
+        "target": moving.targets(c) | hint_targets(c),
     }
     if not c.setting_up:
         layers["dead"] = set(c.dead()) - c.occupied
@@ -115,7 +116,7 @@ def prompt(c: Companion) -> Prompt | None:
                 return {"kind": "discard", "number": number, "square": pending.square}
         return {"kind": "number", "square": pending.square,
                 "choices": c.number_choices(pending.square)}
-    offer = c.bear_off_offer()
+    offer = moving.bear_off_offer(c)
     if offer is not None:
         return {"kind": "bear_off", "square": offer.path[-2], "path": list(offer.path)}
     if c.blank_choice is not None:
