@@ -18,27 +18,18 @@ writes each entry to the journal before anything becomes visible.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
 from typing import Any
 
-from app.rules.actions import Action, Blank, Discard, EndTurn, Joker, Move, Place
+from app.rules.actions import Action, EndTurn, Move
 from app.rules.errors import Illegal
-from app.rules.game import BLANKS_PHASE, Game, Piece, State
+from app.rules.game import Game, Piece, State
 
-from . import moving
+from . import moving, placing
 from .errors import InputError
 from .history import History, Record
 from .moving import Motion
+from .placing import NewPiece
 from .view import Message, message
-
-
-@dataclass
-class NewPiece:
-    """A piece put on an empty cell, waiting for its number (or shown illegal)."""
-
-    square: str
-    number: int | None = None
-    illegal: Illegal | None = None
 
 
 class Companion:
@@ -50,6 +41,7 @@ class Companion:
         setup: Mapping[str, Piece],
         *,
         occupied: Iterable[str] = (),
+        board: set[str] | None = None,
         hints: bool = False,
         record: Record | None = None,
         settle: float = 1.0,
@@ -61,7 +53,9 @@ class Companion:
         self.settle = settle
         self.history = History(game, self.setup, record)
         self.cells = game.geometry.cell_set
-        self.occupied: set[str] = set(occupied)
+        # The physical board: ``board`` is the caller's own set, shared so that one sensor
+        # event updates it once; otherwise a set of its own, from ``occupied``.
+        self.occupied: set[str] = board if board is not None else set(occupied)
         self.pending: NewPiece | None = None
         self.motion: Motion | None = None
         self.turning: set[str] = set()  # debt pieces lifted to be turned over
@@ -179,7 +173,9 @@ class Companion:
 
     def set_board(self, occupied: Iterable[str]) -> None:
         """Take the sensors' word for the whole board (start-up, recovery); infers no action."""
-        self.occupied = set(occupied)
+        squares = set(occupied)
+        self.occupied.clear()
+        self.occupied.update(squares)
         self.pending = None
         self.motion = None
         self.turning.clear()
@@ -190,7 +186,7 @@ class Companion:
             self.setting_up = False
             self.say("board_set")
 
-    def _agrees_apart_from(self, square: str) -> bool:
+    def agrees_apart_from(self, square: str) -> bool:
         missing, extra = self.differences()
         return not (missing - {square}) and not (extra - {square})
 
@@ -229,8 +225,8 @@ class Companion:
             return
         if square in self.expected():
             return  # a missing piece is back
-        if self._may_start_piece(square):
-            self._new_piece(square)
+        if placing.may_start_piece(self, square):
+            placing.new_piece(self, square)
             return
         if self.debt and not self.move_game:
             self.say("turn_first")
@@ -256,97 +252,12 @@ class Companion:
         piece = self.state.board.get(square)
         if (self.move_game and motion is None and piece is not None
                 and piece.owner == self.mover and not self.state.over
-                and not self.setting_up and self._agrees_apart_from(square)):
+                and not self.setting_up and self.agrees_apart_from(square)):
             self.motion = Motion(square)
             if not self.moves_from(square) and moving.bear_off_offer(self) is None:
                 self.say("cannot_move", square=square)
             else:
                 self.message = None
-
-    def _may_start_piece(self, square: str) -> bool:
-        return (not self.move_game and not self.state.over and not self.setting_up
-                and self.pending is None and not self.debt and not self.turning
-                and square not in self.state.board and self._agrees_apart_from(square))
-
-    # --- placement -------------------------------------------------------------------------
-
-    def _new_piece(self, square: str) -> None:
-        self.pending = NewPiece(square)
-        if self.in_hand is not None:
-            number, self.in_hand = self.in_hand, None
-            self._try_number(number)
-            return
-        if self.check(Blank(square)) is None:
-            self._place_blank(square, None)
-            return
-        if not self.number_choices(square):
-            if square in self.dead():
-                self.say("dead_field", square=square)
-            else:
-                why = self.check(Place(square, self.game.geometry.numbers[0]))
-                if why is not None:
-                    self.say("no_number_here_because", square=square, reason=why.reason)
-                else:
-                    self.say("no_number_here", square=square)
-        else:
-            self.message = None
-
-    def number_choices(self, square: str) -> list[int]:
-        """The numbers the panel offers for a new piece on ``square``."""
-        def compute() -> list[int]:
-            state = self.state
-            choices = self.game.placeable_numbers(state, square) if not state.over else []
-            if not choices and state.phase == BLANKS_PHASE and self.check(EndTurn()) is None:
-                # A number piece now belongs to whoever moves once the blank phase ends.
-                after = self.game.apply(state, EndTurn())
-                if not after.over:
-                    choices = self.game.placeable_numbers(after, square)
-            return list(choices)
-        return list(self.history.cached(f"choices {square}", compute))
-
-    def discard_choices(self) -> list[int]:
-        """The numbers that fit nowhere now: the cards that may be set aside (none in games
-        without discards)."""
-        def compute() -> list[int]:
-            if self.state.over or self.move_game:
-                return []
-            low, high = self.game.geometry.numbers
-            return [n for n in range(low, high + 1) if self.check(Discard(n)) is None]
-        return list(self.history.cached("discard choices", compute))
-
-    def joker_choices(self, square: str) -> list[int]:
-        """The numbers a stone may show to be laid face down on ``square`` as a joker."""
-        def compute() -> list[int]:
-            if self.state.over or self.move_game:
-                return []
-            low, high = self.game.geometry.numbers
-            return [n for n in range(low, high + 1) if self.check(Joker(square, n)) is None]
-        return list(self.history.cached(f"joker choices {square}", compute))
-
-    def _try_number(self, number: int) -> None:
-        pending = self.pending
-        assert pending is not None
-        illegal = self.commit(Place(pending.square, number))
-        if illegal is None:
-            self.pending = None
-            return
-        pending.number = number
-        pending.illegal = illegal
-        self.say("number_illegal", number=number, square=pending.square, reason=illegal.reason)
-
-    def _place_blank(self, square: str, owner: int | None) -> None:
-        mover = self.mover
-        others = [p for p in range(self.game.players) if p != mover and owner is None
-                  and self.check(Blank(square, p)) is None]
-        illegal = self.commit(Blank(square, owner))
-        if illegal is not None:
-            assert self.pending is not None
-            self.pending.illegal = illegal
-            self.say("blank_illegal", square=square, reason=illegal.reason)
-            return
-        self.pending = None
-        if others and mover is not None:
-            self.blank_choice = (square, sorted([mover, *others]))
 
     # --- time ------------------------------------------------------------------------------
 
@@ -401,15 +312,15 @@ class Companion:
         if self.state.over:
             raise InputError("the game is over: take back the last action or start a new game")
         if kind == "number":
-            self._input_number(data.get("square"), data["number"])
+            placing.input_number(self, data.get("square"), data["number"])
         elif kind == "blank":
-            self._input_blank(data["square"], data.get("owner"))
+            placing.input_blank(self, data["square"], data.get("owner"))
         elif kind == "discard":
-            self._input_discard(data["number"])
+            placing.input_discard(self, data["number"])
         elif kind == "joker":
-            self._input_joker(data["square"], data["number"])
+            placing.input_joker(self, data["square"], data["number"])
         elif kind == "end_turn":
-            self._panel_action(EndTurn())
+            self.panel_action(EndTurn())
         elif kind == "bear_off":
             offer = moving.bear_off_offer(self)
             if offer is None:
@@ -418,83 +329,7 @@ class Companion:
         else:  # inputs.py lets only known kinds through
             raise InputError(f"unknown input {kind!r}")
 
-    def _check_number(self, number: int) -> None:
-        low, high = self.game.geometry.numbers
-        if not low <= number <= high:
-            raise InputError(f"this game's numbers are {low} to {high}, not {number}")
-
-    def _claim_piece(self, square: str) -> None:
-        """Make ``square`` the new piece the panel speaks about, or say why it cannot be."""
-        if self.pending is not None and self.pending.square == square:
-            return
-        if square not in self.cells:
-            raise InputError(f"{square} is not a cell of this board")
-        if self.move_game:
-            raise InputError("in this game pieces move: lift one and set it down")
-        if square not in self.occupied:
-            raise InputError(f"there is no piece on {square}: put it down first")
-        if square in self.state.board:
-            raise InputError(f"the piece on {square} is already in the game")
-        if self.pending is not None:
-            raise InputError(f"first deal with the new piece on {self.pending.square}")
-        if not self._may_start_piece(square):
-            raise InputError("put the board right first (blinking orange or amber squares)")
-        self.pending = NewPiece(square)
-
-    def _input_number(self, square: str | None, number: int) -> None:
-        self._check_number(number)
-        if square is None:
-            if self.pending is not None:
-                self._try_number(number)
-                return
-            if self.move_game:
-                raise InputError("in this game pieces move: no number is needed")
-            self.in_hand = number
-            self.say("number_chosen", number=number)
-            return
-        self._claim_piece(square)
-        self._try_number(number)
-
-    def _input_blank(self, square: str, owner: int | None) -> None:
-        if owner is not None and not 0 <= owner < self.game.players:
-            raise InputError(f"there is no player {owner}")
-        choice = self.blank_choice
-        if choice is not None and choice[0] == square and self.pending is None:
-            if owner is None or owner not in choice[1]:
-                if owner is not None:
-                    raise InputError(f"a blank of player {owner} cannot go on {square}")
-                return
-            last = self.actions[-1]
-            if isinstance(last, Blank) and (last.owner if last.owner is not None
-                                            else self.states[-2].to_move) == owner:
-                return
-            self.undo("colour_changed")
-            self.pending = NewPiece(square)
-            self._place_blank(square, owner)
-            if self.pending is not None:  # the other colour is no longer legal: restore
-                self.pending = NewPiece(square)
-                self._place_blank(square, None)
-            self.blank_choice = choice
-            return
-        self._claim_piece(square)
-        self._place_blank(square, owner)
-
-    def _input_discard(self, number: int) -> None:
-        self._check_number(number)
-        self._panel_action(Discard(number))
-        self.in_hand = None
-        if self.pending is not None and self.pending.number == number:
-            self.pending = None  # that card was put down by mistake: now it shows extra
-
-    def _input_joker(self, square: str, number: int) -> None:
-        self._check_number(number)
-        if self.pending is not None and self.pending.square != square:
-            raise InputError(f"first deal with the new piece on {self.pending.square}")
-        self._panel_action(Joker(square, number))
-        self.pending = None
-        self.in_hand = None
-
-    def _panel_action(self, action: Action) -> None:
+    def panel_action(self, action: Action) -> None:
         illegal = self.commit(action)
         if illegal is not None:
             raise InputError(illegal.reason)

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 from app.rules.actions import Blank, Discard, Joker, Move, Place
 from app.rules.game import BLANKS_PHASE
 
-from . import moving
+from . import moving, placing
 from . import signals as lights
 from .pairing import pair_up
 from .view import Guidance, Prompt
@@ -115,7 +115,7 @@ def prompt(c: Companion) -> Prompt | None:
             if c.check(Discard(number)) is None:
                 return {"kind": "discard", "number": number, "square": pending.square}
         return {"kind": "number", "square": pending.square,
-                "choices": c.number_choices(pending.square)}
+                "choices": placing.number_choices(c, pending.square)}
     offer = moving.bear_off_offer(c)
     if offer is not None:
         return {"kind": "bear_off", "square": offer.path[-2], "path": list(offer.path)}

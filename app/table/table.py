@@ -23,7 +23,7 @@ from app.rules.record import Record
 from app.rules.squares import SQUARES, is_square
 from firmware.ports import Display, Frame, Light, SensorEvent, SensorFault, SensorSource
 
-from . import present
+from . import placing, present
 from . import signals as lights
 from .companion import Companion
 from .errors import InputError
@@ -164,7 +164,7 @@ class Table:
                 raise ValueError("its options or setup are damaged")
             game = self._resolve(stored.variant)(stored.players, stored.options)
             setup = game.parse_setup(stored.setup)
-            companion = Companion(game, setup, occupied=self._occupied, hints=stored.hints,
+            companion = Companion(game, setup, board=self._occupied, hints=stored.hints,
                                   record=self._write,
                                   settle=self._settle)
         except (RulesError, ValueError, TypeError, KeyError) as e:
@@ -297,8 +297,8 @@ class Table:
                 "variant_name": companion.game.name,
                 "setting_up": companion.setting_up,
                 "can_undo": bool(companion.actions),
-                "discard_choices": companion.discard_choices(),
-                "joker_choices": (companion.joker_choices(companion.pending.square)
+                "discard_choices": placing.discard_choices(companion),
+                "joker_choices": (placing.joker_choices(companion, companion.pending.square)
                                   if companion.pending is not None else []),
             })
             game_doc = companion.document()
@@ -324,7 +324,8 @@ class Table:
         """Take the sensors' board as the physical board, then listen to their events."""
         with self._lock:
             self._sensors = sensors
-            self._occupied = set(sensors.occupied())
+            self._occupied.clear()
+            self._occupied.update(sensors.occupied())
             if self._companion is not None:
                 self._companion.set_board(self._occupied)
             self._bump()
@@ -338,7 +339,8 @@ class Table:
         if bad:
             raise InputError(f"{bad[0]!r} is not a square a1..i9")
         with self._lock:
-            self._occupied = squares
+            self._occupied.clear()
+            self._occupied.update(squares)
             if self._companion is not None:
                 self._companion.set_board(squares)
             self._bump()
@@ -359,16 +361,13 @@ class Table:
             if self._closed:
                 return
             try:
-                before = square in self._occupied
-                if occupied:
-                    self._occupied.add(square)
-                else:
-                    self._occupied.discard(square)
                 companion = self._companion
-                changed = before != occupied
-                if companion is not None:
-                    changed = companion.sensor(square, occupied, self._clock()) or changed
+                if companion is not None:  # it updates the board the two share, once
+                    changed = companion.sensor(square, occupied, self._clock())
                     self._after(companion)
+                else:
+                    changed = (square in self._occupied) != occupied
+                    (self._occupied.add if occupied else self._occupied.discard)(square)
             except Exception:  # a rules bug must not kill the scanner
                 log.exception("a sensor event could not be handled")
                 self._notice("an internal error happened; the game is unchanged, see the log")
@@ -420,7 +419,7 @@ class Table:
             pieces: dict[str, Piece] = (game.default_setup() if setup is None
                                         else game.parse_setup(setup))
             companion = Companion(game, pieces, hints=hints, settle=self._settle,
-                                  record=self._write)
+                                  record=self._write, board=self._occupied)
         except RulesError as e:
             raise InputError(str(e)) from None
         with self._lock:

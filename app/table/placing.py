@@ -1,0 +1,202 @@
+"""The flow of a game of placements: a new piece goes down and waits for its number (or is a
+blank, a joker, or a card to set aside), or a number is chosen first and its piece follows.
+
+Functions of the ``Companion``, which keeps the piece waiting for its number (``NewPiece``),
+the number chosen in advance and the blank whose colour may still change; they use its history
+and its board and change only those and the game.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from app.rules.actions import Blank, Discard, EndTurn, Joker, Place
+from app.rules.errors import Illegal
+from app.rules.game import BLANKS_PHASE
+
+from .errors import InputError
+
+if TYPE_CHECKING:
+    from .companion import Companion
+
+
+@dataclass
+class NewPiece:
+    """A piece put on an empty cell, waiting for its number (or shown illegal)."""
+
+    square: str
+    number: int | None = None
+    illegal: Illegal | None = None
+
+
+def may_start_piece(c: Companion, square: str) -> bool:
+    return (not c.move_game and not c.state.over and not c.setting_up
+            and c.pending is None and not c.debt and not c.turning
+            and square not in c.state.board and c.agrees_apart_from(square))
+
+
+def new_piece(c: Companion, square: str) -> None:
+    c.pending = NewPiece(square)
+    if c.in_hand is not None:
+        number, c.in_hand = c.in_hand, None
+        try_number(c, number)
+        return
+    if c.check(Blank(square)) is None:
+        place_blank(c, square, None)
+        return
+    if not number_choices(c, square):
+        if square in c.dead():
+            c.say("dead_field", square=square)
+        else:
+            why = c.check(Place(square, c.game.geometry.numbers[0]))
+            if why is not None:
+                c.say("no_number_here_because", square=square, reason=why.reason)
+            else:
+                c.say("no_number_here", square=square)
+    else:
+        c.message = None
+
+
+def number_choices(c: Companion, square: str) -> list[int]:
+    """The numbers the panel offers for a new piece on ``square``."""
+    def compute() -> list[int]:
+        state = c.state
+        choices = c.game.placeable_numbers(state, square) if not state.over else []
+        if not choices and state.phase == BLANKS_PHASE and c.check(EndTurn()) is None:
+            # A number piece now belongs to whoever moves once the blank phase ends.
+            after = c.game.apply(state, EndTurn())
+            if not after.over:
+                choices = c.game.placeable_numbers(after, square)
+        return list(choices)
+    return list(c.history.cached(f"choices {square}", compute))
+
+
+def discard_choices(c: Companion) -> list[int]:
+    """The numbers that fit nowhere now: the cards that may be set aside (none in games
+    without discards)."""
+    def compute() -> list[int]:
+        if c.state.over or c.move_game:
+            return []
+        low, high = c.game.geometry.numbers
+        return [n for n in range(low, high + 1) if c.check(Discard(n)) is None]
+    return list(c.history.cached("discard choices", compute))
+
+
+def joker_choices(c: Companion, square: str) -> list[int]:
+    """The numbers a stone may show to be laid face down on ``square`` as a joker."""
+    def compute() -> list[int]:
+        if c.state.over or c.move_game:
+            return []
+        low, high = c.game.geometry.numbers
+        return [n for n in range(low, high + 1) if c.check(Joker(square, n)) is None]
+    return list(c.history.cached(f"joker choices {square}", compute))
+
+
+def try_number(c: Companion, number: int) -> None:
+    pending = c.pending
+    assert pending is not None
+    illegal = c.commit(Place(pending.square, number))
+    if illegal is None:
+        c.pending = None
+        return
+    pending.number = number
+    pending.illegal = illegal
+    c.say("number_illegal", number=number, square=pending.square, reason=illegal.reason)
+
+
+def place_blank(c: Companion, square: str, owner: int | None) -> None:
+    mover = c.mover
+    others = [p for p in range(c.game.players) if p != mover and owner is None
+              and c.check(Blank(square, p)) is None]
+    illegal = c.commit(Blank(square, owner))
+    if illegal is not None:
+        assert c.pending is not None
+        c.pending.illegal = illegal
+        c.say("blank_illegal", square=square, reason=illegal.reason)
+        return
+    c.pending = None
+    if others and mover is not None:
+        c.blank_choice = (square, sorted([mover, *others]))
+
+
+def check_number(c: Companion, number: int) -> None:
+    low, high = c.game.geometry.numbers
+    if not low <= number <= high:
+        raise InputError(f"this game's numbers are {low} to {high}, not {number}")
+
+
+def claim_piece(c: Companion, square: str) -> None:
+    """Make ``square`` the new piece the panel speaks about, or say why it cannot be."""
+    if c.pending is not None and c.pending.square == square:
+        return
+    if square not in c.cells:
+        raise InputError(f"{square} is not a cell of this board")
+    if c.move_game:
+        raise InputError("in this game pieces move: lift one and set it down")
+    if square not in c.occupied:
+        raise InputError(f"there is no piece on {square}: put it down first")
+    if square in c.state.board:
+        raise InputError(f"the piece on {square} is already in the game")
+    if c.pending is not None:
+        raise InputError(f"first deal with the new piece on {c.pending.square}")
+    if not may_start_piece(c, square):
+        raise InputError("put the board right first (blinking orange or amber squares)")
+    c.pending = NewPiece(square)
+
+
+def input_number(c: Companion, square: str | None, number: int) -> None:
+    check_number(c, number)
+    if square is None:
+        if c.pending is not None:
+            try_number(c, number)
+            return
+        if c.move_game:
+            raise InputError("in this game pieces move: no number is needed")
+        c.in_hand = number
+        c.say("number_chosen", number=number)
+        return
+    claim_piece(c, square)
+    try_number(c, number)
+
+
+def input_blank(c: Companion, square: str, owner: int | None) -> None:
+    if owner is not None and not 0 <= owner < c.game.players:
+        raise InputError(f"there is no player {owner}")
+    choice = c.blank_choice
+    if choice is not None and choice[0] == square and c.pending is None:
+        if owner is None or owner not in choice[1]:
+            if owner is not None:
+                raise InputError(f"a blank of player {owner} cannot go on {square}")
+            return
+        last = c.actions[-1]
+        if isinstance(last, Blank) and (last.owner if last.owner is not None
+                                        else c.states[-2].to_move) == owner:
+            return
+        c.undo("colour_changed")
+        c.pending = NewPiece(square)
+        place_blank(c, square, owner)
+        if c.pending is not None:  # the other colour is no longer legal: restore
+            c.pending = NewPiece(square)
+            place_blank(c, square, None)
+        c.blank_choice = choice
+        return
+    claim_piece(c, square)
+    place_blank(c, square, owner)
+
+
+def input_discard(c: Companion, number: int) -> None:
+    check_number(c, number)
+    c.panel_action(Discard(number))
+    c.in_hand = None
+    if c.pending is not None and c.pending.number == number:
+        c.pending = None  # that card was put down by mistake: now it shows extra
+
+
+def input_joker(c: Companion, square: str, number: int) -> None:
+    check_number(c, number)
+    if c.pending is not None and c.pending.square != square:
+        raise InputError(f"first deal with the new piece on {c.pending.square}")
+    c.panel_action(Joker(square, number))
+    c.pending = None
+    c.in_hand = None
