@@ -131,7 +131,7 @@ class Companion:
             return illegal
         self.blank_choice = None
         self.takeback_at = None
-        self.say("action", action=action.to_json())
+        self.say("action", action=action.to_json(), player=self.history.last_player())
         return None
 
     def undo(self, how: str = "taken_back") -> None:
@@ -142,7 +142,7 @@ class Companion:
         self.in_hand = None
         self.blank_choice = None
         self.takeback_at = None
-        self.say(how, action=action.to_json())
+        self.say(how, action=action.to_json(), player=self.state.to_move)
 
     def set_hints(self, on: bool) -> None:
         self.history.record_hints(bool(on))
