@@ -55,6 +55,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from .view import Message, count, message
+
 SCHEMA_VERSION = 2
 
 SCHEMA = """
@@ -101,7 +103,6 @@ ACTION, UNDO, HINTS = "action", "undo", "hints"
 DAMAGED = "damaged"
 """Stands for a stored value that is no longer valid JSON; replaying it fails with a reason."""
 
-LOST_HOW = "after a power cut or damage"
 
 
 class JournalError(Exception):
@@ -130,13 +131,6 @@ class StoredGame:
 
 def now_iso() -> str:
     return datetime.now(UTC).isoformat(timespec="seconds")
-
-
-def counted(n: int, word: str) -> str:
-    """``1 action``, ``2 actions``, ``2 damaged entries``."""
-    if n == 1:
-        return f"{n} {word}"
-    return f"{n} {word[:-1]}ies" if word.endswith("y") else f"{n} {word}s"
 
 
 def _stamp() -> str:
@@ -204,7 +198,7 @@ class Journal:
 
     def __init__(self, path: str | os.PathLike[str]) -> None:
         self.path = Path(path)
-        self.notices: list[str] = []
+        self.notices: list[Message] = []
         self.troubled = False
         self.lost: dict[str, int] | None = None
         self.migrated = False
@@ -223,11 +217,9 @@ class Journal:
                 self._set_aside(str(e))  # on failure its notice says so; nothing is saved
                 self._db = self._open()
             except (sqlite3.Error, OSError, JournalError) as e2:
-                self.notices.append(f"cannot start a fresh journal at {self.path.name}: {e2}; "
-                                    "this game is not saved")
+                self._tell("journal_fresh_failed", file=self.path.name, detail=str(e2))
         except OSError as e:
-            self.notices.append(f"cannot open the journal {self.path.name}: {e}; "
-                                "this game is not saved")
+            self._tell("journal_open_failed", file=self.path.name, detail=str(e))
         if self._db is not None and not set_aside:
             try:
                 self._check_chains()
@@ -313,11 +305,9 @@ class Journal:
                     os.replace(side, aside.with_name(aside.name + suffix))
             _fsync_dir(self.path.parent)
         except OSError as e:
-            self.notices.append(f"the journal {self.path.name} is unreadable ({reason}) and "
-                                f"could not be moved aside: {e}")
+            self._tell("journal_unmovable", file=self.path.name, detail=reason, error=str(e))
             raise JournalError(str(e)) from None
-        self.notices.append(f"the journal {self.path.name} was unreadable ({reason}); it was "
-                            f"kept as {aside.name} and a fresh journal started")
+        self._tell("journal_set_aside", file=self.path.name, detail=reason, kept=aside.name)
 
     def start_over(self, reason: str) -> None:
         """The open file turned out unreadable: keep it aside and continue with a fresh one."""
@@ -328,7 +318,13 @@ class Journal:
             self._db = self._open()
             self.write_mark()
         except (sqlite3.Error, OSError, JournalError) as e:
-            self.notices.append(f"cannot start a fresh journal: {e}; this game is not saved")
+            self._tell("journal_restart_failed", detail=str(e))
+
+    def _tell(self, code: str, **params: Any) -> None:
+        """A notice for the view (a code of ``view.MESSAGES``), once."""
+        notice = message(code, **params)
+        if notice not in self.notices:
+            self.notices.append(notice)
 
     # --- evidence --------------------------------------------------------------------------
 
@@ -347,7 +343,7 @@ class Journal:
                 held.append((dst, src))
             return held
         except OSError as e:
-            self.notices.append(f"the journal could not be copied before its check: {e}")
+            self._tell("journal_not_copied", detail=str(e))
             return []
 
     def _settle_evidence(self, held: list[tuple[Path, Path]], keep: bool) -> None:
@@ -364,11 +360,10 @@ class Journal:
                 suffix = "-wal" if src.name.endswith("-wal") else ""
                 os.replace(copy, base.with_name(base.name + suffix))
             _fsync_dir(self.path.parent)
-            what = "main file and WAL" if len(held) == 2 else "WAL"
-            self.notices.append(f"the journal as found at start ({what}) was kept as "
-                                f"{base.name}")
+            self._tell("journal_kept_main_and_wal" if len(held) == 2 else "journal_kept_wal",
+                       kept=base.name)
         except OSError as e:
-            self.notices.append(f"the journal as found at start could not be kept: {e}")
+            self._tell("journal_not_kept", detail=str(e))
 
     # --- the mark --------------------------------------------------------------------------
 
@@ -376,20 +371,21 @@ class Journal:
     def mark_path(self) -> Path:
         return self.path.with_name(self.path.name + ".mark")
 
-    def _read_mark(self) -> tuple[dict[str, Any] | None, str | None]:
+    def _read_mark(self) -> tuple[dict[str, Any] | None, tuple[str, str] | None]:
+        """The mark, or None with a notice code and its detail saying why not."""
         try:
             text = self.mark_path.read_text(encoding="utf-8")
         except FileNotFoundError:
-            return None, "missing"
+            return None, ("mark_missing", "")
         except OSError as e:
-            return None, f"unreadable ({e})"
+            return None, ("mark_unreadable", str(e))
         try:
             mark = json.loads(text)
             if not isinstance(mark, dict) or not all(
                     isinstance(mark.get(k), int) for k in ("games", "game", "seq", "finished")):
                 raise ValueError("not a mark")
         except ValueError:
-            return None, "damaged"
+            return None, ("mark_damaged", "")
         return mark, None
 
     def current_mark(self) -> dict[str, Any]:
@@ -411,20 +407,17 @@ class Journal:
         try:
             write_atomically(self.mark_path, json.dumps(self.current_mark()))
         except (OSError, sqlite3.Error) as e:
-            text = (f"the journal's mark {self.mark_path.name} cannot be written ({e}); "
-                    "lost actions could go unnoticed")
-            if text not in self.notices:
-                self.notices.append(text)
+            self._tell("mark_unwritable", file=self.mark_path.name, detail=str(e))
 
-    def _compare_mark(self, mark: dict[str, Any] | None, problem: str | None) -> None:
+    def _compare_mark(self, mark: dict[str, Any] | None,
+                      problem: tuple[str, str] | None) -> None:
         assert self._db is not None
         now = self.current_mark()
         if mark is None:
             if now["games"] and not self.migrated:
                 self.troubled = True
-                self.notices.append(
-                    f"the journal's mark {self.mark_path.name} was {problem}: whether actions "
-                    f"were lost {LOST_HOW} before this start cannot be told")
+                code, detail = problem or ("mark_missing", "")
+                self._tell(code, file=self.mark_path.name, detail=detail)
             return
         db = self._db
         game, seq = mark["game"], mark["seq"]
@@ -434,10 +427,8 @@ class Journal:
             present = db.execute("SELECT 1 FROM games WHERE id = ?", (game,)).fetchone()
             if present is None:
                 self.lost = {"game": game, "actions": seq + 1}
-                self.notices.append(
-                    f"the journal lost game {game} with its {counted(seq + 1, 'action')} "
-                    f"{LOST_HOW}" + (f"; {newer} games are missing in all" if newer > 1
-                                     else ""))
+                self._tell("lost_games" if newer > 1 else "lost_game", game=game,
+                           actions=count(seq + 1, "action"), games=newer)
         if db.execute("SELECT 1 FROM games WHERE id = ?", (game,)).fetchone() is not None:
             have = db.execute("SELECT count(*) FROM entries WHERE game = ? AND seq <= ?",
                               (game, seq)).fetchone()[0]
@@ -445,21 +436,18 @@ class Journal:
                 self.troubled = True
                 self.lost = {"game": game, "actions": seq + 1 - have}
                 _, bad, _ = self._chain(game)
-                self.notices.append(
-                    f"the journal lost {counted(seq + 1 - have, 'action')} of game {game} "
-                    f"{LOST_HOW}" + ("" if bad else f"; the game resumes from action {have}"))
+                self._tell("lost_actions_damaged" if bad else "lost_actions", game=game,
+                           actions=count(seq + 1 - have, "action"), resume=have)
             elif seq >= 0:
                 digest = db.execute("SELECT digest FROM entries WHERE game = ? AND seq = ?",
                                     (game, seq)).fetchone()[0]
                 if digest != mark.get("digest"):
                     self.troubled = True
-                    self.notices.append(
-                        f"the entries of game {game} differ from the journal's mark at action "
-                        f"{seq}: they were damaged or replaced")
+                    self._tell("entries_differ", game=game, seq=seq)
         if now["finished"] < mark["finished"]:
             self.troubled = True
-            lost = counted(mark["finished"] - now["finished"], "finished game")
-            self.notices.append(f"the journal lost {lost} {LOST_HOW}")
+            self._tell("lost_finished", games=count(mark["finished"] - now["finished"],
+                                                    "finished game"))
 
     # --- checks ----------------------------------------------------------------------------
 
@@ -503,13 +491,12 @@ class Journal:
             if not root_ok:
                 self.troubled = True
                 if status != RUNNING:
-                    self.notices.append(f"game {gid}: its start data are damaged; it is kept in "
-                                        "the journal")
+                    self._tell("start_damaged", game=gid)
             elif bad:
                 self.troubled = True
                 if status != RUNNING:  # the running game is told when it is resumed
-                    self.notices.append(f"game {gid}: {counted(len(bad), 'entry')} damaged "
-                                        f"from entry {len(good)}; they are kept in the journal")
+                    self._tell("entries_damaged", game=gid, entries=count(len(bad), "entry"),
+                               first=len(good))
 
     def _check_records(self) -> None:
         assert self._db is not None
@@ -518,18 +505,17 @@ class Journal:
                 (FINISHED,)).fetchall():
             reason = None
             if seal != record_seal(record, state):
-                reason = "its checksum does not match"
+                reason = "record_bad_checksum"
             else:
                 try:
                     json.loads(record)
                     json.loads(state)
                 except (json.JSONDecodeError, TypeError):
-                    reason = "it is not valid JSON"
+                    reason = "record_not_json"
             if reason is not None:
                 self.troubled = True
                 self._bad_records[gid] = reason
-                self.notices.append(f"the record of finished game {gid} is damaged ({reason}); "
-                                    "it is kept in the journal and left out of the finished games")
+                self._tell(reason, game=gid)
 
     @property
     def ok(self) -> bool:
@@ -703,15 +689,14 @@ class Journal:
         for gid, variant, finished, record, state, seal in rows:
             reason = None
             if seal != record_seal(record, state):
-                reason = "its checksum does not match"
+                reason = "record_bad_checksum"
             else:
                 try:
                     result.append({"id": gid, "variant": variant, "finished": finished,
                                    "record": json.loads(record), "state": json.loads(state)})
                 except (json.JSONDecodeError, TypeError):
-                    reason = "it is not valid JSON"
+                    reason = "record_not_json"
             if reason is not None and gid not in self._bad_records:
                 self._bad_records[gid] = reason
-                self.notices.append(f"the record of finished game {gid} is damaged ({reason}); "
-                                    "it is kept in the journal and left out of the finished games")
+                self._tell(reason, game=gid)
         return result

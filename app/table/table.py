@@ -29,8 +29,8 @@ from .companion import Companion
 from .errors import InputError
 from .history import GAME_FINISHED, GAME_REOPENED
 from .inputs import parse_input
-from .journal import ACTION, FINISHED, HINTS, UNDO, Journal, JournalError, counted
-from .view import TableView, View, render
+from .journal import ACTION, FINISHED, HINTS, UNDO, Journal, JournalError
+from .view import Message, TableView, View, count, message, render
 
 log = logging.getLogger(__name__)
 
@@ -66,7 +66,7 @@ class Table:
         self._settle = settle
         self._occupied: set[str] = set()
         self._faults: list[dict[str, Any]] = []
-        self._notices: list[str] = []
+        self._notices: list[Message] = []
         self._recovery: dict[str, Any] | None = None
         self._companion: Companion | None = None
         self._game_id: int | None = None
@@ -98,13 +98,17 @@ class Table:
         try:
             self._journal.append(self._game_id, kind, data)
         except JournalError as e:
-            self._notice(f"{e}; the game goes on but is not saved")
+            self._notice("not_saved", detail=str(e))
         self._journal_notices()
 
-    def _notice(self, text: str) -> None:
-        if text not in self._notices:
-            self._notices.append(text)
-            log.warning("%s", text)
+    def _notice(self, code: str, **params: Any) -> None:
+        """Tell the players something about the table (a code of ``view.MESSAGES``), once."""
+        self._keep(message(code, **params))
+
+    def _keep(self, notice: Message) -> None:
+        if notice not in self._notices:
+            self._notices.append(notice)
+            log.warning("%s", render(notice))
 
     def _after(self, companion: Companion) -> None:
         """Keep what happened to the game in the journal (called under the lock after every
@@ -122,14 +126,14 @@ class Table:
             self._journal.finish(self._game_id, self._record_locked() or {},
                                  self._companion.document())
         except JournalError as e:
-            self._notice(f"{e}; the finished game is not kept")
+            self._notice("finish_not_kept", detail=str(e))
 
     def _reopened(self) -> None:
         if self._journal is not None and self._game_id is not None:
             try:
                 self._journal.reopen(self._game_id)
             except JournalError as e:
-                self._notice(str(e))
+                self._notice("journal_error", detail=str(e))
 
     def _journal_notices(self) -> bool:
         """Take over what the journal found; True if anything was new."""
@@ -137,7 +141,7 @@ class Table:
             return False
         before = len(self._notices)
         for notice in self._journal.notices:
-            self._notice(notice)
+            self._keep(notice)
         return len(self._notices) != before
 
     def _recover(self) -> None:
@@ -174,7 +178,7 @@ class Table:
                     journal.set_unreadable(stored.id, note)
                 except JournalError:
                     pass
-            self._notice(f"{note}; it is kept in the journal, set aside")
+            self._notice("not_replayed", game=stored.id, variant=stored.variant, detail=str(e))
             return
         valid = len(stored.entries)
         failure = None
@@ -202,13 +206,12 @@ class Table:
                     name = journal.set_aside_entries(stored.id, bad)
                 except JournalError as e:
                     name = None
-                    self._notice(str(e))
-                where = f"in {name}" if name else "in the journal"
-                damaged = counted(len(bad), "damaged entry")
-                self._notice(f"Game {stored.id} ({game.name}) resumed with "
-                             f"{counted(valid, 'action')}; {damaged} "
-                             f"{'was' if len(bad) == 1 else 'were'} set aside {where}"
-                             + (f" ({failure})" if failure else ""))
+                    self._notice("journal_error", detail=str(e))
+                code = "resumed_set_aside" if name else "resumed_kept"
+                self._notice(code + ("_because" if failure else ""), game=stored.id,
+                             name=game.name, actions=count(valid, "action"),
+                             entries=count(len(bad), "damaged entry"), file=name,
+                             detail=failure)
                 self._recovery = {"game": stored.id, "recovered": valid, "set_aside": len(bad),
                                   "file": name, "lost": 0}
                 self._journal_notices()
@@ -259,7 +262,7 @@ class Table:
                 self._display.show(frame)
             except Exception as e:  # a broken LED chain must not stop the game
                 with self._lock:
-                    self._notice(f"the LEDs could not be updated: {e}")
+                    self._notice("leds_failed", detail=str(e))
 
     def _view_locked(self) -> View:
         if self._view is not None and self._view[0] == self.version:
@@ -274,7 +277,8 @@ class Table:
             "message_code": None,
             "guidance": [],
             "faults": list(self._faults),
-            "notices": list(self._notices),
+            "notices": [render(n) or "" for n in self._notices],
+            "notice_codes": list(self._notices),
             "recovery": dict(self._recovery) if self._recovery is not None else None,
             "hints": False,
             "in_hand": None,
@@ -303,7 +307,7 @@ class Table:
             })
             game_doc = companion.document()
         if table["message"] is None and self._notices:
-            table["message"] = self._notices[-1]
+            table["message"] = render(self._notices[-1])
         view: View = {"game": game_doc, "table": table, "version": self.version}
         self._view = (self.version, view)
         return view
@@ -353,7 +357,7 @@ class Table:
         square, occupied = event.square, bool(event.occupied)
         if not is_square(square):
             with self._lock:
-                self._notice(f"a sensor reported an unknown square {square!r}; ignored")
+                self._notice("unknown_square", square=repr(square))
                 self._bump()
             self._show()
             return
@@ -370,7 +374,7 @@ class Table:
                     (self._occupied.add if occupied else self._occupied.discard)(square)
             except Exception:  # a rules bug must not kill the scanner
                 log.exception("a sensor event could not be handled")
-                self._notice("an internal error happened; the game is unchanged, see the log")
+                self._notice("internal_error")
                 changed = True
             if changed:
                 self._bump()
@@ -432,7 +436,7 @@ class Table:
                         game.id, game.players, game.options,
                         {c: p.to_json() for c, p in pieces.items()}, hints)
                 except JournalError as e:
-                    self._notice(f"{e}; the game goes on but is not saved")
+                    self._notice("not_saved", detail=str(e))
             self._companion = companion
             self._bump()
             view = self._view_locked()
@@ -479,7 +483,7 @@ class Table:
             try:
                 games = self._journal.finished_games()
             except Exception as e:  # a damaged journal is reported, not raised
-                self._notice(f"the finished games could not be read: {e}")
+                self._notice("finished_unreadable", detail=str(e))
                 self._bump()
                 return []
             if self._journal_notices():

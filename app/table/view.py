@@ -49,6 +49,63 @@ MESSAGES: Mapping[str, str] = {
     "jump_on": "{square}: go on jumping",
     "illegal": "{reason}",
     "number_chosen": "{number} chosen: put the piece down",
+    # Notices: what the table tells about itself, its journal and its hardware.
+    "journal_fresh_failed": "cannot start a fresh journal at {file}: {detail}; this game is "
+                            "not saved",
+    "journal_open_failed": "cannot open the journal {file}: {detail}; this game is not saved",
+    "journal_unmovable": "the journal {file} is unreadable ({detail}) and could not be moved "
+                         "aside: {error}",
+    "journal_set_aside": "the journal {file} was unreadable ({detail}); it was kept as {kept} "
+                         "and a fresh journal started",
+    "journal_restart_failed": "cannot start a fresh journal: {detail}; this game is not saved",
+    "journal_not_copied": "the journal could not be copied before its check: {detail}",
+    "journal_kept_main_and_wal": "the journal as found at start (main file and WAL) was kept "
+                                 "as {kept}",
+    "journal_kept_wal": "the journal as found at start (WAL) was kept as {kept}",
+    "journal_not_kept": "the journal as found at start could not be kept: {detail}",
+    "mark_unwritable": "the journal's mark {file} cannot be written ({detail}); lost actions "
+                       "could go unnoticed",
+    "mark_missing": "the journal's mark {file} was missing: whether actions were lost after a "
+                    "power cut or damage before this start cannot be told",
+    "mark_damaged": "the journal's mark {file} was damaged: whether actions were lost after a "
+                    "power cut or damage before this start cannot be told",
+    "mark_unreadable": "the journal's mark {file} was unreadable ({detail}): whether actions "
+                       "were lost after a power cut or damage before this start cannot be told",
+    "lost_game": "the journal lost game {game} with its {actions} after a power cut or damage",
+    "lost_games": "the journal lost game {game} with its {actions} after a power cut or "
+                  "damage; {games} games are missing in all",
+    "lost_actions": "the journal lost {actions} of game {game} after a power cut or damage; "
+                    "the game resumes from action {resume}",
+    "lost_actions_damaged": "the journal lost {actions} of game {game} after a power cut or "
+                            "damage",
+    "entries_differ": "the entries of game {game} differ from the journal's mark at action "
+                      "{seq}: they were damaged or replaced",
+    "lost_finished": "the journal lost {games} after a power cut or damage",
+    "start_damaged": "game {game}: its start data are damaged; it is kept in the journal",
+    "entries_damaged": "game {game}: {entries} damaged from entry {first}; they are kept in "
+                       "the journal",
+    "record_bad_checksum": "the record of finished game {game} is damaged (its checksum does "
+                           "not match); it is kept in the journal and left out of the finished "
+                           "games",
+    "record_not_json": "the record of finished game {game} is damaged (it is not valid JSON); "
+                       "it is kept in the journal and left out of the finished games",
+    "not_saved": "{detail}; the game goes on but is not saved",
+    "finish_not_kept": "{detail}; the finished game is not kept",
+    "journal_error": "{detail}",
+    "not_replayed": "game {game} ({variant}) could not be replayed: {detail}; it is kept in "
+                    "the journal, set aside",
+    "resumed_set_aside": "Game {game} ({name}) resumed with {actions}; {entries} set aside in "
+                         "{file}",
+    "resumed_set_aside_because": "Game {game} ({name}) resumed with {actions}; {entries} set "
+                                 "aside in {file} ({detail})",
+    "resumed_kept": "Game {game} ({name}) resumed with {actions}; {entries} set aside in the "
+                    "journal",
+    "resumed_kept_because": "Game {game} ({name}) resumed with {actions}; {entries} set aside "
+                            "in the journal ({detail})",
+    "leds_failed": "the LEDs could not be updated: {detail}",
+    "unknown_square": "a sensor reported an unknown square {square}; ignored",
+    "internal_error": "an internal error happened; the game is unchanged, see the log",
+    "finished_unreadable": "the finished games could not be read: {detail}",
 }
 """Every message code with its English wording. ``reason`` parameters carry the rules' own
 explanation (English for now); ``action`` parameters carry the action in the record format
@@ -79,11 +136,30 @@ def describe(action: Action) -> str:
     return "end of turn"
 
 
+def counted(n: int, word: str) -> str:
+    """``1 action``, ``2 actions``, ``2 damaged entries``."""
+    if n == 1:
+        return f"{n} {word}"
+    return f"{n} {word[:-1]}ies" if word.endswith("y") else f"{n} {word}s"
+
+
+def count(n: int, noun: str) -> dict[str, Any]:
+    """A parameter that counts something: ``{"count": 3, "noun": "action"}`` (each language
+    words the noun and its plural; English by ``counted``)."""
+    return {"count": n, "noun": noun}
+
+
+def _english(value: Any) -> Any:
+    if isinstance(value, dict) and set(value) == {"count", "noun"}:
+        return counted(value["count"], value["noun"])
+    return value
+
+
 def render(msg: Message | None) -> str | None:
     """The English wording of a message."""
     if msg is None:
         return None
-    params = dict(msg["params"])
+    params = {k: _english(v) for k, v in msg["params"].items()}
     if "action" in params:
         from app.rules.actions import action_from_json
 
@@ -189,6 +265,7 @@ class TableView(TypedDict, total=False):
     guidance: list[Guidance]
     faults: list[dict[str, Any]]
     notices: list[str]
+    notice_codes: list[Message]
     hints: bool
     in_hand: int | None
     version: int
