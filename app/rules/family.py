@@ -298,6 +298,9 @@ class SudokuFamily(Game):
         assert isinstance(state, FamilyState)
         return list(state.scores)
 
+    def end_reason(self, state: State) -> str | None:
+        return "stones_used_up" if state.over else None
+
     def extras(self, state: State) -> dict[str, Any]:
         return {"stones_left": self.stones - len(state.board)}
 

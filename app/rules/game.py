@@ -98,6 +98,20 @@ class State:
 S = TypeVar("S", bound=State)
 
 
+END_REASONS: Mapping[str, str] = {
+    "board_full": "the board is full",
+    "no_moves": "nobody can move any more",
+    "no_one_can_place": "nobody can place a number any more",
+    "four_in_a_row": "four pieces of one player stand in a row or a block",
+    "all_borne_off": "a player has borne all six pieces off",
+    "cards_set_aside": "three cards have been set aside",
+    "cards_used_up": "every card has been played",
+    "twelve_markers": "a player holds twelve markers",
+    "stones_used_up": "every stone has been laid",
+}
+"""Every way a game can end (``Game.end_reason``), with its English wording; the state
+document of a finished game carries the code as ``end_reason``."""
+
 BLANKS_PHASE = "blanks"
 """``State.phase`` while the mover of a DOMINARI placement game may still lay blanks."""
 
@@ -239,6 +253,15 @@ class Game:
         """Variant fields of the state document (``blanks_left``, ``borne_off``...)."""
         return {}
 
+    def end_reason(self, state: State) -> str | None:
+        """Why a finished game ended, as a code of ``END_REASONS`` (None while it runs).
+        Variants with endings of their own override this."""
+        if not state.over:
+            return None
+        if len(state.board) >= len(self.geometry.cells):
+            return "board_full"
+        return "no_moves"
+
     # --- shared behaviour -----------------------------------------------------------------
 
     def validate_options(self, options: Mapping[str, Any]) -> dict[str, Any]:
@@ -303,6 +326,8 @@ class Game:
             "dead": sorted(self.dead_fields(state), key=_cell_key),
             "last": state.last.to_json(),
         }
+        if state.over:
+            doc["end_reason"] = self.end_reason(state)
         if state.phase is not None:
             doc["phase"] = state.phase
         doc.update(self.extras(state))

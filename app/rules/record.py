@@ -11,6 +11,9 @@ from .actions import Action, action_from_json
 from .errors import Illegal, IllegalActionError, RecordError
 from .game import Game, Piece, State, new_game
 
+MAX_NAME = 24
+"""The longest player name a record keeps."""
+
 
 @dataclass
 class Record:
@@ -21,6 +24,8 @@ class Record:
     options: dict[str, Any] = field(default_factory=dict)
     setup: dict[str, Piece] = field(default_factory=dict)
     actions: list[Action] = field(default_factory=list)
+    names: list[str] = field(default_factory=list)
+    """The players' names, in seat order (optional; empty when not known)."""
 
     @classmethod
     def from_json(cls, data: object) -> Record:
@@ -30,7 +35,7 @@ class Record:
         if "record" in data and "variant" not in data:
             # A reference file: {"record": {...}, "state": {...}}; the record is what replays.
             return cls.from_json(data["record"])
-        unknown = set(data) - {"variant", "players", "options", "setup", "actions"}
+        unknown = set(data) - {"variant", "players", "options", "setup", "actions", "names"}
         if unknown:
             raise RecordError(f"a record has no field {sorted(unknown)[0]!r}")
         variant = data.get("variant")
@@ -51,7 +56,12 @@ class Record:
                 actions.append(action_from_json(raw))
             except RecordError as e:
                 raise RecordError(f"action {i}: {e}") from None
-        return cls(variant, game.players, dict(game.options), setup, actions)
+        names = data.get("names", [])
+        if (not isinstance(names, list) or len(names) > game.players
+                or not all(isinstance(n, str) and len(n) <= MAX_NAME for n in names)):
+            raise RecordError(f"names must be a list of at most {game.players} names of at most "
+                              f"{MAX_NAME} characters")
+        return cls(variant, game.players, dict(game.options), setup, actions, list(names))
 
     @classmethod
     def loads(cls, text: str) -> Record:
@@ -64,13 +74,16 @@ class Record:
         return cls.from_json(data)
 
     def to_json(self) -> dict[str, Any]:
-        return {
+        data: dict[str, Any] = {
             "variant": self.variant,
             "players": self.players,
             "options": dict(self.options),
             "setup": {c: p.to_json() for c, p in self.setup.items()},
             "actions": [a.to_json() for a in self.actions],
         }
+        if self.names:
+            data["names"] = list(self.names)
+        return data
 
     def game(self) -> Game:
         return new_game(self.variant, self.players, self.options)

@@ -25,7 +25,7 @@ from app.rules.errors import Illegal
 from app.rules.game import Game, Piece, State
 
 from . import moving, placing
-from .errors import InputError
+from .errors import ConfirmNeeded, InputError
 from .history import History, Record
 from .moving import Motion
 from .placing import NewPiece
@@ -67,7 +67,16 @@ class Companion:
         self.setup_order = sorted(self.setup, key=lambda c: (self.setup[c].owner is None,
                                                              self.setup[c].owner or 0, c[1], c))
         self.setting_up = bool(self.setup) and guide_setup
+        self.clearing = False  # pieces of an earlier game must leave the board first
         self._check_setup_done()
+
+    def start_clean(self) -> None:
+        """A new game begins with a board check: any piece the sensors feel (on or off this
+        game's board) is left over from before and must be taken away before the start position
+        is set up; until then no game action is inferred."""
+        self.clearing = bool(self.occupied)
+        if self.clearing:
+            self.setting_up = bool(self.setup)
 
     # --- the game --------------------------------------------------------------------------
 
@@ -134,6 +143,22 @@ class Companion:
         self.say("action", action=action.to_json(), player=self.history.last_player())
         return None
 
+    def cancel_pending(self) -> bool:
+        """Cancel what is under way on the panel's side (a new piece waiting for its number, a
+        number chosen in advance); True if there was something to cancel."""
+        if self.pending is not None:
+            square, self.pending = self.pending.square, None
+            self.say("cancelled_piece", square=square)
+            return True
+        if self.in_hand is not None:
+            number, self.in_hand = self.in_hand, None
+            self.say("cancelled_number", number=number)
+            return True
+        return False
+
+    def can_undo(self) -> bool:
+        return bool(self.actions) or self.pending is not None or self.in_hand is not None
+
     def undo(self, how: str = "taken_back") -> None:
         """Take back the last action; the signals then show what to put right on the board."""
         action = self.history.take_back()
@@ -165,6 +190,8 @@ class Companion:
     def differences(self) -> tuple[set[str], set[str]]:
         """(missing, extra): cells that should hold a piece and do not, and the other way."""
         expected = self.expected()
+        if self.clearing:
+            return set(), set(self.occupied)
         on_board = self.occupied & self.cells
         missing = expected - on_board
         if self.setting_up:
@@ -179,9 +206,13 @@ class Companion:
         self.pending = None
         self.motion = None
         self.turning.clear()
+        if self.clearing and not squares:
+            self.clearing = False
         self._check_setup_done()
 
     def _check_setup_done(self) -> None:
+        if self.clearing:
+            return
         if self.setting_up and all(c in self.occupied for c in self.setup):
             self.setting_up = False
             self.say("board_set")
@@ -200,6 +231,12 @@ class Companion:
             self.occupied.add(square)
         else:
             self.occupied.discard(square)
+        if self.clearing:
+            if not self.occupied:
+                self.clearing = False
+                self.say("board_clear")
+                self._check_setup_done()
+            return True
         if square not in self.cells:
             return True
         moving.before(self, square, occupied, now)
@@ -247,6 +284,7 @@ class Companion:
             motion.ready = None
             motion.settle = None
             motion.illegal = False
+            motion.conflict = ()
             self.message = None
             return
         piece = self.state.board.get(square)
@@ -304,6 +342,11 @@ class Companion:
         """One panel input of docs/api.md (already shaped by ``app.table.inputs``)."""
         kind = data["type"]
         if kind == "undo":
+            if self.cancel_pending():
+                return
+            if self.state.over and not data.get("confirm"):
+                raise ConfirmNeeded("the game is over: taking back its last action reopens it "
+                                    "(it stays in the finished games)", "reopen")
             self.undo()
             return
         if kind == "hints":
@@ -311,6 +354,8 @@ class Companion:
             return
         if self.state.over:
             raise InputError("the game is over: take back the last action or start a new game")
+        if self.clearing:
+            raise InputError("first take away the pieces left on the board (they blink)")
         if kind == "number":
             placing.input_number(self, data.get("square"), data["number"])
         elif kind == "blank":

@@ -54,4 +54,9 @@ def parse_input(data: object) -> dict[str, Any]:
         if not isinstance(on, bool):
             raise InputError(f"hints needs \"on\": true or false, got {on!r}")
         return {"type": kind, "on": on}
+    if kind == "undo":
+        confirm = data.get("confirm", False)
+        if not isinstance(confirm, bool):
+            raise InputError(f"confirm must be true or false, got {confirm!r}")
+        return {"type": kind, "confirm": confirm}
     return {"type": kind}

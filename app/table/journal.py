@@ -75,7 +75,8 @@ CREATE TABLE IF NOT EXISTS games (
     state TEXT,
     note TEXT,
     root TEXT,
-    seal TEXT
+    seal TEXT,
+    names TEXT
 );
 CREATE TABLE IF NOT EXISTS entries (
     game INTEGER NOT NULL REFERENCES games(id),
@@ -127,6 +128,8 @@ class StoredGame:
     status: str = RUNNING
     rows: list[dict[str, Any]] = field(default_factory=list)
     """The entries of ``entries`` as stored (seq, kind, data, at, digest)."""
+    names: list[str] = field(default_factory=list)
+    """The players' names as given at the start (empty when none were kept)."""
 
 
 def now_iso() -> str:
@@ -257,6 +260,9 @@ class Journal:
             elif row is not None and row[0] != str(SCHEMA_VERSION):
                 raise JournalError(f"the journal has schema {row[0]}, expected {SCHEMA_VERSION}")
             db.executescript(SCHEMA)
+            columns = {c[1] for c in db.execute("PRAGMA table_info(games)").fetchall()}
+            if "names" not in columns:  # journals before names were kept
+                db.execute("ALTER TABLE games ADD COLUMN names TEXT")
             if row is None:
                 db.execute("INSERT OR REPLACE INTO meta VALUES ('schema', ?)",
                            (str(SCHEMA_VERSION),))
@@ -395,8 +401,8 @@ class Journal:
         games = db.execute("SELECT coalesce(max(id), 0) FROM games").fetchone()[0]
         last = db.execute("SELECT seq, digest FROM entries WHERE game = ? ORDER BY seq DESC "
                           "LIMIT 1", (games,)).fetchone()
-        finished = db.execute("SELECT count(*) FROM games WHERE status = ?",
-                              (FINISHED,)).fetchone()[0]
+        finished = db.execute("SELECT count(*) FROM games WHERE record IS NOT NULL"
+                              ).fetchone()[0]
         return {"games": int(games), "game": int(games), "seq": -1 if last is None else last[0],
                 "digest": None if last is None else last[1], "finished": int(finished)}
 
@@ -501,8 +507,8 @@ class Journal:
     def _check_records(self) -> None:
         assert self._db is not None
         for gid, record, state, seal in self._db.execute(
-                "SELECT id, record, state, seal FROM games WHERE status = ?",
-                (FINISHED,)).fetchall():
+                "SELECT id, record, state, seal FROM games WHERE record IS NOT NULL"
+                ).fetchall():
             reason = None
             if seal != record_seal(record, state):
                 reason = "record_bad_checksum"
@@ -549,16 +555,17 @@ class Journal:
         return result
 
     def start_game(self, variant: str, players: int | None, options: Mapping[str, Any],
-                   setup: Mapping[str, Any], hints: bool) -> int:
+                   setup: Mapping[str, Any], hints: bool, names: list[str] | None = None) -> int:
         """A new running game; any other running game is kept, marked abandoned."""
         options_text, setup_text = json.dumps(dict(options)), json.dumps(dict(setup))
+        names_text = json.dumps(list(names or []))
 
         def work(db: sqlite3.Connection) -> int:
             db.execute("UPDATE games SET status = ? WHERE status = ?", (ABANDONED, RUNNING))
             cur = db.execute(
-                "INSERT INTO games (variant, players, options, setup, hints, started) "
-                "VALUES (?, ?, ?, ?, ?, ?)",
-                (variant, players, options_text, setup_text, int(hints), now_iso()))
+                "INSERT INTO games (variant, players, options, setup, hints, started, names) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?)",
+                (variant, players, options_text, setup_text, int(hints), now_iso(), names_text))
             gid = int(cur.lastrowid or 0)
             db.execute("UPDATE games SET root = ? WHERE id = ?",
                        (game_root(gid, variant, players, options_text, setup_text, hints), gid))
@@ -595,10 +602,11 @@ class Journal:
                              record_seal(record_text, state_text), game)).rowcount)
 
     def reopen(self, game: int) -> None:
-        """A finished game whose last action was taken back is running again."""
+        """A finished game whose last action was taken back is running again. Its record as
+        it finished is kept (and still listed among the finished games) until it finishes
+        again."""
         self._tx(lambda db: db.execute(
-            "UPDATE games SET status = ?, finished = NULL, record = NULL, state = NULL, "
-            "seal = NULL WHERE id = ?", (RUNNING, game)).rowcount)
+            "UPDATE games SET status = ? WHERE id = ?", (RUNNING, game)).rowcount)
 
     def set_unreadable(self, game: int, note: str) -> None:
         """Set a game aside that cannot be replayed; it stays in the file for inspection."""
@@ -645,6 +653,7 @@ class Journal:
         except (json.JSONDecodeError, TypeError):
             options, setup = DAMAGED, DAMAGED
         game = StoredGame(row[0], row[1], row[2], options, setup, bool(row[5]), status=row[6])
+        game.names = self._names(game.id)
         good, bad, root_ok = self._chain(game.id)
         if not root_ok:
             game.options = game.setup = DAMAGED
@@ -656,6 +665,19 @@ class Journal:
         game.damaged = [dict(e) for e in bad]
         game.rows = [dict(e) for e in good]
         return game
+
+    def _names(self, gid: int) -> list[str]:
+        """The names kept for a game; none when they are missing or damaged (a name is not
+        worth a notice: the panel then says Player 1, Player 2...)."""
+        assert self._db is not None
+        row = self._db.execute("SELECT names FROM games WHERE id = ?", (gid,)).fetchone()
+        try:
+            names = json.loads(row[0]) if row and row[0] else []
+        except (json.JSONDecodeError, TypeError):
+            return []
+        if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
+            return []
+        return names
 
     def running_game(self) -> StoredGame | None:
         """The most recent running game, its entries the longest prefix whose chain holds."""
@@ -683,8 +705,8 @@ class Journal:
         if self._db is None:
             return []
         rows = self._db.execute(
-            "SELECT id, variant, finished, record, state, seal FROM games WHERE status = ? "
-            "ORDER BY id", (FINISHED,)).fetchall()
+            "SELECT id, variant, finished, record, state, seal FROM games WHERE record IS NOT "
+            "NULL ORDER BY id").fetchall()
         result = []
         for gid, variant, finished, record, state, seal in rows:
             reason = None

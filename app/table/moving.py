@@ -31,6 +31,7 @@ class Motion:
     illegal: bool = False
     ready: Move | None = None
     settle: float | None = None
+    conflict: tuple[str, ...] = ()
 
 
 def is_subsequence(part: Iterable[str], whole: Iterable[str]) -> bool:
@@ -71,7 +72,14 @@ def land(c: Companion, square: str, now: float) -> None:
     motion.at = square
     if not ends and not through:
         motion.illegal = True
-        c.say("not_a_move", start=motion.start, square=square)
+        # Why not: the rules' answer for the landing as made names the pieces it clashes with.
+        why = c.check(Move((motion.start, *touched, square)))
+        motion.conflict = tuple(x for x in (why.cells if why is not None else ())
+                                if x not in (motion.start, square))
+        if why is not None and motion.conflict:
+            c.say("number_illegal_move", start=motion.start, square=square, reason=why.reason)
+        else:
+            c.say("not_a_move", start=motion.start, square=square)
         return
     touched.append(square)
     if not ends:

@@ -16,7 +16,7 @@ from app.rules.game import BLANKS_PHASE
 from . import moving, placing
 from . import signals as lights
 from .pairing import pair_up
-from .view import Guidance, Prompt
+from .view import Guidance, Next, Prompt, count, step
 
 if TYPE_CHECKING:
     from .companion import Companion
@@ -30,13 +30,81 @@ class Look:
     guidance: list[Guidance]
     prompt: Prompt | None
     last_player: int | None
+    next: Next
+    unturned: dict[str, int | None]
 
 
 def look(c: Companion) -> Look:
-    """The signals, the guidance and the prompt, each computed once."""
+    """The signals, the guidance, the prompt and the next step, each computed once."""
     missing, extra = c.differences()
-    return Look(signals(c, missing, extra), guidance(missing, extra), prompt(c),
-                c.history.last_player())
+    ask = prompt(c)
+    return Look(signals(c, missing, extra), guidance(missing, extra), ask,
+                c.history.last_player(), next_step(c, ask, missing, extra), unturned(c))
+
+
+def unturned(c: Companion) -> dict[str, int | None]:
+    """The pieces still to be turned over, with the owner whose face they still show: the panel
+    draws them as they stand on the table until the sensors have seen them turned."""
+    shown: dict[str, int | None] = {}
+    board = c.state.board
+    for square in c.debt & set(board):
+        owner = board[square].owner
+        for before in reversed(c.states[:-1]):
+            piece = before.board.get(square)
+            if piece is not None and piece.owner != owner:
+                shown[square] = piece.owner
+                break
+    return shown
+
+
+def next_step(c: Companion, ask: Prompt | None, missing: set[str], extra: set[str]) -> Next:
+    """The next physical act, and who is to do it: the panel's what-now bar says it in words."""
+    state = c.state
+    mover = state.to_move
+    if c.clearing:
+        return step("clear_board", None, pieces=count(len(c.occupied), "piece"),
+                    squares=sorted(c.occupied))
+    if ask is not None and ask["kind"] == "setup":
+        return step("set_up", None, square=ask["square"], piece=ask["piece"], left=ask["left"])
+    if state.over:
+        return step("game_over", None, winners=list(state.winners),
+                    reason=c.game.end_reason(state))
+    if c.debt or c.turning:
+        squares = sorted((c.debt & set(state.board)) | c.turning)
+        return step("turn_over", c.history.last_player(), squares=squares)
+    pending = c.pending
+    if pending is not None and ask is not None:
+        if ask["kind"] == "number":
+            if ask["choices"]:
+                return step("say_number", mover, square=pending.square)
+            return step("take_away", mover, square=pending.square)
+        if ask["kind"] == "joker":
+            return step("lay_joker", mover, square=pending.square, number=ask["number"])
+        if ask["kind"] == "discard":
+            return step("set_aside", mover, number=ask["number"])
+    motion = c.motion
+    if motion is not None:
+        if motion.illegal and motion.at:
+            return step("lift_again", mover, square=motion.at)
+        if ask is not None and ask["kind"] == "bear_off":
+            return step("bear_off", mover, square=ask["square"])
+        if motion.at is None:
+            return step("set_down", mover, square=motion.start)
+        return step("jump_on", mover, square=motion.at)
+    if missing or extra:
+        return step("put_right", None, missing=sorted(missing), extra=sorted(extra))
+    if ask is not None:
+        if ask["kind"] == "blank":
+            return step("blank_colour", mover, square=ask["square"])
+        if ask["kind"] in ("place", "joker", "discard"):
+            return step("place_number" if ask["kind"] == "place" else
+                        "lay_joker" if ask["kind"] == "joker" else "set_aside",
+                        mover, number=ask["number"])
+        if ask["kind"] == "end_turn":
+            return step("blanks_or_end", mover)
+    if c.move_game:
+        return step("move", mover)
+    return step("place", mover)
 
 def last_squares(c: Companion) -> set[str]:
     if not c.actions:
@@ -69,6 +137,8 @@ def hint_targets(c: Companion) -> set[str]:
 def signals(c: Companion, missing: set[str], extra: set[str]) -> dict[str, str]:
     """One word of the LED language per lit square (``missing`` and ``extra`` as
     ``Companion.differences`` gives them)."""
+    if c.clearing:  # only the leftovers of the last game: take them away
+        return lights.merge({"extra": extra})
     layers: dict[str, set[str]] = {
         "missing": missing,
         "extra": extra,
@@ -90,6 +160,7 @@ def signals(c: Companion, missing: set[str], extra: set[str]) -> dict[str, str]:
             layers["conflict"] = set(pending.illegal.cells) & c.occupied
     if c.motion is not None and c.motion.illegal and c.motion.at:
         layers.setdefault("illegal", set()).add(c.motion.at)
+        layers.setdefault("conflict", set()).update(set(c.motion.conflict) & c.occupied)
     return lights.merge(layers)
 
 
@@ -101,6 +172,8 @@ def guidance(missing: set[str], extra: set[str]) -> list[Guidance]:
 def prompt(c: Companion) -> Prompt | None:
     """What the table waits for from the panel, or None."""
     state = c.state
+    if c.clearing:
+        return None
     if c.setting_up:
         todo = [cell for cell in c.setup_order if cell not in c.occupied]
         if todo:

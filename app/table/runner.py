@@ -4,7 +4,9 @@
 
 Each line on stdin is one of
 ``{"sensor": "c3", "occupied": true}``, ``{"input": {...}}`` (docs/api.md),
-``{"new_game": {"variant": ..., "players": ..., "options": ..., "setup": ..., "hints": ...}}``,
+``{"new_game": {"variant": ..., "players": ..., "options": ..., "setup": ..., "hints": ...,
+"names": [...], "replace": true}}`` (a new game starts on an empty board: pieces left on it
+must be lifted first),
 ``{"board": ["a1", ...]}`` (take this as the physical board) or ``{"wait": seconds}``. After
 each line the view is printed as one JSON line (``{"error": ...}`` for a refused line, which
 changes nothing). Lines are checked as strictly as the panel's requests: bounded length and
@@ -53,7 +55,7 @@ LINE_FIELDS = {
     "board": {"board"},
     "wait": {"wait"},
 }
-NEW_GAME_FIELDS = {"variant", "players", "options", "setup", "hints"}
+NEW_GAME_FIELDS = {"variant", "players", "options", "setup", "hints", "names", "replace"}
 
 
 class LineError(ValueError):
@@ -106,6 +108,11 @@ def parse_line(line: str) -> dict[str, Any]:
             raise LineError("new_game needs an object with a variant")
         _only(spec, NEW_GAME_FIELDS, "new_game")
         _flag(spec.get("hints", False), "hints")
+        _flag(spec.get("replace", False), "replace")
+        names = spec.get("names")
+        if names is not None and (not isinstance(names, list) or len(names) > 4 or not all(
+                isinstance(n, str) and len(n) <= 24 for n in names)):
+            raise LineError("names must be a list of at most 4 names of at most 24 characters")
     elif kind == "board":
         board = data["board"]
         if not isinstance(board, list) or not all(is_square(s) for s in board):
@@ -126,7 +133,8 @@ def handle_line(table: Table, line: str) -> View | dict[str, Any]:
         elif "new_game" in data:
             spec = data["new_game"]
             table.new_game(spec["variant"], spec.get("players"), spec.get("options"),
-                           spec.get("setup"), spec.get("hints", False))
+                           spec.get("setup"), spec.get("hints", False), spec.get("names"),
+                           spec.get("replace", False))
         elif "board" in data:
             table.set_board(data["board"])
         else:

@@ -26,11 +26,11 @@ from firmware.ports import Display, Frame, Light, SensorEvent, SensorFault, Sens
 from . import placing, present
 from . import signals as lights
 from .companion import Companion
-from .errors import InputError
+from .errors import ConfirmNeeded, InputError
 from .history import GAME_FINISHED, GAME_REOPENED
 from .inputs import parse_input
 from .journal import ACTION, FINISHED, HINTS, UNDO, Journal, JournalError
-from .view import Message, TableView, View, count, message, render
+from .view import Message, TableView, View, count, message, render, render_next
 
 log = logging.getLogger(__name__)
 
@@ -70,6 +70,7 @@ class Table:
         self._recovery: dict[str, Any] | None = None
         self._companion: Companion | None = None
         self._game_id: int | None = None
+        self._names: list[str] = []
         self._sensors: SensorSource | None = None
         self._closed = False
         self._view: tuple[int, View] | None = None
@@ -218,6 +219,7 @@ class Table:
             self._recovery_from_loss(stored.id, valid)
         self._companion = companion
         self._game_id = stored.id
+        self._names = list(stored.names)
         companion.say("resumed" if running else "over_before_stop", game=game.name)
         if running and companion.state.over:
             self._finished()  # the last action was written, the end of the game was not
@@ -299,8 +301,13 @@ class Table:
                 "hints": companion.hints,
                 "in_hand": companion.in_hand,
                 "variant_name": companion.game.name,
+                "names": list(self._names),
                 "setting_up": companion.setting_up,
-                "can_undo": bool(companion.actions),
+                "can_undo": companion.can_undo(),
+                "clearing": companion.clearing,
+                "next": look.next,
+                "next_text": render_next(look.next),
+                "unturned": look.unturned,
                 "discard_choices": placing.discard_choices(companion),
                 "joker_choices": (placing.joker_choices(companion, companion.pending.square)
                                   if companion.pending is not None else []),
@@ -414,8 +421,12 @@ class Table:
 
     def new_game(self, variant: str, players: int | None = None,
                  options: Mapping[str, Any] | None = None,
-                 setup: Mapping[str, Any] | None = None, hints: bool = False) -> View:
-        """Start a game (the previous unfinished one stays in the journal); returns the view."""
+                 setup: Mapping[str, Any] | None = None, hints: bool = False,
+                 names: list[str] | None = None, replace: bool = False) -> View:
+        """Start a game (the previous unfinished one stays in the journal); returns the view.
+
+        A running game that has actions is replaced only with ``replace`` (``ConfirmNeeded``
+        otherwise): the players are asked first."""
         if not isinstance(hints, bool):
             raise InputError(f"hints must be true or false, got {hints!r}")
         try:
@@ -427,14 +438,26 @@ class Table:
         except RulesError as e:
             raise InputError(str(e)) from None
         with self._lock:
+            running = self._companion
+            if (not replace and running is not None and running.actions
+                    and not running.state.over):
+                raise ConfirmNeeded(f"{running.game.name} is still running: a new game ends it "
+                                    "(it stays in the journal)", "replace")
+            self._names = [str(n) for n in (names or [])][:game.players]
             companion.set_board(self._occupied)
-            companion.say("set_up_board" if companion.setting_up else "new_game", game=game.name)
+            companion.start_clean()
+            if companion.clearing:
+                companion.say("clear_board", game=game.name,
+                              pieces=count(len(self._occupied), "piece"))
+            else:
+                companion.say("set_up_board" if companion.setting_up else "new_game",
+                              game=game.name)
             self._game_id = None
             if self._journal is not None and self._journal.ok:
                 try:
                     self._game_id = self._journal.start_game(
                         game.id, game.players, game.options,
-                        {c: p.to_json() for c, p in pieces.items()}, hints)
+                        {c: p.to_json() for c, p in pieces.items()}, hints, self._names)
                 except JournalError as e:
                     self._notice("not_saved", detail=str(e))
             self._companion = companion
@@ -467,7 +490,7 @@ class Table:
             return None
         game = companion.game
         return Record(game.id, game.players, dict(game.options), dict(companion.setup),
-                      list(companion.actions)).to_json()
+                      list(companion.actions), list(self._names)).to_json()
 
     def record(self) -> dict[str, Any] | None:
         """The current game's record (docs/records.md), or None before a game is chosen."""

@@ -32,9 +32,13 @@ MESSAGES: Mapping[str, str] = {
     "colour_changed": "{action}: colour changed",
     "new_game": "{game}: new game",
     "set_up_board": "{game}: set up the board",
+    "clear_board": "{game}: first take the {pieces} left on the board away",
     "resumed": "{game} resumed: put right any blinking squares",
     "over_before_stop": "{game} was over before the table stopped",
     "board_set": "the board is set: the game can start",
+    "board_clear": "the board is clear",
+    "cancelled_piece": "the new piece on {square} is cancelled: take it away",
+    "cancelled_number": "the {number} chosen in advance is cancelled",
     "all_turned": "all turned over",
     "turn_first": "turn over the blinking amber pieces first",
     "one_at_a_time": "one new piece at a time: {square} is waiting",
@@ -46,6 +50,7 @@ MESSAGES: Mapping[str, str] = {
     "blank_illegal": "a blank on {square}: {reason}",
     "put_back": "put back: no move",
     "not_a_move": "{start} to {square} is not a legal move",
+    "number_illegal_move": "{start} to {square}: {reason}",
     "jump_on": "{square}: go on jumping",
     "illegal": "{reason}",
     "number_chosen": "{number} chosen: put the piece down",
@@ -167,6 +172,63 @@ def render(msg: Message | None) -> str | None:
     return MESSAGES[msg["code"]].format(**params)
 
 
+# --- the next step -------------------------------------------------------------------------------
+
+
+class Next(TypedDict):
+    """The next physical act at the table: a code of ``NEXT_STEPS``, its parameters, and the
+    seat who is to do it (None when anyone may: clearing or setting up the board)."""
+
+    code: str
+    params: dict[str, Any]
+    actor: int | None
+
+
+NEXT_STEPS: Mapping[str, str] = {
+    "clear_board": "take away the {pieces} left on the board",
+    "set_up": "put the start piece {number} on {square} ({left} to go)",
+    "game_over": "the game is over: {reason}",
+    "turn_over": "turn over {squares}",
+    "say_number": "tap the number of the new piece on {square}",
+    "take_away": "no number may go on {square}: take the piece away",
+    "lay_joker": "lay the {number} face down as a joker",
+    "set_aside": "the {number} fits nowhere: set it aside",
+    "lift_again": "that is no move: lift the piece from {square} again",
+    "bear_off": "bear the piece off from {square}, or set it down",
+    "set_down": "set the piece from {square} down where it may go",
+    "jump_on": "jump on from {square}, or leave it there",
+    "put_right": "put the board right: the blinking squares",
+    "blank_colour": "which colour does the blank on {square} show?",
+    "place_number": "put your {number} on the board",
+    "blanks_or_end": "lay blanks on dead fields, or end your turn",
+    "move": "move one of your pieces",
+    "place": "put a piece down, then tap its number",
+}
+"""Every next step with its English wording (the panel names the player who acts)."""
+
+
+def step(code: str, actor: int | None, **params: Any) -> Next:
+    """A next step; ``KeyError`` for a code that is not in ``NEXT_STEPS`` (a bug)."""
+    if code not in NEXT_STEPS:
+        raise KeyError(f"unknown next step {code!r}")
+    return {"code": code, "params": params, "actor": actor}
+
+
+def render_next(nxt: Next) -> str:
+    """The English wording of a next step."""
+    from app.rules.game import END_REASONS
+
+    params = {k: _english(v) for k, v in nxt["params"].items()}
+    if isinstance(params.get("squares"), list):
+        params["squares"] = ", ".join(params["squares"])
+    piece = params.get("piece")
+    if isinstance(piece, dict):
+        params["number"] = "blank" if piece.get("blank") else piece.get("number")
+    if "reason" in params:
+        params["reason"] = END_REASONS.get(str(params["reason"]), str(params["reason"]))
+    return NEXT_STEPS[nxt["code"]].format(**params)
+
+
 # --- prompts ------------------------------------------------------------------------------------
 
 
@@ -273,10 +335,15 @@ class TableView(TypedDict, total=False):
     player_colors: list[str]
     recovery: dict[str, Any] | None
     variant_name: str
+    names: list[str]
     setting_up: bool
+    clearing: bool
     can_undo: bool
     discard_choices: list[int]
     joker_choices: list[int]
+    next: Next
+    next_text: str
+    unturned: dict[str, int | None]
 
 
 class View(TypedDict):

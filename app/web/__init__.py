@@ -63,7 +63,6 @@ class PanelState:
     config: PanelConfig = field(default_factory=PanelConfig)
     configured_brightness: float | None = None
     pin: PinGuard = field(default_factory=lambda: PinGuard(""))
-    names: list[str] = field(default_factory=list)
     streams: HostCounter = field(
         default_factory=lambda: HostCounter(DEFAULT_MAX_STREAMS, DEFAULT_STREAMS_PER_HOST))
     stream_seconds: float = DEFAULT_STREAM_SECONDS

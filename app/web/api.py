@@ -20,7 +20,15 @@ from . import PanelState, catalog, settings
 from .errors import ApiError
 from .markdown import render
 from .security import check_request, input_needs_pin, require_pin
-from .validation import game_input, json_body, new_game_request, only_fields, query, square
+from .validation import (
+    MAX_PLAYERS,
+    game_input,
+    json_body,
+    new_game_request,
+    only_fields,
+    query,
+    square,
+)
 from .views import present
 
 api = Blueprint("api", __name__, url_prefix="/api")
@@ -123,17 +131,12 @@ def new_game() -> Response:
     wanted = new_game_request(body, catalog.known_variant_ids())
     panel = _panel()
     require_pin(body)
+    defaults = catalog.default_player_names(wanted["variant"], MAX_PLAYERS)
+    names = [typed or defaults[i] for i, typed in enumerate(wanted["names"])]
     view = panel.table.new_game(
         wanted["variant"], wanted["players"], wanted["options"], wanted["setup"],
-        hints=wanted["hints"],
+        hints=wanted["hints"], names=names, replace=wanted["replace"],
     )
-    game = view.get("game") or {}
-    players = int(game.get("players") or wanted["players"] or 0)
-    defaults = catalog.default_player_names(wanted["variant"], players)
-    panel.names = [
-        (wanted["names"][i] if i < len(wanted["names"]) and wanted["names"][i] else defaults[i])
-        for i in range(players)
-    ]
     return jsonify(present(panel, view))
 
 

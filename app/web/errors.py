@@ -14,13 +14,12 @@ from flask import Flask, Response, jsonify, request
 from werkzeug.exceptions import HTTPException
 
 from app.rules.errors import RulesError
-
-try:
-    from app.table import InputError
-except ImportError:  # the package may not re-export it yet
-    from app.table.errors import InputError
+from app.table.errors import ConfirmNeeded, InputError
 
 log = logging.getLogger(__name__)
+
+CONFLICT = 409
+"""A request that would replace or reopen a game: the players confirm it first."""
 
 UNPROCESSABLE = 422
 """Well-formed input that the game cannot use (an illegal number, no game running...)."""
@@ -56,6 +55,12 @@ def register_error_handlers(app: Flask) -> None:
     @app.errorhandler(ApiError)
     def _api_error(e: ApiError) -> Response:
         return error_response(e.message, e.status, **e.extra)
+
+    @app.errorhandler(ConfirmNeeded)
+    def _confirm_needed(e: ConfirmNeeded) -> Response:
+        # 409: the request is fine, but it would change what the players may want to keep;
+        # sent again with the confirmation it is done.
+        return error_response(str(e), CONFLICT, code=f"confirm_{e.code}", confirm=e.code)
 
     @app.errorhandler(InputError)
     def _input_error(e: InputError) -> Response:

@@ -23,7 +23,7 @@ INPUT_FIELDS: Mapping[str, frozenset[str]] = {
     "blank": frozenset({"square", "owner"}),
     "discard": frozenset({"number"}),
     "joker": frozenset({"square", "number"}),
-    "undo": frozenset(),
+    "undo": frozenset({"confirm"}),
     "end_turn": frozenset(),
     "bear_off": frozenset(),
     "hints": frozenset({"on"}),
@@ -134,12 +134,17 @@ def game_input(data: Mapping[str, Any]) -> dict[str, Any]:
         if not isinstance(data["on"], bool):
             raise ApiError(f"on must be true or false, got {data['on']!r}")
         clean["on"] = data["on"]
+    if "confirm" in data:
+        if not isinstance(data["confirm"], bool):
+            raise ApiError(f"confirm must be true or false, got {data['confirm']!r}")
+        clean["confirm"] = data["confirm"]
     return clean
 
 
 def new_game_request(data: Mapping[str, Any], known_variants: Iterable[str]) -> dict[str, Any]:
     """The body of POST /api/game, checked for shape."""
-    only_fields(data, {"variant", "players", "options", "setup", "hints", "names"}, "a new game")
+    only_fields(data, {"variant", "players", "options", "setup", "hints", "names", "replace"},
+                "a new game")
     variant = data.get("variant")
     known = list(known_variants)
     if variant not in known:
@@ -172,5 +177,8 @@ def new_game_request(data: Mapping[str, Any], known_variants: Iterable[str]) -> 
         if not isinstance(name, str) or len(name.strip()) > MAX_NAME_LENGTH:
             raise ApiError(f"name {i + 1} must be text of at most {MAX_NAME_LENGTH} characters")
         clean_names.append(name.strip())
+    replace = data.get("replace", False)
+    if not isinstance(replace, bool):
+        raise ApiError("replace must be true or false")
     return {"variant": variant, "players": players, "options": options, "setup": setup,
-            "hints": hints, "names": clean_names}
+            "hints": hints, "names": clean_names, "replace": replace}

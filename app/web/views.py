@@ -13,12 +13,15 @@ if TYPE_CHECKING:
 
 
 def present(panel: PanelState, view: View) -> dict[str, Any]:
-    """``view`` with ``player_names`` (chosen on the start page, or White/Black, Player 1...)."""
+    """``view`` with ``player_names`` (chosen on the start page and kept in the journal with
+    the game, or White/Black, Player 1...)."""
     game = view.get("game")
     if game is None:
         return dict(view)
     players = int(game.get("players") or 0)
-    names = list(panel.names[:players])
+    names = [n for n in view["table"].get("names", [])[:players]]
+    names = [n or d for n, d in zip(names, catalog.default_player_names(
+        str(game.get("variant", "")), players), strict=False)]
     defaults = catalog.default_player_names(str(game.get("variant", "")), players)
     names += defaults[len(names):]
     return {**view, "player_names": names}

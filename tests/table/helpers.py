@@ -121,9 +121,12 @@ def run_scenario(scenario: Mapping[str, Any], table: Table | None = None,
     """Play a scenario step by step, checking every expectation; returns the table."""
     if table is None or clock is None:
         table, clock, _ = make_table()
-    table.set_board(scenario.get("board", []))
+    # The game starts on an empty board (leftovers would have to be cleared first); then the
+    # players lay out the scenario's board.
+    table.set_board([])
     table.new_game(scenario["variant"], scenario.get("players"), scenario.get("options"),
                    scenario.get("setup"), scenario.get("hints", False))
+    table.set_board(scenario.get("board", []))
     for index, step in enumerate(scenario["steps"]):
         where = f"step {index}"
         view = None

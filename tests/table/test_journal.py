@@ -11,7 +11,10 @@ import sys
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from app.table import Table
+from app.table.errors import ConfirmNeeded
 from app.table.journal import Journal
 
 from .fakes import resolve
@@ -159,10 +162,15 @@ def test_finished_games_stay_as_records(tmp_path: Path) -> None:
     assert finished[0]["variant"] == "fake-kosmos"
     assert finished[0]["record"]["actions"][-1] == {"type": "place", "cell": "d4", "number": 1}
     assert finished[0]["state"]["winners"] == [0, 1]
-    table.input({"type": "undo"})
-    assert table.finished_games() == []
+    with pytest.raises(ConfirmNeeded):  # taking back the end is asked first
+        table.input({"type": "undo"})
+    table.input({"type": "undo", "confirm": True})
+    # Reopened, the game stays among the finished games as it ended.
+    assert [g["record"]["actions"][-1] for g in table.finished_games()] == [
+        {"type": "place", "cell": "d4", "number": 1}]
     put(table, clock, "d4", False)
     place(table, clock, "d4", 1)
+    assert len(table.finished_games()) == 1  # finished again: one entry, not two
     table.new_game("fake-kosmos")
     table.close()
     again, _, _ = make_table(path)
@@ -176,7 +184,9 @@ def test_a_new_game_keeps_the_unfinished_one(tmp_path: Path) -> None:
     table, clock, _ = make_table(path)
     table.new_game("fake-kosmos")
     place(table, clock, "b2", 3)
-    table.new_game("fake-halma")
+    with pytest.raises(ConfirmNeeded):  # a running game is replaced only when confirmed
+        table.new_game("fake-halma")
+    table.new_game("fake-halma", replace=True)
     table.close()
     with sqlite3.connect(path) as db:
         rows = db.execute("SELECT variant, status FROM games ORDER BY id").fetchall()
@@ -207,10 +217,11 @@ def _send(proc: subprocess.Popen[str], line: dict[str, Any]) -> dict[str, Any]:
 
 def test_kill_9_mid_game_loses_nothing(tmp_path: Path) -> None:
     path = tmp_path / "table.db"
-    proc = _runner(path, "b2,c3,c2,b3")
+    proc = _runner(path)
     assert proc.stdout is not None
     assert json.loads(proc.stdout.readline())["game"] is None
     _send(proc, {"new_game": {"variant": "fake-revers"}})
+    _send(proc, {"board": ["b2", "c3", "c2", "b3"]})
     _send(proc, {"sensor": "d2", "occupied": True})
     view = _send(proc, {"input": {"type": "number", "number": 3}})
     assert view["table"]["signals"] == {"c2": "flip", "d2": "last"}
@@ -269,10 +280,11 @@ def test_kill_9_in_a_real_duell_game_resumes_it(tmp_path: Path) -> None:
     path = tmp_path / "duell.db"
     gold = new_game("duell-der-meister").default_setup()
     board = ",".join(sorted(gold))
-    proc = _runner(path, board)
+    proc = _runner(path)
     assert proc.stdout is not None
     proc.stdout.readline()
-    view = _send(proc, {"new_game": {"variant": "duell-der-meister"}})
+    _send(proc, {"new_game": {"variant": "duell-der-meister"}})
+    view = _send(proc, {"board": sorted(gold)})
     assert not view["table"]["setting_up"]
     cell = next(c for c in ("a2", "a3", "b2", "b3") if c not in gold)
     choices = _send(proc, {"sensor": cell, "occupied": True})["table"]["prompt"]["choices"]

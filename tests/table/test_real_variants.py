@@ -49,8 +49,8 @@ def set_up(variant: str) -> tuple[Table, Clock, str]:
     table, clock, _ = make_table()
     game = new_game(variant)
     setup = game.default_setup()
-    table.set_board(list(setup))
     table.new_game(variant)
+    table.set_board(list(setup))
     first = game.initial_state(setup)
     cell = "d5" if variant == "sudoku-family" else next(
         c for c in game.geometry.cells if c not in setup and game.placeable_numbers(first, c))

@@ -47,7 +47,8 @@ def test_every_code_said_exists() -> None:
 
 def test_every_wording_names_only_known_parameters() -> None:
     known = {"action", "game", "square", "number", "reason", "start", "file", "detail", "error",
-             "kept", "actions", "games", "resume", "seq", "entries", "first", "variant", "name"}
+             "kept", "actions", "games", "resume", "seq", "entries", "first", "variant", "name",
+             "pieces"}
     for code, text in MESSAGES.items():
         names = {name for _, name, _, _ in string.Formatter().parse(text) if name}
         assert names <= known, code
@@ -81,3 +82,35 @@ def test_a_table_without_a_game_has_no_message_code() -> None:
     table = Table(resolve=resolve, ticker=False)
     assert table.view()["table"]["message_code"] is None
     table.close()
+
+
+def test_every_next_step_is_said_and_worded() -> None:
+    from app.table.view import NEXT_STEPS
+
+    source = (ROOT / "app" / "table" / "present.py").read_text(encoding="utf-8")
+    said = {node.args[0].value for node in ast.walk(ast.parse(source))
+            if isinstance(node, ast.Call) and getattr(node.func, "id", "") == "step"
+            and node.args and isinstance(node.args[0], ast.Constant)}
+    said |= {"lay_joker", "set_aside", "place_number"}  # chosen by an expression
+    assert said == set(NEXT_STEPS)
+
+
+def test_every_finished_reference_game_says_why_it_ended() -> None:
+    import json
+
+    from app.rules.game import END_REASONS
+    from app.rules.record import Record, replay
+
+    reasons = set()
+    for path in sorted((ROOT / "tests" / "data").rglob("*.json")):
+        data = json.loads(path.read_text(encoding="utf-8"))
+        if not isinstance(data, dict) or "record" not in data:
+            continue
+        game, states = replay(Record.from_json(data["record"]))
+        doc = game.document(states[-1])
+        if doc["over"]:
+            assert doc["end_reason"] in END_REASONS, path.name
+            reasons.add(doc["end_reason"])
+        else:
+            assert "end_reason" not in doc
+    assert len(reasons) >= 4

@@ -131,7 +131,11 @@ def test_a_new_game_needs_the_pin(pin_client: FlaskClient) -> None:
                             headers={"X-Table-Pin": "0000"})
     assert wrong.status_code == 401 and wrong.get_json()["error"] == "wrong PIN"
     assert game_state(pin_client) == before
-    right = pin_client.post("/api/game", json={"variant": "revers-dominari", "pin": "4711"})
+    unasked = pin_client.post("/api/game", json={"variant": "revers-dominari", "pin": "4711"})
+    assert unasked.status_code == 409 and unasked.get_json()["code"] == "confirm_replace"
+    assert game_state(pin_client) == before
+    right = pin_client.post("/api/game", json={"variant": "revers-dominari", "pin": "4711",
+                                                "replace": True})
     assert right.status_code == 200
     assert right.get_json()["game"]["variant"] == "revers-dominari"
 

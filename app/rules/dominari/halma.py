@@ -239,6 +239,12 @@ class HalmaDominari(Game):
         assert isinstance(state, HalmaState)
         return list(state.borne_off)
 
+    def end_reason(self, state: State) -> str | None:
+        if not state.over:
+            return None
+        assert isinstance(state, HalmaState)
+        return "all_borne_off" if max(state.borne_off) >= SET_SIZE else "no_moves"
+
     def extras(self, state: State) -> dict[str, Any]:
         assert isinstance(state, HalmaState)
         return {"borne_off": list(state.borne_off), "passed": list(state.passed)}

@@ -176,6 +176,13 @@ class PlacementGame(Game):
     def scores(self, state: State) -> list[int]:
         raise NotImplementedError
 
+    def end_reason(self, state: State) -> str | None:
+        if not state.over:
+            return None
+        if len(state.winners) == 1 and self.has_won(state.board, state.winners[0]):
+            return "four_in_a_row"
+        return "no_one_can_place"
+
     def extras(self, state: State) -> dict[str, Any]:
         assert isinstance(state, PlacementState)
         return {"blanks_left": state.blanks_left, "passed": list(state.passed)}

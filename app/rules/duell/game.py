@@ -315,6 +315,13 @@ class DuellDerMeister(Game):
             result[winner] += 1
         return result
 
+    def end_reason(self, state: State) -> str | None:
+        if not state.over:
+            return None
+        if any(s >= MARKERS_TO_WIN for s in self.scores(state)):
+            return "twelve_markers"
+        return "cards_used_up"
+
     def extras(self, state: State) -> dict[str, Any]:
         assert isinstance(state, DuellState)
         return {

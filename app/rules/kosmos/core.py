@@ -279,6 +279,14 @@ class KosmosGame(Game):
         best = max(scores)
         return tuple(p for p, s in enumerate(scores) if s == best)
 
+    def end_reason(self, state: State) -> str | None:
+        if not state.over:
+            return None
+        assert isinstance(state, KosmosState)
+        if len(state.board) >= len(self.geometry.cells):
+            return "board_full"
+        return "cards_set_aside" if state.discarded >= DISCARDS_TO_END else "cards_used_up"
+
     def extras(self, state: State) -> dict[str, Any]:
         assert isinstance(state, KosmosState)
         return {
