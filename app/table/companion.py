@@ -140,7 +140,9 @@ class Companion:
             return illegal
         self.blank_choice = None
         self.takeback_at = None
-        self.say("action", action=action.to_json(), player=self.history.last_player())
+        last = self.state.last
+        self.say("action", action=action.to_json(), player=self.history.last_player(),
+                 points=list(last.points), completed=list(last.completed))
         return None
 
     def cancel_pending(self) -> bool:

@@ -130,6 +130,8 @@ class StoredGame:
     """The entries of ``entries`` as stored (seq, kind, data, at, digest)."""
     names: list[str] = field(default_factory=list)
     """The players' names as given at the start (empty when none were kept)."""
+    colors: list[str] = field(default_factory=list)
+    """The colours the panel draws each seat's pieces in (empty: the panel's own)."""
 
 
 def now_iso() -> str:
@@ -555,10 +557,13 @@ class Journal:
         return result
 
     def start_game(self, variant: str, players: int | None, options: Mapping[str, Any],
-                   setup: Mapping[str, Any], hints: bool, names: list[str] | None = None) -> int:
-        """A new running game; any other running game is kept, marked abandoned."""
+                   setup: Mapping[str, Any], hints: bool, names: list[str] | None = None,
+                   colors: list[str] | None = None) -> int:
+        """A new running game; any other running game is kept, marked abandoned. The seats'
+        names and colours are kept beside the game's start data (outside its checksum: they
+        change nothing in the game)."""
         options_text, setup_text = json.dumps(dict(options)), json.dumps(dict(setup))
-        names_text = json.dumps(list(names or []))
+        names_text = json.dumps({"names": list(names or []), "colors": list(colors or [])})
 
         def work(db: sqlite3.Connection) -> int:
             db.execute("UPDATE games SET status = ? WHERE status = ?", (ABANDONED, RUNNING))
@@ -653,7 +658,7 @@ class Journal:
         except (json.JSONDecodeError, TypeError):
             options, setup = DAMAGED, DAMAGED
         game = StoredGame(row[0], row[1], row[2], options, setup, bool(row[5]), status=row[6])
-        game.names = self._names(game.id)
+        game.names, game.colors = self._seats(game.id)
         good, bad, root_ok = self._chain(game.id)
         if not root_ok:
             game.options = game.setup = DAMAGED
@@ -666,18 +671,23 @@ class Journal:
         game.rows = [dict(e) for e in good]
         return game
 
-    def _names(self, gid: int) -> list[str]:
-        """The names kept for a game; none when they are missing or damaged (a name is not
-        worth a notice: the panel then says Player 1, Player 2...)."""
+    def _seats(self, gid: int) -> tuple[list[str], list[str]]:
+        """The names and colours kept for a game; none when they are missing or damaged (not
+        worth a notice: the panel then says Player 1, Player 2... in its own colours)."""
         assert self._db is not None
         row = self._db.execute("SELECT names FROM games WHERE id = ?", (gid,)).fetchone()
         try:
-            names = json.loads(row[0]) if row and row[0] else []
+            seats = json.loads(row[0]) if row and row[0] else {}
         except (json.JSONDecodeError, TypeError):
-            return []
-        if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
-            return []
-        return names
+            return [], []
+        if not isinstance(seats, dict):
+            return [], []
+        found: list[list[str]] = []
+        for key in ("names", "colors"):
+            values = seats.get(key)
+            ok = isinstance(values, list) and all(isinstance(v, str) for v in values)
+            found.append([str(v) for v in values] if ok and values else [])
+        return found[0], found[1]
 
     def running_game(self) -> StoredGame | None:
         """The most recent running game, its entries the longest prefix whose chain holds."""

@@ -55,7 +55,8 @@ LINE_FIELDS = {
     "board": {"board"},
     "wait": {"wait"},
 }
-NEW_GAME_FIELDS = {"variant", "players", "options", "setup", "hints", "names", "replace"}
+NEW_GAME_FIELDS = {"variant", "players", "options", "setup", "hints", "names", "replace",
+                   "colors"}
 
 
 class LineError(ValueError):
@@ -113,6 +114,10 @@ def parse_line(line: str) -> dict[str, Any]:
         if names is not None and (not isinstance(names, list) or len(names) > 4 or not all(
                 isinstance(n, str) and len(n) <= 24 for n in names)):
             raise LineError("names must be a list of at most 4 names of at most 24 characters")
+        colors = spec.get("colors")
+        if colors is not None and (not isinstance(colors, list) or len(colors) > 4 or not all(
+                isinstance(c, str) and len(c) == 7 and c.startswith("#") for c in colors)):
+            raise LineError("colors must be a list of at most 4 colours like #56b4e9")
     elif kind == "board":
         board = data["board"]
         if not isinstance(board, list) or not all(is_square(s) for s in board):
@@ -134,7 +139,7 @@ def handle_line(table: Table, line: str) -> View | dict[str, Any]:
             spec = data["new_game"]
             table.new_game(spec["variant"], spec.get("players"), spec.get("options"),
                            spec.get("setup"), spec.get("hints", False), spec.get("names"),
-                           spec.get("replace", False))
+                           spec.get("replace", False), spec.get("colors"))
         elif "board" in data:
             table.set_board(data["board"])
         else:

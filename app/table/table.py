@@ -38,6 +38,15 @@ Resolver = Callable[[str], type[Game]]
 MAX_FAULTS = 20
 
 
+def moves(companion: Companion) -> list[dict[str, Any]]:
+    """Every action of the game with who made it and what it scored, for the end screen."""
+    states = companion.states
+    return [{"player": states[i].to_move, "action": action.to_json(),
+             "points": list(states[i + 1].last.points),
+             "completed": list(states[i + 1].last.completed)}
+            for i, action in enumerate(companion.actions)]
+
+
 class Table:
     """The companion between the wires and the rules (see the package docstring)."""
 
@@ -71,6 +80,7 @@ class Table:
         self._companion: Companion | None = None
         self._game_id: int | None = None
         self._names: list[str] = []
+        self._colors: list[str] = []
         self._sensors: SensorSource | None = None
         self._closed = False
         self._view: tuple[int, View] | None = None
@@ -220,6 +230,7 @@ class Table:
         self._companion = companion
         self._game_id = stored.id
         self._names = list(stored.names)
+        self._colors = list(stored.colors)
         companion.say("resumed" if running else "over_before_stop", game=game.name)
         if running and companion.state.over:
             self._finished()  # the last action was written, the end of the game was not
@@ -302,12 +313,14 @@ class Table:
                 "in_hand": companion.in_hand,
                 "variant_name": companion.game.name,
                 "names": list(self._names),
+                "colors": list(self._colors),
                 "setting_up": companion.setting_up,
                 "can_undo": companion.can_undo(),
                 "clearing": companion.clearing,
                 "next": look.next,
                 "next_text": render_next(look.next),
                 "unturned": look.unturned,
+                "moves": moves(companion) if companion.state.over else [],
                 "discard_choices": placing.discard_choices(companion),
                 "joker_choices": (placing.joker_choices(companion, companion.pending.square)
                                   if companion.pending is not None else []),
@@ -422,7 +435,8 @@ class Table:
     def new_game(self, variant: str, players: int | None = None,
                  options: Mapping[str, Any] | None = None,
                  setup: Mapping[str, Any] | None = None, hints: bool = False,
-                 names: list[str] | None = None, replace: bool = False) -> View:
+                 names: list[str] | None = None, replace: bool = False,
+                 colors: list[str] | None = None) -> View:
         """Start a game (the previous unfinished one stays in the journal); returns the view.
 
         A running game that has actions is replaced only with ``replace`` (``ConfirmNeeded``
@@ -444,6 +458,7 @@ class Table:
                 raise ConfirmNeeded(f"{running.game.name} is still running: a new game ends it "
                                     "(it stays in the journal)", "replace")
             self._names = [str(n) for n in (names or [])][:game.players]
+            self._colors = [str(c) for c in (colors or [])][:game.players]
             companion.set_board(self._occupied)
             companion.start_clean()
             if companion.clearing:
@@ -457,7 +472,8 @@ class Table:
                 try:
                     self._game_id = self._journal.start_game(
                         game.id, game.players, game.options,
-                        {c: p.to_json() for c, p in pieces.items()}, hints, self._names)
+                        {c: p.to_json() for c, p in pieces.items()}, hints, self._names,
+                        self._colors)
                 except JournalError as e:
                     self._notice("not_saved", detail=str(e))
             self._companion = companion

@@ -336,6 +336,7 @@ class TableView(TypedDict, total=False):
     recovery: dict[str, Any] | None
     variant_name: str
     names: list[str]
+    colors: list[str]
     setting_up: bool
     clearing: bool
     can_undo: bool
@@ -344,6 +345,7 @@ class TableView(TypedDict, total=False):
     next: Next
     next_text: str
     unturned: dict[str, int | None]
+    moves: list[dict[str, Any]]
 
 
 class View(TypedDict):

@@ -15,8 +15,9 @@ from typing import Any
 from flask import Blueprint, Response, current_app, jsonify, request
 
 from app.rules.errors import RulesError
+from app.rules.squares import SQUARES
 
-from . import PanelState, catalog, settings
+from . import PanelState, catalog, palette, settings
 from .errors import ApiError
 from .markdown import render
 from .security import check_request, input_needs_pin, require_pin
@@ -103,13 +104,16 @@ def variant_setup(variant_id: str) -> Response:
 
 @api.get("/legend")
 def legend() -> Response:
-    """The LED language with the colours and patterns the LEDs use, for drawing the same."""
+    """The LED language with the colours and patterns the LEDs use, for drawing the same, and
+    the panel's colours and marks for the players' pieces (``palette``)."""
     from app.table import signals
 
     return jsonify({
         "signals": signals.legend(),
-        "players": [signals.hex_color(c) for c in signals.PLAYER_COLORS],
-        "nobody": signals.hex_color(signals.NOBODY_COLOR),
+        "players": list(palette.SEATS),
+        "nobody": palette.GOLD,
+        "marks": list(palette.MARKS),
+        "choices": list(palette.CHOICES),
     })
 
 
@@ -135,7 +139,7 @@ def new_game() -> Response:
     names = [typed or defaults[i] for i, typed in enumerate(wanted["names"])]
     view = panel.table.new_game(
         wanted["variant"], wanted["players"], wanted["options"], wanted["setup"],
-        hints=wanted["hints"], names=names, replace=wanted["replace"],
+        hints=wanted["hints"], names=names, replace=wanted["replace"], colors=wanted["colors"],
     )
     return jsonify(present(panel, view))
 
@@ -184,6 +188,21 @@ def sim_square() -> Response:
     return jsonify(_view())
 
 
+@api.post("/sim/clear")
+def sim_clear() -> Response:
+    """The simulated board: lift every piece, one at a time as hands would (on or off the
+    game's board)."""
+    panel = _panel()
+    simulator = panel.simulator
+    if simulator is None:
+        raise ApiError("real sensors are attached: take the pieces off the table itself", 404)
+    only_fields(json_body(), set(), "clearing the simulated board")
+    for where in panel.table.view()["table"]["occupied"]:
+        simulator.set_square(where, False)
+        panel.table.wait_for_occupied(where, False, 1.0)
+    return jsonify(_view())
+
+
 # --- finished games -----------------------------------------------------------------------------
 
 @api.get("/games")
@@ -196,9 +215,13 @@ def finished_games() -> Response:
             "id": entry.get("id"),
             "variant": entry.get("variant"),
             "finished": entry.get("finished"),
+            "name": catalog.variant_name(str(entry.get("variant"))),
             "players": state.get("players"),
+            "names": (entry.get("record") or {}).get("names") or catalog.default_player_names(
+                str(entry.get("variant")), int(state.get("players") or 0)),
             "scores": state.get("scores"),
             "winners": state.get("winners"),
+            "end_reason": state.get("end_reason"),
         })
     games.sort(key=lambda g: (g["finished"] or "", g["id"] or 0), reverse=True)
     return jsonify(games)
@@ -244,8 +267,13 @@ def led_test() -> Response:
     body = json_body()
     only_fields(body, set(), "an LED test")
     require_pin(body)
-    _panel().table.led_test()
-    return jsonify({"ok": True})
+    _panel().table.led_test(step=LED_TEST_STEP)
+    # The order and pace of the test, so that the panel can show the same on its drawing.
+    return jsonify({"ok": True, "squares": list(SQUARES), "step": LED_TEST_STEP})
+
+
+LED_TEST_STEP = 0.04
+"""Seconds each square is lit in the LED test."""
 
 
 @api.post("/table/brightness")

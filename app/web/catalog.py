@@ -105,3 +105,11 @@ def rules_text(variant_id: str) -> str | None:
         return path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError):
         return None
+
+
+def variant_name(variant_id: str) -> str:
+    """The game's own name, or the id when it is not a known variant."""
+    try:
+        return variant_class(variant_id).name
+    except UnknownVariantError:
+        return variant_id

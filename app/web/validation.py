@@ -16,6 +16,7 @@ from flask import request
 from app.rules.squares import is_square
 from app.safejson import parse_json
 
+from . import palette
 from .errors import ApiError
 
 INPUT_FIELDS: Mapping[str, frozenset[str]] = {
@@ -143,8 +144,8 @@ def game_input(data: Mapping[str, Any]) -> dict[str, Any]:
 
 def new_game_request(data: Mapping[str, Any], known_variants: Iterable[str]) -> dict[str, Any]:
     """The body of POST /api/game, checked for shape."""
-    only_fields(data, {"variant", "players", "options", "setup", "hints", "names", "replace"},
-                "a new game")
+    only_fields(data, {"variant", "players", "options", "setup", "hints", "names", "replace",
+                       "colors"}, "a new game")
     variant = data.get("variant")
     known = list(known_variants)
     if variant not in known:
@@ -177,8 +178,16 @@ def new_game_request(data: Mapping[str, Any], known_variants: Iterable[str]) -> 
         if not isinstance(name, str) or len(name.strip()) > MAX_NAME_LENGTH:
             raise ApiError(f"name {i + 1} must be text of at most {MAX_NAME_LENGTH} characters")
         clean_names.append(name.strip())
+    colors = data.get("colors")
+    colors = [] if colors is None else colors
+    if not isinstance(colors, list) or len(colors) > MAX_PLAYERS or not all(
+            isinstance(c, str) and c in palette.CHOICES for c in colors):
+        raise ApiError(f"colors must be a list of at most {MAX_PLAYERS} of the panel's "
+                       f"colours ({', '.join(palette.CHOICES)})")
+    if len(set(colors)) != len(colors):
+        raise ApiError("two players cannot have the same colour")
     replace = data.get("replace", False)
     if not isinstance(replace, bool):
         raise ApiError("replace must be true or false")
     return {"variant": variant, "players": players, "options": options, "setup": setup,
-            "hints": hints, "names": clean_names, "replace": replace}
+            "hints": hints, "names": clean_names, "replace": replace, "colors": colors}

@@ -74,7 +74,7 @@ def test_a_card_the_player_no_longer_has_cannot_be_played() -> None:
                  place("e5", 5))
     assert game.document(state)["supply"][0][4] == 0
     illegal = game.check(state.replace(to_move=0), Place("i1", 5))
-    assert illegal is not None and illegal.reason == "player 0 has no card 5 left (all 2 are used)"
+    assert illegal is not None and illegal.reason == "player 1 has no card 5 left (all 2 are used)"
     assert Place("i1", 5) not in set(game.legal_actions(state.replace(to_move=0)))
     illegal = game.check(state.replace(to_move=0), Discard(5))
     assert illegal is not None and "no card 5 left" in illegal.reason

@@ -231,7 +231,8 @@ def test_table_info_and_brightness(client: FlaskClient, tmp_path: Path) -> None:
     response = client.post("/api/table/brightness", json={"level": 2})
     assert response.status_code == 400
     assert client.get("/api/table").get_json()["brightness"] == 0.25
-    assert client.post("/api/table/led-test", json={}).get_json() == {"ok": True}
+    test = client.post("/api/table/led-test", json={}).get_json()
+    assert test["ok"] and len(test["squares"]) == 81 and test["step"] > 0
 
 
 def test_legend_gives_every_signal_word_its_light(client: FlaskClient) -> None:

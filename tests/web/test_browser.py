@@ -155,10 +155,20 @@ class Phone:
             }
             const scores = [...document.querySelectorAll('#scores tr')].map(
               (tr) => Number(tr.querySelector('.points').textContent));
+            const now = document.getElementById('now').getBoundingClientRect();
+            const shown = (el) => el && !el.hidden && el.getBoundingClientRect().height > 0;
+            const controls = [...document.querySelectorAll(
+                '#now button, #now .pad button')].filter(shown).map((b) => {
+              const r = b.getBoundingClientRect();
+              return [b.id || b.dataset.number || b.textContent, r.top, r.bottom, r.left, r.right];
+            });
             return {squares, scores, lights, version: document.body.dataset.version,
-                    turn: document.getElementById('turn').textContent,
-                    toMove: document.getElementById('turn').dataset.toMove,
-                    message: document.getElementById('message').textContent};
+                    turn: document.getElementById('now-who').textContent,
+                    toMove: document.getElementById('now-who').dataset.actor,
+                    next: document.getElementById('now-text').textContent,
+                    message: document.getElementById('message').textContent,
+                    bar: [now.top, now.bottom, now.left, now.right], controls,
+                    viewport: [window.innerWidth, window.innerHeight]};
         }""")
 
     def check(self) -> dict[str, Any]:
@@ -182,8 +192,9 @@ class Phone:
                 assert seen["blank"] == "true", square
             else:
                 assert seen["number"] == str(piece["number"]), square
-                assert seen["owner"] == ("none" if piece["owner"] is None
-                                         else str(piece["owner"])), square
+                # A flipped piece is drawn as it still stands until it has been turned over.
+                owner = table["unturned"].get(square, piece["owner"])
+                assert seen["owner"] == ("none" if owner is None else str(owner)), square
             assert seen["signal"] == table["signals"].get(square), square
             assert (seen["occupied"] == "true") == (square in table["occupied"]), square
         # Every signal is drawn in the colour and pattern its LED shows.
@@ -200,11 +211,30 @@ class Phone:
                 assert "draw" in shown["turn"]
             for w in winners:
                 assert names[w] in shown["turn"]
+        elif table["next"]["actor"] is not None:
+            # Who acts now: the mover until the flips are turned, then the next player.
+            actor = table["next"]["actor"]
+            assert shown["toMove"] == str(actor)
+            assert names[actor] in shown["turn"]
+        assert shown["next"], "the what-now bar says what to do next"
+        code = table["message_code"]
+        if code and code["code"] == "action":  # said with the player's name and the points
+            assert names[code["params"]["player"]] in shown["message"]
         else:
-            assert shown["toMove"] == str(game["to_move"])
-            assert names[game["to_move"]] in shown["turn"]
-        assert shown["message"] == (table["message"] or "")
+            assert shown["message"] == (table["message"] or "")
+        self.assert_bar_in_view(shown)
         return view
+
+    @staticmethod
+    def assert_bar_in_view(shown: dict[str, Any]) -> None:
+        """The what-now bar and every control in it are inside the viewport, unscrolled."""
+        width, height = shown["viewport"]
+        top, bottom, left, right = shown["bar"]
+        assert 0 <= top and bottom <= height + 0.5 and 0 <= left and right <= width + 0.5, (
+            "the what-now bar is out of view", shown["bar"], shown["viewport"])
+        for name, ctop, cbottom, cleft, cright in shown["controls"]:
+            assert 0 <= ctop and cbottom <= height + 0.5 and 0 <= cleft and cright <= width + 0.5, (
+                f"control {name} is out of view", shown["viewport"])
 
     def set_up(self) -> None:
         """Put every start piece where the table asks for it (cyan squares)."""
@@ -275,7 +305,7 @@ def test_vierer_dominari_played_to_its_end(phone: Phone) -> None:
     play_record(phone, record["record"]["actions"])
     view = phone.check()
     assert view["game"]["over"] and view["game"]["winners"] == record["state"]["winners"]
-    assert "Black wins" in phone.page.text_content("#turn")
+    assert "Black wins" in phone.page.text_content("#now-who")
     assert phone.page.is_hidden("#pad")
     assert view["game"]["cells"] == record["state"]["cells"]
     page = phone.page
@@ -553,9 +583,9 @@ def test_start_page_options_names_hints_and_a_proposed_gold_setup(phone: Phone) 
     assert len(proposal) == 9 and proposal != first
     page.click("#start-game")
     page.wait_for_url("**/play")
-    page.wait_for_selector("#prompt-text >> text=Set up")
+    page.wait_for_selector("#now-text >> text=Set up")
     prompt = phone.api("/api/state")["table"]["prompt"]
-    assert page.text_content("#prompt-text") == (
+    assert page.text_content("#now-text") == (
         f"Set up: put the gold {prompt['piece']['number']} on {prompt['square']} (9 to go).")
     setup = phone.api("/api/record")["setup"]
     assert {c: p["number"] for c, p in setup.items()} == proposal
@@ -582,7 +612,15 @@ def test_cube_and_hexagon_boards_are_played_by_taps(phone: Phone) -> None:
     from app.rules.actions import Place
     from app.rules.game import new_game
 
+    asked: list[str] = []
+
+    def accept(dialog: Any) -> None:
+        asked.append(dialog.message)
+        dialog.accept()
+
     for variant in ("3d-sudoku", "hexa-sudoku"):
+        if variant == "hexa-sudoku":  # the cube's game still runs
+            phone.page.once("dialog", accept)
         phone.start(variant)
         rules = new_game(variant)
         state = rules.initial_state()
@@ -598,6 +636,7 @@ def test_cube_and_hexagon_boards_are_played_by_taps(phone: Phone) -> None:
         assert view["game"]["to_move"] == 0 and len(view["game"]["cells"]) == 2
         for cell in placed:  # clear the board for the next game
             phone.square(cell)
+    assert len(asked) == 1 and "still running" in asked[0]  # replacing it was asked first
 
 
 def test_a_new_game_asks_for_the_pin_once_per_tab(browser: Any, tmp_path: Path) -> None:

@@ -226,7 +226,7 @@ class KosmosGame(Game):
             return Illegal(f"{number} is not a card of {self.name} ({low}-{high})")
         assert state.to_move is not None
         if state.supply[state.to_move][number - low] <= 0:
-            return Illegal(f"player {state.to_move} has no card {number} left "
+            return Illegal(f"player {state.to_move + 1} has no card {number} left "
                            f"(all {self.sets} are used)")
         return None
 

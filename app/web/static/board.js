@@ -23,6 +23,49 @@ const Board = (() => {
   // Drawing units per square. Browsers enforce a minimum font size in user units, so the
   // drawing uses large numbers rather than one unit per square.
   const S = 100;
+  // The panel's seat colours and marks (GET /api/legend); the defaults match app/web/palette.py.
+  let seats = ["#56b4e9", "#e69f00", "#cc79a7", "#009e73"];
+  let gold = "#f0e442";
+  const MARKS = ["circle", "triangle", "square", "diamond"];
+
+  function setPalette(legend) {
+    if (legend && Array.isArray(legend.players) && legend.players.length) seats = legend.players;
+    if (legend && legend.nobody) gold = legend.nobody;
+  }
+
+  let chosen = []; // the colours the players chose for this game (the view's table.colors)
+
+  function setSeatColors(colors) { chosen = Array.isArray(colors) ? colors : []; }
+
+  function seatColor(i) {
+    if (i === null || i === undefined) return gold;
+    return chosen[i] || seats[i % seats.length];
+  }
+
+  function markOf(i) {
+    return i === null || i === undefined ? "star" : MARKS[i % MARKS.length];
+  }
+
+  // A small shape on each piece that tells its owner without colour.
+  function markShape(kind, x, y, size, color) {
+    const h = size / 2;
+    const attrs = { class: "owner-mark", fill: color, "data-mark": kind };
+    if (kind === "circle") return svgEl("circle", { ...attrs, cx: x, cy: y, r: h * 0.8 });
+    if (kind === "square") {
+      return svgEl("rect", { ...attrs, x: x - h * 0.75, y: y - h * 0.75, width: h * 1.5, height: h * 1.5 });
+    }
+    let pts;
+    if (kind === "triangle") pts = [[x, y - h], [x + h, y + h * 0.8], [x - h, y + h * 0.8]];
+    else if (kind === "diamond") pts = [[x, y - h], [x + h, y], [x, y + h], [x - h, y]];
+    else {
+      pts = [];
+      for (let k = 0; k < 10; k++) {
+        const a = (-90 + 36 * k) * Math.PI / 180, r = k % 2 ? h * 0.45 : h;
+        pts.push([x + r * Math.cos(a), y + r * Math.sin(a)]);
+      }
+    }
+    return svgEl("polygon", { ...attrs, points: polygonPoints(pts) });
+  }
 
   function svgEl(tag, attrs) {
     const node = document.createElementNS(NS, tag);
@@ -197,7 +240,9 @@ const Board = (() => {
         a !== b && Math.abs(pos[a][1] - pos[b][1]) < unit * 0.1 &&
         Math.abs(Math.abs(pos[a][0] - pos[b][0]) - unit) < unit * 0.1));
     }
-    const pad = unit * (geometry.shape === "square" ? 0.9 : 0.8);
+    // Square boards run edge to edge (their coordinates are printed inside the squares); the
+    // other shapes keep a margin for their outer cells.
+    const pad = unit * (geometry.shape === "square" ? 0.52 : 0.8);
     const minX = Math.min(...xs) - pad, maxX = Math.max(...xs) + pad;
     const minYs = -pad, maxYs = maxY - Math.min(...ys) + pad;
     svg.setAttribute("viewBox", `${minX} ${minYs} ${maxX - minX} ${maxYs - minYs}`);
@@ -220,6 +265,7 @@ const Board = (() => {
     marker.append(svgEl("path", { d: "M0,0 L10,5 L0,10 z", fill: "#ff8c1a" }));
     defs.append(marker);
     svg.append(defs);
+    let coordLayer = [];
     const layers = {};
     for (const name of ["ground", "cells", "lattice", "borders", "pieces", "signals", "guide",
                         "hits"]) {
@@ -236,15 +282,14 @@ const Board = (() => {
       // Square boards sit on the sensor grid: name every file and rank of the drawn area.
       const fileLow = Math.round(Math.min(...xs) / S), fileHigh = Math.round(Math.max(...xs) / S);
       const rankLow = Math.round(Math.min(...ys) / S), rankHigh = Math.round(maxY / S);
+      coordLayer = [];
       for (let f = fileLow; f <= fileHigh; f++) {
-        const label = svgEl("text", { class: "coord", x: f * S, y: maxY - rankLow * S + unit * 0.75 });
-        label.textContent = String.fromCharCode(97 + f);
-        layers.ground.append(label);
+        coordLayer.push(["coord coord-file", f * S + unit * 0.36, maxY - rankLow * S + unit * 0.34,
+                         String.fromCharCode(97 + f)]);
       }
       for (let r = rankLow; r <= rankHigh; r++) {
-        const label = svgEl("text", { class: "coord", x: fileLow * S - unit * 0.72, y: maxY - r * S });
-        label.textContent = String(r + 1);
-        layers.ground.append(label);
+        coordLayer.push(["coord coord-rank", fileLow * S - unit * 0.38, maxY - r * S - unit * 0.3,
+                         String(r + 1)]);
       }
     }
 
@@ -262,6 +307,7 @@ const Board = (() => {
     }
 
     const squares = {};
+    const names = geometry.shape === "square" ? null : svgEl("g", { class: "cell-names" });
     for (const cell of geometry.cells) {
       const [x, y] = pos[cell];
       const fill = colors[regionName[cell]] || REGION_COLORS[0];
@@ -289,6 +335,18 @@ const Board = (() => {
       }
       layers.hits.append(group);
       squares[cell] = { x, y, group, shapeNode };
+      if (names) {
+        // Cells of other shapes carry their name, as the messages use it ("d5").
+        const t = svgEl("text", { class: "cell-name", x, y: y + unit * 0.43, "data-name": cell });
+        t.textContent = cell;
+        names.append(t);
+      }
+    }
+    if (names) layers.borders.append(names);
+    for (const [cls, x, y, text] of coordLayer) {
+      const label = svgEl("text", { class: cls, x, y });
+      label.textContent = text;
+      layers.borders.append(label);
     }
 
     if (geometry.shape === "square") {
@@ -404,9 +462,7 @@ const Board = (() => {
     // Drawn as the real pieces look where the game says so (white and black pieces).
     const look = owner === null || owner === undefined ? null : board.pieceLooks[owner];
     if (look) return look;
-    const players = board.legend.players || [];
-    const fill = owner === null || owner === undefined
-      ? (board.legend.nobody || "#d4a017") : (players[owner] || "#999999");
+    const fill = seatColor(owner);
     return { fill, text: textColor(fill) };
   }
 
@@ -416,6 +472,8 @@ const Board = (() => {
     const table = view.table || {};
     const occupied = new Set(table.occupied || []);
     const signals = table.signals || {};
+    const unturned = table.unturned || {};
+    setSeatColors(table.colors);
     const legend = board.legend.signals || {};
     const { pieces, signals: signalLayer } = board.layers;
     while (pieces.firstChild) pieces.firstChild.remove();
@@ -447,13 +505,21 @@ const Board = (() => {
       delete group.dataset.signal;
       let label = cell;
       if (piece) {
-        const colors = pieceColors(board, piece.owner);
+        // A piece still to be turned over is drawn as it stands: its old owner's face.
+        const stillShows = cell in unturned;
+        const owner = stillShows ? unturned[cell] : piece.owner;
+        const colors = pieceColors(board, owner);
         // A piece the game has but the sensors do not feel is drawn faded: lifted or missing.
         const lifted = Array.isArray(table.occupied) && !here;
         const classes = "piece" + (lifted ? " lifted" : "");
         pieces.append(svgEl("circle", { class: classes, cx: sq.x, cy: sq.y, r, fill: colors.fill,
                                         stroke: colors.edge || "#00000088" }));
-        group.dataset.owner = piece.owner === null ? "none" : String(piece.owner);
+        group.dataset.owner = owner === null ? "none" : String(owner);
+        if (stillShows) group.dataset.unturned = "true";
+        else delete group.dataset.unturned;
+        if (!board.pieceLooks.length) {
+          pieces.append(markShape(markOf(owner), sq.x, sq.y + r * 0.68, r * 0.34, colors.text));
+        }
         if (piece.blank) {
           group.dataset.blank = "true";
           if (board.jokers) {
@@ -468,7 +534,7 @@ const Board = (() => {
           label += board.jokers ? " joker" : " blank";
         } else {
           group.dataset.number = String(piece.number);
-          const t = svgEl("text", { class: "piece-number", x: sq.x, y: sq.y, fill: colors.text });
+          const t = svgEl("text", { class: "piece-number", x: sq.x, y: sq.y - r * 0.1, fill: colors.text });
           t.textContent = String(piece.number);
           pieces.append(t);
           label += ` ${piece.number}`;
@@ -502,5 +568,5 @@ const Board = (() => {
     }
   }
 
-  return { build, update, SYMBOLS, MEANINGS };
+  return { build, update, setPalette, setSeatColors, seatColor, markOf, textColor, SYMBOLS, MEANINGS };
 })();

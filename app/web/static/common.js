@@ -37,6 +37,18 @@ const Panel = (() => {
         return request(method, path, body, { ...options, retried: true });
       }
     }
+    if (response.status === 409 && data && data.confirm && !options.confirmed &&
+        body && typeof body === "object") {
+      // Replacing a running game or reopening a finished one is asked first.
+      if (window.confirm(message + "\n\nGo on?")) {
+        const field = data.confirm === "replace" ? "replace" : "confirm";
+        return request(method, path, { ...body, [field]: true }, { ...options, confirmed: true });
+      }
+      const error = new Error(message);
+      error.status = 409;
+      error.declined = true;
+      throw error;
+    }
     if (response.status === 401) sessionStorage.removeItem(PIN_KEY);
     if (!options.quiet) toast(message);
     const error = new Error(message);

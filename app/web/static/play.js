@@ -1,21 +1,35 @@
-// The play page: the board with pieces and signals, whose turn, scores, the number pad and the
-// other inputs. Every view comes from the live stream (or the answer to a tap) and is drawn in
-// full, so the page always shows exactly what the table knows.
+// The play page: the board with pieces and signals, and beside or below it the what-now bar:
+// who acts, the next act at the table in words, and the controls for it. Every view comes from
+// the live stream (or the answer to a tap) and is drawn in full, so the page always shows
+// exactly what the table knows.
 "use strict";
 
 (() => {
-  const { get, post, liveViews, el, toast } = Panel;
+  const { get, post, liveViews, el } = Panel;
   const simulated = document.body.dataset.simulated === "true";
   const $ = (id) => document.getElementById(id);
 
-  let legend = { signals: {}, players: [] };
+  let legend = { signals: {}, players: [], marks: [] };
   let variants = {};
   const geometries = {};
   let board = null;
   let boardVariant = null;
   let view = null;
   let mode = null; // "discard" or "joker": the next pad tap means that
-  let busy = false;
+  // Taps are sent one after another, in the order they were made: none is dropped.
+  let queue = Promise.resolve();
+
+  const END_WORDS = {
+    board_full: "the board is full",
+    no_moves: "nobody can move any more",
+    no_one_can_place: "nobody can place a number any more",
+    four_in_a_row: "four pieces of one player stand in a row or a block",
+    all_borne_off: "all six pieces of one player are borne off",
+    cards_set_aside: "three cards were set aside",
+    cards_used_up: "every card has been played",
+    twelve_markers: "twelve markers were won",
+    stones_used_up: "every stone has been laid",
+  };
 
   // What the running game says about itself (GET /api/variants: traits).
   const traitsOf = (id) => (variants[id] && variants[id].traits) || {};
@@ -28,20 +42,26 @@
   function playerColor(i) {
     const look = view && view.game && (traitsOf(view.game.variant).piece_looks || [])[i];
     if (look) return look.fill;
-    return legend.players[i] || "#999";
+    return Board.seatColor(i);
   }
 
-  async function send(path, body) {
-    if (busy) return;
-    busy = true;
-    try {
-      const answer = await post(path, body);
-      if (answer && "table" in answer) render(answer);
-    } catch (e) {
-      // The toast already shows the table's message.
-    } finally {
-      busy = false;
-    }
+  function swatch(i) {
+    const node = el("span", { class: "swatch", "aria-hidden": "true", "data-mark": Board.markOf(i) });
+    node.style.background = i === null || i === undefined ? legend.nobody || "#f0e442" : playerColor(i);
+    return node;
+  }
+
+  function send(path, body) {
+    const job = queue.then(async () => {
+      try {
+        const answer = await post(path, typeof body === "function" ? body() : body);
+        if (answer && "table" in answer) await render(answer);
+      } catch (e) {
+        // The toast already shows the table's message.
+      }
+    });
+    queue = job;
+    return job;
   }
 
   function sendInput(input) { return send("/api/input", input); }
@@ -61,29 +81,106 @@
   }
 
   function onSquare(square) {
-    if (!view) return;
-    const occupied = new Set((view.table && view.table.occupied) || []);
-    send("/api/sim/square", { square, occupied: !occupied.has(square) });
+    // Decided when the tap's turn comes, from the newest view: a second quick tap on the
+    // same square lifts what the first put down.
+    send("/api/sim/square", () => {
+      const occupied = new Set((view && view.table && view.table.occupied) || []);
+      return { square, occupied: !occupied.has(square) };
+    });
   }
 
-  function renderTurn(game) {
-    const turn = $("turn");
-    turn.replaceChildren();
-    if (game.over) {
-      const winners = game.winners || [];
-      let text = "Game over: a draw";
-      if (winners.length === 1) text = `Game over: ${playerName(winners[0])} wins`;
-      else if (winners.length > 1) text = `Game over: ${winners.map(playerName).join(" and ")} share the win`;
-      turn.append(text);
-      turn.dataset.toMove = "";
-      return;
+  function pieceWords(piece) {
+    const what = piece.blank ? "blank" : piece.number;
+    return piece.owner === null || piece.owner === undefined
+      ? `the gold ${what}` : `${playerName(piece.owner)}'s ${what}`;
+  }
+
+  function list(items) {
+    if (items.length <= 1) return items.join("");
+    return `${items.slice(0, -1).join(", ")} and ${items[items.length - 1]}`;
+  }
+
+  // The next act at the table, in a sentence (the table's next step, with the names).
+  function nowSentence(next, game) {
+    const p = next.params || {};
+    const word = traitsOf(game.variant).piece_word || "piece";
+    switch (next.code) {
+      case "clear_board": {
+        const n = (p.squares || []).length;
+        return `Take away the ${n === 1 ? "piece" : `${n} pieces`} left from the last game (they blink).`;
+      }
+      case "set_up": return `Set up: put ${pieceWords(p.piece || {})} on ${p.square} (${p.left} to go).`;
+      case "game_over": return `Game over: ${END_WORDS[p.reason] || "no more moves"}.`;
+      case "turn_over": return `Turn ${list(p.squares || [])} over${simulated ? " (tap it twice)" : ""}.`;
+      case "say_number": return `Tap the number of the new ${word} on ${p.square}.`;
+      case "take_away": return `No number may go on ${p.square}: take the ${word} away.`;
+      case "lay_joker": return `The ${p.number} fits nowhere: lay it face down as a joker.`;
+      case "set_aside": return `The ${p.number} fits nowhere: set it aside.`;
+      case "lift_again": return `That is no move: lift the piece from ${p.square} again.`;
+      case "bear_off": return `Bear the piece off from ${p.square}, or set it down.`;
+      case "set_down": return `Set the piece from ${p.square} down on a lit square.`;
+      case "jump_on": return `Jump on from ${p.square}, or leave it: the move counts in a moment.`;
+      case "put_right": return "Put the board right: follow the blinking squares.";
+      case "blank_colour": return `Which colour shows on the blank on ${p.square}?`;
+      case "place_number": return `Put your ${p.number} on the board.`;
+      case "blanks_or_end": return "Lay blanks on the blue dead fields, or end your turn.";
+      case "move": return "Lift one of your pieces and set it down on a lit square.";
+      case "place": return `Put a ${word} on the board, then tap its number.`;
+      default: return (view.table && view.table.next_text) || "";
     }
-    const who = game.to_move;
-    turn.dataset.toMove = String(who);
-    turn.append(el("span", { class: "swatch", "aria-hidden": "true" }));
-    turn.firstChild.style.background = playerColor(who);
-    turn.append(`${playerName(who)} to move`);
-    if (game.phase === "blanks") turn.append(" (blanks)");
+  }
+
+  function renderNow(game) {
+    const next = view.table.next || { code: "", params: {}, actor: null };
+    const who = $("now-who");
+    who.replaceChildren();
+    const actor = next.actor;
+    if (game.over) {
+      who.append(winnerWords(game));
+    } else if (actor !== null && actor !== undefined) {
+      who.append(swatch(actor), el("strong", { text: playerName(actor) }));
+      who.dataset.actor = String(actor);
+    } else {
+      who.append(el("strong", { text: "Everyone" }));
+      who.dataset.actor = "";
+    }
+    let text = nowSentence(next, game);
+    if (mode === "discard") {
+      text = (view.table.discard_choices || []).length
+        ? "Tap the number of the card you set aside (only numbers that fit nowhere)."
+        : "Every number still fits somewhere: no card may be set aside now.";
+    } else if (mode === "joker") {
+      text = (view.table.joker_choices || []).length
+        ? "Tap the number of the stone laid face down as a joker."
+        : "Every number still fits somewhere: no joker now.";
+    }
+    $("now-text").textContent = text;
+    $("now").dataset.next = next.code || "";
+  }
+
+  function winnerWords(game) {
+    const winners = game.winners || [];
+    if (winners.length === 1) return `${playerName(winners[0])} wins!`;
+    if (winners.length > 1) return `${list(winners.map(playerName))} share the win!`;
+    return "A draw!";
+  }
+
+  // "Anna +2: rank 4, block b4" for an action that scored; otherwise the table's message.
+  function messageText() {
+    const code = view.table.message_code;
+    if (code && code.code === "action") {
+      const p = code.params || {};
+      const scored = (p.points || []).map((n, i) => [i, n]).filter(([, n]) => n);
+      const done = (p.completed || []).join(", ");
+      const did = `${playerName(p.player)}: ${p.action ? describe(p.action) : view.table.message}`;
+      if (scored.length) {
+        return `${did} \u2014 ` +
+          scored.map(([i, n]) => `${playerName(i)} ${n > 0 ? "+" : ""}${n}`).join(", ") +
+          (done ? ` (${done})` : "");
+      }
+      return did;
+    }
+    return view.table.message;
   }
 
   function renderScores(game) {
@@ -91,22 +188,25 @@
     body.replaceChildren();
     const scores = game.scores || [];
     for (let i = 0; i < game.players; i++) {
-      const swatch = el("span", { class: "swatch", "aria-hidden": "true" });
-      swatch.style.background = playerColor(i);
       const row = el("tr", { "data-player": String(i) },
-        el("td", {}, swatch, " ", playerName(i)),
+        el("td", {}, swatch(i), " ", playerName(i)),
         el("td", { class: "points", text: String(scores[i] ?? 0) }));
-      if (!game.over && game.to_move === i) row.classList.add("to-move");
+      // The one to act now: the mover turns over their flips before the next player goes on.
+      if (!game.over && (view.table.next || {}).actor === i) row.classList.add("to-move");
       if (game.over && (game.winners || []).includes(i)) row.classList.add("winner");
       body.append(row);
     }
+    const traits = traitsOf(game.variant);
     const extras = [];
     if ("blanks_left" in game) extras.push(`Blanks left: ${game.blanks_left}`);
-    if ("borne_off" in game) extras.push(`Borne off: ${game.borne_off.join(" : ")}`);
-    if ("discarded" in game) {
-      const limit = traitsOf(game.variant).set_aside_limit;
+    if ("borne_off" in game) {
+      extras.push(`Borne off: ${game.borne_off.map((n, i) => `${playerName(i)} ${n}`).join(", ")}`);
+    }
+    if ("discarded" in game && traits.has_set_asides) {
+      const limit = traits.set_aside_limit;
       extras.push(`Cards set aside: ${game.discarded}${limit ? ` of ${limit}` : ""}`);
     }
+    if ("stones_left" in game) extras.push(`Stones left: ${game.stones_left}`);
     if ("markers" in game) {
       const count = new Array(game.players).fill(0);
       for (const owner of Object.values(game.markers)) if (owner !== null) count[owner]++;
@@ -115,76 +215,55 @@
     $("extras").textContent = extras.join(" \u00b7 ");
   }
 
-  function ownerName(owner) {
-    return owner === null || owner === undefined ? "gold" : playerName(owner);
-  }
-
-  // What the table waits for, in words (prompt kinds of the table's view).
-  function promptText(prompt, game) {
-    if (mode === "discard") {
-      return (view.table.discard_choices || []).length
-        ? "Tap the number of the card you set aside (only numbers that fit nowhere)."
-        : "Every number still fits somewhere: no card may be set aside now.";
-    }
-    if (mode === "joker") {
-      return (view.table.joker_choices || []).length
-        ? `Tap the number of the stone laid face down on ${prompt && prompt.square}.`
-        : "Every number still fits somewhere: no joker now.";
-    }
-    if (game.over || !prompt) return "";
-    switch (prompt.kind) {
-      case "setup": {
-        const piece = prompt.piece || {};
-        const what = piece.blank ? "blank" : piece.number;
-        const whose = piece.owner === null || piece.owner === undefined
-          ? `the gold ${what}` : `${ownerName(piece.owner)}'s ${what}`;
-        return `Set up: put ${whose} on ${prompt.square} (${prompt.left} to go).`;
-      }
-      case "number":
-        if (!(prompt.choices || []).length) {
-          // No number may go there: say what the player can do instead.
-          if ("discarded" in game) return `No number fits on ${prompt.square}: lift the card, or set it aside if it fits nowhere.`;
-          if (traitsOf(game.variant).has_jokers) return `No number fits on ${prompt.square}: lift the ${traitsOf(game.variant).piece_word}, or tap Joker if it fits nowhere.`;
-          return `No number fits on ${prompt.square}: lift the piece.`;
-        }
-        return `Which number is on the new piece on ${prompt.square}? Greyed numbers may not go there.`;
-      case "joker":
-        return prompt.square
-          ? `The ${prompt.number} fits nowhere: lay it face down on ${prompt.square} as a joker.`
-          : `The ${prompt.number} fits nowhere: lay it face down on any empty cell as a joker.`;
-      case "discard":
-        return `The ${prompt.number} fits nowhere: set it aside.`;
-      case "bear_off":
-        return `Bear the piece from ${prompt.square} off the board?`;
-      case "blank":
-        return `Blank on ${prompt.square}: which colour faces up?`;
-      case "place":
-        return `Put your ${prompt.number} down.`;
-      case "end_turn":
-        return "Put blanks on dead fields (blue), or end your turn.";
-      default:
-        return prompt.text || "";
+  function describe(action) {
+    switch (action.type) {
+      case "place": return `${action.number} on ${action.cell}`;
+      case "blank": return `blank on ${action.cell}`;
+      case "joker": return `joker on ${action.cell}`;
+      case "discard": return `${action.number} set aside`;
+      case "end_turn": return "end of turn";
+      case "move": return action.path[action.path.length - 1] === "off"
+        ? `${action.path[0]} borne off` : action.path.join(" \u2192 ");
+      default: return action.type;
     }
   }
 
-  function renderPrompt(game) {
-    const prompt = (view.table && view.table.prompt) || null;
+  function renderEnd(game) {
+    $("end").hidden = !game.over;
+    $("moves-box").hidden = !game.over;
+    if (!game.over) return;
+    $("end-title").textContent = winnerWords(game);
+    $("end-why").textContent = `Why: ${END_WORDS[game.end_reason] || "no more moves"}.`;
+    const moves = view.table.moves || [];
+    $("moves").replaceChildren(...moves.map((m) => {
+      const scored = (m.points || []).map((n, i) => [i, n]).filter(([, n]) => n)
+        .map(([i, n]) => `${playerName(i)} ${n > 0 ? "+" : ""}${n}`).join(", ");
+      const done = (m.completed || []).join(", ");
+      return el("li", {}, m.player === null || m.player === undefined ? "" : swatch(m.player), " ",
+                `${m.player === null || m.player === undefined ? "" : playerName(m.player) + ": "}` +
+                `${describe(m.action)}${scored ? ` (${scored}${done ? `: ${done}` : ""})` : ""}`);
+    }));
+  }
+
+  function renderPad(game) {
+    const prompt = view.table.prompt || null;
     const geometry = geometries[game.variant];
     const [low, high] = (geometry && geometry.numbers) || [1, 9];
-    const moveGame = "borne_off" in game;
+    const moveGame = !!traitsOf(game.variant).moves_pieces;
     const kind = prompt ? prompt.kind : null;
     const pad = $("pad");
     pad.replaceChildren();
-    $("prompt-text").textContent = promptText(prompt, game);
     const numberPrompt = kind === "number";
     const choices = new Set(numberPrompt ? (prompt.choices || []) : []);
+    const busyBoard = view.table.clearing || view.table.setting_up ||
+      ["turn_over", "put_right", "take_away"].includes((view.table.next || {}).code);
     // A number may be chosen before the piece goes down, whenever nothing else is asked.
-    const preChoice = !game.over && !moveGame && !view.table.setting_up &&
+    const preChoice = !game.over && !moveGame && !busyBoard &&
       (kind === null || kind === "place" || kind === "end_turn");
     pad.hidden = moveGame || game.over || !(numberPrompt || mode || preChoice);
     pad.dataset.mode = mode || (numberPrompt ? "answer" : "pre-choice");
+    pad.style.setProperty("--numbers", String(high - low + 1));
     const inHand = view.table.in_hand;
-    // Setting a card aside or laying a joker is legal only for a number that fits nowhere.
     const modeChoices = new Set(mode === "discard" ? (view.table.discard_choices || [])
       : mode === "joker" ? (view.table.joker_choices || []) : []);
     for (let n = low; n <= high; n++) {
@@ -223,6 +302,7 @@
       extra.append(el("button", { type: "button", class: "secondary", text: "Cancel",
                                   onclick: () => { mode = null; render(view); } }));
     }
+    extra.hidden = !extra.childElementCount;
   }
 
   function onNumber(n, prompt) {
@@ -241,16 +321,29 @@
   }
 
   function renderActions(game) {
-    const prompt = (view.table && view.table.prompt) || null;
+    const prompt = view.table.prompt || null;
+    const traits = traitsOf(game.variant);
     $("undo").disabled = !view.table.can_undo;
     $("hints").checked = !!view.table.hints;
-    $("hints-switch").hidden = !!traitsOf(game.variant).moves_pieces; // hints light numbers
+    $("hints-switch").hidden = !!traits.moves_pieces; // hints light where a number fits
     $("end-turn").hidden = game.over || game.phase !== "blanks";
-    $("discard").hidden = game.over || !("discarded" in game);
+    $("discard").hidden = game.over || !traits.has_set_asides || view.table.clearing;
     $("discard").setAttribute("aria-pressed", mode === "discard" ? "true" : "false");
-    $("joker").hidden = game.over || !traitsOf(game.variant).has_jokers ||
+    $("joker").hidden = game.over || !traits.has_jokers ||
       !(prompt && prompt.kind === "number" && prompt.square);
     $("joker").setAttribute("aria-pressed", mode === "joker" ? "true" : "false");
+  }
+
+  function renderSim() {
+    if (!simulated || !board) return;
+    const cells = new Set(board.geometry.cells);
+    const off = ((view.table && view.table.occupied) || []).filter((s) => !cells.has(s));
+    const box = $("off-board");
+    box.hidden = !off.length;
+    box.replaceChildren(...(off.length ? [el("span", { class: "muted small", text: "Off this board:" })] : []),
+      ...off.map((s) => el("button", { type: "button", class: "secondary", "data-off-board": s,
+                                        text: `Lift ${s}`, onclick: () => send("/api/sim/square",
+                                          { square: s, occupied: false }) })));
   }
 
   function renderFaults() {
@@ -263,23 +356,43 @@
   // Only the words of the LED language this game can show (its traits say which).
   let legendFor = null;
   function renderLegend(variantId) {
-    if (legendFor === variantId) return;
+    if (!variantId || legendFor === variantId) return;
     legendFor = variantId;
-    const shown = traitsOf(variantId).signals;
-    const list = $("legend");
-    list.replaceChildren();
+    const traits = traitsOf(variantId);
+    const shown = traits.signals;
+    const listNode = $("legend");
+    listNode.replaceChildren();
     for (const [word, meaning] of Object.entries(Board.MEANINGS)) {
       if (shown && !shown.includes(word)) continue;
       const look = legend.signals[word] || { color: "#fff", pattern: "steady" };
       const light = el("span", { class: `light pattern-${look.pattern}`, text: Board.SYMBOLS[word],
                                   "aria-hidden": "true" });
       light.style.background = look.color;
-      list.append(el("li", { "data-signal": word }, light, el("span", { text: `${word}: ${meaning}` })));
+      light.style.color = Board.textColor(look.color);
+      const said = word === "dead" && !traits.has_blanks ? "dead field: no number fits here any more" : meaning;
+      listNode.append(el("li", { "data-signal": word }, light, el("span", { text: said })));
     }
   }
 
+  let heard = null;
+  function sounds(previous, next) {
+    if (!previous || !next.game || previous.version === next.version) return;
+    const was = Object.values(previous.table.signals || {}).includes("illegal");
+    const is = Object.values(next.table.signals || {}).includes("illegal");
+    if (is && !was) Sound.play("illegal");
+    const code = next.table.message_code;
+    if (code && code.code === "action" && (code.params.points || []).some((n) => n > 0) &&
+        JSON.stringify(code) !== JSON.stringify(previous.table.message_code)) Sound.play("points");
+    const before = (previous.table.next || {}).actor, after = (next.table.next || {}).actor;
+    if (after !== before && after !== null && after !== undefined) Sound.play("turn");
+  }
+
   async function render(next) {
+    if (view && next.version !== undefined && view.version !== undefined &&
+        next.version < view.version) return; // an older answer after a newer live view
+    const previous = heard;
     view = next;
+    heard = next;
     const game = view.game;
     $("no-game").hidden = !!game;
     $("game").hidden = !game;
@@ -291,26 +404,49 @@
     const meta = variants[game.variant];
     $("game-name").textContent = meta ? meta.name : game.variant;
     $("rules-link").href = `/rules/${encodeURIComponent(game.variant)}`;
-    const message = view.table && view.table.message;
+    $("end-record").setAttribute("download", `${game.variant}.json`);
+    const message = messageText();
     $("message").hidden = !message;
     $("message").textContent = message || "";
     const prompt = view.table.prompt;
     if (mode === "joker" && !(prompt && prompt.kind === "number" && prompt.square)) mode = null;
     const illegal = Object.values(view.table.signals || {}).includes("illegal");
     $("message").classList.toggle("info", !illegal);
-    renderTurn(game);
+    renderNow(game);
     renderScores(game);
-    renderPrompt(game);
+    renderPad(game);
     renderActions(game);
+    renderEnd(game);
+    renderSim();
     renderFaults();
+    sounds(previous, next);
     document.body.dataset.version = String(view.version ?? "");
     document.body.dataset.rendered = "true";
   }
 
+  async function rematch() {
+    const game = view && view.game;
+    if (!game) return;
+    const body = { variant: game.variant, players: game.players, options: game.options || {},
+                   names: view.player_names || [], hints: !!view.table.hints };
+    await send("/api/game", body);
+  }
+
+  function undo() {
+    const game = view && view.game;
+    if (game && game.over) {
+      if (!window.confirm("The game is over. Take back its last move and play on? " +
+                          "(It stays in the finished games.)")) return;
+      return sendInput({ type: "undo", confirm: true });
+    }
+    return sendInput({ type: "undo" });
+  }
+
   async function main() {
-    $("undo").addEventListener("click", () => sendInput({ type: "undo" }));
+    $("undo").addEventListener("click", undo);
     $("hints").addEventListener("change", () => sendInput({ type: "hints", on: $("hints").checked }));
     $("end-turn").addEventListener("click", () => sendInput({ type: "end_turn" }));
+    $("rematch").addEventListener("click", rematch);
     $("discard").addEventListener("click", () => {
       mode = mode === "discard" ? null : "discard";
       render(view);
@@ -319,14 +455,22 @@
       mode = mode === "joker" ? null : "joker";
       render(view);
     });
+    const soundButton = $("sound");
+    const showSound = () => {
+      soundButton.setAttribute("aria-pressed", Sound.on() ? "true" : "false");
+      soundButton.textContent = Sound.on() ? "\u266a on" : "\u266a off";
+    };
+    soundButton.addEventListener("click", () => { Sound.toggle(); showSound(); });
+    showSound();
+    if (simulated) $("sim-clear").addEventListener("click", () => send("/api/sim/clear", {}));
     try {
       const [legendAnswer, variantList] = await Promise.all([get("/api/legend"), get("/api/variants")]);
       legend = legendAnswer;
+      Board.setPalette(legend);
       for (const v of variantList) variants[v.id] = v;
     } catch (e) {
       // Drawn with default colours; the toast says what failed.
     }
-    renderLegend();
     liveViews((v) => render(v));
   }
 

@@ -1,14 +1,34 @@
-// The start page: pick one of the twelve games, the players and their names, the options, the
-// hints, and (where a game has one) the start position; then start it on the table.
+// The start page: pick one of the twelve games, the players with their names and colours, the
+// options, the hints, and (where a game has one) the start position; then start it on the table.
+// Names and colours are remembered on this phone for the next game.
 "use strict";
 
 (() => {
   const { get, post, el } = Panel;
   const $ = (id) => document.getElementById(id);
+  const SEATS_KEY = "sudoku-table-seats";
+  const COLOR_NAMES = {
+    "#56b4e9": "sky blue", "#e69f00": "orange", "#cc79a7": "pink", "#009e73": "green",
+    "#0072b2": "dark blue", "#d55e00": "red", "#ffffff": "white", "#8c8c8c": "grey",
+  };
   let variants = [];
   let chosen = null;
   let players = 2;
   let setup = null;
+  let palette = { players: [], choices: [] };
+
+  function remembered() {
+    try {
+      const seats = JSON.parse(localStorage.getItem(SEATS_KEY) || "[]");
+      return Array.isArray(seats) ? seats : [];
+    } catch (e) {
+      return [];
+    }
+  }
+
+  function remember(names, colors) {
+    localStorage.setItem(SEATS_KEY, JSON.stringify(names.map((name, i) => ({ name, color: colors[i] || null }))));
+  }
 
   function gameButton(v) {
     const range = v.players[0] === v.players[1] ? `${v.players[0]}` : `${v.players[0]}-${v.players[1]}`;
@@ -20,6 +40,16 @@
        el("span", { class: "desc", text: v.description })));
   }
 
+  // The real pieces of the DOMINARI games are white and black: no colour to choose there.
+  const fixedLooks = () => ((chosen.traits || {}).piece_looks || []).length > 0;
+
+  function seatSwatch(i, color) {
+    const node = el("span", { class: "swatch", "aria-hidden": "true", "data-mark": Board.markOf(i) });
+    const look = ((chosen.traits || {}).piece_looks || [])[i];
+    node.style.background = look ? look.fill : color;
+    return node;
+  }
+
   function renderPlayers() {
     const box = $("player-count");
     box.replaceChildren();
@@ -27,18 +57,35 @@
       box.append(el("button", {
         type: "button", role: "radio", "aria-checked": n === players ? "true" : "false",
         "aria-pressed": n === players ? "true" : "false", "data-players": String(n),
-        text: String(n), onclick: () => { players = n; renderPlayers(); },
+        "aria-label": `${n} players`, text: String(n), onclick: () => { players = n; renderPlayers(); },
       }));
     }
     const names = $("player-names");
-    const old = [...names.querySelectorAll("input")].map((i) => i.value);
+    const old = [...names.querySelectorAll(".seat")].map((row) => ({
+      name: row.querySelector("input").value, color: (row.querySelector("select") || {}).value }));
+    const kept = remembered();
     names.replaceChildren();
+    const choices = palette.choices.length ? palette.choices : Object.keys(COLOR_NAMES);
     for (let i = 0; i < players; i++) {
       const fallback = (chosen.default_names || [])[i] || `Player ${i + 1}`;
-      names.append(el("input", {
+      const was = old[i] || kept[i] || {};
+      const color = choices.includes(was.color) ? was.color : (palette.players[i] || choices[i]);
+      const input = el("input", {
         type: "text", maxlength: "24", "aria-label": `Name of player ${i + 1}`,
-        placeholder: fallback, value: old[i] || "", "data-player": String(i),
-      }));
+        placeholder: fallback, value: was.name || "", "data-player": String(i),
+      });
+      const row = el("div", { class: "seat", "data-seat": String(i) }, seatSwatch(i, color), input);
+      if (!fixedLooks()) {
+        const select = el("select", { "aria-label": `Colour of player ${i + 1}`, "data-color": String(i) });
+        for (const c of choices) {
+          select.append(el("option", { value: c, text: COLOR_NAMES[c] || c, selected: c === color }));
+        }
+        select.addEventListener("change", () => {
+          row.querySelector(".swatch").style.background = select.value;
+        });
+        row.append(select);
+      }
+      names.append(row);
     }
   }
 
@@ -108,7 +155,7 @@
 
   async function choose(v) {
     chosen = v;
-    players = v.players[0];
+    players = Math.min(Math.max(remembered().length || v.players[0], v.players[0]), v.players[1]);
     for (const b of document.querySelectorAll(".game-choice")) {
       b.setAttribute("aria-pressed", b.dataset.variant === v.id ? "true" : "false");
     }
@@ -118,6 +165,8 @@
     $("player-names").replaceChildren();
     renderPlayers();
     renderOptions();
+    // Hints light where a chosen number fits: nothing to light in a game of moves.
+    $("hints-box").hidden = !!v.traits.moves_pieces;
     $("setup-box").hidden = !v.has_setup;
     setup = null;
     if (!chosen.numbers) {
@@ -136,13 +185,20 @@
       options[select.dataset.option] = JSON.parse(select.value);
     }
     const names = [...document.querySelectorAll("#player-names input")].map((i) => i.value.trim());
-    const body = { variant: chosen.id, players, options, hints: $("hints").checked, names };
+    const colors = [...document.querySelectorAll("#player-names select")].map((s) => s.value);
+    if (new Set(colors).size !== colors.length) {
+      Panel.toast("Two players have the same colour: choose another for one of them.");
+      return;
+    }
+    remember(names, colors);
+    const body = { variant: chosen.id, players, options, hints: !$("hints-box").hidden && $("hints").checked,
+                   names, colors };
     if (chosen.has_setup) body.setup = readSetup();
     try {
       await post("/api/game", body);
       window.location.href = "/play";
     } catch (e) {
-      // The toast shows why.
+      // The toast shows why (or the players chose to keep the running game).
     }
   }
 
@@ -150,8 +206,11 @@
     $("setup-form").addEventListener("submit", start);
     $("propose-setup").addEventListener("click", () => loadSetup(Math.floor(Math.random() * 1e9)));
     try {
-      const [list, state] = await Promise.all([get("/api/variants"), get("/api/state")]);
+      const [list, state, legend] = await Promise.all([get("/api/variants"), get("/api/state"),
+                                                       get("/api/legend")]);
       variants = list;
+      palette = legend;
+      Board.setPalette(legend);
       $("running").hidden = !(state.game && !state.game.over);
     } catch (e) {
       return;

@@ -1,10 +1,18 @@
-// The table page: the live sensor matrix, an LED test, the brightness, finished games.
+// The table page: the live sensor matrix, an LED test (shown on the matrix as the LEDs run it),
+// the brightness, and the finished games with their players, winner and record.
 "use strict";
 
 (() => {
   const { get, post, liveViews, el } = Panel;
   const $ = (id) => document.getElementById(id);
   const FILES = "abcdefghi";
+  const END_WORDS = {
+    board_full: "the board was full", no_moves: "nobody could move",
+    no_one_can_place: "nobody could place", four_in_a_row: "four in a row",
+    all_borne_off: "all pieces borne off", cards_set_aside: "three cards set aside",
+    cards_used_up: "all cards played", twelve_markers: "twelve markers",
+    stones_used_up: "all stones laid",
+  };
 
   function buildMatrix() {
     const matrix = $("matrix");
@@ -33,17 +41,51 @@
       el("li", { text: typeof f === "string" ? f : (f.detail || f.kind || JSON.stringify(f)) })));
   }
 
+  // The LEDs light every square in turn; the matrix shows the same, at the same pace.
+  async function ledTest() {
+    const answer = await post("/api/table/led-test", {});
+    const cells = Object.fromEntries([...$("matrix").querySelectorAll("[data-square]")]
+      .map((c) => [c.dataset.square, c]));
+    const step = (answer.step || 0.04) * 1000;
+    document.body.dataset.ledTest = "running";
+    for (const square of answer.squares || []) {
+      const cell = cells[square];
+      if (!cell) continue;
+      cell.classList.add("lit");
+      await new Promise((resolve) => setTimeout(resolve, step));
+      cell.classList.remove("lit");
+    }
+    document.body.dataset.ledTest = "done";
+  }
+
+  function localDate(iso) {
+    const date = new Date(iso);
+    if (Number.isNaN(date.getTime())) return iso || "";
+    return date.toLocaleString(undefined, { dateStyle: "medium", timeStyle: "short" });
+  }
+
   async function showFinished() {
     const games = await get("/api/games");
     const list = $("finished");
     list.replaceChildren();
     if (!games.length) list.append(el("li", { class: "muted", text: "No finished games yet." }));
     for (const g of games) {
-      const scores = (g.scores || []).join(" : ");
+      const names = g.names || [];
+      const scores = g.scores || [];
+      const winners = g.winners || [];
+      const who = names.map((n, i) => `${n} ${scores[i] ?? ""}`.trim()).join(" : ");
+      const won = winners.length === 1 ? `${names[winners[0]] || `Player ${winners[0] + 1}`} won`
+        : winners.length > 1 ? `${winners.map((w) => names[w]).join(" and ")} shared the win` : "a draw";
+      const why = END_WORDS[g.end_reason] ? ` (${END_WORDS[g.end_reason]})` : "";
       list.append(el("li", { "data-game": String(g.id) },
-        el("span", { text: `${g.variant}, ${g.finished || ""}${scores ? ", " + scores : ""}` }),
+        el("div", {},
+          el("strong", { text: g.name || g.variant }), " ",
+          el("span", { class: "muted", text: localDate(g.finished) }),
+          el("div", { text: `${won}${why}` }),
+          el("div", { class: "muted small", text: who })),
         el("a", { class: "button secondary", href: `/api/games/${g.id}/record?download=1`,
-                  download: `${g.variant}-${g.id}.json`, text: "Record" })));
+                  download: `${g.variant}-${g.id}.json`, text: "Record",
+                  "aria-label": `Record of ${g.name || g.variant}, ${localDate(g.finished)}` })));
     }
   }
 
@@ -58,7 +100,7 @@
     });
     slider.addEventListener("change", () => post("/api/table/brightness",
                                                  { level: Number(slider.value) }).catch(() => {}));
-    $("led-test").addEventListener("click", () => post("/api/table/led-test", {}).catch(() => {}));
+    $("led-test").addEventListener("click", () => ledTest().catch(() => {}));
     liveViews(showSensors);
     showFinished().catch(() => {});
     document.body.dataset.rendered = "true";
