@@ -10,7 +10,7 @@ ON_PI  := $(shell grep -qs "Raspberry Pi" /proc/device-tree/model && echo yes)
 EXTRAS := test$(if $(ON_PI),$(comma)pi)
 comma  := ,
 
-.PHONY: run test setup bench lint install clean
+.PHONY: run test setup browser bench lint install clean
 
 $(BIN)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -23,8 +23,18 @@ setup: $(BIN)/.installed
 run: setup
 	$(BIN)/sudoku-table serve --host $(HOST) --port $(PORT)
 
-test: setup
-	@command -v chromium >/dev/null || echo "note: Debian's chromium is missing (apt-get install chromium): browser tests will fail"
+# The browser tests drive Debian's chromium: installed here where that is possible (root or
+# sudo without a password); otherwise make stops and names the one command to run.
+browser:
+	@command -v chromium >/dev/null 2>&1 || { \
+	  if [ "$$(id -u)" = 0 ]; then SUDO=""; \
+	  elif command -v sudo >/dev/null 2>&1 && sudo -n true 2>/dev/null; then SUDO="sudo"; \
+	  else echo "The browser tests need Debian's chromium. Run:  sudo apt-get install chromium" >&2; exit 1; fi; \
+	  echo "installing Debian's chromium for the browser tests"; \
+	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq chromium >/dev/null; }
+	@$(BIN)/python -m tests.web.axe >/dev/null
+
+test: setup browser
 	$(BIN)/python -m pytest -q
 
 bench: setup
@@ -38,4 +48,4 @@ install:
 	sudo ./systemd/install.sh
 
 clean:
-	rm -rf $(VENV) build *.egg-info .pytest_cache .mypy_cache .ruff_cache
+	rm -rf $(VENV) build *.egg-info .pytest_cache .mypy_cache .ruff_cache .cache

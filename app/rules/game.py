@@ -112,6 +112,19 @@ END_REASONS: Mapping[str, str] = {
 """Every way a game can end (``Game.end_reason``), with its English wording; the state
 document of a finished game carries the code as ``end_reason``."""
 
+SCORE_PARTS: Mapping[str, str] = {
+    "pieces": "number pieces",
+    "blocks": "single-coloured blocks",
+    "lines": "single-coloured rows and columns",
+    "sections": "sections",
+    "bonuses": "bonus points",
+    "borne_off": "pieces borne off",
+    "ranks": "row markers",
+    "files": "column markers",
+    "block_markers": "block markers",
+}
+"""The parts a score is made of (``Game.score_breakdown``), with their English names."""
+
 BLANKS_PHASE = "blanks"
 """``State.phase`` while the mover of a DOMINARI placement game may still lay blanks."""
 
@@ -253,6 +266,11 @@ class Game:
         """Variant fields of the state document (``blanks_left``, ``borne_off``...)."""
         return {}
 
+    def score_breakdown(self, state: State) -> list[dict[str, int]]:
+        """Each player's score split the way the rule book counts it (keys of
+        ``SCORE_PARTS``; the parts add up to the score). Empty where the score has no parts."""
+        return []
+
     def end_reason(self, state: State) -> str | None:
         """Why a finished game ended, as a code of ``END_REASONS`` (None while it runs).
         Variants with endings of their own override this."""
@@ -328,6 +346,9 @@ class Game:
         }
         if state.over:
             doc["end_reason"] = self.end_reason(state)
+            breakdown = self.score_breakdown(state)
+            if breakdown:
+                doc["breakdown"] = breakdown
         if state.phase is not None:
             doc["phase"] = state.phase
         doc.update(self.extras(state))

@@ -139,6 +139,8 @@ def signals(c: Companion, missing: set[str], extra: set[str]) -> dict[str, str]:
     ``Companion.differences`` gives them)."""
     if c.clearing:  # only the leftovers of the last game: take them away
         return lights.merge({"extra": extra})
+    if c.state.over:  # nothing left to place or put right: the last move and its flips
+        return lights.merge({"flip": c.debt & set(c.state.board), "last": last_squares(c)})
     layers: dict[str, set[str]] = {
         "missing": missing,
         "extra": extra,

@@ -71,7 +71,7 @@ def test_the_view_carries_the_code_and_its_english_wording() -> None:
     code = view["table"]["message_code"]
     assert code == {"code": "action",
                     "params": {"action": {"type": "place", "cell": "b2", "number": 3},
-                               "player": 0}}
+                               "player": 0, "points": [], "completed": []}}
     assert view["table"]["message"] == render(code) == "3 on b2"
     prompt = put(table, clock, "c3")["table"]["prompt"]
     assert prompt is not None and prompt["kind"] in PROMPT_KINDS
@@ -114,3 +114,23 @@ def test_every_finished_reference_game_says_why_it_ended() -> None:
         else:
             assert "end_reason" not in doc
     assert len(reasons) >= 4
+
+
+def test_every_breakdown_adds_up_to_the_score() -> None:
+    import json
+
+    from app.rules.game import SCORE_PARTS
+    from app.rules.record import Record, replay
+
+    broken = set()
+    for path in sorted((ROOT / "tests" / "data").rglob("*.json")):
+        data = json.loads(path.read_text(encoding="utf-8"))
+        if not isinstance(data, dict) or "record" not in data:
+            continue
+        game, states = replay(Record.from_json(data["record"]))
+        doc = game.document(states[-1])
+        for parts, score in zip(doc.get("breakdown", []), doc["scores"], strict=False):
+            assert set(parts) <= set(SCORE_PARTS), path.name
+            assert sum(parts.values()) == score, path.name
+            broken.add(game.id)
+    assert len(broken) >= 5  # Revers, Score, Halma, the KOSMOS games, Duell

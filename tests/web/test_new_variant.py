@@ -96,7 +96,6 @@ def test_the_overlay_of_a_new_variant_renders(tiny: type[Game]) -> None:
 
 
 @pytest.mark.browser
-@pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian's chromium is not installed")
 def test_the_play_page_draws_a_new_variant(tiny: type[Game], browser: Any,  # noqa: F811
                                            tmp_path: Path) -> None:
     from app.assembly import open_panel
@@ -125,7 +124,6 @@ def test_the_play_page_draws_a_new_variant(tiny: type[Game], browser: Any,  # no
 
 
 @pytest.mark.browser
-@pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian's chromium is not installed")
 def test_the_play_page_shows_only_what_the_game_has(browser: Any,  # noqa: F811
                                                     tmp_path: Path) -> None:
     """The legend lists only the game's own LED words, and Halma, a game of moves, has no

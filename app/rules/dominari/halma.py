@@ -239,6 +239,10 @@ class HalmaDominari(Game):
         assert isinstance(state, HalmaState)
         return list(state.borne_off)
 
+    def score_breakdown(self, state: State) -> list[dict[str, int]]:
+        assert isinstance(state, HalmaState)
+        return [{"borne_off": n} for n in state.borne_off]
+
     def end_reason(self, state: State) -> str | None:
         if not state.over:
             return None

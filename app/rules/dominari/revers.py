@@ -16,7 +16,7 @@ from ..errors import Illegal
 from ..game import PLACEMENT_SIGNALS, Piece, State, register
 from .board import CELLS, DIAGONAL_DIRECTIONS, ORTHOGONAL, ORTHOGONAL_DIRECTIONS, step
 from .placement import PlacementGame, PlacementState
-from .scoring import table_scores
+from .scoring import table_breakdown, table_scores
 
 
 def _ray(cell: str, df: int, dr: int) -> tuple[str, ...]:
@@ -117,3 +117,6 @@ class ReversDominari(PlacementGame):
 
     def scores(self, state: State) -> list[int]:
         return table_scores(state.board, self.players)
+
+    def score_breakdown(self, state: State) -> list[dict[str, int]]:
+        return table_breakdown(state.board, self.players)

@@ -13,7 +13,7 @@ from ..errors import Illegal
 from ..game import State, register
 from .board import COLOUR_NAMES, KING
 from .placement import PlacementGame, PlacementState
-from .scoring import table_scores
+from .scoring import table_breakdown, table_scores
 
 OPENINGS = ("a1", "f6")
 """Where White's and Black's first piece goes."""
@@ -47,6 +47,9 @@ class ScoreDominari(PlacementGame):
 
     def scores(self, state: State) -> list[int]:
         return table_scores(state.board, self.players)
+
+    def score_breakdown(self, state: State) -> list[dict[str, int]]:
+        return table_breakdown(state.board, self.players)
 
     def extras(self, state: State) -> dict[str, Any]:
         assert isinstance(state, PlacementState)

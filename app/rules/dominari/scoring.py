@@ -36,6 +36,22 @@ def _area_points(board: Mapping[str, Piece], cells: Iterable[str], points: tuple
         totals[owner] += points[1] if with_blank else points[0]
 
 
+def table_breakdown(board: Mapping[str, Piece], players: int = 2) -> list[dict[str, int]]:
+    """Every player's points for ``board`` by the table's parts: own number pieces,
+    single-coloured blocks, single-coloured ranks and files."""
+    pieces = [0] * players
+    for piece in board.values():
+        if piece.number is not None and piece.owner is not None:
+            pieces[piece.owner] += 1
+    blocks, lines = [0] * players, [0] * players
+    for cells in BLOCKS.values():
+        _area_points(board, cells, BLOCK_POINTS, blocks)
+    for cells in LINES.values():
+        _area_points(board, cells, LINE_POINTS, lines)
+    return [{"pieces": pieces[p], "blocks": blocks[p], "lines": lines[p]}
+            for p in range(players)]
+
+
 def table_scores(board: Mapping[str, Piece], players: int = 2) -> list[int]:
     """Every player's points for ``board`` under the scoring table."""
     totals = [0] * players

@@ -315,6 +315,14 @@ class DuellDerMeister(Game):
             result[winner] += 1
         return result
 
+    def score_breakdown(self, state: State) -> list[dict[str, int]]:
+        assert isinstance(state, DuellState)
+        parts = [{"ranks": 0, "files": 0, "block_markers": 0} for _ in range(2)]
+        kinds = {"rank": "ranks", "file": "files", "block": "block_markers"}
+        for name, winner in state.markers.items():
+            parts[winner][kinds[name.split()[0]]] += 1
+        return parts
+
     def end_reason(self, state: State) -> str | None:
         if not state.over:
             return None

@@ -279,6 +279,14 @@ class KosmosGame(Game):
         best = max(scores)
         return tuple(p for p, s in enumerate(scores) if s == best)
 
+    def score_breakdown(self, state: State) -> list[dict[str, int]]:
+        assert isinstance(state, KosmosState)
+        bonuses = [0] * self.players
+        for _, player in state.awards:
+            bonuses[player] += 1
+        return [{"sections": state.section_points[p], "bonuses": bonuses[p]}
+                for p in range(self.players)]
+
     def end_reason(self, state: State) -> str | None:
         if not state.over:
             return None

@@ -322,10 +322,11 @@ const Board = (() => {
       layers.cells.append(shapeNode);
       const hit = shapeNode.cloneNode();
       hit.setAttribute("class", "cell-hit");
-      const group = svgEl("g", {
-        class: "sq", "data-square": cell, role: "gridcell", tabindex: options.clickable ? "0" : "-1",
-        "aria-label": cell,
-      });
+      // A square of the simulated table is a button (tap: a hand puts a piece down or lifts
+      // it); elsewhere it is a labelled picture of what stands there.
+      const group = svgEl("g", options.clickable
+        ? { class: "sq", "data-square": cell, role: "button", tabindex: "0", "aria-label": cell }
+        : { class: "sq", "data-square": cell, role: "img", "aria-label": cell });
       group.append(hit);
       if (options.onSquare) {
         group.addEventListener("click", () => options.onSquare(cell));

@@ -228,12 +228,43 @@
     }
   }
 
+  const PARTS = {
+    pieces: "Pieces", blocks: "Blocks", lines: "Rows and columns", sections: "Sections",
+    bonuses: "Bonuses", borne_off: "Borne off", ranks: "Rows", files: "Columns",
+    block_markers: "Blocks",
+  };
+
+  // The final scores as the rule book counts them: one column per part, then the total.
+  function renderBreakdown(game) {
+    const table = $("breakdown");
+    table.replaceChildren();
+    const parts = game.breakdown || [];
+    const keys = parts.length ? Object.keys(parts[0]) : [];
+    table.append(el("thead", {}, el("tr", {}, el("th", { scope: "col", text: "Player" }),
+      ...keys.map((k) => el("th", { scope: "col", class: "points", text: PARTS[k] || k })),
+      el("th", { scope: "col", class: "points", text: "Total" }))));
+    const body = el("tbody", {});
+    for (let i = 0; i < game.players; i++) {
+      const row = el("tr", { "data-player": String(i) },
+        el("th", { scope: "row" }, swatch(i), " ", playerName(i)),
+        ...keys.map((k) => el("td", { class: "points", text: String(parts[i][k]) })),
+        el("td", { class: "points total", text: String((game.scores || [])[i] ?? 0) }));
+      if ((game.winners || []).includes(i)) row.classList.add("winner");
+      body.append(row);
+    }
+    table.append(body);
+  }
+
   function renderEnd(game) {
     $("end").hidden = !game.over;
     $("moves-box").hidden = !game.over;
+    $("rematch").hidden = !game.over;
+    $("another").hidden = !game.over;
     if (!game.over) return;
-    $("end-title").textContent = winnerWords(game);
-    $("end-why").textContent = `Why: ${END_WORDS[game.end_reason] || "no more moves"}.`;
+    $("end-title").textContent = "Final scores";
+    $("end-why").textContent = `${winnerWords(game)} The game ended because ` +
+      `${END_WORDS[game.end_reason] || "nobody could go on"}.`;
+    renderBreakdown(game);
     const moves = view.table.moves || [];
     $("moves").replaceChildren(...moves.map((m) => {
       const scored = (m.points || []).map((n, i) => [i, n]).filter(([, n]) => n)
@@ -458,7 +489,7 @@
     const soundButton = $("sound");
     const showSound = () => {
       soundButton.setAttribute("aria-pressed", Sound.on() ? "true" : "false");
-      soundButton.textContent = Sound.on() ? "\u266a on" : "\u266a off";
+      soundButton.textContent = Sound.on() ? "Sound on" : "Sound off";
     };
     soundButton.addEventListener("click", () => { Sound.toggle(); showSound(); });
     showSound();

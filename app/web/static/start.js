@@ -56,7 +56,7 @@
     for (let n = chosen.players[0]; n <= chosen.players[1]; n++) {
       box.append(el("button", {
         type: "button", role: "radio", "aria-checked": n === players ? "true" : "false",
-        "aria-pressed": n === players ? "true" : "false", "data-players": String(n),
+        "data-players": String(n),
         "aria-label": `${n} players`, text: String(n), onclick: () => { players = n; renderPlayers(); },
       }));
     }

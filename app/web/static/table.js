@@ -20,7 +20,7 @@
     for (let rank = 9; rank >= 1; rank--) {
       matrix.append(el("span", { class: "label", text: String(rank) }));
       for (const file of FILES) {
-        matrix.append(el("span", { "data-square": `${file}${rank}`, role: "gridcell",
+        matrix.append(el("span", { "data-square": `${file}${rank}`, role: "img",
                                    "aria-label": `${file}${rank} empty` }));
       }
     }

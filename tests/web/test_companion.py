@@ -1,0 +1,282 @@
+"""The panel as a family meets it, in a real browser at a phone's, a phone turned sideways's and
+a laptop's size: every family of games played to its end by taps only, the what-now bar and its
+controls in view at every step, the end screen with its reason and a rematch, the cases that
+destroyed or confused before (leftover pieces, undo while a piece waits, undo after the end, a
+new game over a running one), and an accessibility audit (axe-core) of every page.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from .axe import audit
+from .test_browser import ARGS, CHROMIUM, EXAMPLES, Phone, play_record
+
+SIZES = {"phone": (390, 844), "landscape": (844, 390), "laptop": (1280, 800)}
+GAMES = {  # one full game of every family
+    "vierer": ("vierer-dominari", "vierer-dominari-7-12"),
+    "revers": ("revers-dominari", "revers-dominari-7-35"),
+    "halma": ("halma-dominari", "halma-dominari-7-66"),
+    "classic": ("classic-sudoku", "classic-sudoku-7-66"),
+    "duell": ("duell-der-meister", "duell-der-meister-7-62"),
+    "family": ("sudoku-family", "sudoku-family-7-34"),
+}
+
+pytestmark = [pytest.mark.browser]
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    from playwright.sync_api import sync_playwright
+
+    assert CHROMIUM.exists(), "Debian's chromium is needed: apt-get install chromium"
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=str(CHROMIUM), headless=True,
+                                              args=ARGS)
+        yield chromium
+        chromium.close()
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Iterator[str]:
+    from .helpers import LiveServer, open_composition
+
+    panel = open_composition(tmp_path / "data")
+    live = LiveServer(panel.app)
+    yield live.url
+    live.close()
+    panel.close()
+
+
+def open_phone(browser: Any, server: str, size: tuple[int, int]) -> tuple[Any, Phone]:
+    width, height = size
+    mobile = width < 1000
+    # The panel's CSP forbids inline and evaluated scripts; the test's own probes and axe
+    # are injected past it (bypass_csp), the panel's own scripts still run under it.
+    context = browser.new_context(viewport={"width": width, "height": height},
+                                  is_mobile=mobile, has_touch=mobile, bypass_csp=True)
+    page = context.new_page()
+    page.set_default_timeout(5000)
+    return context, Phone(page, server)
+
+
+@pytest.fixture(params=list(SIZES), ids=list(SIZES))
+def sized(request: pytest.FixtureRequest, browser: Any, server: str) -> Iterator[Phone]:
+    context, phone = open_phone(browser, server, SIZES[request.param])
+    yield phone
+    context.close()
+    assert not phone.errors, phone.errors
+
+
+def bar_in_view(phone: Phone) -> None:
+    Phone.assert_bar_in_view(phone.drawn())
+
+
+def turn_over_flips(phone: Phone) -> None:
+    """Turn over every piece the table asks to: tap it twice (lift it, set it down again)."""
+    view = phone.api("/api/state")
+    for square, word in view["table"]["signals"].items():
+        if word == "flip":
+            phone.page.wait_for_selector(f"#board [data-square='{square}'][data-signal='flip']")
+            assert "Turn" in phone.page.text_content("#now-text")
+            phone.square(square)
+            phone.square(square)
+
+
+def move(phone: Phone, path: list[str]) -> None:
+    """A Halma move by taps: lift the piece, set it down on each landing square (and lift it
+    off the board with "Bear off" when it leaves)."""
+    phone.square(path[0])
+    bears_off = path[-1] == "off"
+    landings = path[1:-1] if bears_off else path[1:]
+    for step in landings:
+        phone.square(step)
+        if step != landings[-1] or bears_off:
+            phone.square(step)
+    if bears_off:
+        bar_in_view(phone)
+        phone.page.click("#prompt-extra [data-action='bear_off']")
+    phone.page.wait_for_function(
+        "s => !document.querySelector(`#board [data-square='${s}']`).dataset.owner", arg=path[0])
+
+
+def play_by_taps(phone: Phone, actions: list[dict[str, Any]]) -> None:
+    for index, action in enumerate(actions):
+        turn_over_flips(phone)
+        bar_in_view(phone)
+        if action["type"] == "move":
+            move(phone, action["path"])
+        else:
+            play_record(phone, [action], check_every=1 if index % 8 == 7 else 10**6)
+    turn_over_flips(phone)
+
+
+@pytest.mark.parametrize("family", list(GAMES))
+def test_a_full_game_by_taps_with_the_bar_always_in_view(sized: Phone, family: str) -> None:
+    variant, name = GAMES[family]
+    record = json.loads((EXAMPLES / f"{name}.json").read_text())
+    setup = record["record"].get("setup") or None
+    sized.start(variant, players=record["record"]["players"], setup=setup)
+    sized.set_up()
+    sized.check()
+    play_by_taps(sized, record["record"]["actions"])
+    view = sized.check()
+    assert view["game"]["over"] and view["game"]["winners"] == record["state"]["winners"]
+    page = sized.page
+    # The end screen: who won, why, every move, and a rematch, in view of a player.
+    assert page.is_visible("#end")
+    names = view["player_names"]
+    said = page.text_content("#now-who")  # the bar says who won, with Rematch in view
+    assert all(names[w] in said for w in view["game"]["winners"]) or "draw" in said.lower()
+    assert page.is_visible("#rematch")
+    bar_in_view(sized)
+    why = page.text_content("#end-why")
+    assert "ended because" in why and all(names[w] in why for w in view["game"]["winners"])
+    # Each player's score in the rule book's parts (where the game has parts), adding up.
+    rows = page.eval_on_selector_all("#breakdown tbody tr", """rows => rows.map(r =>
+        [...r.querySelectorAll('td')].map(td => Number(td.textContent)))""")
+    assert [row[-1] for row in rows] == view["game"]["scores"]
+    for row, parts in zip(rows, view["game"].get("breakdown", []), strict=False):
+        assert row[:-1] == list(parts.values()) and sum(row[:-1]) == row[-1]
+    assert page.locator("#moves li").count() == len(record["record"]["actions"])
+    assert page.evaluate("document.documentElement.scrollWidth") <= page.viewport_size["width"]
+
+
+def test_undo_after_the_end_asks_and_keeps_the_finished_game(browser: Any, server: str) -> None:
+    context, phone = open_phone(browser, server, SIZES["phone"])
+    record = json.loads((EXAMPLES / "vierer-dominari-7-12.json").read_text())
+    phone.start("vierer-dominari")
+    play_record(phone, record["record"]["actions"], check_every=10**6)
+    page = phone.page
+    page.wait_for_selector("#end:not([hidden])")
+    asked: list[str] = []
+    page.once("dialog", lambda d: (asked.append(d.message), d.dismiss()))
+    page.click("#undo")
+    assert asked and "game is over" in asked[0]
+    assert phone.api("/api/state")["game"]["over"]  # declined: nothing changed
+    page.once("dialog", lambda d: d.accept())
+    page.click("#undo")
+    page.wait_for_selector("#end", state="hidden")
+    assert not phone.api("/api/state")["game"]["over"]
+    assert len(phone.api("/api/games")) == 1  # it stays in the finished games
+    context.close()
+    assert not phone.errors, phone.errors
+
+
+def test_undo_cancels_the_waiting_piece_first(browser: Any, server: str) -> None:
+    context, phone = open_phone(browser, server, SIZES["landscape"])
+    phone.start("classic-sudoku", players=2)
+    phone.place("a1", 1)
+    phone.square("b1")  # a new piece waits for its number
+    page = phone.page
+    page.wait_for_selector("#pad[data-mode='answer']")
+    page.click("#undo")
+    page.wait_for_selector("#board [data-square='b1'][data-signal='extra']")
+    assert phone.api("/api/state")["game"]["cells"] == {"a1": {"owner": 0, "number": 1}}
+    assert "cancelled" in page.text_content("#message")
+    phone.square("b1")  # taken away, the board agrees again
+    phone.check()
+    context.close()
+
+
+def test_rematch_starts_clean_and_leftovers_are_cleared(browser: Any, server: str) -> None:
+    context, phone = open_phone(browser, server, SIZES["laptop"])
+    page = phone.page
+    record = json.loads((EXAMPLES / "vierer-dominari-7-12.json").read_text())
+    page.goto(phone.url + "/")
+    page.click("[data-variant='vierer-dominari']")
+    page.fill("#player-names input[data-player='0']", "Anna")
+    page.fill("#player-names input[data-player='1']", "Ben")
+    page.click("#start-game")
+    page.wait_for_url("**/play")
+    page.wait_for_selector("#board [data-square]")
+    play_record(phone, record["record"]["actions"], check_every=10**6)
+    page.wait_for_selector("#end:not([hidden])")
+    page.click("#rematch")
+    # The same players, and the last game's pieces named for taking away; nothing counts yet.
+    page.wait_for_selector("#now[data-next='clear_board']")
+    view = phone.check()
+    assert view["player_names"] == ["Anna", "Ben"] and view["game"]["cells"] == {}
+    assert page.is_hidden("#pad")
+    assert "Take away" in page.text_content("#now-text")
+    page.click("#sim-clear")
+    page.wait_for_selector("#now[data-next='place']")
+    assert phone.api("/api/state")["table"]["occupied"] == []
+    # The finished game is listed with its players, winner and a date, and its record.
+    page.goto(phone.url + "/table")
+    page.wait_for_selector("#finished [data-game]")
+    listed = page.text_content("#finished [data-game]")
+    assert "Vierer" in listed and "Anna" in listed and "won" in listed
+    assert "T" not in listed.split("Vierer-Dominari")[1][:12]  # a local date, not ISO
+    # The LED test is shown on the matrix as the LEDs run it.
+    page.click("#led-test")
+    page.wait_for_selector("#matrix .lit")
+    page.wait_for_function("document.body.dataset.ledTest === 'done'", timeout=10000)
+    context.close()
+
+
+def test_a_piece_off_a_smaller_board_can_be_lifted(browser: Any, server: str) -> None:
+    context, phone = open_phone(browser, server, SIZES["phone"])
+    phone.post("/api/sim/square", {"square": "i9", "occupied": True})  # outside 6x6
+    phone.start("revers-dominari")
+    page = phone.page
+    page.wait_for_selector("#off-board [data-off-board='i9']")
+    page.click("#off-board [data-off-board='i9']")
+    page.wait_for_selector("#off-board", state="hidden")
+    assert phone.api("/api/state")["table"]["clearing"] is False
+    context.close()
+
+
+def test_fast_taps_are_all_handled_in_order(browser: Any, server: str) -> None:
+    context, phone = open_phone(browser, server, SIZES["phone"])
+    phone.start("revers-dominari")
+    page = phone.page
+    for square in ("a1", "f6", "a2", "f5"):  # four quick taps, no waiting between them
+        page.click(f"#board [data-square='{square}']", no_wait_after=True)
+    page.wait_for_function("""() => ['a1', 'f6', 'a2', 'f5'].every(s =>
+        document.querySelector(`#board [data-square='${s}']`).dataset.occupied === 'true')""")
+    assert set(phone.api("/api/state")["table"]["occupied"]) >= {"a1", "f6", "a2", "f5"}
+    context.close()
+
+
+def test_touch_targets_are_big_enough_on_a_phone(browser: Any, server: str) -> None:
+    context, phone = open_phone(browser, server, SIZES["phone"])
+    phone.start("classic-sudoku", players=2)
+    page = phone.page
+    sizes = page.evaluate("""() => {
+        const out = {};
+        const box = (el) => el.getBoundingClientRect();
+        const sq = document.querySelector('#board [data-square="e5"] .cell-hit');
+        out.square = Math.min(box(sq).width, box(sq).height);
+        out.controls = [...document.querySelectorAll('#now button, .topbar a')]
+          .filter(b => !b.hidden && box(b).height > 0)
+          .map(b => [b.id || b.textContent.trim(), box(b).width, box(b).height]);
+        return out;
+    }""")
+    assert sizes["square"] >= 43  # 9 squares edge to edge on 390 px
+    for name, width, height in sizes["controls"]:
+        assert width >= 44 and height >= 44, (name, width, height)
+    context.close()
+
+
+@pytest.mark.parametrize("path", ["/", "/play", "/rules", "/rules/revers-dominari", "/table"])
+def test_no_serious_accessibility_violation(browser: Any, server: str, path: str) -> None:
+    context, phone = open_phone(browser, server, SIZES["phone"])
+    phone.post("/api/game", {"variant": "classic-sudoku", "players": 3,
+                             "names": ["Anna", "Ben", "Cleo"]})
+    phone.post("/api/sim/square", {"square": "e5", "occupied": True})
+    page = phone.page
+    page.goto(phone.url + path)
+    if path not in ("/rules",):  # the list of rules is plain HTML, no script
+        page.wait_for_selector("body[data-rendered='true']")
+    if path == "/":
+        page.click("[data-variant='classic-sudoku']")
+        page.wait_for_selector("#player-names input")
+    violations = audit(page)
+    assert violations == [], violations
+    context.close()
