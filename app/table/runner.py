@@ -117,7 +117,7 @@ def parse_line(line: str) -> dict[str, Any]:
         colors = spec.get("colors")
         if colors is not None and (not isinstance(colors, list) or len(colors) > 4 or not all(
                 isinstance(c, str) and len(c) == 7 and c.startswith("#") for c in colors)):
-            raise LineError("colors must be a list of at most 4 colours like #56b4e9")
+            raise LineError("colors must be a list of at most 4 colours like #99ddff")
     elif kind == "board":
         board = data["board"]
         if not isinstance(board, list) or not all(is_square(s) for s in board):

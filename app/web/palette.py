@@ -1,8 +1,8 @@
 """The panel's colours for the players' pieces, chosen to stay apart for every eye.
 
 Colour alone never tells players apart on the panel (each seat also has a mark drawn on its
-pieces), but the colours themselves are picked from Okabe and Ito's palette for colour-blind
-readers, and ``distinct`` checks them under simulated deuteranopia, protanopia and tritanopia
+pieces), but the colours themselves are picked from Okabe and Ito's and Paul Tol's palettes for
+colour-blind readers, and ``distinct`` checks them under simulated deuteranopia, protanopia and tritanopia
 (Machado, Oliveira and Fernandes 2009, severity 1.0): the tests hold every pair, gold included,
 apart by a clear CIELAB distance under each. A player may choose any colour of ``CHOICES`` to
 match the real pieces; the start page offers them.
@@ -12,15 +12,17 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-SEATS: tuple[str, ...] = ("#56b4e9", "#e69f00", "#cc79a7", "#009e73")
-"""The default colour of each seat: sky blue, orange, reddish purple, bluish green."""
+SEATS: tuple[str, ...] = ("#99ddff", "#cc3311", "#009e73", "#aa4499")
+"""The default colour of each seat: light blue, red, green, purple (from Okabe-Ito's and Tol's
+palettes for colour-blind readers; the closest pair stays 27 apart under every deficiency)."""
 
 GOLD = "#f0e442"
 """Pieces of nobody's (Duell der Meister's gold cards)."""
 
-CHOICES: tuple[str, ...] = ("#56b4e9", "#e69f00", "#cc79a7", "#009e73", "#0072b2", "#d55e00",
-                            "#ffffff", "#8c8c8c")
-"""Colours a player may choose (Okabe-Ito, with white and grey for plain pieces)."""
+CHOICES: tuple[str, ...] = ("#99ddff", "#cc3311", "#009e73", "#aa4499", "#0072b2", "#ee7733",
+                            "#cc6677", "#ffffff", "#8c8c8c")
+"""Colours a player may choose to match the real pieces: the seats' own, dark blue, orange,
+rose, white and grey."""
 
 MARKS: tuple[str, ...] = ("circle", "triangle", "square", "diamond")
 """The mark drawn on each seat's pieces besides its colour; gold pieces carry a star."""

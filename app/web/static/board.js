@@ -24,7 +24,7 @@ const Board = (() => {
   // drawing uses large numbers rather than one unit per square.
   const S = 100;
   // The panel's seat colours and marks (GET /api/legend); the defaults match app/web/palette.py.
-  let seats = ["#56b4e9", "#e69f00", "#cc79a7", "#009e73"];
+  let seats = ["#99ddff", "#cc3311", "#009e73", "#aa4499"];
   let gold = "#f0e442";
   const MARKS = ["circle", "triangle", "square", "diamond"];
 
@@ -561,6 +561,7 @@ const Board = (() => {
         badge.append(svgEl("circle", { cx: sq.x + dx, cy: sq.y + dy, r: board.unit * 0.16,
                                        fill: look.color }));
         const t = svgEl("text", { class: "signal-label", x: sq.x + dx, y: sq.y + dy });
+        t.style.fill = textColor(look.color); // readable on every badge colour (dead is dark blue)
         t.textContent = SYMBOLS[word] || "*";
         badge.append(t);
         signalLayer.append(badge);

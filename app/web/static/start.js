@@ -8,8 +8,9 @@
   const $ = (id) => document.getElementById(id);
   const SEATS_KEY = "sudoku-table-seats";
   const COLOR_NAMES = {
-    "#56b4e9": "sky blue", "#e69f00": "orange", "#cc79a7": "pink", "#009e73": "green",
-    "#0072b2": "dark blue", "#d55e00": "red", "#ffffff": "white", "#8c8c8c": "grey",
+    "#99ddff": "light blue", "#cc3311": "red", "#009e73": "green", "#aa4499": "purple",
+    "#0072b2": "dark blue", "#ee7733": "orange", "#cc6677": "rose", "#ffffff": "white",
+    "#8c8c8c": "grey",
   };
   let variants = [];
   let chosen = null;
