@@ -2,10 +2,10 @@
 
 Colour alone never tells players apart on the panel (each seat also has a mark drawn on its
 pieces), but the colours themselves are picked from Okabe and Ito's and Paul Tol's palettes for
-colour-blind readers, and ``distinct`` checks them under simulated deuteranopia, protanopia and tritanopia
-(Machado, Oliveira and Fernandes 2009, severity 1.0): the tests hold every pair, gold included,
-apart by a clear CIELAB distance under each. A player may choose any colour of ``CHOICES`` to
-match the real pieces; the start page offers them.
+colour-blind readers, and ``closest_pair`` checks them under simulated deuteranopia, protanopia
+and tritanopia (Machado, Oliveira and Fernandes 2009, severity 1.0): the tests hold every pair,
+gold included, apart by a clear CIELAB distance under each. A player may choose any colour of
+``CHOICES`` to match the real pieces; the start page offers them.
 """
 
 from __future__ import annotations
