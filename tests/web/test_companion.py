@@ -261,6 +261,17 @@ def test_touch_targets_are_big_enough_on_a_phone(browser: Any, server: str) -> N
     assert sizes["square"] >= 43  # 9 squares edge to edge on 390 px
     for name, width, height in sizes["controls"]:
         assert width >= 44 and height >= 44, (name, width, height)
+    # Every visible link and button of every page, 44 px tall at least.
+    for path in ("/play", "/", "/table", "/rules", "/rules/classic-sudoku"):
+        page.goto(phone.url + path)
+        page.wait_for_load_state("networkidle")
+        small = page.evaluate("""() => [...document.querySelectorAll(
+            'a, button, select, input[type=text], input[type=checkbox]')]
+          .filter(e => e.offsetParent !== null && e.getBoundingClientRect().height > 0)
+          .map(e => [e.id || e.textContent.trim().slice(0, 30), e.getBoundingClientRect().height,
+                     e.type === 'checkbox' ? e.parentElement.getBoundingClientRect().height : 99])
+          .filter(([, h, parent]) => h < 44 && parent < 44)""")
+        assert small == [], (path, small)
     context.close()
 
 
