@@ -29,6 +29,7 @@ from .errors import Illegal, RecordError
 from .game import Board, Effects, Game, Piece, State, house_conflict, register
 from .geometry import Geometry
 from .squares import square_name
+from .wording import N_
 
 RADIUS = 3
 DIRECTIONS = ((1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1), (0, 1))
@@ -196,8 +197,8 @@ class SudokuFamily(Game):
     id: ClassVar[str] = "sudoku-family"
     name: ClassVar[str] = "SUDOKU FAMILY"
     summary: ClassVar[str] = (
-        "Draw numbered stones from the bag and place them triangle by triangle on a star of "
-        "six triangles; whoever completes a triangle or a line scores."
+        N_("Draw numbered stones from the bag and place them triangle by triangle on a star of "
+        "six triangles; whoever completes a triangle or a line scores.")
     )
     family: ClassVar[str] = "SUDOKU FAMILY"
     min_players: ClassVar[int] = 2

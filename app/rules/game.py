@@ -25,6 +25,7 @@ from .actions import Action, Place
 from .errors import Illegal, IllegalActionError, RecordError, UnknownVariantError
 from .geometry import Geometry
 from .squares import is_square
+from .wording import N_
 
 Board = Mapping[str, "Piece"]
 
@@ -99,29 +100,29 @@ S = TypeVar("S", bound=State)
 
 
 END_REASONS: Mapping[str, str] = {
-    "board_full": "the board is full",
-    "no_moves": "nobody can move any more",
-    "no_one_can_place": "nobody can place a number any more",
-    "four_in_a_row": "four pieces of one player stand in a row or a block",
-    "all_borne_off": "a player has borne all six pieces off",
-    "cards_set_aside": "three cards have been set aside",
-    "cards_used_up": "every card has been played",
-    "twelve_markers": "a player holds twelve markers",
-    "stones_used_up": "every stone has been laid",
+    "board_full": N_("the board is full"),
+    "no_moves": N_("nobody can move any more"),
+    "no_one_can_place": N_("nobody can place a number any more"),
+    "four_in_a_row": N_("four pieces of one player stand in a row or a block"),
+    "all_borne_off": N_("a player has borne all six pieces off"),
+    "cards_set_aside": N_("three cards have been set aside"),
+    "cards_used_up": N_("every card has been played"),
+    "twelve_markers": N_("a player holds twelve markers"),
+    "stones_used_up": N_("every stone has been laid"),
 }
 """Every way a game can end (``Game.end_reason``), with its English wording; the state
 document of a finished game carries the code as ``end_reason``."""
 
 SCORE_PARTS: Mapping[str, str] = {
-    "pieces": "number pieces",
-    "blocks": "single-coloured blocks",
-    "lines": "single-coloured rows and columns",
-    "sections": "sections",
-    "bonuses": "bonus points",
-    "borne_off": "pieces borne off",
-    "ranks": "row markers",
-    "files": "column markers",
-    "block_markers": "block markers",
+    "pieces": N_("number pieces"),
+    "blocks": N_("single-coloured blocks"),
+    "lines": N_("single-coloured rows and columns"),
+    "sections": N_("sections"),
+    "bonuses": N_("bonus points"),
+    "borne_off": N_("pieces borne off"),
+    "ranks": N_("row markers"),
+    "files": N_("column markers"),
+    "block_markers": N_("block markers"),
 }
 """The parts a score is made of (``Game.score_breakdown``), with their English names."""
 

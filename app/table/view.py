@@ -14,6 +14,7 @@ from collections.abc import Mapping
 from typing import Any, Literal, TypedDict
 
 from app.rules.actions import Action, Blank, Discard, Joker, Move, Place
+from app.rules.wording import N_
 
 # --- messages -----------------------------------------------------------------------------------
 
@@ -26,91 +27,91 @@ class Message(TypedDict):
 
 
 MESSAGES: Mapping[str, str] = {
-    "action": "{action}",
-    "taken_back": "{action}: taken back",
-    "taken_back_on_board": "{action}: taken back on the board",
-    "colour_changed": "{action}: colour changed",
-    "new_game": "{game}: new game",
-    "set_up_board": "{game}: set up the board",
-    "clear_board": "{game}: first take the {pieces} left on the board away",
-    "resumed": "{game} resumed: put right any blinking squares",
-    "over_before_stop": "{game} was over before the table stopped",
-    "board_set": "the board is set: the game can start",
-    "board_clear": "the board is clear",
-    "cancelled_piece": "the new piece on {square} is cancelled: take it away",
-    "cancelled_number": "the {number} chosen in advance is cancelled",
-    "all_turned": "all turned over",
-    "turn_first": "turn over the blinking amber pieces first",
-    "one_at_a_time": "one new piece at a time: {square} is waiting",
-    "cannot_move": "the piece on {square} cannot move now",
-    "dead_field": "{square} is a dead field: no number fits there",
-    "no_number_here": "no number may go on {square} now",
-    "no_number_here_because": "no number may go on {square} now: {reason}",
-    "number_illegal": "{number} on {square}: {reason}",
-    "blank_illegal": "a blank on {square}: {reason}",
-    "put_back": "put back: no move",
-    "not_a_move": "{start} to {square} is not a legal move",
-    "number_illegal_move": "{start} to {square}: {reason}",
-    "jump_on": "{square}: go on jumping",
-    "illegal": "{reason}",
-    "number_chosen": "{number} chosen: put the piece down",
+    "action": N_("{action}"),
+    "taken_back": N_("{action}: taken back"),
+    "taken_back_on_board": N_("{action}: taken back on the board"),
+    "colour_changed": N_("{action}: colour changed"),
+    "new_game": N_("{game}: new game"),
+    "set_up_board": N_("{game}: set up the board"),
+    "clear_board": N_("{game}: first take the {pieces} left on the board away"),
+    "resumed": N_("{game} resumed: put right any blinking squares"),
+    "over_before_stop": N_("{game} was over before the table stopped"),
+    "board_set": N_("the board is set: the game can start"),
+    "board_clear": N_("the board is clear"),
+    "cancelled_piece": N_("the new piece on {square} is cancelled: take it away"),
+    "cancelled_number": N_("the {number} chosen in advance is cancelled"),
+    "all_turned": N_("all turned over"),
+    "turn_first": N_("turn over the blinking amber pieces first"),
+    "one_at_a_time": N_("one new piece at a time: {square} is waiting"),
+    "cannot_move": N_("the piece on {square} cannot move now"),
+    "dead_field": N_("{square} is a dead field: no number fits there"),
+    "no_number_here": N_("no number may go on {square} now"),
+    "no_number_here_because": N_("no number may go on {square} now: {reason}"),
+    "number_illegal": N_("{number} on {square}: {reason}"),
+    "blank_illegal": N_("a blank on {square}: {reason}"),
+    "put_back": N_("put back: no move"),
+    "not_a_move": N_("{start} to {square} is not a legal move"),
+    "number_illegal_move": N_("{start} to {square}: {reason}"),
+    "jump_on": N_("{square}: go on jumping"),
+    "illegal": N_("{reason}"),
+    "number_chosen": N_("{number} chosen: put the piece down"),
     # Notices: what the table tells about itself, its journal and its hardware.
-    "journal_fresh_failed": "cannot start a fresh journal at {file}: {detail}; this game is "
-                            "not saved",
-    "journal_open_failed": "cannot open the journal {file}: {detail}; this game is not saved",
-    "journal_unmovable": "the journal {file} is unreadable ({detail}) and could not be moved "
-                         "aside: {error}",
-    "journal_set_aside": "the journal {file} was unreadable ({detail}); it was kept as {kept} "
-                         "and a fresh journal started",
-    "journal_restart_failed": "cannot start a fresh journal: {detail}; this game is not saved",
-    "journal_not_copied": "the journal could not be copied before its check: {detail}",
-    "journal_kept_main_and_wal": "the journal as found at start (main file and WAL) was kept "
-                                 "as {kept}",
-    "journal_kept_wal": "the journal as found at start (WAL) was kept as {kept}",
-    "journal_not_kept": "the journal as found at start could not be kept: {detail}",
-    "mark_unwritable": "the journal's mark {file} cannot be written ({detail}); lost actions "
-                       "could go unnoticed",
-    "mark_missing": "the journal's mark {file} was missing: whether actions were lost after a "
-                    "power cut or damage before this start cannot be told",
-    "mark_damaged": "the journal's mark {file} was damaged: whether actions were lost after a "
-                    "power cut or damage before this start cannot be told",
-    "mark_unreadable": "the journal's mark {file} was unreadable ({detail}): whether actions "
-                       "were lost after a power cut or damage before this start cannot be told",
-    "lost_game": "the journal lost game {game} with its {actions} after a power cut or damage",
-    "lost_games": "the journal lost game {game} with its {actions} after a power cut or "
-                  "damage; {games} games are missing in all",
-    "lost_actions": "the journal lost {actions} of game {game} after a power cut or damage; "
-                    "the game resumes from action {resume}",
-    "lost_actions_damaged": "the journal lost {actions} of game {game} after a power cut or "
-                            "damage",
-    "entries_differ": "the entries of game {game} differ from the journal's mark at action "
-                      "{seq}: they were damaged or replaced",
-    "lost_finished": "the journal lost {games} after a power cut or damage",
-    "start_damaged": "game {game}: its start data are damaged; it is kept in the journal",
-    "entries_damaged": "game {game}: {entries} damaged from entry {first}; they are kept in "
-                       "the journal",
-    "record_bad_checksum": "the record of finished game {game} is damaged (its checksum does "
+    "journal_fresh_failed": N_("cannot start a fresh journal at {file}: {detail}; this game is "
+                            "not saved"),
+    "journal_open_failed": N_("cannot open the journal {file}: {detail}; this game is not saved"),
+    "journal_unmovable": N_("the journal {file} is unreadable ({detail}) and could not be moved "
+                         "aside: {error}"),
+    "journal_set_aside": N_("the journal {file} was unreadable ({detail}); it was kept as {kept} "
+                         "and a fresh journal started"),
+    "journal_restart_failed": N_("cannot start a fresh journal: {detail}; this game is not saved"),
+    "journal_not_copied": N_("the journal could not be copied before its check: {detail}"),
+    "journal_kept_main_and_wal": N_("the journal as found at start (main file and WAL) was kept "
+                                 "as {kept}"),
+    "journal_kept_wal": N_("the journal as found at start (WAL) was kept as {kept}"),
+    "journal_not_kept": N_("the journal as found at start could not be kept: {detail}"),
+    "mark_unwritable": N_("the journal's mark {file} cannot be written ({detail}); lost actions "
+                       "could go unnoticed"),
+    "mark_missing": N_("the journal's mark {file} was missing: whether actions were lost after a "
+                    "power cut or damage before this start cannot be told"),
+    "mark_damaged": N_("the journal's mark {file} was damaged: whether actions were lost after a "
+                    "power cut or damage before this start cannot be told"),
+    "mark_unreadable": N_("the journal's mark {file} was unreadable ({detail}): whether actions "
+                       "were lost after a power cut or damage before this start cannot be told"),
+    "lost_game": N_("the journal lost game {game} with its {actions} after a power cut or damage"),
+    "lost_games": N_("the journal lost game {game} with its {actions} after a power cut or "
+                  "damage; {games} games are missing in all"),
+    "lost_actions": N_("the journal lost {actions} of game {game} after a power cut or damage; "
+                    "the game resumes from action {resume}"),
+    "lost_actions_damaged": N_("the journal lost {actions} of game {game} after a power cut or "
+                            "damage"),
+    "entries_differ": N_("the entries of game {game} differ from the journal's mark at action "
+                      "{seq}: they were damaged or replaced"),
+    "lost_finished": N_("the journal lost {games} after a power cut or damage"),
+    "start_damaged": N_("game {game}: its start data are damaged; it is kept in the journal"),
+    "entries_damaged": N_("game {game}: {entries} damaged from entry {first}; they are kept in "
+                       "the journal"),
+    "record_bad_checksum": N_("the record of finished game {game} is damaged (its checksum does "
                            "not match); it is kept in the journal and left out of the finished "
-                           "games",
-    "record_not_json": "the record of finished game {game} is damaged (it is not valid JSON); "
-                       "it is kept in the journal and left out of the finished games",
-    "not_saved": "{detail}; the game goes on but is not saved",
-    "finish_not_kept": "{detail}; the finished game is not kept",
-    "journal_error": "{detail}",
-    "not_replayed": "game {game} ({variant}) could not be replayed: {detail}; it is kept in "
-                    "the journal, set aside",
-    "resumed_set_aside": "Game {game} ({name}) resumed with {actions}; {entries} set aside in "
-                         "{file}",
-    "resumed_set_aside_because": "Game {game} ({name}) resumed with {actions}; {entries} set "
-                                 "aside in {file} ({detail})",
-    "resumed_kept": "Game {game} ({name}) resumed with {actions}; {entries} set aside in the "
-                    "journal",
-    "resumed_kept_because": "Game {game} ({name}) resumed with {actions}; {entries} set aside "
-                            "in the journal ({detail})",
-    "leds_failed": "the LEDs could not be updated: {detail}",
-    "unknown_square": "a sensor reported an unknown square {square}; ignored",
-    "internal_error": "an internal error happened; the game is unchanged, see the log",
-    "finished_unreadable": "the finished games could not be read: {detail}",
+                           "games"),
+    "record_not_json": N_("the record of finished game {game} is damaged (it is not valid JSON); "
+                       "it is kept in the journal and left out of the finished games"),
+    "not_saved": N_("{detail}; the game goes on but is not saved"),
+    "finish_not_kept": N_("{detail}; the finished game is not kept"),
+    "journal_error": N_("{detail}"),
+    "not_replayed": N_("game {game} ({variant}) could not be replayed: {detail}; it is kept in "
+                    "the journal, set aside"),
+    "resumed_set_aside": N_("Game {game} ({name}) resumed with {actions}; {entries} set aside in "
+                         "{file}"),
+    "resumed_set_aside_because": N_("Game {game} ({name}) resumed with {actions}; {entries} set "
+                                 "aside in {file} ({detail})"),
+    "resumed_kept": N_("Game {game} ({name}) resumed with {actions}; {entries} set aside in the "
+                    "journal"),
+    "resumed_kept_because": N_("Game {game} ({name}) resumed with {actions}; {entries} set aside "
+                            "in the journal ({detail})"),
+    "leds_failed": N_("the LEDs could not be updated: {detail}"),
+    "unknown_square": N_("a sensor reported an unknown square {square}; ignored"),
+    "internal_error": N_("an internal error happened; the game is unchanged, see the log"),
+    "finished_unreadable": N_("the finished games could not be read: {detail}"),
 }
 """Every message code with its English wording. ``reason`` parameters carry the rules' own
 explanation (English for now); ``action`` parameters carry the action in the record format
@@ -185,24 +186,24 @@ class Next(TypedDict):
 
 
 NEXT_STEPS: Mapping[str, str] = {
-    "clear_board": "take away the {pieces} left on the board",
-    "set_up": "put the start piece {number} on {square} ({left} to go)",
-    "game_over": "the game is over: {reason}",
-    "turn_over": "turn over {squares}",
-    "say_number": "tap the number of the new piece on {square}",
-    "take_away": "no number may go on {square}: take the piece away",
-    "lay_joker": "lay the {number} face down as a joker",
-    "set_aside": "the {number} fits nowhere: set it aside",
-    "lift_again": "that is no move: lift the piece from {square} again",
-    "bear_off": "bear the piece off from {square}, or set it down",
-    "set_down": "set the piece from {square} down where it may go",
-    "jump_on": "jump on from {square}, or leave it there",
-    "put_right": "put the board right: the blinking squares",
-    "blank_colour": "which colour does the blank on {square} show?",
-    "place_number": "put your {number} on the board",
-    "blanks_or_end": "lay blanks on dead fields, or end your turn",
-    "move": "move one of your pieces",
-    "place": "put a piece down, then tap its number",
+    "clear_board": N_("take away the {pieces} left on the board"),
+    "set_up": N_("put the start piece {number} on {square} ({left} to go)"),
+    "game_over": N_("the game is over: {reason}"),
+    "turn_over": N_("turn over {squares}"),
+    "say_number": N_("tap the number of the new piece on {square}"),
+    "take_away": N_("no number may go on {square}: take the piece away"),
+    "lay_joker": N_("lay the {number} face down as a joker"),
+    "set_aside": N_("the {number} fits nowhere: set it aside"),
+    "lift_again": N_("that is no move: lift the piece from {square} again"),
+    "bear_off": N_("bear the piece off from {square}, or set it down"),
+    "set_down": N_("set the piece from {square} down where it may go"),
+    "jump_on": N_("jump on from {square}, or leave it there"),
+    "put_right": N_("put the board right: the blinking squares"),
+    "blank_colour": N_("which colour does the blank on {square} show?"),
+    "place_number": N_("put your {number} on the board"),
+    "blanks_or_end": N_("lay blanks on dead fields, or end your turn"),
+    "move": N_("move one of your pieces"),
+    "place": N_("put a piece down, then tap its number"),
 }
 """Every next step with its English wording (the panel names the player who acts)."""
 

@@ -19,6 +19,7 @@ from app.table import Table
 
 from .config import PanelConfig
 from .errors import register_error_handlers
+from .i18n import init_i18n
 from .limits import HostCounter
 from .security import PinGuard, init_security
 
@@ -106,6 +107,7 @@ def create_app(
         JSON_SORT_KEYS=False,
         PANEL_PIN=config.pin if config is not None else "",
         PANEL_HOSTS=config.hosts if config is not None else (),
+        PANEL_LANGUAGE=config.language if config is not None else "en",
         MAX_STREAMS=DEFAULT_MAX_STREAMS,
         STREAMS_PER_HOST=DEFAULT_STREAMS_PER_HOST,
         STREAM_SECONDS=DEFAULT_STREAM_SECONDS,
@@ -141,6 +143,7 @@ def create_app(
     app.register_blueprint(events)
     register_error_handlers(app)
     init_security(app)
+    init_i18n(app)
     return app
 
 

@@ -17,12 +17,11 @@ from flask import Blueprint, Response, current_app, jsonify, request
 from app.rules.errors import RulesError
 from app.rules.squares import SQUARES
 
-from . import PanelState, catalog, palette, settings
+from . import PanelState, catalog, i18n, palette, settings
 from .errors import ApiError
 from .markdown import render
 from .security import check_request, input_needs_pin, require_pin
 from .validation import (
-    MAX_PLAYERS,
     game_input,
     json_body,
     new_game_request,
@@ -102,6 +101,24 @@ def variant_setup(variant_id: str) -> Response:
     return jsonify(catalog.proposed_setup(variant_id, seed))
 
 
+@api.get("/i18n")
+def words() -> Response:
+    """The panel's words in the request's language: the catalog (English message id to text)
+    and the English wording of every code the table sends (messages, next steps, end reasons,
+    score parts), for the JavaScript to translate exactly as the pages do."""
+    from app.rules.game import END_REASONS, SCORE_PARTS
+    from app.table.view import MESSAGES, NEXT_STEPS
+
+    language = i18n.current()
+    return jsonify({
+        "language": language,
+        "languages": list(i18n.LANGUAGES),
+        "strings": i18n.catalog(language),
+        "codes": {"messages": dict(MESSAGES), "next": dict(NEXT_STEPS),
+                  "end": dict(END_REASONS), "parts": dict(SCORE_PARTS)},
+    })
+
+
 @api.get("/legend")
 def legend() -> Response:
     """The LED language with the colours and patterns the LEDs use, for drawing the same, and
@@ -135,8 +152,7 @@ def new_game() -> Response:
     wanted = new_game_request(body, catalog.known_variant_ids())
     panel = _panel()
     require_pin(body)
-    defaults = catalog.default_player_names(wanted["variant"], MAX_PLAYERS)
-    names = [typed or defaults[i] for i, typed in enumerate(wanted["names"])]
+    names = list(wanted["names"])  # as typed; an empty one is the seat's default, in each language
     view = panel.table.new_game(
         wanted["variant"], wanted["players"], wanted["options"], wanted["setup"],
         hints=wanted["hints"], names=names, replace=wanted["replace"], colors=wanted["colors"],
@@ -217,8 +233,8 @@ def finished_games() -> Response:
             "finished": entry.get("finished"),
             "name": catalog.variant_name(str(entry.get("variant"))),
             "players": state.get("players"),
-            "names": (entry.get("record") or {}).get("names") or catalog.default_player_names(
-                str(entry.get("variant")), int(state.get("players") or 0)),
+            "names": catalog.seat_names(str(entry.get("variant")), int(state.get("players") or 0),
+                                        (entry.get("record") or {}).get("names")),
             "scores": state.get("scores"),
             "winners": state.get("winners"),
             "end_reason": state.get("end_reason"),

@@ -45,6 +45,14 @@ def variants() -> list[dict[str, Any]]:
     return [describe(cls) for cls in all_variants()]
 
 
+def seat_names(variant_id: str, players: int, names: list[str] | None) -> list[str]:
+    """The players' names as typed, each empty or missing one replaced by its seat's name."""
+    typed = list(names or [])[:players]
+    typed += [""] * (players - len(typed))
+    return [n or d for n, d in zip(typed, default_player_names(variant_id, players),
+                                   strict=True)]
+
+
 def default_player_names(variant_id: str, players: int) -> list[str]:
     """The seats' names by the colour of their pieces (White and Black in the DOMINARI games),
     else Player 1..4."""

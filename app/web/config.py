@@ -22,6 +22,9 @@ class PanelConfig:
     empty: no PIN."""
     hosts: tuple[str, ...] = ()
     """Extra host names the panel answers to (besides its addresses)."""
+    language: str = "en"
+    """The panel's language when a phone states no preference of its own (``de`` or ``en``;
+    a phone's ``Accept-Language`` and a language chosen on the panel come first)."""
 
     @classmethod
     def keys(cls) -> list[str]:
@@ -47,4 +50,12 @@ class PanelConfig:
                 if not isinstance(host, str) or not host or any(c.isspace() for c in host):
                     raise ConfigError(f"panel.hosts[{i}] must be a host name, got {host!r}")
             out["hosts"] = tuple(hosts)
+        if "language" in raw:
+            from .i18n import LANGUAGES
+
+            language = raw["language"]
+            if language not in LANGUAGES:
+                raise ConfigError(f"panel.language must be one of {', '.join(LANGUAGES)}, "
+                                  f"got {language!r}")
+            out["language"] = language
         return cls(**out)

@@ -8,12 +8,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from flask import Blueprint, abort, current_app, render_template
+from flask import Blueprint, abort, current_app, redirect, render_template, request
+from werkzeug.wrappers import Response
 
 from app.rules.errors import UnknownVariantError
 from app.rules.game import variant_class
 
-from . import catalog
+from . import catalog, i18n
 
 if TYPE_CHECKING:
     from . import PanelState
@@ -63,3 +64,16 @@ def rules(variant_id: str) -> str:
 @pages.get("/table")
 def table() -> str:
     return render_template("table.html", page="table", **_common())
+
+
+@pages.get("/language/<code>")
+def language(code: str) -> Response:
+    """Switch the panel's language on this phone (kept in a cookie), back to the page."""
+    if code not in i18n.LANGUAGES:
+        abort(404)
+    back = request.args.get("next", "/")
+    if not back.startswith("/") or back.startswith("//"):
+        back = "/"  # only pages of the panel itself
+    response = redirect(back)
+    response.set_cookie(i18n.COOKIE, code, max_age=5 * 365 * 24 * 3600, samesite="Lax")
+    return response

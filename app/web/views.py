@@ -19,9 +19,6 @@ def present(panel: PanelState, view: View) -> dict[str, Any]:
     if game is None:
         return dict(view)
     players = int(game.get("players") or 0)
-    names = [n for n in view["table"].get("names", [])[:players]]
-    names = [n or d for n, d in zip(names, catalog.default_player_names(
-        str(game.get("variant", "")), players), strict=False)]
-    defaults = catalog.default_player_names(str(game.get("variant", "")), players)
-    names += defaults[len(names):]
+    names = catalog.seat_names(str(game.get("variant", "")), players,
+                               view["table"].get("names", []))
     return {**view, "player_names": names}

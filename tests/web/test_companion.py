@@ -83,7 +83,7 @@ def turn_over_flips(phone: Phone) -> None:
     for square, word in view["table"]["signals"].items():
         if word == "flip":
             phone.page.wait_for_selector(f"#board [data-square='{square}'][data-signal='flip']")
-            assert "Turn" in phone.page.text_content("#now-text")
+            assert phone.page.get_attribute("#now", "data-next") == "turn_over"
             phone.square(square)
             phone.square(square)
 

@@ -13,6 +13,7 @@ from functools import cache
 from ..game import PieceLook
 from ..geometry import Geometry, blocks, grid_cells, ranks_and_files, sudoku_grid
 from ..squares import square_name
+from ..wording import N_
 
 SIZE = 6
 """Cells per rank and per file."""
@@ -21,7 +22,7 @@ BLANK_SUPPLY = 12
 """Blank pieces in the box, shared by both players."""
 
 WHITE, BLACK = 0, 1
-COLOUR_NAMES = ("White", "Black")
+COLOUR_NAMES = (N_("White"), N_("Black"))
 
 PIECE_LOOKS = (PieceLook("#f3efe6", "#111111"), PieceLook("#161616", "#f3f3f3", "#c8d2dc"))
 """The real pieces: white ones and black ones."""

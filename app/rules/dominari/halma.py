@@ -17,6 +17,7 @@ from ..errors import Illegal, RecordError
 from ..game import Effects, Game, Piece, PieceLook, State, house_conflict, register
 from ..geometry import Geometry
 from ..squares import parse_square
+from ..wording import N_
 from .board import COLOUR_NAMES, PIECE_LOOKS, dominari_geometry, step
 
 SET_SIZE = 6
@@ -57,8 +58,8 @@ class HalmaDominari(Game):
 
     id: ClassVar[str] = "halma-dominari"
     name: ClassVar[str] = "Halma-Dominari"
-    summary: ClassVar[str] = "Step and jump forward across the board; first to bear off all " \
-        "six pieces wins."
+    summary: ClassVar[str] = N_("Step and jump forward across the board; first to bear off all " \
+        "six pieces wins.")
     family: ClassVar[str] = "DOMINARI"
     player_labels: ClassVar[tuple[str, ...]] = COLOUR_NAMES
     piece_looks: ClassVar[tuple[PieceLook, ...]] = PIECE_LOOKS

@@ -14,6 +14,7 @@ from typing import ClassVar
 
 from ..errors import Illegal
 from ..game import PLACEMENT_SIGNALS, Piece, State, register
+from ..wording import N_
 from .board import CELLS, DIAGONAL_DIRECTIONS, ORTHOGONAL, ORTHOGONAL_DIRECTIONS, step
 from .placement import PlacementGame, PlacementState
 from .scoring import table_breakdown, table_scores
@@ -91,8 +92,8 @@ class ReversDominari(PlacementGame):
 
     id: ClassVar[str] = "revers-dominari"
     name: ClassVar[str] = "Revers-Dominari"
-    summary: ClassVar[str] = "Enclose opposing pieces to turn them over; own rows, columns " \
-        "and blocks score."
+    summary: ClassVar[str] = N_("Enclose opposing pieces to turn them over; own rows, columns " \
+        "and blocks score.")
     any_colour_blanks: ClassVar[bool] = True
     signals: ClassVar[tuple[str, ...]] = (*PLACEMENT_SIGNALS, "flip", "setup")
 

@@ -11,6 +11,7 @@ from typing import Any, ClassVar
 
 from ..errors import Illegal
 from ..game import State, register
+from ..wording import N_
 from .board import COLOUR_NAMES, KING
 from .placement import PlacementGame, PlacementState
 from .scoring import table_breakdown, table_scores
@@ -25,8 +26,8 @@ class ScoreDominari(PlacementGame):
 
     id: ClassVar[str] = "score-dominari"
     name: ClassVar[str] = "Score-Dominari"
-    summary: ClassVar[str] = "Grow your colour from your corner; rows, columns and blocks of " \
-        "one colour score."
+    summary: ClassVar[str] = N_("Grow your colour from your corner; rows, columns and blocks of " \
+        "one colour score.")
     waive_after_pass: ClassVar[bool] = True
 
     def placement_problem(self, state: PlacementState, player: int, cell: str) -> Illegal | None:

@@ -13,6 +13,7 @@ from typing import Any, ClassVar
 
 from ..errors import Illegal
 from ..game import Piece, State, register
+from ..wording import N_
 from .board import BLOCKS, ORTHOGONAL, RUNS_OF_FOUR
 from .placement import PlacementGame, PlacementState
 
@@ -26,8 +27,8 @@ class ViererDominari(PlacementGame):
 
     id: ClassVar[str] = "vierer-dominari"
     name: ClassVar[str] = "Vierer-Dominari"
-    summary: ClassVar[str] = "Place numbers 1-5 next to any piece; four own pieces in a line " \
-        "or a block win."
+    summary: ClassVar[str] = N_("Place numbers 1-5 next to any piece; four own pieces in a line " \
+        "or a block win.")
     high: ClassVar[int] = 5
 
     def placement_problem(self, state: PlacementState, player: int, cell: str) -> Illegal | None:

@@ -41,6 +41,7 @@ from ..game import (
 )
 from ..geometry import Geometry, sudoku_grid
 from ..solver import SearchLimit, find_fill
+from ..wording import N_
 from .claims import ALL_NUMBERS, claim_holds, house_winner, numbers_of
 
 SETS = 4
@@ -222,8 +223,8 @@ class DuellDerMeister(Game):
 
     id = "duell-der-meister"
     name = "Duell der Meister"
-    summary = ("Two players fight for the ranks, files and blocks of a Sudoku seeded with nine "
-               "gold cards; twelve markers win.")
+    summary = (N_("Two players fight for the ranks, files and blocks of a Sudoku seeded with nine "
+               "gold cards; twelve markers win."))
     family = "Duell der Meister"
     min_players = 2
     max_players = 2

@@ -11,6 +11,7 @@ from typing import ClassVar
 
 from ..game import register
 from ..geometry import Geometry, blocks, sudoku_grid
+from ..wording import N_
 from .boards import runs
 from .core import KosmosGame
 
@@ -33,9 +34,9 @@ class ClassicSudoku(KosmosGame):
 
     id: ClassVar[str] = "classic-sudoku"
     name: ClassVar[str] = "Classic-Sudoku"
-    summary: ClassVar[str] = ("Take turns placing cards on the classic 9x9 Sudoku; filling a "
+    summary: ClassVar[str] = (N_("Take turns placing cards on the classic 9x9 Sudoku; filling a "
                               "three-cell line of a block scores it, a full rank, file or "
-                              "block earns a bonus point.")
+                              "block earns a bonus point."))
 
     def build_geometry(self) -> Geometry:
         return classic_geometry()

@@ -34,6 +34,7 @@ from typing import ClassVar
 from ..game import register
 from ..geometry import Cells, Geometry
 from ..squares import square_name
+from ..wording import N_
 from .boards import runs
 from .core import KosmosGame
 
@@ -122,9 +123,10 @@ class CubeSudoku(KosmosGame):
 
     id: ClassVar[str] = "3d-sudoku"
     name: ClassVar[str] = "3D-Sudoku"
-    summary: ClassVar[str] = ("Take turns placing cards on three faces of a cube; lines of eight "
-                              "cells turn the corner from face to face. Filling a row or column "
-                              "of a face scores it, a full eight-cell line earns a bonus point.")
+    summary: ClassVar[str] = N_(
+        "Take turns placing cards on three faces of a cube; lines of eight cells turn the corner "
+        "from face to face. Filling a row or column of a face scores it, a full eight-cell line "
+        "earns a bonus point.")
 
     def build_geometry(self) -> Geometry:
         return cube_geometry()

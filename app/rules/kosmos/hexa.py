@@ -44,6 +44,7 @@ from typing import ClassVar
 from ..game import register
 from ..geometry import Cells, Geometry
 from ..squares import parse_square, square_name
+from ..wording import N_
 from .boards import line_name, numbered
 from .core import KosmosGame
 
@@ -169,10 +170,10 @@ class HexaSudoku(KosmosGame):
 
     id: ClassVar[str] = "hexa-sudoku"
     name: ClassVar[str] = "Hexa-Sudoku"
-    summary: ClassVar[str] = ("Take turns placing cards on a board of hexagons with lines in "
+    summary: ClassVar[str] = (N_("Take turns placing cards on a board of hexagons with lines in "
                               "three directions and six coloured rhombi. Filling a piece of a "
                               "line inside one rhombus scores it; a full rhombus, or a full line "
-                              "that crosses colours, earns a bonus point.")
+                              "that crosses colours, earns a bonus point."))
 
     def build_geometry(self) -> Geometry:
         return hexa_geometry()

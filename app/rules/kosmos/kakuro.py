@@ -25,6 +25,7 @@ from ..errors import Illegal
 from ..game import Board, register
 from ..geometry import Geometry, square_neighbours
 from ..squares import parse_square, square_name
+from ..wording import N_
 from .boards import parse_picture, runs
 from .core import KosmosGame
 
@@ -92,14 +93,14 @@ class Kakuro(KosmosGame):
 
     id: ClassVar[str] = "kakuro"
     name: ClassVar[str] = "Kakuro"
-    summary: ClassVar[str] = ("White runs of a Kakuro grid; filling a run scores it, a run of "
+    summary: ClassVar[str] = (N_("White runs of a Kakuro grid; filling a run scores it, a run of "
                               "four or more earns a bonus point. Option B: clues cap the sums, "
-                              "an exact sum earns one more.")
+                              "an exact sum earns one more."))
     option_defaults: ClassVar[Mapping[str, Any]] = {"clues": "B"}
     option_choices: ClassVar[Mapping[str, tuple[Any, ...]]] = {"clues": ("A", "B")}
-    option_labels: ClassVar[Mapping[str, str]] = {"clues": "Kakuro clues"}
+    option_labels: ClassVar[Mapping[str, str]] = {"clues": N_("Kakuro clues")}
     choice_labels: ClassVar[Mapping[str, Mapping[Any, str]]] = {
-        "clues": {"A": "A: clues ignored", "B": "B: a run may not pass its clue"}}
+        "clues": {"A": N_("A: clues ignored"), "B": N_("B: a run may not pass its clue")}}
 
     def build_geometry(self) -> Geometry:
         return kakuro_geometry()

@@ -14,6 +14,7 @@ from typing import ClassVar
 
 from ..game import register
 from ..geometry import Geometry, grid_cells, ranks_and_files, square_neighbours
+from ..wording import N_
 from .boards import numbered, parse_picture
 from .core import KosmosGame
 
@@ -62,8 +63,8 @@ class KillerSudoku(KosmosGame):
 
     id: ClassVar[str] = "killer-sudoku"
     name: ClassVar[str] = "Killer-Sudoku"
-    summary: ClassVar[str] = ("Ranks, files and small cages of two or three cells; filling a "
-                              "cage scores it, a three-cell cage also earns a bonus point.")
+    summary: ClassVar[str] = (N_("Ranks, files and small cages of two or three cells; filling a "
+                              "cage scores it, a three-cell cage also earns a bonus point."))
 
     def build_geometry(self) -> Geometry:
         return killer_geometry()

@@ -14,6 +14,7 @@ from typing import ClassVar
 
 from ..game import register
 from ..geometry import Geometry, grid_cells, ranks_and_files, square_neighbours
+from ..wording import N_
 from .boards import numbered, parse_picture, runs
 from .core import KosmosGame
 
@@ -60,9 +61,9 @@ class LabyrinthSudoku(KosmosGame):
 
     id: ClassVar[str] = "labyrinth-sudoku"
     name: ClassVar[str] = "Labyrinth-Sudoku"
-    summary: ClassVar[str] = ("Ranks, files and nine winding regions; filling a straight run "
+    summary: ClassVar[str] = (N_("Ranks, files and nine winding regions; filling a straight run "
                               "inside a region scores it, a full rank, file or region earns a "
-                              "bonus point.")
+                              "bonus point."))
 
     def build_geometry(self) -> Geometry:
         return labyrinth_geometry()

@@ -13,13 +13,17 @@ const Board = (() => {
     illegal: "\u2715", conflict: "!", flip: "\u21bb", number: "?", dead: "\u2205",
     target: "\u2713", missing: "+", extra: "\u2212", setup: "S", last: "\u2605",
   };
-  const MEANINGS = {
-    illegal: "take this piece away", conflict: "the piece it clashes with",
-    flip: "turn this piece over", number: "tell the panel this piece's number",
-    dead: "dead field: only a blank may go here", target: "a piece may go here",
-    missing: "a piece belongs here", extra: "this piece does not belong here",
-    setup: "put a start piece here", last: "last move or completed area",
-  };
+  const t = (text, params) => (typeof Panel !== "undefined" ? Panel.t(text, params) : text);
+  // What each light means, in this phone's language (read when shown, after the words came).
+  function meanings() {
+    return {
+      illegal: t("take this piece away"), conflict: t("the piece it clashes with"),
+      flip: t("turn this piece over"), number: t("tell the panel this piece's number"),
+      dead: t("dead field: only a blank may go here"), target: t("a piece may go here"),
+      missing: t("a piece belongs here"), extra: t("this piece does not belong here"),
+      setup: t("put a start piece here"), last: t("last move or completed area"),
+    };
+  }
   // Drawing units per square. Browsers enforce a minimum font size in user units, so the
   // drawing uses large numbers rather than one unit per square.
   const S = 100;
@@ -532,7 +536,7 @@ const Board = (() => {
               class: "blank-mark", cx: sq.x, cy: sq.y, r: r * 0.55, stroke: colors.text,
             }));
           }
-          label += board.jokers ? " joker" : " blank";
+          label += " " + (board.jokers ? t("joker") : t("blank"));
         } else {
           group.dataset.number = String(piece.number);
           const t = svgEl("text", { class: "piece-number", x: sq.x, y: sq.y - r * 0.1, fill: colors.text });
@@ -542,12 +546,12 @@ const Board = (() => {
         }
       } else if (here) {
         pieces.append(svgEl("circle", { class: "piece unknown", cx: sq.x, cy: sq.y, r }));
-        label += " piece";
+        label += " " + t("piece");
       }
       const word = signals[cell];
       if (word) {
         group.dataset.signal = word;
-        label += `, ${word}`;
+        label += `, ${meanings()[word] || word}`;
         const look = legend[word] || { color: "#ffffff", pattern: "steady", level: 1 };
         const opacity = Math.max(0.55, look.level || 1).toFixed(2);
         const pattern = `pattern-${look.pattern || "steady"}`;
@@ -570,5 +574,5 @@ const Board = (() => {
     }
   }
 
-  return { build, update, setPalette, setSeatColors, seatColor, markOf, textColor, SYMBOLS, MEANINGS };
+  return { build, update, setPalette, setSeatColors, seatColor, markOf, textColor, SYMBOLS, meanings };
 })();

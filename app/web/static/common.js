@@ -29,9 +29,9 @@ const Panel = (() => {
     let data = null;
     try { data = await response.json(); } catch (e) { data = null; }
     if (response.ok) return data;
-    const message = (data && data.error) || ("the table answered " + response.status);
+    const message = (data && data.error) || t("the table answered {status}", { status: response.status });
     if (response.status === 401 && data && data.pin && !options.retried) {
-      const entered = window.prompt(message + "\nEnter the table's PIN:");
+      const entered = window.prompt(message + "\n" + t("Enter the table's PIN:"));
       if (entered) {
         sessionStorage.setItem(PIN_KEY, entered);
         return request(method, path, body, { ...options, retried: true });
@@ -40,7 +40,7 @@ const Panel = (() => {
     if (response.status === 409 && data && data.confirm && !options.confirmed &&
         body && typeof body === "object") {
       // Replacing a running game or reopening a finished one is asked first.
-      if (window.confirm(message + "\n\nGo on?")) {
+      if (window.confirm(message + "\n\n" + t("Go on?"))) {
         const field = data.confirm === "replace" ? "replace" : "confirm";
         return request(method, path, { ...body, [field]: true }, { ...options, confirmed: true });
       }
@@ -101,5 +101,35 @@ const Panel = (() => {
     return node;
   }
 
-  return { request, get, post, liveViews, toast, el };
+  // The panel's words in this phone's language (GET /api/i18n: the same catalogs as the
+  // pages). t("English words {name}", {name: ...}) gives them translated, with the parameters.
+  let words = { language: "en", strings: {}, codes: {} };
+  const ready = fetch("/api/i18n", { headers: { "Accept": "application/json" },
+                                     credentials: "same-origin" })
+    .then((r) => (r.ok ? r.json() : null))
+    .then((w) => { if (w) words = w; })
+    .catch(() => {});
+
+  function fill(text, params) {
+    if (!params) return text;
+    return text.replace(/\{(\w+)\}|%\((\w+)\)s/g, (match, a, b) => {
+      const key = a || b;
+      return key in params ? String(params[key]) : match;
+    });
+  }
+
+  function t(text, params) {
+    return fill(words.strings[text] || text, params);
+  }
+
+  // A code the table sends (a message, a next step, an end reason, a score part), worded in
+  // this phone's language; null for a code the catalog does not know.
+  function said(kind, code, params) {
+    const english = (words.codes[kind] || {})[code];
+    return english === undefined ? null : t(english, params);
+  }
+
+  const language = () => words.language;
+
+  return { request, get, post, liveViews, toast, el, t, said, ready, language };
 })();

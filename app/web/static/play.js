@@ -5,7 +5,7 @@
 "use strict";
 
 (() => {
-  const { get, post, liveViews, el } = Panel;
+  const { get, post, liveViews, el, t, said } = Panel;
   const simulated = document.body.dataset.simulated === "true";
   const $ = (id) => document.getElementById(id);
 
@@ -19,24 +19,17 @@
   // Taps are sent one after another, in the order they were made: none is dropped.
   let queue = Promise.resolve();
 
-  const END_WORDS = {
-    board_full: "the board is full",
-    no_moves: "nobody can move any more",
-    no_one_can_place: "nobody can place a number any more",
-    four_in_a_row: "four pieces of one player stand in a row or a block",
-    all_borne_off: "all six pieces of one player are borne off",
-    cards_set_aside: "three cards were set aside",
-    cards_used_up: "every card has been played",
-    twelve_markers: "twelve markers were won",
-    stones_used_up: "every stone has been laid",
-  };
+  const endWords = (code) => said("end", code) || t("nobody can move any more");
 
   // What the running game says about itself (GET /api/variants: traits).
   const traitsOf = (id) => (variants[id] && variants[id].traits) || {};
 
+  // A player's name as typed, else the seat's name in this language (White, Black; Player 3).
   function playerName(i) {
-    const names = (view && view.player_names) || [];
-    return names[i] || `Player ${i + 1}`;
+    const typed = ((view && view.table && view.table.names) || [])[i];
+    if (typed) return typed;
+    const label = view && view.game && (traitsOf(view.game.variant).player_labels || [])[i];
+    return label ? t(label) : t("Player {n}", { n: i + 1 });
   }
 
   function playerColor(i) {
@@ -90,43 +83,58 @@
   }
 
   function pieceWords(piece) {
-    const what = piece.blank ? "blank" : piece.number;
+    const what = piece.blank ? t("blank") : piece.number;
     return piece.owner === null || piece.owner === undefined
-      ? `the gold ${what}` : `${playerName(piece.owner)}'s ${what}`;
+      ? t("the gold {what}", { what }) : t("{player}'s {what}", { player: playerName(piece.owner), what });
   }
 
+  // "a, b and c" in this phone's language (Intl.ListFormat where the browser has it).
   function list(items) {
-    if (items.length <= 1) return items.join("");
-    return `${items.slice(0, -1).join(", ")} and ${items[items.length - 1]}`;
+    try {
+      return new Intl.ListFormat(Panel.language(), { style: "long", type: "conjunction" }).format(items);
+    } catch (e) {
+      if (items.length <= 1) return items.join("");
+      return t("{first} and {last}", { first: items.slice(0, -1).join(", "), last: items[items.length - 1] });
+    }
+  }
+
+  // What a piece is called in this game ("card", "stone", "piece"), in this language.
+  function pieceWord(game) {
+    const word = traitsOf(game.variant).piece_word || "piece";
+    return word === "card" ? t("card") : word === "stone" ? t("stone") : t("piece");
   }
 
   // The next act at the table, in a sentence (the table's next step, with the names).
   function nowSentence(next, game) {
     const p = next.params || {};
-    const word = traitsOf(game.variant).piece_word || "piece";
+    const word = pieceWord(game);
     switch (next.code) {
       case "clear_board": {
         const n = (p.squares || []).length;
-        return `Take away the ${n === 1 ? "piece" : `${n} pieces`} left from the last game (they blink).`;
+        return n === 1 ? t("Take away the piece left from the last game (it blinks).")
+          : t("Take away the {n} pieces left from the last game (they blink).", { n });
       }
-      case "set_up": return `Set up: put ${pieceWords(p.piece || {})} on ${p.square} (${p.left} to go).`;
-      case "game_over": return `Game over: ${END_WORDS[p.reason] || "no more moves"}.`;
-      case "turn_over": return `Turn ${list(p.squares || [])} over${simulated ? " (tap it twice)" : ""}.`;
-      case "say_number": return `Tap the number of the new ${word} on ${p.square}.`;
-      case "take_away": return `No number may go on ${p.square}: take the ${word} away.`;
-      case "lay_joker": return `The ${p.number} fits nowhere: lay it face down as a joker.`;
-      case "set_aside": return `The ${p.number} fits nowhere: set it aside.`;
-      case "lift_again": return `That is no move: lift the piece from ${p.square} again.`;
-      case "bear_off": return `Bear the piece off from ${p.square}, or set it down.`;
-      case "set_down": return `Set the piece from ${p.square} down on a lit square.`;
-      case "jump_on": return `Jump on from ${p.square}, or leave it: the move counts in a moment.`;
-      case "put_right": return "Put the board right: follow the blinking squares.";
-      case "blank_colour": return `Which colour shows on the blank on ${p.square}?`;
-      case "place_number": return `Put your ${p.number} on the board.`;
-      case "blanks_or_end": return "Lay blanks on the blue dead fields, or end your turn.";
-      case "move": return "Lift one of your pieces and set it down on a lit square.";
-      case "place": return `Put a ${word} on the board, then tap its number.`;
-      default: return (view.table && view.table.next_text) || "";
+      case "set_up": return t("Set up: put {piece} on {square} ({left} to go).",
+                              { piece: pieceWords(p.piece || {}), square: p.square, left: p.left });
+      case "game_over": return t("Game over: {reason}.", { reason: endWords(p.reason) });
+      case "turn_over": return simulated
+        ? t("Turn {squares} over (tap it twice).", { squares: list(p.squares || []) })
+        : t("Turn {squares} over.", { squares: list(p.squares || []) });
+      case "say_number": return t("Tap the number of the new {piece} on {square}.", { piece: word, square: p.square });
+      case "take_away": return t("No number may go on {square}: take the {piece} away.", { piece: word, square: p.square });
+      case "lay_joker": return t("The {number} fits nowhere: lay it face down as a joker.", p);
+      case "set_aside": return t("The {number} fits nowhere: set it aside.", p);
+      case "lift_again": return t("That is no move: lift the piece from {square} again.", p);
+      case "bear_off": return t("Bear the piece off from {square}, or set it down.", p);
+      case "set_down": return t("Set the piece from {square} down on a lit square.", p);
+      case "jump_on": return t("Jump on from {square}, or leave it: the move counts in a moment.", p);
+      case "put_right": return t("Put the board right: follow the blinking squares.");
+      case "blank_colour": return t("Which colour shows on the blank on {square}?", p);
+      case "place_number": return t("Put your {number} on the board.", p);
+      case "blanks_or_end": return t("Lay blanks on the blue dead fields, or end your turn.");
+      case "move": return t("Lift one of your pieces and set it down on a lit square.");
+      case "place": return t("Put a {piece} on the board, then tap its number.", { piece: word });
+      default: return said("next", next.code, p) || "";
     }
   }
 
@@ -141,18 +149,18 @@
       who.append(swatch(actor), el("strong", { text: playerName(actor) }));
       who.dataset.actor = String(actor);
     } else {
-      who.append(el("strong", { text: "Everyone" }));
+      who.append(el("strong", { text: t("Everyone") }));
       who.dataset.actor = "";
     }
     let text = nowSentence(next, game);
     if (mode === "discard") {
       text = (view.table.discard_choices || []).length
-        ? "Tap the number of the card you set aside (only numbers that fit nowhere)."
-        : "Every number still fits somewhere: no card may be set aside now.";
+        ? t("Tap the number of the card you set aside (only numbers that fit nowhere).")
+        : t("Every number still fits somewhere: no card may be set aside now.");
     } else if (mode === "joker") {
       text = (view.table.joker_choices || []).length
-        ? "Tap the number of the stone laid face down as a joker."
-        : "Every number still fits somewhere: no joker now.";
+        ? t("Tap the number of the stone laid face down as a joker.")
+        : t("Every number still fits somewhere: no joker now.");
     }
     $("now-text").textContent = text;
     $("now").dataset.next = next.code || "";
@@ -160,19 +168,59 @@
 
   function winnerWords(game) {
     const winners = game.winners || [];
-    if (winners.length === 1) return `${playerName(winners[0])} wins!`;
-    if (winners.length > 1) return `${list(winners.map(playerName))} share the win!`;
-    return "A draw!";
+    if (winners.length === 1) return t("{player} wins!", { player: playerName(winners[0]) });
+    if (winners.length > 1) return t("{players} share the win!", { players: list(winners.map(playerName)) });
+    return t("A draw!");
   }
 
-  // "Anna +2: rank 4, block b4" for an action that scored; otherwise the table's message.
+  // A house, section or area by its name ("rank 4", "block b4", "left face 3"), in words of
+  // this language; the cells in it stay as they are.
+  function area(name) {
+    const [kind, ...rest] = String(name).split(" ");
+    const KINDS = {
+      rank: t("rank"), file: t("file"), block: t("block"), cage: t("cage"), line: t("line"),
+      region: t("region"), triangle: t("triangle"),
+    };
+    if (kind in KINDS) return [KINDS[kind], ...rest].join(" ");
+    if (rest[0] === "face") {
+      const FACES = { left: t("left face"), right: t("right face"), top: t("top face") };
+      if (kind in FACES) return [FACES[kind], ...rest.slice(1)].join(" ");
+    }
+    return String(name);
+  }
+
+  // A parameter that counts something ({count, noun}), in words of this language.
+  function counted(value) {
+    if (!value || typeof value !== "object" || !("noun" in value)) return value;
+    const n = value.count;
+    switch (value.noun) {
+      case "piece": return n === 1 ? t("1 piece") : t("{count} pieces", { count: n });
+      case "action": return n === 1 ? t("1 action") : t("{count} actions", { count: n });
+      case "entry": return n === 1 ? t("1 entry") : t("{count} entries", { count: n });
+      case "damaged entry": return n === 1 ? t("1 damaged entry") : t("{count} damaged entries", { count: n });
+      case "finished game": return n === 1 ? t("1 finished game") : t("{count} finished games", { count: n });
+      default: return `${n} ${value.noun}`;
+    }
+  }
+
+  // A message code of the table with its parameters, in this phone's language.
+  function wordMessage(code) {
+    const params = {};
+    for (const [key, value] of Object.entries(code.params || {})) params[key] = counted(value);
+    if (code.params && code.params.action) params.action = describe(code.params.action);
+    return said("messages", code.code, params);
+  }
+
+  // "Anna: 3 on e3 - Anna +2, Ben -1 (rank 4, block b4)" for an action; otherwise the table's
+  // message (or its latest notice) in this phone's language.
   function messageText() {
-    const code = view.table.message_code;
+    const code = view.table.message_code || (view.table.notice_codes || []).slice(-1)[0];
     if (code && code.code === "action") {
       const p = code.params || {};
       const scored = (p.points || []).map((n, i) => [i, n]).filter(([, n]) => n);
-      const done = (p.completed || []).join(", ");
-      const did = `${playerName(p.player)}: ${p.action ? describe(p.action) : view.table.message}`;
+      const done = (p.completed || []).map(area).join(", ");
+      const did = t("{player}: {action}", { player: playerName(p.player),
+                                            action: p.action ? describe(p.action) : "" });
       if (scored.length) {
         return `${did} \u2014 ` +
           scored.map(([i, n]) => `${playerName(i)} ${n > 0 ? "+" : ""}${n}`).join(", ") +
@@ -180,7 +228,7 @@
       }
       return did;
     }
-    return view.table.message;
+    return (code && wordMessage(code)) || view.table.message;
   }
 
   function renderScores(game) {
@@ -198,41 +246,36 @@
     }
     const traits = traitsOf(game.variant);
     const extras = [];
-    if ("blanks_left" in game) extras.push(`Blanks left: ${game.blanks_left}`);
-    if ("borne_off" in game) {
-      extras.push(`Borne off: ${game.borne_off.map((n, i) => `${playerName(i)} ${n}`).join(", ")}`);
-    }
+    const each = (values) => values.map((n, i) => `${playerName(i)} ${n}`).join(", ");
+    if ("blanks_left" in game) extras.push(t("Blanks left: {n}", { n: game.blanks_left }));
+    if ("borne_off" in game) extras.push(t("Borne off: {each}", { each: each(game.borne_off) }));
     if ("discarded" in game && traits.has_set_asides) {
       const limit = traits.set_aside_limit;
-      extras.push(`Cards set aside: ${game.discarded}${limit ? ` of ${limit}` : ""}`);
+      extras.push(limit ? t("Cards set aside: {n} of {limit}", { n: game.discarded, limit })
+        : t("Cards set aside: {n}", { n: game.discarded }));
     }
-    if ("stones_left" in game) extras.push(`Stones left: ${game.stones_left}`);
+    if ("stones_left" in game) extras.push(t("Stones left: {n}", { n: game.stones_left }));
     if ("markers" in game) {
       const count = new Array(game.players).fill(0);
       for (const owner of Object.values(game.markers)) if (owner !== null) count[owner]++;
-      extras.push(`Markers: ${count.map((n, i) => `${playerName(i)} ${n}`).join(", ")}`);
+      extras.push(t("Markers: {each}", { each: each(count) }));
     }
     $("extras").textContent = extras.join(" \u00b7 ");
   }
 
   function describe(action) {
     switch (action.type) {
-      case "place": return `${action.number} on ${action.cell}`;
-      case "blank": return `blank on ${action.cell}`;
-      case "joker": return `joker on ${action.cell}`;
-      case "discard": return `${action.number} set aside`;
-      case "end_turn": return "end of turn";
+      case "place": return t("{number} on {cell}", action);
+      case "blank": return t("blank on {cell}", action);
+      case "joker": return t("joker on {cell}", action);
+      case "discard": return t("{number} set aside", action);
+      case "end_turn": return t("end of turn");
       case "move": return action.path[action.path.length - 1] === "off"
-        ? `${action.path[0]} borne off` : action.path.join(" \u2192 ");
+        ? t("{cell} borne off", { cell: action.path[0] }) : action.path.join(" \u2192 ");
       default: return action.type;
     }
   }
 
-  const PARTS = {
-    pieces: "Pieces", blocks: "Blocks", lines: "Rows and columns", sections: "Sections",
-    bonuses: "Bonuses", borne_off: "Borne off", ranks: "Rows", files: "Columns",
-    block_markers: "Blocks",
-  };
 
   // The final scores as the rule book counts them: one column per part, then the total.
   function renderBreakdown(game) {
@@ -240,9 +283,9 @@
     table.replaceChildren();
     const parts = game.breakdown || [];
     const keys = parts.length ? Object.keys(parts[0]) : [];
-    table.append(el("thead", {}, el("tr", {}, el("th", { scope: "col", text: "Player" }),
-      ...keys.map((k) => el("th", { scope: "col", class: "points", text: PARTS[k] || k })),
-      el("th", { scope: "col", class: "points", text: "Total" }))));
+    table.append(el("thead", {}, el("tr", {}, el("th", { scope: "col", text: t("Player") }),
+      ...keys.map((k) => el("th", { scope: "col", class: "points", text: said("parts", k) || k })),
+      el("th", { scope: "col", class: "points", text: t("Total") }))));
     const body = el("tbody", {});
     for (let i = 0; i < game.players; i++) {
       const row = el("tr", { "data-player": String(i) },
@@ -261,15 +304,15 @@
     $("rematch").hidden = !game.over;
     $("another").hidden = !game.over;
     if (!game.over) return;
-    $("end-title").textContent = "Final scores";
-    $("end-why").textContent = `${winnerWords(game)} The game ended because ` +
-      `${END_WORDS[game.end_reason] || "nobody could go on"}.`;
+    $("end-title").textContent = t("Final scores");
+    $("end-why").textContent = t("{winner} The game ended: {reason}.",
+                                 { winner: winnerWords(game), reason: endWords(game.end_reason) });
     renderBreakdown(game);
     const moves = view.table.moves || [];
     $("moves").replaceChildren(...moves.map((m) => {
       const scored = (m.points || []).map((n, i) => [i, n]).filter(([, n]) => n)
         .map(([i, n]) => `${playerName(i)} ${n > 0 ? "+" : ""}${n}`).join(", ");
-      const done = (m.completed || []).join(", ");
+      const done = (m.completed || []).map(area).join(", ");
       return el("li", {}, m.player === null || m.player === undefined ? "" : swatch(m.player), " ",
                 `${m.player === null || m.player === undefined ? "" : playerName(m.player) + ": "}` +
                 `${describe(m.action)}${scored ? ` (${scored}${done ? `: ${done}` : ""})` : ""}`);
@@ -302,7 +345,7 @@
       pad.append(el("button", {
         type: "button", "data-number": String(n), text: String(n), disabled: !enabled,
         class: enabled && (numberPrompt || mode) ? "enabled-choice" : null,
-        "aria-label": `number ${n}`, "aria-pressed": !numberPrompt && inHand === n ? "true" : "false",
+        "aria-label": t("number {n}", { n }), "aria-pressed": !numberPrompt && inHand === n ? "true" : "false",
         onclick: () => onNumber(n, prompt),
       }));
     }
@@ -314,23 +357,23 @@
     if (!game.over && prompt) {
       if (kind === "blank") {
         for (const owner of prompt.choices || []) {
-          button(`Blank: ${playerName(owner)}`, {
+          button(t("Blank: {player}", { player: playerName(owner) }), {
             "data-blank-owner": String(owner),
             "aria-pressed": owner === prompt.owner ? "true" : "false",
           }, () => sendInput({ type: "blank", square: prompt.square, owner }));
         }
       } else if (kind === "joker" && prompt.square) {
-        button(`Joker on ${prompt.square}`, { "data-action": "joker" },
+        button(t("Joker on {square}", prompt), { "data-action": "joker" },
                () => sendInput({ type: "joker", square: prompt.square, number: prompt.number }));
       } else if (kind === "discard") {
-        button(`Set the ${prompt.number} aside`, { "data-action": "discard" },
+        button(t("Set the {number} aside", prompt), { "data-action": "discard" },
                () => sendInput({ type: "discard", number: prompt.number }));
       } else if (kind === "bear_off") {
-        button("Bear off", { "data-action": "bear_off" }, () => sendInput({ type: "bear_off" }));
+        button(t("Bear off"), { "data-action": "bear_off" }, () => sendInput({ type: "bear_off" }));
       }
     }
     if (mode) {
-      extra.append(el("button", { type: "button", class: "secondary", text: "Cancel",
+      extra.append(el("button", { type: "button", class: "secondary", text: t("Cancel"),
                                   onclick: () => { mode = null; render(view); } }));
     }
     extra.hidden = !extra.childElementCount;
@@ -371,9 +414,9 @@
     const off = ((view.table && view.table.occupied) || []).filter((s) => !cells.has(s));
     const box = $("off-board");
     box.hidden = !off.length;
-    box.replaceChildren(...(off.length ? [el("span", { class: "muted small", text: "Off this board:" })] : []),
+    box.replaceChildren(...(off.length ? [el("span", { class: "muted small", text: t("Off this board:") })] : []),
       ...off.map((s) => el("button", { type: "button", class: "secondary", "data-off-board": s,
-                                        text: `Lift ${s}`, onclick: () => send("/api/sim/square",
+                                        text: t("Lift {square}", { square: s }), onclick: () => send("/api/sim/square",
                                           { square: s, occupied: false }) })));
   }
 
@@ -393,15 +436,16 @@
     const shown = traits.signals;
     const listNode = $("legend");
     listNode.replaceChildren();
-    for (const [word, meaning] of Object.entries(Board.MEANINGS)) {
+    for (const [word, meaning] of Object.entries(Board.meanings())) {
       if (shown && !shown.includes(word)) continue;
       const look = legend.signals[word] || { color: "#fff", pattern: "steady" };
       const light = el("span", { class: `light pattern-${look.pattern}`, text: Board.SYMBOLS[word],
                                   "aria-hidden": "true" });
       light.style.background = look.color;
       light.style.color = Board.textColor(look.color);
-      const said = word === "dead" && !traits.has_blanks ? "dead field: no number fits here any more" : meaning;
-      listNode.append(el("li", { "data-signal": word }, light, el("span", { text: said })));
+      const words = word === "dead" && !traits.has_blanks
+        ? t("dead field: no number fits here any more") : meaning;
+      listNode.append(el("li", { "data-signal": word }, light, el("span", { text: words })));
     }
   }
 
@@ -459,15 +503,15 @@
     const game = view && view.game;
     if (!game) return;
     const body = { variant: game.variant, players: game.players, options: game.options || {},
-                   names: view.player_names || [], hints: !!view.table.hints };
+                   names: view.table.names || [], colors: view.table.colors || [],
+                   hints: !!view.table.hints };
     await send("/api/game", body);
   }
 
   function undo() {
     const game = view && view.game;
     if (game && game.over) {
-      if (!window.confirm("The game is over. Take back its last move and play on? " +
-                          "(It stays in the finished games.)")) return;
+      if (!window.confirm(t("The game is over. Take back its last move and play on? (It stays in the finished games.)"))) return;
       return sendInput({ type: "undo", confirm: true });
     }
     return sendInput({ type: "undo" });
@@ -489,11 +533,13 @@
     const soundButton = $("sound");
     const showSound = () => {
       soundButton.setAttribute("aria-pressed", Sound.on() ? "true" : "false");
-      soundButton.textContent = Sound.on() ? "Sound on" : "Sound off";
+      soundButton.textContent = Sound.on() ? t("Sound on") : t("Sound off");
     };
     soundButton.addEventListener("click", () => { Sound.toggle(); showSound(); });
     showSound();
     if (simulated) $("sim-clear").addEventListener("click", () => send("/api/sim/clear", {}));
+    await Panel.ready;
+    showSound();
     try {
       const [legendAnswer, variantList] = await Promise.all([get("/api/legend"), get("/api/variants")]);
       legend = legendAnswer;

@@ -4,14 +4,14 @@
 "use strict";
 
 (() => {
-  const { get, post, el } = Panel;
+  const { get, post, el, t } = Panel;
   const $ = (id) => document.getElementById(id);
   const SEATS_KEY = "sudoku-table-seats";
-  const COLOR_NAMES = {
-    "#99ddff": "light blue", "#cc3311": "red", "#009e73": "green", "#aa4499": "purple",
-    "#0072b2": "dark blue", "#ee7733": "orange", "#cc6677": "rose", "#ffffff": "white",
-    "#8c8c8c": "grey",
-  };
+  const colorNames = () => ({
+    "#99ddff": t("light blue"), "#cc3311": t("red"), "#009e73": t("green"), "#aa4499": t("purple"),
+    "#0072b2": t("dark blue"), "#ee7733": t("orange"), "#cc6677": t("rose"), "#ffffff": t("white"),
+    "#8c8c8c": t("grey"),
+  });
   let variants = [];
   let chosen = null;
   let players = 2;
@@ -37,8 +37,8 @@
       type: "button", class: "game-choice", "data-variant": v.id, "aria-pressed": "false",
       onclick: () => choose(v),
     }, el("strong", { text: v.name }), " ",
-       el("span", { class: "meta", text: `${v.family}, ${range} players` }),
-       el("span", { class: "desc", text: v.description })));
+       el("span", { class: "meta", text: `${v.family}, ${t("{players} players", { players: range })}` }),
+       el("span", { class: "desc", text: t(v.description) })));
   }
 
   // The real pieces of the DOMINARI games are white and black: no colour to choose there.
@@ -58,7 +58,7 @@
       box.append(el("button", {
         type: "button", role: "radio", "aria-checked": n === players ? "true" : "false",
         "data-players": String(n),
-        "aria-label": `${n} players`, text: String(n), onclick: () => { players = n; renderPlayers(); },
+        "aria-label": t("{players} players", { players: n }), text: String(n), onclick: () => { players = n; renderPlayers(); },
       }));
     }
     const names = $("player-names");
@@ -66,20 +66,22 @@
       name: row.querySelector("input").value, color: (row.querySelector("select") || {}).value }));
     const kept = remembered();
     names.replaceChildren();
-    const choices = palette.choices.length ? palette.choices : Object.keys(COLOR_NAMES);
+    const names2 = colorNames();
+    const choices = palette.choices.length ? palette.choices : Object.keys(names2);
     for (let i = 0; i < players; i++) {
-      const fallback = (chosen.default_names || [])[i] || `Player ${i + 1}`;
+      const label = ((chosen.traits || {}).player_labels || [])[i];
+      const fallback = label ? t(label) : t("Player {n}", { n: i + 1 });
       const was = old[i] || kept[i] || {};
       const color = choices.includes(was.color) ? was.color : (palette.players[i] || choices[i]);
       const input = el("input", {
-        type: "text", maxlength: "24", "aria-label": `Name of player ${i + 1}`,
+        type: "text", maxlength: "24", "aria-label": t("Name of player {n}", { n: i + 1 }),
         placeholder: fallback, value: was.name || "", "data-player": String(i),
       });
       const row = el("div", { class: "seat", "data-seat": String(i) }, seatSwatch(i, color), input);
       if (!fixedLooks()) {
-        const select = el("select", { "aria-label": `Colour of player ${i + 1}`, "data-color": String(i) });
+        const select = el("select", { "aria-label": t("Colour of player {n}", { n: i + 1 }), "data-color": String(i) });
         for (const c of choices) {
-          select.append(el("option", { value: c, text: COLOR_NAMES[c] || c, selected: c === color }));
+          select.append(el("option", { value: c, text: names2[c] || c, selected: c === color }));
         }
         select.addEventListener("change", () => {
           row.querySelector(".swatch").style.background = select.value;
@@ -108,12 +110,12 @@
 
   // Option and choice names come from the game itself (GET /api/variants: traits).
   function optionName(key) {
-    return ((chosen.traits || {}).option_labels || {})[key] || key.replace(/_/g, " ");
+    return t(((chosen.traits || {}).option_labels || {})[key] || key.replace(/_/g, " "));
   }
 
   function optionLabel(key, choice) {
     const labels = ((chosen.traits || {}).choice_labels || {})[key] || {};
-    return labels[String(choice)] || String(choice);
+    return t(labels[String(choice)] || String(choice));
   }
 
   async function loadSetup(seed) {
@@ -128,14 +130,14 @@
     const proposed = !!chosen.traits.random_setup;
     $("propose-setup").hidden = !proposed;
     $("setup-help").textContent = proposed
-      ? "A random start: take this proposal, ask for another, or enter the one you laid out."
-      : "Which number stands where at the start; change any number before starting.";
+      ? t("A random start: take this proposal, ask for another, or enter the one you laid out.")
+      : t("Which number stands where at the start; change any number before starting.");
     const [low, high] = chosen.numbers || [1, 9];
     for (const [cell, piece] of Object.entries(setup || {})) {
       const cellInput = el("input", { type: "text", value: cell, maxlength: "2", "data-setup-cell": cell,
-                                      "aria-label": `square of the piece on ${cell}`,
+                                      "aria-label": t("square of the piece on {cell}", { cell }),
                                       readonly: proposed ? null : true });
-      const number = el("select", { "data-setup-number": cell, "aria-label": `number on ${cell}` });
+      const number = el("select", { "data-setup-number": cell, "aria-label": t("number on {cell}", { cell }) });
       for (let n = low; n <= high; n++) {
         number.append(el("option", { value: String(n), text: String(n), selected: n === piece.number }));
       }
@@ -162,7 +164,7 @@
     }
     $("setup-form").hidden = false;
     $("chosen-name").textContent = v.name;
-    $("chosen-description").textContent = v.description;
+    $("chosen-description").textContent = t(v.description);
     $("player-names").replaceChildren();
     renderPlayers();
     renderOptions();
@@ -188,7 +190,7 @@
     const names = [...document.querySelectorAll("#player-names input")].map((i) => i.value.trim());
     const colors = [...document.querySelectorAll("#player-names select")].map((s) => s.value);
     if (new Set(colors).size !== colors.length) {
-      Panel.toast("Two players have the same colour: choose another for one of them.");
+      Panel.toast(t("Two players have the same colour: choose another for one of them."));
       return;
     }
     remember(names, colors);
@@ -206,6 +208,7 @@
   async function main() {
     $("setup-form").addEventListener("submit", start);
     $("propose-setup").addEventListener("click", () => loadSetup(Math.floor(Math.random() * 1e9)));
+    await Panel.ready;
     try {
       const [list, state, legend] = await Promise.all([get("/api/variants"), get("/api/state"),
                                                        get("/api/legend")]);

@@ -3,16 +3,9 @@
 "use strict";
 
 (() => {
-  const { get, post, liveViews, el } = Panel;
+  const { get, post, liveViews, el, t, said } = Panel;
   const $ = (id) => document.getElementById(id);
   const FILES = "abcdefghi";
-  const END_WORDS = {
-    board_full: "the board was full", no_moves: "nobody could move",
-    no_one_can_place: "nobody could place", four_in_a_row: "four in a row",
-    all_borne_off: "all pieces borne off", cards_set_aside: "three cards set aside",
-    cards_used_up: "all cards played", twelve_markers: "twelve markers",
-    stones_used_up: "all stones laid",
-  };
 
   function buildMatrix() {
     const matrix = $("matrix");
@@ -21,7 +14,7 @@
       matrix.append(el("span", { class: "label", text: String(rank) }));
       for (const file of FILES) {
         matrix.append(el("span", { "data-square": `${file}${rank}`, role: "img",
-                                   "aria-label": `${file}${rank} empty` }));
+                                   "aria-label": t("{square} empty", { square: `${file}${rank}` }) }));
       }
     }
     matrix.append(el("span", { class: "label" }));
@@ -34,7 +27,8 @@
       const square = cell.dataset.square;
       cell.classList.toggle("on", on.has(square));
       cell.textContent = on.has(square) ? "\u25cf" : "";
-      cell.setAttribute("aria-label", `${square} ${on.has(square) ? "piece" : "empty"}`);
+      cell.setAttribute("aria-label", on.has(square) ? t("{square} piece", { square })
+        : t("{square} empty", { square }));
     }
     const faults = view.faults || (view.table && view.table.faults) || [];
     $("faults").replaceChildren(...faults.map((f) =>
@@ -61,22 +55,25 @@
   function localDate(iso) {
     const date = new Date(iso);
     if (Number.isNaN(date.getTime())) return iso || "";
-    return date.toLocaleString(undefined, { dateStyle: "medium", timeStyle: "short" });
+    return date.toLocaleString(Panel.language(), { dateStyle: "medium", timeStyle: "short" });
   }
 
   async function showFinished() {
     const games = await get("/api/games");
     const list = $("finished");
     list.replaceChildren();
-    if (!games.length) list.append(el("li", { class: "muted", text: "No finished games yet." }));
+    if (!games.length) list.append(el("li", { class: "muted", text: t("No finished games yet.") }));
     for (const g of games) {
       const names = g.names || [];
       const scores = g.scores || [];
       const winners = g.winners || [];
       const who = names.map((n, i) => `${n} ${scores[i] ?? ""}`.trim()).join(" : ");
-      const won = winners.length === 1 ? `${names[winners[0]] || `Player ${winners[0] + 1}`} won`
-        : winners.length > 1 ? `${winners.map((w) => names[w]).join(" and ")} shared the win` : "a draw";
-      const why = END_WORDS[g.end_reason] ? ` (${END_WORDS[g.end_reason]})` : "";
+      const won = winners.length === 1
+        ? t("{player} won", { player: names[winners[0]] || t("Player {n}", { n: winners[0] + 1 }) })
+        : winners.length > 1 ? t("{players} shared the win", { players: winners.map((w) => names[w]).join(", ") })
+          : t("a draw");
+      const reason = said("end", g.end_reason);
+      const why = reason ? ` (${reason})` : "";
       list.append(el("li", { "data-game": String(g.id) },
         el("div", {},
           el("strong", { text: g.name || g.variant }), " ",
@@ -84,12 +81,14 @@
           el("div", { text: `${won}${why}` }),
           el("div", { class: "muted small", text: who })),
         el("a", { class: "button secondary", href: `/api/games/${g.id}/record?download=1`,
-                  download: `${g.variant}-${g.id}.json`, text: "Record",
-                  "aria-label": `Record of ${g.name || g.variant}, ${localDate(g.finished)}` })));
+                  download: `${g.variant}-${g.id}.json`, text: t("Record"),
+                  "aria-label": t("Record of {game}, {date}", { game: g.name || g.variant,
+                                                                  date: localDate(g.finished) }) })));
     }
   }
 
   async function main() {
+    await Panel.ready;
     buildMatrix();
     const info = await get("/api/table");
     const slider = $("brightness");

@@ -1,0 +1,85 @@
+"""The panel in German and English: Flask-Babel with gettext catalogs.
+
+Every word of the panel lives in one catalog per language under ``app/web/translations``
+(``pybabel extract/update/compile``, see README). The pages translate with ``_()``; the
+JavaScript gets the same catalog as JSON (``GET /api/i18n``) and translates with ``t()``; the
+table's message codes, next steps, end reasons and score parts are catalog entries too (their
+English wording is the message id), so the panel words them in the phone's language.
+
+The language is the one chosen on the panel (kept in a cookie), else the best match of the
+phone's ``Accept-Language``, else the table's own (``[panel] language``). Adding a language is a
+new catalog and nothing else: ``LANGUAGES`` lists the catalogs found.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from babel.messages.mofile import read_mo
+from flask import Flask, current_app, request
+from flask_babel import Babel, get_locale
+
+TRANSLATIONS = Path(__file__).with_name("translations")
+COOKIE = "lang"
+SOURCE = "en"
+"""The language the code is written in: its catalog is the identity."""
+
+LANGUAGES: tuple[str, ...] = (SOURCE, *sorted(
+    p.name for p in TRANSLATIONS.iterdir()
+    if (p / "LC_MESSAGES" / "messages.po").is_file())) if TRANSLATIONS.is_dir() else (SOURCE,)
+"""Every language the panel speaks: English and each catalog in ``translations``."""
+
+NAMES: Mapping[str, str] = {"en": "English", "de": "Deutsch"}
+"""Each language's name in itself (for the switch on every page)."""
+
+
+def select_locale() -> str:
+    chosen = request.cookies.get(COOKIE)
+    if chosen in LANGUAGES:
+        return chosen
+    best = request.accept_languages.best_match(LANGUAGES)
+    if best:
+        return best
+    return str(current_app.config.get("PANEL_LANGUAGE") or SOURCE)
+
+
+def init_i18n(app: Flask) -> None:
+    app.config.setdefault("BABEL_TRANSLATION_DIRECTORIES", str(TRANSLATIONS))
+    Babel(app, locale_selector=select_locale)
+
+    @app.context_processor
+    def _languages() -> dict[str, Any]:
+        locale = str(get_locale() or SOURCE)
+        return {"locale": locale, "languages": [(code, NAMES.get(code, code))
+                                                for code in LANGUAGES]}
+
+
+def current() -> str:
+    """The language of this request."""
+    return str(get_locale() or SOURCE)
+
+
+_CATALOGS: dict[str, dict[str, str]] = {}
+
+
+def catalog(language: str) -> dict[str, str]:
+    """Every translated message of ``language`` (message id to text); empty for English."""
+    if language not in _CATALOGS:
+        strings: dict[str, str] = {}
+        mo = TRANSLATIONS / language / "LC_MESSAGES" / "messages.mo"
+        if language != SOURCE and mo.is_file():
+            with mo.open("rb") as f:
+                for message in read_mo(f):
+                    if message.id and message.string and isinstance(message.id, str):
+                        strings[message.id] = str(message.string)
+        _CATALOGS[language] = strings
+    return _CATALOGS[language]
+
+
+def translate(text: str, language: str | None = None, **params: Any) -> str:
+    """``text`` (an English message id) in ``language`` (the request's), with ``{name}``
+    parameters filled in."""
+    words = catalog(language or current()).get(text, text)
+    return words.format(**params) if params else words

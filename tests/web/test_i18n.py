@@ -1,0 +1,196 @@
+"""The panel in German and English: the catalog holds exactly what the code says, the language
+follows the phone, the switch and the config, and a game played in German shows no English.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from babel.messages.extract import extract_from_dir
+from babel.messages.mofile import read_mo
+from babel.messages.pofile import read_po
+
+from app.web import i18n
+
+ROOT = Path(__file__).resolve().parents[2]
+KEYWORDS = {"_": None, "gettext": None, "N_": None, "t": None}
+METHODS = [("app/web/static/**.js", "javascript"), ("app/web/templates/**.html", "jinja2"),
+           ("app/**.py", "python")]
+PLACEHOLDER = re.compile(r"\{(\w+)\}|%\((\w+)\)s")
+
+
+def extracted() -> set[str]:
+    """Every message id the code marks for translation, as ``pybabel extract`` finds it."""
+    ids = set()
+    for _, _, message, _, _ in extract_from_dir(str(ROOT), METHODS, keywords=KEYWORDS):
+        ids.add(message if isinstance(message, str) else message[0])
+    return ids
+
+
+def catalog(language: str) -> dict[str, str]:
+    path = i18n.TRANSLATIONS / language / "LC_MESSAGES" / "messages.po"
+    with path.open("rb") as f:
+        return {m.id: m.string for m in read_po(f) if m.id}
+
+
+@pytest.fixture(scope="module")
+def code_ids() -> set[str]:
+    return extracted()
+
+
+def test_german_is_a_catalog_and_english_the_code() -> None:
+    assert i18n.LANGUAGES == ("en", "de")
+
+
+@pytest.mark.parametrize("language", [lang for lang in i18n.LANGUAGES if lang != i18n.SOURCE])
+def test_every_word_is_translated_and_nothing_unused(code_ids: set[str], language: str) -> None:
+    words = catalog(language)
+    missing = sorted(code_ids - set(words))
+    unused = sorted(set(words) - code_ids)
+    assert not missing, f"{language} lacks: {missing[:10]}"
+    assert not unused, f"{language} holds entries nothing uses: {unused[:10]}"
+    empty = sorted(k for k, v in words.items() if not v)
+    assert not empty, f"{language} has empty translations: {empty[:10]}"
+
+
+@pytest.mark.parametrize("language", [lang for lang in i18n.LANGUAGES if lang != i18n.SOURCE])
+def test_translations_keep_their_placeholders(language: str) -> None:
+    for english, words in catalog(language).items():
+        said = {a or b for a, b in PLACEHOLDER.findall(words)}
+        assert said <= {a or b for a, b in PLACEHOLDER.findall(english)}, (english, words)
+
+
+@pytest.mark.parametrize("language", [lang for lang in i18n.LANGUAGES if lang != i18n.SOURCE])
+def test_the_compiled_catalog_matches_its_source(language: str) -> None:
+    folder = i18n.TRANSLATIONS / language / "LC_MESSAGES"
+    with (folder / "messages.mo").open("rb") as f:
+        compiled = {m.id: m.string for m in read_mo(f) if m.id}
+    assert compiled == catalog(language), "run: pybabel compile -d app/web/translations"
+
+
+def test_the_code_marks_every_message_code_for_the_catalog(code_ids: set[str]) -> None:
+    from app.rules.game import END_REASONS, SCORE_PARTS, all_variants
+    from app.table.view import MESSAGES, NEXT_STEPS
+
+    for table in (MESSAGES, NEXT_STEPS, END_REASONS, SCORE_PARTS):
+        assert set(table.values()) <= code_ids
+    for cls in all_variants():
+        assert cls.summary in code_ids, cls.id
+        for label in cls.player_labels:
+            assert label in code_ids
+
+
+def test_the_language_follows_the_phone_the_switch_and_the_config(tmp_path: Path) -> None:
+    from .helpers import open_composition
+
+    panel = open_composition(tmp_path / "data")
+    client = panel.app.test_client()
+    german = client.get("/play", headers={"Accept-Language": "de-DE,de;q=0.9,en;q=0.5"})
+    assert b'lang="de"' in german.data and "Rückgängig".encode() in german.data
+    english = client.get("/play", headers={"Accept-Language": "en-GB"})
+    assert b'lang="en"' in english.data and b">Undo<" in english.data
+    words = client.get("/api/i18n", headers={"Accept-Language": "de"}).get_json()
+    assert words["language"] == "de" and words["strings"]["Undo"] == "Rückgängig"
+    assert words["codes"]["next"]["turn_over"] == "turn over {squares}"
+    # The switch on every page: kept in a cookie, it wins over the phone's own preference.
+    switched = client.get("/language/de?next=/table")
+    assert switched.status_code == 302 and switched.headers["Location"].endswith("/table")
+    page = client.get("/table", headers={"Accept-Language": "en"})
+    assert b'lang="de"' in page.data
+    assert client.get("/language/xx").status_code == 404
+    assert client.get("/language/de?next=//evil.example").headers["Location"] == "/"
+    panel.close()
+
+    from app.web import create_app
+    from app.web.config import PanelConfig
+
+    app = create_app(panel.table, config=PanelConfig(language="de"))
+    assert b'lang="de"' in app.test_client().get("/").data  # no preference: the table's own
+
+
+def test_a_bad_language_in_the_config_is_refused() -> None:
+    from app.web.config import ConfigError, PanelConfig
+
+    with pytest.raises(ConfigError, match="language"):
+        PanelConfig.from_section({"language": "fr"})
+
+
+ENGLISH_ONLY = re.compile(r"[A-Za-z][a-z]{3,}")
+
+
+def english_vocabulary() -> set[str]:
+    """Words of the UI's own English that its German never uses."""
+    german = catalog("de")
+    german_words = {w.lower() for text in german.values() for w in ENGLISH_ONLY.findall(text)}
+    english = {w.lower() for text in german for w in ENGLISH_ONLY.findall(text)}
+    return english - german_words - {"sudoku", "dominari", "revers", "classic", "halma", "vierer",
+                                     "score", "duell", "meister", "family", "kakuro", "killer",
+                                     "labyrinth", "hexa", "anna"}
+
+
+def test_a_game_played_in_german_shows_no_english(tmp_path: Path) -> None:
+    """Revers played to its end by taps in a German phone: no word of the UI's English."""
+    import json
+
+    from playwright.sync_api import sync_playwright
+
+    from .helpers import LiveServer, open_composition
+    from .test_browser import ARGS, CHROMIUM, EXAMPLES, Phone
+    from .test_companion import play_by_taps
+
+    vocabulary = english_vocabulary()
+    record = json.loads((EXAMPLES / "revers-dominari-7-35.json").read_text())
+    panel = open_composition(tmp_path / "data")
+    live = LiveServer(panel.app)
+    seen: list[str] = []
+    try:
+        with sync_playwright() as playwright:
+            browser = playwright.chromium.launch(executable_path=str(CHROMIUM), headless=True,
+                                                 args=ARGS)
+            context = browser.new_context(viewport={"width": 390, "height": 844},
+                                          locale="de-DE", bypass_csp=True)
+            page = context.new_page()
+            page.set_default_timeout(5000)
+            phone = Phone(page, live.url)
+
+            def english_on(where: str) -> None:
+                text = page.evaluate("document.body.innerText")
+                found = {w for w in ENGLISH_ONLY.findall(text) if w.lower() in vocabulary}
+                assert not found, (where, sorted(found))
+                seen.append(where)
+
+            for path in ("/", "/rules", "/table"):
+                page.goto(live.url + path)
+                page.wait_for_load_state("networkidle")
+                english_on(path)
+            page.goto(live.url + "/")
+            page.click("[data-variant='revers-dominari']")
+            page.wait_for_selector("#setup-pieces .setup-piece")
+            english_on("the start form")
+            phone.start("revers-dominari", setup=record["record"].get("setup"))
+            phone.set_up()
+            english_on("the start position")
+            actions = record["record"]["actions"]
+            for index in range(0, len(actions), 5):
+                play_by_taps(phone, actions[index:index + 5])
+                english_on(f"after action {index + 5}")
+            page.wait_for_selector("#end:not([hidden])")
+            english_on("the end")
+            assert "gewinnt" in page.text_content("#now-who") or "Unentschieden" in \
+                page.text_content("#now-who")
+            context.close()
+            browser.close()
+            assert not phone.errors, phone.errors
+    finally:
+        live.close()
+        panel.close()
+    assert len(seen) >= 10
+
+
+def test_vocabulary_is_not_empty() -> None:
+    words = english_vocabulary()
+    assert {"undo", "scores", "board", "turn"} <= words, sorted(words)[:40]
+
+
