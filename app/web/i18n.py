@@ -13,10 +13,10 @@ new catalog and nothing else: ``LANGUAGES`` lists the catalogs found.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from babel import Locale, UnknownLocaleError
 from babel.messages.mofile import read_mo
 from flask import Flask, current_app, request
 from flask_babel import Babel, get_locale
@@ -31,8 +31,15 @@ LANGUAGES: tuple[str, ...] = (SOURCE, *sorted(
     if (p / "LC_MESSAGES" / "messages.po").is_file())) if TRANSLATIONS.is_dir() else (SOURCE,)
 """Every language the panel speaks: English and each catalog in ``translations``."""
 
-NAMES: Mapping[str, str] = {"en": "English", "de": "Deutsch"}
-"""Each language's name in itself (for the switch on every page)."""
+
+
+def own_name(code: str) -> str:
+    """A language's name in itself ("Deutsch", "English"), from the Unicode CLDR (Babel)."""
+    try:
+        name = Locale.parse(code).get_display_name(code) or code
+    except (ValueError, UnknownLocaleError):
+        return code
+    return name[:1].upper() + name[1:]
 
 
 def select_locale() -> str:
@@ -52,8 +59,7 @@ def init_i18n(app: Flask) -> None:
     @app.context_processor
     def _languages() -> dict[str, Any]:
         locale = str(get_locale() or SOURCE)
-        return {"locale": locale, "languages": [(code, NAMES.get(code, code))
-                                                for code in LANGUAGES]}
+        return {"locale": locale, "languages": [(code, own_name(code)) for code in LANGUAGES]}
 
 
 def current() -> str:
