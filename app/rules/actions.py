@@ -12,6 +12,7 @@ from typing import Any, ClassVar
 
 from .errors import RecordError
 from .squares import is_square
+from .wording import N_
 
 OFF = "off"
 """The last element of a Halma path that bears the piece off the board."""
@@ -104,7 +105,8 @@ ACTION_TYPES = ("place", "blank", "move", "discard", "joker", "end_turn")
 def _cell(d: Mapping[str, Any], key: str = "cell") -> str:
     value = d.get(key)
     if not is_square(value):
-        raise RecordError(f"{key} must be a sensor square a1..i9, got {value!r}")
+        raise RecordError(N_("{key} must be a sensor square a1..i9, got {value}"),
+                          key=key, value=repr(value))
     return value  # type: ignore[return-value]
 
 
@@ -113,14 +115,15 @@ def _int(d: Mapping[str, Any], key: str, optional: bool = False) -> int | None:
     if value is None and optional:
         return None
     if not isinstance(value, int) or isinstance(value, bool):
-        raise RecordError(f"{key} must be a whole number, got {value!r}")
+        raise RecordError(N_("{key} must be a whole number, got {value}"),
+                          key=key, value=repr(value))
     return value
 
 
 def action_from_json(d: object) -> Action:
     """Parse one action of a record; ``RecordError`` names what is wrong with it."""
     if not isinstance(d, Mapping):
-        raise RecordError(f"an action must be a JSON object, got {d!r}")
+        raise RecordError(N_("an action must be a JSON object, got {d}"), d=repr(d))
     kind = d.get("type")
     if kind == "place":
         return Place(_cell(d), _int(d, "number"))  # type: ignore[arg-type]
@@ -129,10 +132,12 @@ def action_from_json(d: object) -> Action:
     if kind == "move":
         path = d.get("path")
         if not isinstance(path, list) or len(path) < 2:
-            raise RecordError(f"a move's path must list at least two cells, got {path!r}")
+            raise RecordError(N_("a move's path must list at least two cells, got {path}"),
+                              path=repr(path))
         for i, step in enumerate(path):
             if not (is_square(step) or (step == OFF and i == len(path) - 1 and i > 0)):
-                raise RecordError(f"a move's path holds {step!r}: cells a1..i9, 'off' only last")
+                raise RecordError(N_("a move's path holds {step}: cells a1..i9, 'off' only last"),
+                                  step=repr(step))
         return Move(tuple(path))
     if kind == "discard":
         return Discard(_int(d, "number"))  # type: ignore[arg-type]
@@ -140,4 +145,5 @@ def action_from_json(d: object) -> Action:
         return Joker(_cell(d), _int(d, "number"))  # type: ignore[arg-type]
     if kind == "end_turn":
         return EndTurn()
-    raise RecordError(f"unknown action type {kind!r} (one of {', '.join(ACTION_TYPES)})")
+    raise RecordError(N_("unknown action type {kind} (one of {ACTION_TYPES})"),
+                      kind=repr(kind), ACTION_TYPES=', '.join(ACTION_TYPES))

@@ -225,25 +225,33 @@ class SudokuFamily(Game):
         counts = [0] * 6
         for cell, piece in board.items():
             if cell not in _GEOMETRY.cell_set:
-                raise RecordError(f"setup names {cell!r}, which is not a cell of {self.id}")
+                raise RecordError(N_("setup names {cell}, which is not a cell of {id}"),
+                                  cell=repr(cell), id=self.id)
             if piece.owner not in range(self.players):
-                raise RecordError(f"setup {cell}: every stone belongs to the player who "
-                                  f"placed it (0-{self.players - 1})")
+                raise RecordError(N_("setup {cell}: every stone belongs to the player who placed "
+                                     "it (0-{value})"),
+                                  cell=cell, value=self.players - 1)
             if piece.number is None:
                 continue
             if piece.number not in _GEOMETRY.number_range:
-                raise RecordError(f"setup {cell}: {piece.number} is not a number of {self.id}")
+                raise RecordError(N_("setup {cell}: {number} is not a number of {id}"),
+                                  cell=cell, number=piece.number, id=self.id)
             conflict = house_conflict(_GEOMETRY, board, cell, piece.number)
             if conflict is not None:
-                raise RecordError(f"setup {cell}: {conflict.reason} ({', '.join(conflict.cells)})")
+                raise RecordError(N_("setup {cell}: {reason} ({items})"),
+                                  cell=cell,
+                                  reason=conflict.reason,
+                                  items=', '.join(conflict.cells))
             counts[piece.number - 1] += 1
         if len(board) >= self.stones:
-            raise RecordError(f"setup holds {len(board)} stones; with {self.players} players "
-                              f"only {self.stones} are placed in a whole game")
+            raise RecordError(N_("setup holds {count} stones; with {players} players only "
+                                 "{stones} are placed in a whole game"),
+                              count=len(board), players=self.players, stones=self.stones)
         for number, count in enumerate(counts, start=1):
             if count > STONES_PER_NUMBER:
-                raise RecordError(f"setup holds {count} stones {number}; the bag has only "
-                                  f"{STONES_PER_NUMBER}")
+                raise RecordError(N_("setup holds {count} stones {number}; the bag has only "
+                                     "{STONES_PER_NUMBER}"),
+                                  count=count, number=number, STONES_PER_NUMBER=STONES_PER_NUMBER)
         return FamilyState(players=self.players, board=board,
                            to_move=mover_of(len(board), self.players),
                            scores=(0,) * self.players, counts=tuple(counts),
@@ -281,7 +289,7 @@ class SudokuFamily(Game):
     def check(self, state: State, action: Action) -> Illegal | None:
         assert isinstance(state, FamilyState)
         if state.over:
-            return Illegal("the game is over")
+            return Illegal(N_("the game is over"))
         if isinstance(action, Place | Joker):
             bad = self._check_stone(state, action.cell, action.number)
             if bad is not None:
@@ -290,10 +298,11 @@ class SudokuFamily(Game):
                 return self._check_place(state, action.cell, action.number)
             return self._check_joker(state, action.number)
         if isinstance(action, Discard):
-            return Illegal("in SUDOKU FAMILY no stone is set aside: a stone that fits nowhere "
-                           "is laid face down on any empty cell as a joker")
-        return Illegal(f"SUDOKU FAMILY has no {action.type!r} actions: place the stone you "
-                       "drew, or lay it face down as a joker when it fits nowhere")
+            return Illegal(N_("in SUDOKU FAMILY no stone is set aside: a stone that fits nowhere "
+                           "is laid face down on any empty cell as a joker"))
+        return Illegal(N_("SUDOKU FAMILY has no {kind} actions: place the stone you drew, or lay "
+                          "it face down as a joker when it fits nowhere"),
+                       kind=repr(action.type))
 
     def scores(self, state: State) -> list[int]:
         assert isinstance(state, FamilyState)
@@ -342,13 +351,14 @@ class SudokuFamily(Game):
         if bad is not None:
             return bad
         if number not in _GEOMETRY.number_range:
-            return Illegal(f"{number} is not a number of SUDOKU FAMILY (1-6)")
+            return Illegal(N_("{number} is not a number of SUDOKU FAMILY (1-6)"), number=number)
         if cell in state.board:
-            return Illegal(f"{cell} is already occupied", (cell,))
+            return Illegal(N_("{cell} is already occupied"), (cell,), cell=cell)
         if state.counts[number - 1] >= STONES_PER_NUMBER:
             shown = tuple(c for c in _CELLS if state.board.get(c, _NONE).number == number)
-            return Illegal(f"all {STONES_PER_NUMBER} stones {number} are already on the board: "
-                           f"there is no seventh", shown)
+            return Illegal(N_("all {STONES_PER_NUMBER} stones {number} are already on the board: "
+                              "there is no seventh"),
+                           shown, STONES_PER_NUMBER=STONES_PER_NUMBER, number=number)
         return None
 
     def _check_place(self, state: FamilyState, cell: str, number: int) -> Illegal | None:
@@ -358,7 +368,8 @@ class SudokuFamily(Game):
             return conflict
         if not board:
             if cell not in BLACK_DOTS:
-                return Illegal(f"the first stone goes on a black dot ({', '.join(BLACK_DOTS)})")
+                return Illegal(N_("the first stone goes on a black dot ({BLACK_DOTS})"),
+                               BLACK_DOTS=', '.join(BLACK_DOTS))
             return None
         triangle = _TRIANGLE_OF[cell]
         if _started(board, triangle):
@@ -367,17 +378,20 @@ class SudokuFamily(Game):
         open_cells = _fits_in(board, used, number, _started_triangles(board))
         if open_cells:
             names = sorted({_TRIANGLE_NAMES[_TRIANGLE_OF[c]] for c in open_cells})
-            return Illegal(f"{number} still fits in a started triangle ({', '.join(names)}): "
-                           f"a new triangle may only be begun when no started one can take it")
+            return Illegal(N_("{number} still fits in a started triangle ({names}): a new "
+                              "triangle may only be begun when no started one can take it"),
+                           number=number, names=', '.join(names))
         if not _next_to_started(board, triangle):
-            return Illegal(f"{_TRIANGLE_NAMES[triangle]} is not next to a triangle that holds "
-                           "stones: a new triangle must border one")
+            return Illegal(N_("{_TRIANGLE_NAMES} is not next to a triangle that holds stones: a "
+                              "new triangle must border one"),
+                           _TRIANGLE_NAMES=_TRIANGLE_NAMES[triangle])
         return None
 
     def _check_joker(self, state: FamilyState, number: int) -> Illegal | None:
         targets = _targets(state.board, _used_masks(state.board), number)
         if targets:
             shown = ", ".join(targets[:4]) + (", ..." if len(targets) > 4 else "")
-            return Illegal(f"{number} can still be placed ({shown}): only a stone that fits "
-                           "nowhere becomes a joker")
+            return Illegal(N_("{number} can still be placed ({shown}): only a stone that fits "
+                              "nowhere becomes a joker"),
+                           number=number, shown=shown)
         return None

@@ -50,15 +50,18 @@ class Piece:
     @staticmethod
     def from_json(d: object, where: str = "piece") -> Piece:
         if not isinstance(d, Mapping):
-            raise RecordError(f"{where} must be an object like {{\"owner\": 0, \"number\": 3}}")
+            raise RecordError(N_('{where} must be an object like {{"owner": 0, "number": 3}}'),
+                              where=where)
         owner = d.get("owner")
         if owner is not None and (not isinstance(owner, int) or isinstance(owner, bool)):
-            raise RecordError(f"{where}: owner must be a player number or null, got {owner!r}")
+            raise RecordError(N_("{where}: owner must be a player number or null, got {owner}"),
+                              where=where, owner=repr(owner))
         if d.get("blank") is True:
             return Piece(owner, None)
         number = d.get("number")
         if not isinstance(number, int) or isinstance(number, bool):
-            raise RecordError(f"{where}: number must be a whole number, got {number!r}")
+            raise RecordError(N_("{where}: number must be a whole number, got {number}"),
+                              where=where, number=repr(number))
         return Piece(owner, number)
 
 
@@ -223,8 +226,9 @@ class Game:
             self.min_players <= players <= self.max_players
         ):
             raise RecordError(
-                f"{self.id} is for {self.min_players}-{self.max_players} players, got {players!r}"
-            )
+                N_("{id} is for {min_players}-{max_players} players, got {players}"),
+                id=self.id, min_players=self.min_players, max_players=self.max_players,
+                players=repr(players))
         self.players = players
         self.options = self.validate_options(options or {})
         self.geometry = self.build_geometry()
@@ -285,22 +289,24 @@ class Game:
 
     def validate_options(self, options: Mapping[str, Any]) -> dict[str, Any]:
         if not isinstance(options, Mapping):
-            raise RecordError(f"options must be an object, got {options!r}")
+            raise RecordError(N_("options must be an object, got {options}"), options=repr(options))
         result = dict(self.option_defaults)
         for key, value in options.items():
             if key not in self.option_defaults:
                 known = ", ".join(self.option_defaults) or "none"
-                raise RecordError(f"{self.id} has no option {key!r} (options: {known})")
+                raise RecordError(N_("{id} has no option {key} (options: {known})"),
+                                  id=self.id, key=repr(key), known=known)
             choices = self.option_choices.get(key)
             if choices is not None and value not in choices:
-                raise RecordError(f"option {key!r} must be one of {list(choices)}, got {value!r}")
+                raise RecordError(N_("option {key} must be one of {choices}, got {value}"),
+                                  key=repr(key), choices=list(choices), value=repr(value))
             result[key] = value
         return result
 
     def apply(self, state: State, action: Action) -> State:
         """The state after ``action``; ``IllegalActionError`` (changing nothing) if illegal."""
         if state.over:
-            raise IllegalActionError(Illegal("the game is over"))
+            raise IllegalActionError(Illegal(N_("the game is over")))
         illegal = self.check(state, action)
         if illegal is not None:
             raise IllegalActionError(illegal)
@@ -318,16 +324,19 @@ class Game:
         if setup is None:
             return {}
         if not isinstance(setup, Mapping):
-            raise RecordError("setup must be an object mapping cells to pieces")
+            raise RecordError(N_("setup must be an object mapping cells to pieces"))
         board: dict[str, Piece] = {}
         for cell, raw in setup.items():
             if not is_square(cell) or cell not in self.geometry.cell_set:
-                raise RecordError(f"setup names {cell!r}, which is not a cell of {self.id}")
+                raise RecordError(N_("setup names {cell}, which is not a cell of {id}"),
+                                  cell=repr(cell), id=self.id)
             piece = Piece.from_json(raw, where=f"setup {cell}")
             if piece.owner is not None and not (0 <= piece.owner < self.players):
-                raise RecordError(f"setup {cell}: no player {piece.owner}")
+                raise RecordError(N_("setup {cell}: no player {owner}"),
+                                  cell=cell, owner=piece.owner)
             if piece.number is not None and piece.number not in self.geometry.number_range:
-                raise RecordError(f"setup {cell}: {piece.number} is not a number of {self.id}")
+                raise RecordError(N_("setup {cell}: {number} is not a number of {id}"),
+                                  cell=cell, number=piece.number, id=self.id)
             board[cell] = piece
         return board
 
@@ -357,7 +366,7 @@ class Game:
 
     def check_cell(self, cell: str) -> Illegal | None:
         if cell not in self.geometry.cell_set:
-            return Illegal(f"{cell} is not a cell of this board", (cell,))
+            return Illegal(N_("{cell} is not a cell of this board"), (cell,), cell=cell)
         return None
 
 
@@ -398,7 +407,8 @@ def house_conflict(geometry: Geometry, board: Board, cell: str, number: int) -> 
                     cells.append(other)
     if not houses:
         return None
-    return Illegal(f"{number} is already in {' and '.join(houses)}", tuple(cells))
+    return Illegal(N_("{number} is already in {houses}"), tuple(cells), number=number,
+                   houses=list(houses))
 
 
 def dead_fields(geometry: Geometry, board: Board) -> frozenset[str]:
@@ -441,8 +451,8 @@ def variant_class(variant_id: object) -> type[Game]:
 
     if not isinstance(variant_id, str) or variant_id not in VARIANTS:
         raise UnknownVariantError(
-            f"unknown variant {variant_id!r} (one of {', '.join(sorted(VARIANTS))})"
-        )
+            N_("unknown variant {variant_id} (one of {items})")
+        , variant_id=repr(variant_id), items=', '.join(sorted(VARIANTS)))
     return VARIANTS[variant_id]
 
 

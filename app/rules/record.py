@@ -10,6 +10,7 @@ from typing import Any
 from .actions import Action, action_from_json
 from .errors import Illegal, IllegalActionError, RecordError
 from .game import Game, Piece, State, new_game
+from .wording import N_
 
 MAX_NAME = 24
 """The longest player name a record keeps."""
@@ -31,36 +32,39 @@ class Record:
     def from_json(cls, data: object) -> Record:
         """Parse a record object; ``RecordError`` names the first problem."""
         if not isinstance(data, Mapping):
-            raise RecordError("a record must be a JSON object")
+            raise RecordError(N_("a record must be a JSON object"))
         if "record" in data and "variant" not in data:
             # A reference file: {"record": {...}, "state": {...}}; the record is what replays.
             return cls.from_json(data["record"])
         unknown = set(data) - {"variant", "players", "options", "setup", "actions", "names"}
         if unknown:
-            raise RecordError(f"a record has no field {sorted(unknown)[0]!r}")
+            raise RecordError(N_("a record has no field {unknown}"),
+                              unknown=repr(sorted(unknown)[0]))
         variant = data.get("variant")
         if not isinstance(variant, str):
-            raise RecordError(f"variant must be a variant id, got {variant!r}")
+            raise RecordError(N_("variant must be a variant id, got {variant}"),
+                              variant=repr(variant))
         players = data.get("players")
         options = data.get("options") or {}
         if not isinstance(options, Mapping):
-            raise RecordError("options must be an object")
+            raise RecordError(N_("options must be an object"))
         game = new_game(variant, players, options)
         setup = game.parse_setup(data.get("setup"))
         actions_raw = data.get("actions", [])
         if not isinstance(actions_raw, list):
-            raise RecordError("actions must be a list")
+            raise RecordError(N_("actions must be a list"))
         actions = []
         for i, raw in enumerate(actions_raw):
             try:
                 actions.append(action_from_json(raw))
             except RecordError as e:
-                raise RecordError(f"action {i}: {e}") from None
+                raise RecordError(N_("action {i}: {e}"), i=i, e=e) from None
         names = data.get("names", [])
         if (not isinstance(names, list) or len(names) > game.players
                 or not all(isinstance(n, str) and len(n) <= MAX_NAME for n in names)):
-            raise RecordError(f"names must be a list of at most {game.players} names of at most "
-                              f"{MAX_NAME} characters")
+            raise RecordError(N_("names must be a list of at most {players} names of at most "
+                                 "{MAX_NAME} characters"),
+                              players=game.players, MAX_NAME=MAX_NAME)
         return cls(variant, game.players, dict(game.options), setup, actions, list(names))
 
     @classmethod
@@ -68,9 +72,9 @@ class Record:
         try:
             data = json.loads(text)
         except (json.JSONDecodeError, UnicodeDecodeError) as e:
-            raise RecordError(f"not valid JSON: {e}") from None
+            raise RecordError(N_("not valid JSON: {e}"), e=e) from None
         except RecursionError:
-            raise RecordError("not a record: the JSON is nested too deeply") from None
+            raise RecordError(N_("not a record: the JSON is nested too deeply")) from None
         return cls.from_json(data)
 
     def to_json(self) -> dict[str, Any]:

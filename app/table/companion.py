@@ -23,6 +23,7 @@ from typing import Any
 from app.rules.actions import Action, EndTurn, Move
 from app.rules.errors import Illegal
 from app.rules.game import Game, Piece, State
+from app.rules.wording import N_
 
 from . import moving, placing
 from .errors import ConfirmNeeded, InputError
@@ -347,17 +348,17 @@ class Companion:
             if self.cancel_pending():
                 return
             if self.state.over and not data.get("confirm"):
-                raise ConfirmNeeded("the game is over: taking back its last action reopens it "
-                                    "(it stays in the finished games)", "reopen")
+                raise ConfirmNeeded(N_("the game is over: taking back its last action reopens "
+                                       "it (it stays in the finished games)"), "reopen")
             self.undo()
             return
         if kind == "hints":
             self.set_hints(data["on"])
             return
         if self.state.over:
-            raise InputError("the game is over: take back the last action or start a new game")
+            raise InputError(N_("the game is over: take back the last action or start a new game"))
         if self.clearing:
-            raise InputError("first take away the pieces left on the board (they blink)")
+            raise InputError(N_("first take away the pieces left on the board (they blink)"))
         if kind == "number":
             placing.input_number(self, data.get("square"), data["number"])
         elif kind == "blank":
@@ -371,10 +372,11 @@ class Companion:
         elif kind == "bear_off":
             offer = moving.bear_off_offer(self)
             if offer is None:
-                raise InputError("no piece is ready to be borne off: lift it from its exit corner")
+                raise InputError(N_("no piece is ready to be borne off: lift it from its exit "
+                                    "corner"))
             moving.commit_motion(self, offer)
         else:  # inputs.py lets only known kinds through
-            raise InputError(f"unknown input {kind!r}")
+            raise InputError(N_("unknown input {kind}"), kind=repr(kind))
 
     def panel_action(self, action: Action) -> None:
         illegal = self.commit(action)

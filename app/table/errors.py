@@ -2,9 +2,19 @@
 
 from __future__ import annotations
 
+from typing import Any
+
+from app.rules.errors import worded
+
 
 class InputError(ValueError):
-    """A panel input that cannot be used; the message is shown to the players as it is."""
+    """A panel input that cannot be used: an English template with named parameters, shown
+    to the players in their language (``template``, ``params``; ``str()`` is the English)."""
+
+    def __init__(self, message: str = "", **params: Any) -> None:
+        self.template = message
+        self.params = dict(params)
+        super().__init__(worded(message, params))
 
 
 class ConfirmNeeded(InputError):
@@ -12,6 +22,6 @@ class ConfirmNeeded(InputError):
     finished game, replace a running one): it is done only when sent again confirmed.
     ``code`` names what is to be confirmed."""
 
-    def __init__(self, message: str, code: str) -> None:
-        super().__init__(message)
+    def __init__(self, message: str, code: str, **params: Any) -> None:
+        super().__init__(message, **params)
         self.code = code

@@ -14,6 +14,7 @@ from typing import Any
 from app.rules.actions import Action, Move
 from app.rules.errors import Illegal, IllegalActionError
 from app.rules.game import Game, Piece, State
+from app.rules.wording import N_
 
 from .errors import InputError
 
@@ -69,7 +70,7 @@ class History:
 
     def check(self, action: Action) -> Illegal | None:
         if self.state.over:
-            return Illegal("the game is over")
+            return Illegal(N_("the game is over"))
         return self.game.check(self.state, action)
 
     # --- forward and back ------------------------------------------------------------------
@@ -92,7 +93,7 @@ class History:
     def take_back(self) -> Action:
         """Take back the last action (recorded first); ``InputError`` when there is none."""
         if not self.actions:
-            raise InputError("there is nothing to take back")
+            raise InputError(N_("there is nothing to take back"))
         was_over = self.state.over
         self._record("undo", None)
         action = self._pop()

@@ -9,6 +9,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from app.rules.squares import is_square
+from app.rules.wording import N_
 
 from .errors import InputError
 
@@ -20,7 +21,8 @@ def _whole(data: Mapping[str, Any], key: str, optional: bool = False) -> int | N
     if value is None and optional:
         return None
     if not isinstance(value, int) or isinstance(value, bool):
-        raise InputError(f"{key} must be a whole number, got {value!r}")
+        raise InputError(N_("{key} must be a whole number, got {value}"),
+                         key=key, value=repr(value))
     return value
 
 
@@ -29,17 +31,18 @@ def _square(data: Mapping[str, Any], optional: bool = False) -> str | None:
     if value is None and optional:
         return None
     if not is_square(value):
-        raise InputError(f"square must be a square a1..i9, got {value!r}")
+        raise InputError(N_("square must be a square a1..i9, got {value}"), value=repr(value))
     return value
 
 
 def parse_input(data: object) -> dict[str, Any]:
     """The input as a plain dict with checked fields; ``InputError`` says what is wrong."""
     if not isinstance(data, Mapping):
-        raise InputError("an input must be a JSON object like {\"type\": \"undo\"}")
+        raise InputError(N_("an input must be a JSON object like {\"type\": \"undo\"}"))
     kind = data.get("type")
     if kind not in KINDS:
-        raise InputError(f"unknown input type {kind!r} (one of {', '.join(KINDS)})")
+        raise InputError(N_("unknown input type {kind} (one of {KINDS})"),
+                         kind=repr(kind), KINDS=', '.join(KINDS))
     if kind == "number":
         return {"type": kind, "square": _square(data, optional=True),
                 "number": _whole(data, "number")}
@@ -52,11 +55,12 @@ def parse_input(data: object) -> dict[str, Any]:
     if kind == "hints":
         on = data.get("on")
         if not isinstance(on, bool):
-            raise InputError(f"hints needs \"on\": true or false, got {on!r}")
+            raise InputError(N_('hints needs "on": true or false, got {on}'), on=repr(on))
         return {"type": kind, "on": on}
     if kind == "undo":
         confirm = data.get("confirm", False)
         if not isinstance(confirm, bool):
-            raise InputError(f"confirm must be true or false, got {confirm!r}")
+            raise InputError(N_("confirm must be true or false, got {confirm}"),
+                             confirm=repr(confirm))
         return {"type": kind, "confirm": confirm}
     return {"type": kind}

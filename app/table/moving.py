@@ -77,7 +77,8 @@ def land(c: Companion, square: str, now: float) -> None:
         motion.conflict = tuple(x for x in (why.cells if why is not None else ())
                                 if x not in (motion.start, square))
         if why is not None and motion.conflict:
-            c.say("number_illegal_move", start=motion.start, square=square, reason=why.reason)
+            c.say("number_illegal_move", start=motion.start, square=square, reason=why.reason,
+                  why=why.said())
         else:
             c.say("not_a_move", start=motion.start, square=square)
         return
@@ -99,7 +100,8 @@ def commit_motion(c: Companion, move: Move) -> None:
     c.motion = None
     illegal = c.commit(move)
     if illegal is not None:  # the position changed under the move; should not happen
-        c.say("illegal", reason=illegal.reason)
+        c.say("illegal", reason=illegal.reason,
+                  why=illegal.said())
 
 
 def bear_off_offer(c: Companion) -> Move | None:

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 from app.rules.actions import Blank, Discard, EndTurn, Joker, Place
 from app.rules.errors import Illegal
 from app.rules.game import BLANKS_PHASE
+from app.rules.wording import N_
 
 from .errors import InputError
 
@@ -51,7 +52,8 @@ def new_piece(c: Companion, square: str) -> None:
         else:
             why = c.check(Place(square, c.game.geometry.numbers[0]))
             if why is not None:
-                c.say("no_number_here_because", square=square, reason=why.reason)
+                c.say("no_number_here_because", square=square, reason=why.reason,
+                  why=why.said())
             else:
                 c.say("no_number_here", square=square)
     else:
@@ -102,7 +104,8 @@ def try_number(c: Companion, number: int) -> None:
         return
     pending.number = number
     pending.illegal = illegal
-    c.say("number_illegal", number=number, square=pending.square, reason=illegal.reason)
+    c.say("number_illegal", number=number, square=pending.square, reason=illegal.reason,
+                  why=illegal.said())
 
 
 def place_blank(c: Companion, square: str, owner: int | None) -> None:
@@ -113,7 +116,8 @@ def place_blank(c: Companion, square: str, owner: int | None) -> None:
     if illegal is not None:
         assert c.pending is not None
         c.pending.illegal = illegal
-        c.say("blank_illegal", square=square, reason=illegal.reason)
+        c.say("blank_illegal", square=square, reason=illegal.reason,
+                  why=illegal.said())
         return
     c.pending = None
     if others and mover is not None:
@@ -123,7 +127,8 @@ def place_blank(c: Companion, square: str, owner: int | None) -> None:
 def check_number(c: Companion, number: int) -> None:
     low, high = c.game.geometry.numbers
     if not low <= number <= high:
-        raise InputError(f"this game's numbers are {low} to {high}, not {number}")
+        raise InputError(N_("this game's numbers are {low} to {high}, not {number}"),
+                         low=low, high=high, number=number)
 
 
 def claim_piece(c: Companion, square: str) -> None:
@@ -131,17 +136,17 @@ def claim_piece(c: Companion, square: str) -> None:
     if c.pending is not None and c.pending.square == square:
         return
     if square not in c.cells:
-        raise InputError(f"{square} is not a cell of this board")
+        raise InputError(N_("{square} is not a cell of this board"), square=square)
     if c.move_game:
-        raise InputError("in this game pieces move: lift one and set it down")
+        raise InputError(N_("in this game pieces move: lift one and set it down"))
     if square not in c.occupied:
-        raise InputError(f"there is no piece on {square}: put it down first")
+        raise InputError(N_("there is no piece on {square}: put it down first"), square=square)
     if square in c.state.board:
-        raise InputError(f"the piece on {square} is already in the game")
+        raise InputError(N_("the piece on {square} is already in the game"), square=square)
     if c.pending is not None:
-        raise InputError(f"first deal with the new piece on {c.pending.square}")
+        raise InputError(N_("first deal with the new piece on {square}"), square=c.pending.square)
     if not may_start_piece(c, square):
-        raise InputError("put the board right first (blinking orange or amber squares)")
+        raise InputError(N_("put the board right first (blinking orange or amber squares)"))
     c.pending = NewPiece(square)
 
 
@@ -152,7 +157,7 @@ def input_number(c: Companion, square: str | None, number: int) -> None:
             try_number(c, number)
             return
         if c.move_game:
-            raise InputError("in this game pieces move: no number is needed")
+            raise InputError(N_("in this game pieces move: no number is needed"))
         c.in_hand = number
         c.say("number_chosen", number=number)
         return
@@ -162,12 +167,13 @@ def input_number(c: Companion, square: str | None, number: int) -> None:
 
 def input_blank(c: Companion, square: str, owner: int | None) -> None:
     if owner is not None and not 0 <= owner < c.game.players:
-        raise InputError(f"there is no player {owner}")
+        raise InputError(N_("there is no player {owner}"), owner=owner)
     choice = c.blank_choice
     if choice is not None and choice[0] == square and c.pending is None:
         if owner is None or owner not in choice[1]:
             if owner is not None:
-                raise InputError(f"a blank of player {owner} cannot go on {square}")
+                raise InputError(N_("a blank of player {owner} cannot go on {square}"),
+                                 owner=owner, square=square)
             return
         last = c.actions[-1]
         if isinstance(last, Blank) and (last.owner if last.owner is not None
@@ -196,7 +202,7 @@ def input_discard(c: Companion, number: int) -> None:
 def input_joker(c: Companion, square: str, number: int) -> None:
     check_number(c, number)
     if c.pending is not None and c.pending.square != square:
-        raise InputError(f"first deal with the new piece on {c.pending.square}")
+        raise InputError(N_("first deal with the new piece on {square}"), square=c.pending.square)
     c.panel_action(Joker(square, number))
     c.pending = None
     c.in_hand = None

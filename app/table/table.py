@@ -21,6 +21,7 @@ from app.rules.errors import RulesError
 from app.rules.game import Game, Piece, variant_class
 from app.rules.record import Record
 from app.rules.squares import SQUARES, is_square
+from app.rules.wording import N_
 from firmware.ports import Display, Frame, Light, SensorEvent, SensorFault, SensorSource
 
 from . import placing, present
@@ -361,7 +362,7 @@ class Table:
         squares = set(occupied)
         bad = [s for s in squares if not is_square(s)]
         if bad:
-            raise InputError(f"{bad[0]!r} is not a square a1..i9")
+            raise InputError(N_("{bad} is not a square a1..i9"), bad=repr(bad[0]))
         with self._lock:
             self._occupied.clear()
             self._occupied.update(squares)
@@ -442,7 +443,7 @@ class Table:
         A running game that has actions is replaced only with ``replace`` (``ConfirmNeeded``
         otherwise): the players are asked first."""
         if not isinstance(hints, bool):
-            raise InputError(f"hints must be true or false, got {hints!r}")
+            raise InputError(N_("hints must be true or false, got {hints}"), hints=repr(hints))
         try:
             game = self._resolve(variant)(players, options)
             pieces: dict[str, Piece] = (game.default_setup() if setup is None
@@ -455,8 +456,8 @@ class Table:
             running = self._companion
             if (not replace and running is not None and running.actions
                     and not running.state.over):
-                raise ConfirmNeeded(f"{running.game.name} is still running: a new game ends it "
-                                    "(it stays in the journal)", "replace")
+                raise ConfirmNeeded(N_("{game} is still running: a new game ends it (it stays "
+                                       "in the journal)"), "replace", game=running.game.name)
             self._names = [str(n) for n in (names or [])][:game.players]
             self._colors = [str(c) for c in (colors or [])][:game.players]
             companion.set_board(self._occupied)
@@ -488,7 +489,7 @@ class Table:
         with self._lock:
             companion = self._companion
             if companion is None:
-                raise InputError("no game is running: choose a game first")
+                raise InputError(N_("no game is running: choose a game first"))
             try:
                 companion.input(parsed)
             except RulesError as e:
@@ -586,7 +587,8 @@ class Table:
     def set_brightness(self, level: float) -> None:
         """Global LED brightness from 0.0 to 1.0."""
         if isinstance(level, bool) or not isinstance(level, int | float) or not 0 <= level <= 1:
-            raise InputError(f"brightness must be between 0 and 1, got {level!r}")
+            raise InputError(N_("brightness must be between 0 and 1, got {level}"),
+                             level=repr(level))
         if self._display is not None:
             self._display.set_brightness(float(level))
 

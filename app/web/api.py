@@ -16,6 +16,7 @@ from flask import Blueprint, Response, current_app, jsonify, request
 
 from app.rules.errors import RulesError
 from app.rules.squares import SQUARES
+from app.rules.wording import N_
 
 from . import PanelState, catalog, i18n, palette, settings
 from .errors import ApiError
@@ -139,7 +140,8 @@ def rules(variant_id: str) -> Response:
     catalog.check_variant(variant_id)
     text = catalog.rules_text(variant_id)
     if text is None:
-        raise ApiError(f"the rules of {variant_id} are not written yet", 404)
+        raise ApiError(N_("the rules of {variant_id} are not written yet"),
+                       404, params={"variant_id": variant_id})
     return jsonify({"id": variant_id, "markdown": text, "html": render(text)})
 
 
@@ -169,7 +171,7 @@ def state() -> Response:
 def record() -> Response:
     data = _panel().table.record()
     if data is None:
-        raise ApiError("no game has been started", 404)
+        raise ApiError(N_("no game has been started"), 404)
     if _download_wanted():
         return _download(data, f"{data.get('variant', 'game')}-current.json")
     return jsonify(data)
@@ -192,13 +194,13 @@ def sim_square() -> Response:
     panel = _panel()
     simulator = panel.simulator
     if simulator is None:
-        raise ApiError("real sensors are attached: move the pieces on the table itself", 404)
+        raise ApiError(N_("real sensors are attached: move the pieces on the table itself"), 404)
     body = json_body()
     only_fields(body, {"square", "occupied"}, "a simulated square")
     where = square(body.get("square"))
     occupied = body.get("occupied")
     if not isinstance(occupied, bool):
-        raise ApiError("occupied must be true or false")
+        raise ApiError(N_("occupied must be true or false"))
     simulator.set_square(where, occupied)
     panel.table.wait_for_occupied(where, occupied, 1.0)
     return jsonify(_view())
@@ -211,7 +213,7 @@ def sim_clear() -> Response:
     panel = _panel()
     simulator = panel.simulator
     if simulator is None:
-        raise ApiError("real sensors are attached: take the pieces off the table itself", 404)
+        raise ApiError(N_("real sensors are attached: take the pieces off the table itself"), 404)
     only_fields(json_body(), set(), "clearing the simulated board")
     for where in panel.table.view()["table"]["occupied"]:
         simulator.set_square(where, False)
@@ -252,7 +254,7 @@ def finished_record(game_id: int) -> Response:
             if _download_wanted():
                 return _download(record, name)
             return jsonify(record)
-    raise ApiError(f"there is no finished game {game_id}", 404)
+    raise ApiError(N_("there is no finished game {game_id}"), 404, params={"game_id": game_id})
 
 
 def _download(data: Any, filename: str) -> Response:
@@ -299,7 +301,8 @@ def brightness() -> Response:
     require_pin(body)
     level = body.get("level")
     if not isinstance(level, (int, float)) or isinstance(level, bool) or not 0 <= level <= 1:
-        raise ApiError(f"level must be a number from 0 to 1, got {level!r}")
+        raise ApiError(N_("level must be a number from 0 to 1, got {level}"),
+                       params={"level": repr(level)})
     panel = _panel()
     try:
         panel.table.set_brightness(float(level))

@@ -12,6 +12,7 @@ from typing import Any
 
 from app.rules.errors import RulesError, UnknownVariantError
 from app.rules.game import Game, all_variants, new_game, variant_class
+from app.rules.wording import N_
 
 from .errors import ApiError
 
@@ -84,7 +85,7 @@ def geometry(variant_id: str, options: dict[str, Any] | None = None) -> dict[str
     try:
         hash(key)
     except TypeError:
-        raise RulesError("option values must be plain text or numbers") from None
+        raise RulesError(N_("option values must be plain text or numbers")) from None
     return _geometry_json(variant_id, key)
 
 

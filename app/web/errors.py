@@ -14,7 +14,10 @@ from flask import Flask, Response, jsonify, request
 from werkzeug.exceptions import HTTPException
 
 from app.rules.errors import RulesError
+from app.rules.wording import N_
 from app.table.errors import ConfirmNeeded, InputError
+
+from .i18n import translate
 
 log = logging.getLogger(__name__)
 
@@ -28,11 +31,24 @@ UNPROCESSABLE = 422
 class ApiError(Exception):
     """A request the panel refuses: ``status`` is a 4xx code, ``message`` is shown to players."""
 
-    def __init__(self, message: str, status: int = 400, **extra: Any) -> None:
-        super().__init__(message)
-        self.message = message
+    def __init__(self, message: str, status: int = 400, *,
+                 params: dict[str, Any] | None = None, **extra: Any) -> None:
+        self.template = message
+        self.params = dict(params or {})
+        self.message = message.format(**self.params) if self.params else message
+        super().__init__(self.message)
         self.status = status
         self.extra = extra
+
+
+def said(e: Exception) -> str:
+    """An error's sentence in the request's language (its template and parameters through the
+    catalog; a parameter that is itself an area name is worded too)."""
+    template = getattr(e, "template", None)
+    if not isinstance(template, str) or not template:
+        return str(e)
+    params = getattr(e, "params", {}) or {}
+    return translate(template, **params)
 
 
 def error_response(message: str, status: int, **extra: Any) -> Response:
@@ -54,21 +70,23 @@ def register_error_handlers(app: Flask) -> None:
 
     @app.errorhandler(ApiError)
     def _api_error(e: ApiError) -> Response:
-        return error_response(e.message, e.status, **e.extra)
+        return error_response(said(e), e.status, **e.extra)
 
     @app.errorhandler(ConfirmNeeded)
     def _confirm_needed(e: ConfirmNeeded) -> Response:
         # 409: the request is fine, but it would change what the players may want to keep;
         # sent again with the confirmation it is done.
-        return error_response(str(e), CONFLICT, code=f"confirm_{e.code}", confirm=e.code)
+        return error_response(said(e), CONFLICT, code=f"confirm_{e.code}", confirm=e.code)
 
     @app.errorhandler(InputError)
     def _input_error(e: InputError) -> Response:
-        return error_response(str(e) or "this input cannot be used now", UNPROCESSABLE)
+        return error_response(said(e) or translate(N_("this input cannot be used now")),
+                              UNPROCESSABLE)
 
     @app.errorhandler(RulesError)
     def _rules_error(e: RulesError) -> Response:
-        return error_response(str(e) or "the rules do not allow this", UNPROCESSABLE)
+        return error_response(said(e) or translate(N_("the rules do not allow this")),
+                              UNPROCESSABLE)
 
     @app.errorhandler(HTTPException)
     def _http_error(e: HTTPException) -> Response | HTTPException:

@@ -21,6 +21,8 @@ from typing import TYPE_CHECKING, Any
 
 from flask import Blueprint, Response, current_app, request
 
+from app.rules.wording import N_
+
 from .errors import ApiError
 from .security import check_request
 from .validation import query
@@ -59,7 +61,8 @@ def stream() -> Response:
     host = _client()
     refused = panel.streams.acquire(host)
     if refused is not None:
-        raise ApiError(f"no live view is free ({refused}): close a tab and reload", 429)
+        raise ApiError(N_("no live view is free ({refused}): close a tab and reload"),
+                       429, params={"refused": refused})
     disconnected = request.environ.get("waitress.client_disconnected")
     release = _release_once(panel, host)
     response = Response(_stream(panel, disconnected, release), mimetype="text/event-stream")

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from babel import Locale, UnknownLocaleError
+from babel.lists import format_list
 from babel.messages.mofile import read_mo
 from flask import Flask, current_app, request
 from flask_babel import Babel, get_locale
@@ -84,8 +85,30 @@ def catalog(language: str) -> dict[str, str]:
     return _CATALOGS[language]
 
 
+AREA_KINDS = ("rank", "file", "block", "cage", "line", "region", "triangle")
+"""The first word of an area's name ("rank 4", "block b4"): worded in the catalog."""
+FACES = ("left face", "right face", "top face")
+
+
+def area(name: str, language: str) -> str:
+    """An area's name ("block b4", "left face 3") in ``language``; other text as it is."""
+    words = catalog(language)
+    for kind in (*FACES, *AREA_KINDS):
+        if name == kind or name.startswith(kind + " "):
+            return words.get(kind, kind) + name[len(kind):]
+    return name
+
+
 def translate(text: str, language: str | None = None, **params: Any) -> str:
     """``text`` (an English message id) in ``language`` (the request's), with ``{name}``
-    parameters filled in."""
-    words = catalog(language or current()).get(text, text)
-    return words.format(**params) if params else words
+    parameters filled in; a list parameter is said as a list of the language, its areas
+    worded too."""
+    language = language or current()
+    words = catalog(language).get(text, text)
+    if not params:
+        return words
+    table = catalog(language)
+    said = {k: format_list([area(str(i), language) for i in v], locale=language)
+            if isinstance(v, list) else table.get(v, v) if isinstance(v, str) else v
+            for k, v in params.items()}
+    return words.format(**said)

@@ -25,6 +25,8 @@ from urllib.parse import urlsplit
 
 from flask import Flask, Response, current_app, request
 
+from app.rules.wording import N_
+
 from .errors import ApiError
 
 CHANGING_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
@@ -71,16 +73,17 @@ def check_request() -> None:
     cfg = current_app.config
     host = request.host or ""
     if not host_allowed(host, cfg.get("PANEL_HOSTS", ())):
-        raise ApiError(f"this panel does not answer to the name {_split_host(host)!r}", 403)
+        raise ApiError(N_("this panel does not answer to the name {host}"),
+                       403, params={"host": repr(_split_host(host))})
     if request.method not in CHANGING_METHODS:
         return
     origin = request.headers.get("Origin")
     if origin is not None and origin != "null" and not origin_matches(origin, host):
-        raise ApiError("requests from other web pages are not accepted", 403)
+        raise ApiError(N_("requests from other web pages are not accepted"), 403)
     if origin == "null":
-        raise ApiError("requests from other web pages are not accepted", 403)
+        raise ApiError(N_("requests from other web pages are not accepted"), 403)
     if not request.is_json:
-        raise ApiError("send the request body as JSON (Content-Type: application/json)", 415)
+        raise ApiError(N_("send the request body as JSON (Content-Type: application/json)"), 415)
 
 
 PIN_FREE_FAILURES = 5
@@ -143,10 +146,10 @@ class PinGuard:
         with self._lock:
             if now < self._locked_until:
                 wait = max(1, math.ceil(self._locked_until - now))
-                raise ApiError(f"too many wrong PINs: try again in {wait} s", 429, pin=True,
-                               retry_after=wait)
+                raise ApiError(N_("too many wrong PINs: try again in {wait} s"), 429, pin=True,
+                               retry_after=wait, params={"wait": wait})
             if not isinstance(given, str) or not given:
-                raise ApiError("this needs the table's PIN", 401, pin=True)
+                raise ApiError(N_("this needs the table's PIN"), 401, pin=True)
             if hmac.compare_digest(given.encode(), self.pin.encode()):
                 self._failures = 0
                 return
@@ -154,7 +157,7 @@ class PinGuard:
             self._locked_until = now + self.lockout_seconds(self._failures)
             count = self._failures
         log.warning("wrong PIN from %s (%d in a row)", client or "?", count)
-        raise ApiError("wrong PIN", 401, pin=True)
+        raise ApiError(N_("wrong PIN"), 401, pin=True)
 
 
 def require_pin(body: Mapping[str, Any] | None = None) -> None:

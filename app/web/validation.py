@@ -14,6 +14,7 @@ from typing import Any
 from flask import request
 
 from app.rules.squares import is_square
+from app.rules.wording import N_
 from app.safejson import parse_json
 
 from . import palette
@@ -65,7 +66,7 @@ def json_body() -> dict[str, Any]:
         raise ApiError(f"the request body is {e}" if str(e).startswith("not ")
                        else str(e)) from None
     if not isinstance(data, dict):
-        raise ApiError("the request body must be a JSON object")
+        raise ApiError(N_("the request body must be a JSON object"))
     return data
 
 
@@ -76,17 +77,20 @@ def query(allowed: Mapping[str, str]) -> dict[str, str]:
     unknown = sorted(k for k in args if k not in allowed)
     if unknown:
         names = ", ".join(sorted(allowed)) or "none"
-        raise ApiError(f"unknown query parameter {unknown[0]!r} (parameters: {names})")
+        raise ApiError(N_("unknown query parameter {unknown} (parameters: {names})"),
+                       params={"unknown": repr(unknown[0]), "names": names})
     clean: dict[str, str] = {}
     for name, pattern in allowed.items():
         values = args.getlist(name)
         if not values:
             continue
         if len(values) > 1:
-            raise ApiError(f"the query parameter {name!r} is given more than once")
+            raise ApiError(N_("the query parameter {name} is given more than once"),
+                           params={"name": repr(name)})
         value = values[0]
         if len(value) > MAX_QUERY_VALUE or not re.fullmatch(pattern, value, re.ASCII):
-            raise ApiError(f"the query parameter {name} has a bad value {value[:20]!r}")
+            raise ApiError(N_("the query parameter {name} has a bad value {value}"),
+                           params={"name": name, "value": repr(value[:20])})
         clean[name] = value
     return clean
 
@@ -96,22 +100,26 @@ def only_fields(data: Mapping[str, Any], allowed: Iterable[str], what: str) -> N
     allowed = set(allowed) | {"pin"}
     unknown = sorted(k for k in data if k not in allowed)
     if unknown:
-        raise ApiError(f"{what} has no field {unknown[0]!r} (fields: {', '.join(sorted(allowed))})")
+        raise ApiError(N_("{what} has no field {unknown} (fields: {items})"),
+                       params={"what": what, "unknown": repr(unknown[0]),
+                               "items": ", ".join(sorted(allowed))})
     pin = data.get("pin")
     if "pin" in data and (not isinstance(pin, str) or len(pin) > MAX_PIN_LENGTH):
-        raise ApiError(f"pin must be the table's PIN as text of at most {MAX_PIN_LENGTH} "
-                       "digits")
+        raise ApiError(N_("pin must be the table's PIN as text of at most {MAX_PIN_LENGTH} digits"),
+                       params={"MAX_PIN_LENGTH": MAX_PIN_LENGTH})
 
 
 def whole_number(value: object, name: str, low: int = 0, high: int = 99) -> int:
     if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
-        raise ApiError(f"{name} must be a whole number from {low} to {high}, got {value!r}")
+        raise ApiError(N_("{name} must be a whole number from {low} to {high}, got {value}"),
+                       params={"name": name, "low": low, "high": high, "value": repr(value)})
     return value
 
 
 def square(value: object, name: str = "square") -> str:
     if not is_square(value):
-        raise ApiError(f"{name} must be a sensor square a1..i9, got {value!r}")
+        raise ApiError(N_("{name} must be a sensor square a1..i9, got {value}"),
+                       params={"name": name, "value": repr(value)})
     return value  # type: ignore[return-value]
 
 
@@ -119,11 +127,13 @@ def game_input(data: Mapping[str, Any]) -> dict[str, Any]:
     """One input of POST /api/input, checked for shape; returned without the PIN field."""
     kind = data.get("type")
     if not isinstance(kind, str) or kind not in INPUT_FIELDS:
-        raise ApiError(f"unknown input type {kind!r} (one of {', '.join(INPUT_FIELDS)})")
+        raise ApiError(N_("unknown input type {kind} (one of {INPUT_FIELDS})"),
+                       params={"kind": repr(kind), "INPUT_FIELDS": ', '.join(INPUT_FIELDS)})
     only_fields(data, INPUT_FIELDS[kind] | {"type"}, f"a {kind} input")
     missing = sorted(INPUT_REQUIRED[kind] - set(data))
     if missing:
-        raise ApiError(f"a {kind} input needs {missing[0]!r}")
+        raise ApiError(N_("a {kind} input needs {missing}"),
+                       params={"kind": kind, "missing": repr(missing[0])})
     clean: dict[str, Any] = {"type": kind}
     if "square" in data:
         clean["square"] = square(data["square"])
@@ -133,11 +143,13 @@ def game_input(data: Mapping[str, Any]) -> dict[str, Any]:
         clean["owner"] = whole_number(data["owner"], "owner", 0, MAX_PLAYERS - 1)
     if "on" in data:
         if not isinstance(data["on"], bool):
-            raise ApiError(f"on must be true or false, got {data['on']!r}")
+            raise ApiError(N_("on must be true or false, got {data}"),
+                           params={"data": repr(data['on'])})
         clean["on"] = data["on"]
     if "confirm" in data:
         if not isinstance(data["confirm"], bool):
-            raise ApiError(f"confirm must be true or false, got {data['confirm']!r}")
+            raise ApiError(N_("confirm must be true or false, got {data}"),
+                           params={"data": repr(data['confirm'])})
         clean["confirm"] = data["confirm"]
     return clean
 
@@ -149,45 +161,50 @@ def new_game_request(data: Mapping[str, Any], known_variants: Iterable[str]) -> 
     variant = data.get("variant")
     known = list(known_variants)
     if variant not in known:
-        raise ApiError(f"unknown variant {variant!r} (one of {', '.join(known)})")
+        raise ApiError(N_("unknown variant {variant} (one of {known})"),
+                       params={"variant": repr(variant), "known": ', '.join(known)})
     players = data.get("players")
     if players is not None:
         players = whole_number(players, "players", 1, MAX_PLAYERS)
     options = data.get("options")
     options = {} if options is None else options
     if not isinstance(options, dict):
-        raise ApiError("options must be an object")
+        raise ApiError(N_("options must be an object"))
     setup = data.get("setup")
     if setup is not None:
         if not isinstance(setup, dict):
-            raise ApiError("setup must be an object mapping squares to pieces")
+            raise ApiError(N_("setup must be an object mapping squares to pieces"))
         for cell, piece in setup.items():
             square(cell, "a setup square")
             if not isinstance(piece, dict):
-                raise ApiError(f"setup {cell} must be an object like "
-                               '{"owner": 0, "number": 3}')
+                raise ApiError(
+                    N_('setup {cell} must be an object like {{"owner": 0, "number": 3}}'),
+                    params={"cell": cell})
     hints = data.get("hints", False)
     if not isinstance(hints, bool):
-        raise ApiError("hints must be true or false")
+        raise ApiError(N_("hints must be true or false"))
     names = data.get("names")
     names = [] if names is None else names
     if not isinstance(names, list) or len(names) > MAX_PLAYERS:
-        raise ApiError(f"names must be a list of at most {MAX_PLAYERS} player names")
+        raise ApiError(N_("names must be a list of at most {MAX_PLAYERS} player names"),
+                       params={"MAX_PLAYERS": MAX_PLAYERS})
     clean_names = []
     for i, name in enumerate(names):
         if not isinstance(name, str) or len(name.strip()) > MAX_NAME_LENGTH:
-            raise ApiError(f"name {i + 1} must be text of at most {MAX_NAME_LENGTH} characters")
+            raise ApiError(N_("name {value} must be text of at most {MAX_NAME_LENGTH} characters"),
+                           params={"value": i + 1, "MAX_NAME_LENGTH": MAX_NAME_LENGTH})
         clean_names.append(name.strip())
     colors = data.get("colors")
     colors = [] if colors is None else colors
     if not isinstance(colors, list) or len(colors) > MAX_PLAYERS or not all(
             isinstance(c, str) and c in palette.CHOICES for c in colors):
-        raise ApiError(f"colors must be a list of at most {MAX_PLAYERS} of the panel's "
-                       f"colours ({', '.join(palette.CHOICES)})")
+        raise ApiError(N_("colors must be a list of at most {MAX_PLAYERS} of the panel's colours "
+                          "({items})"),
+                       params={"MAX_PLAYERS": MAX_PLAYERS, "items": ', '.join(palette.CHOICES)})
     if len(set(colors)) != len(colors):
-        raise ApiError("two players cannot have the same colour")
+        raise ApiError(N_("two players cannot have the same colour"))
     replace = data.get("replace", False)
     if not isinstance(replace, bool):
-        raise ApiError("replace must be true or false")
+        raise ApiError(N_("replace must be true or false"))
     return {"variant": variant, "players": players, "options": options, "setup": setup,
             "hints": hints, "names": clean_names, "replace": replace, "colors": colors}

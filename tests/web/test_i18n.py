@@ -121,10 +121,19 @@ ENGLISH_ONLY = re.compile(r"[A-Za-z][a-z]{3,}")
 
 
 def english_vocabulary() -> set[str]:
-    """Words of the UI's own English that its German never uses."""
+    """Words of the UI's own English (the pages', the scripts' and the table's codes') that
+    its German never uses."""
     german = catalog("de")
-    german_words = {w.lower() for text in german.values() for w in ENGLISH_ONLY.findall(text)}
-    english = {w.lower() for text in german for w in ENGLISH_ONLY.findall(text)}
+    ui = set()
+    for _, _, message, _, _ in extract_from_dir(str(ROOT), METHODS[:2], keywords=KEYWORDS):
+        ui.add(message if isinstance(message, str) else message[0])
+    from app.table.view import MESSAGES, NEXT_STEPS
+
+    ui |= set(MESSAGES.values()) | set(NEXT_STEPS.values())
+    quoted = re.compile(r'"[^"]*"|\'[^\']*\'|\{[^}]*\}')  # JSON examples, placeholders
+    german_words = {w.lower() for text in german.values()
+                    for w in ENGLISH_ONLY.findall(quoted.sub(" ", text))}
+    english = {w.lower() for text in ui for w in ENGLISH_ONLY.findall(text)}
     return english - german_words - {"sudoku", "dominari", "revers", "classic", "halma", "vierer",
                                      "score", "duell", "meister", "family", "kakuro", "killer",
                                      "labyrinth", "hexa", "anna"}
@@ -199,3 +208,61 @@ def test_vocabulary_is_not_empty() -> None:
     assert {"undo", "scores", "board", "turn"} <= words, sorted(words)[:40]
 
 
+
+
+def test_api_errors_come_in_the_request_language(tmp_path: Path) -> None:
+    from .helpers import open_composition
+
+    panel = open_composition(tmp_path / "data")
+    client = panel.app.test_client()
+    german = {"Accept-Language": "de"}
+    answer = client.post("/api/input", json={"type": "undo"}, headers=german)
+    assert answer.status_code == 422
+    assert answer.get_json()["error"] == "es läuft kein Spiel: wähle zuerst ein Spiel"
+    assert client.post("/api/input", json={"type": "undo"}).get_json()["error"] == (
+        "no game is running: choose a game first")
+    bad = client.post("/api/input", json={"type": "number", "number": 3, "square": "z9"},
+                      headers=german).get_json()["error"]
+    assert bad.startswith("square muss ein Sensorfeld a1..i9 sein")
+    client.post("/api/game", json={"variant": "classic-sudoku", "players": 2}, headers=german)
+    client.post("/api/sim/square", json={"square": "a1", "occupied": True})
+    client.post("/api/input", json={"type": "number", "square": "a1", "number": 1})
+    refused = client.post("/api/game", json={"variant": "revers-dominari"}, headers=german)
+    assert refused.status_code == 409
+    assert refused.get_json()["error"].startswith("Classic-Sudoku läuft noch")
+    panel.close()
+
+
+def test_a_rules_reason_is_said_in_german(tmp_path: Path) -> None:
+    """The rules' reason for an illegal piece reaches the German panel in German, its areas
+    named the German way ("Zeile", "Spalte", "Block")."""
+    from playwright.sync_api import sync_playwright
+
+    from .helpers import LiveServer, open_composition
+    from .test_browser import ARGS, CHROMIUM, Phone
+
+    panel = open_composition(tmp_path / "data")
+    live = LiveServer(panel.app)
+    try:
+        with sync_playwright() as playwright:
+            browser = playwright.chromium.launch(executable_path=str(CHROMIUM), headless=True,
+                                                 args=ARGS)
+            context = browser.new_context(viewport={"width": 390, "height": 844},
+                                          locale="de-DE")
+            page = context.new_page()
+            page.set_default_timeout(5000)
+            phone = Phone(page, live.url)
+            phone.start("classic-sudoku", players=2)
+            phone.place("a1", 1)
+            phone.number(1)  # chosen in advance, then put where a 1 already stands in rank 1
+            phone.square("b1")
+            page.wait_for_selector("#board [data-square='b1'][data-signal='illegal']")
+            said = page.text_content("#message")
+            assert "1 steht schon in Zeile 1" in said and "Block a1" in said, said
+            assert "already" not in said
+            context.close()
+            browser.close()
+            assert not phone.errors, phone.errors
+    finally:
+        live.close()
+        panel.close()

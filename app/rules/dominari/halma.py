@@ -88,19 +88,24 @@ class HalmaDominari(Game):
         for cell, piece in board.items():
             owner = piece.owner
             if owner is None or owner not in range(self.players) or piece.number is None:
-                raise RecordError(f"setup {cell}: Halma uses only White (0) and Black (1) "
-                                  "number pieces")
+                raise RecordError(N_("setup {cell}: Halma uses only White (0) and Black (1) "
+                                     "number pieces"),
+                                  cell=cell)
             if piece.number in numbers[owner]:
-                raise RecordError(f"setup {cell}: {COLOUR_NAMES[owner]} has only one "
-                                  f"{piece.number}")
+                raise RecordError(N_("setup {cell}: {COLOUR_NAMES} has only one {number}"),
+                                  cell=cell, COLOUR_NAMES=COLOUR_NAMES[owner], number=piece.number)
             numbers[owner].add(piece.number)
             counts[owner] += 1
             conflict = house_conflict(self.geometry, board, cell, piece.number)
             if conflict is not None:
-                raise RecordError(f"setup {cell}: {conflict.reason} ({', '.join(conflict.cells)})")
+                raise RecordError(N_("setup {cell}: {reason} ({items})"),
+                                  cell=cell,
+                                  reason=conflict.reason,
+                                  items=', '.join(conflict.cells))
         for player, count in enumerate(counts):
             if count == 0:
-                raise RecordError(f"setup: {COLOUR_NAMES[player]} needs a piece on the board")
+                raise RecordError(N_("setup: {COLOUR_NAMES} needs a piece on the board"),
+                                  COLOUR_NAMES=COLOUR_NAMES[player])
         state = HalmaState(players=self.players, board=board,
                            borne_off=tuple(SET_SIZE - c for c in counts))
         return self._turn_to(state, 0)
@@ -153,56 +158,60 @@ class HalmaDominari(Game):
 
     def check(self, state: State, action: Action) -> Illegal | None:
         if state.over or state.to_move is None:
-            return Illegal("the game is over")
+            return Illegal(N_("the game is over"))
         if not isinstance(action, Move):
-            return Illegal(f"{self.name} is played by moving pieces, not by {action.type!r}")
+            return Illegal(N_("{game} is played by moving pieces, not by {kind}"),
+                           game=self.name, kind=repr(action.type))
         player = state.to_move
         path = action.path
         if len(path) < 2 or OFF in path[:-1]:
-            return Illegal("a move lists its start and every landing cell, 'off' only last")
+            return Illegal(N_("a move lists its start and every landing cell, 'off' only last"))
         start = path[0]
         for cell in path:
             if cell != OFF and cell not in self.geometry.cell_set:
-                return Illegal(f"{cell} is not a cell of this board", (cell,))
+                return Illegal(N_("{cell} is not a cell of this board"), (cell,), cell=cell)
         piece = state.board.get(start)
         if piece is None or piece.owner != player:
-            return Illegal(f"{start} holds no piece of {COLOUR_NAMES[player]}'s", (start,))
+            return Illegal(N_("{start} holds no piece of {COLOUR_NAMES}'s"),
+                           (start,), start=start, COLOUR_NAMES=COLOUR_NAMES[player])
         board = {c: p for c, p in state.board.items() if c != start}
         if len(path) == 2 and path[1] == OFF:
             if start == EXIT[player] or _jump_off(start, player, board):
                 return None
-            return Illegal(f"a piece leaves the board only from {EXIT[player]} or by jumping "
-                           f"over a piece on {EXIT[player]}", (start,))
+            return Illegal(N_("a piece leaves the board only from {EXIT} or by jumping over a "
+                              "piece on {EXIT}"),
+                           (start,), EXIT=EXIT[player])
         if len(path) == 2 and _delta(start, path[1]) in FORWARD[player]:
             return self._landing_problem(board, path[1], piece)
         here = start
         for landing in path[1:]:
             if landing == OFF:
                 if not _jump_off(here, player, board):
-                    return Illegal(f"from {here} no jump leads off the board over "
-                                   f"{EXIT[player]}", (here,))
+                    return Illegal(N_("from {here} no jump leads off the board over {EXIT}"),
+                                   (here,), here=here, EXIT=EXIT[player])
                 return None
             df, dr = _delta(here, landing)
             if (df, dr) in FORWARD[player]:
-                return Illegal("steps and jumps do not mix: a move is one step or only jumps",
+                return Illegal(N_("steps and jumps do not mix: a move is one step or only jumps"),
                                (landing,))
             if df % 2 or dr % 2 or (df // 2, dr // 2) not in FORWARD[player]:
-                return Illegal(f"{here} to {landing} is no forward step or jump: "
-                               f"{COLOUR_NAMES[player]} moves {DIRECTION_WORDS[player]}",
-                               (here, landing))
+                return Illegal(N_("{here} to {landing} is no forward step or jump: {player} "
+                                  "moves {directions}"),
+                               (here, landing), here=here, landing=landing,
+                               player=COLOUR_NAMES[player], directions=DIRECTION_WORDS[player])
             over = step(here, df // 2, dr // 2)
             assert over is not None
             if over not in board:
-                return Illegal(f"nothing to jump over on {over}", (over,))
+                return Illegal(N_("nothing to jump over on {over}"), (over,), over=over)
             if landing in board:
-                return Illegal(f"{landing} is occupied", (landing,))
+                return Illegal(N_("{landing} is occupied"), (landing,), landing=landing)
             here = landing
         return self._landing_problem(board, here, piece)
 
     def _landing_problem(self, board: Mapping[str, Piece], cell: str,
                          piece: Piece) -> Illegal | None:
         if cell in board:
-            return Illegal(f"{cell} is occupied", (cell,))
+            return Illegal(N_("{cell} is occupied"), (cell,), cell=cell)
         assert piece.number is not None
         return house_conflict(self.geometry, board, cell, piece.number)
 

@@ -20,6 +20,7 @@ from ..actions import Action, Blank, EndTurn, Place
 from ..errors import Illegal, RecordError
 from ..game import BLANKS_PHASE, Effects, Game, Piece, PieceLook, State, house_conflict
 from ..geometry import Geometry
+from ..wording import N_
 from .board import BLANK_SUPPLY, CELLS, COLOUR_NAMES, PIECE_LOOKS, dominari_geometry
 
 NUMBER = "number"
@@ -87,18 +88,24 @@ class PlacementGame(Game):
         blanks = 0
         for cell, piece in board.items():
             if piece.owner not in range(self.players):
-                raise RecordError(f"setup {cell}: every piece belongs to White (0) or Black (1)")
+                raise RecordError(N_("setup {cell}: every piece belongs to White (0) or Black (1)"),
+                                  cell=cell)
             if piece.number is None:
                 blanks += 1
                 continue
             conflict = house_conflict(self.geometry, board, cell, piece.number)
             if conflict is not None:
-                raise RecordError(f"setup {cell}: {conflict.reason} ({', '.join(conflict.cells)})")
+                raise RecordError(N_("setup {cell}: {reason} ({items})"),
+                                  cell=cell,
+                                  reason=conflict.reason,
+                                  items=', '.join(conflict.cells))
         if blanks > BLANK_SUPPLY:
-            raise RecordError(f"setup holds {blanks} blanks; the box has only {BLANK_SUPPLY}")
+            raise RecordError(N_("setup holds {blanks} blanks; the box has only {BLANK_SUPPLY}"),
+                              blanks=blanks, BLANK_SUPPLY=BLANK_SUPPLY)
         for player in range(self.players):
             if self.has_won(board, player):
-                raise RecordError(f"setup: {COLOUR_NAMES[player]} has already won")
+                raise RecordError(N_("setup: {COLOUR_NAMES} has already won"),
+                                  COLOUR_NAMES=COLOUR_NAMES[player])
         state = PlacementState(players=self.players, board=board, phase=NUMBER,
                                blanks_left=BLANK_SUPPLY - blanks,
                                waived=(False,) * self.players)
@@ -157,21 +164,21 @@ class PlacementGame(Game):
     def check(self, state: State, action: Action) -> Illegal | None:
         assert isinstance(state, PlacementState)
         if state.over:
-            return Illegal("the game is over")
+            return Illegal(N_("the game is over"))
         if isinstance(action, Place):
             if state.phase == BLANKS:
                 state = self._end_turn(state)
                 if state.over:
-                    return Illegal("the game is over: nobody can place a number piece")
+                    return Illegal(N_("the game is over: nobody can place a number piece"))
             return self._check_place(state, action)
         if isinstance(action, Blank):
             return self._check_blank(state, action)
         if isinstance(action, EndTurn):
             if state.phase != BLANKS:
-                return Illegal("there is no blank phase to end: place a number piece first")
+                return Illegal(N_("there is no blank phase to end: place a number piece first"))
             return None
-        return Illegal(f"{self.name} has no {action.type!r} actions: place number pieces "
-                       "and blanks")
+        return Illegal(N_("{game} has no {kind} actions: place number pieces and blanks"),
+                       game=self.name, kind=repr(action.type))
 
     def scores(self, state: State) -> list[int]:
         raise NotImplementedError
@@ -271,9 +278,10 @@ class PlacementGame(Game):
         if bad is not None:
             return bad
         if number not in self.geometry.number_range:
-            return Illegal(f"{number} is not a number of {self.name} (1-{self.high})")
+            return Illegal(N_("{number} is not a number of {game} (1-{high})"),
+                           number=number, game=self.name, high=self.high)
         if cell in state.board:
-            return Illegal(f"{cell} is already occupied", (cell,))
+            return Illegal(N_("{cell} is already occupied"), (cell,), cell=cell)
         conflict = house_conflict(self.geometry, state.board, cell, number)
         if conflict is not None:
             return conflict
@@ -282,25 +290,25 @@ class PlacementGame(Game):
 
     def _check_blank(self, state: PlacementState, action: Blank) -> Illegal | None:
         if state.phase != BLANKS:
-            return Illegal("a blank piece comes only after your number piece, on a dead field")
+            return Illegal(N_("a blank piece comes only after your number piece, on a dead field"))
         mover = state.to_move
         assert mover is not None
         bad = self.check_cell(action.cell)
         if bad is not None:
             return bad
         if action.owner is not None and action.owner not in range(self.players):
-            return Illegal(f"there is no player {action.owner}")
+            return Illegal(N_("there is no player {owner}"), owner=action.owner)
         if not self.any_colour_blanks and action.owner not in (None, mover):
-            return Illegal(f"in {self.name} a blank is always of the mover's colour "
-                           f"({COLOUR_NAMES[mover]})")
+            return Illegal(N_("in {game} a blank is always of the mover's colour ({COLOUR_NAMES})"),
+                           game=self.name, COLOUR_NAMES=COLOUR_NAMES[mover])
         if action.cell in state.board:
-            return Illegal(f"{action.cell} is already occupied", (action.cell,))
+            return Illegal(N_("{cell} is already occupied"), (action.cell,), cell=action.cell)
         fits = self._candidates(state.board, action.cell)
         if fits:
-            return Illegal(f"{action.cell} is not a dead field: "
-                           f"{', '.join(map(str, fits))} still fit there", (action.cell,))
+            return Illegal(N_("{cell} is not a dead field: {items} still fit there"),
+                           (action.cell,), cell=action.cell, items=', '.join(map(str, fits)))
         if state.blanks_left <= 0:
-            return Illegal("no blank pieces are left")
+            return Illegal(N_("no blank pieces are left"))
         return None
 
     # --- helpers ----------------------------------------------------------------------------

@@ -108,9 +108,10 @@ class ReversDominari(PlacementGame):
             if piece is not None and piece.owner is not None and piece.owner != player:
                 break
         else:
-            return Illegal(f"{cell} is not next to any opposing piece (along a rank or file)")
+            return Illegal(N_("{cell} is not next to any opposing piece (along a rank or file)"),
+                           cell=cell)
         if not enclosures(board, cell, player):
-            return Illegal(f"a piece on {cell} encloses no opposing piece")
+            return Illegal(N_("a piece on {cell} encloses no opposing piece"), cell=cell)
         return None
 
     def enclosed(self, board: Mapping[str, Piece], cell: str, player: int) -> frozenset[str]:

@@ -37,14 +37,14 @@ class ScoreDominari(PlacementGame):
         if not any(piece.owner == player for piece in board.values()):
             opening = OPENINGS[player]
             if cell != opening:
-                return Illegal(f"{COLOUR_NAMES[player]}'s first piece goes on {opening}",
-                               (opening,))
+                return Illegal(N_("{COLOUR_NAMES}'s first piece goes on {opening}"),
+                               (opening,), COLOUR_NAMES=COLOUR_NAMES[player], opening=opening)
             return None
         for neighbour in KING[cell]:
             piece = board.get(neighbour)
             if piece is not None and piece.owner == player:
                 return None
-        return Illegal(f"{cell} is not next to a piece of your own colour")
+        return Illegal(N_("{cell} is not next to a piece of your own colour"), cell=cell)
 
     def scores(self, state: State) -> list[int]:
         return table_scores(state.board, self.players)

@@ -35,7 +35,7 @@ class ViererDominari(PlacementGame):
         board = state.board
         if not board or any(n in board for n in ORTHOGONAL[cell]):
             return None
-        return Illegal(f"{cell} is not next to any piece (along a rank or file)")
+        return Illegal(N_("{cell} is not next to any piece (along a rank or file)"), cell=cell)
 
     def has_won(self, board: Mapping[str, Piece], player: int) -> bool:
         return bool(self.winning_groups(board, player))

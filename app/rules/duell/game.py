@@ -173,32 +173,36 @@ def validate_gold_cards(board: Mapping[str, Piece]) -> None:
     in each 3x3 block, showing 1 to 9 once each, that leave the board completely fillable."""
     for cell, piece in board.items():
         if piece.owner is not None:
-            raise RecordError(f"setup {cell}: gold cards belong to nobody (\"owner\": null), "
-                              f"got owner {piece.owner}")
+            raise RecordError(N_('setup {cell}: gold cards belong to nobody ("owner": null), got '
+                                 'owner {owner}'),
+                              cell=cell, owner=piece.owner)
         if piece.number is None:
-            raise RecordError(f"setup {cell}: a gold card shows a number 1-9")
+            raise RecordError(N_("setup {cell}: a gold card shows a number 1-9"), cell=cell)
     if len(board) != 9:
-        raise RecordError(f"the setup must hold nine gold cards, one in each 3x3 block; "
-                          f"it holds {len(board)}")
+        raise RecordError(N_("the setup must hold nine gold cards, one in each 3x3 block; it "
+                             "holds {count}"),
+                          count=len(board))
     for block in BLOCK_NAMES:
         inside = [c for c in GEOMETRY.houses[block] if c in board]
         if len(inside) != 1:
             what = "no gold card" if not inside else \
                 f"{len(inside)} gold cards ({', '.join(inside)})"
-            raise RecordError(f"setup: {block} holds {what}; each block holds exactly one")
+            raise RecordError(N_("setup: {block} holds {what}; each block holds exactly one"),
+                              block=block, what=what)
     seen: dict[int, str] = {}
     for cell, piece in board.items():
         assert piece.number is not None
         if piece.number in seen:
-            raise RecordError(f"setup: the gold cards show 1 to 9 once each, but "
-                              f"{piece.number} stands on {seen[piece.number]} and {cell}")
+            raise RecordError(N_("setup: the gold cards show 1 to 9 once each, but {number} "
+                                 "stands on {seen} and {cell}"),
+                              number=piece.number, seen=seen[piece.number], cell=cell)
         seen[piece.number] = cell
         conflict = house_conflict(GEOMETRY, board, cell, piece.number)
         if conflict is not None:  # pragma: no cover - distinct numbers never conflict
-            raise RecordError(f"setup {cell}: {conflict.reason}")
+            raise RecordError(N_("setup {cell}: {reason}"), cell=cell, reason=conflict.reason)
     given = frozenset((c, p.number) for c, p in board.items() if p.number is not None)
     if _fillable(given) is False:
-        raise RecordError("setup: these gold cards leave no way to fill the whole board")
+        raise RecordError(N_("setup: these gold cards leave no way to fill the whole board"))
 
 
 @lru_cache(maxsize=64)
@@ -301,13 +305,14 @@ class DuellDerMeister(Game):
     def check(self, state: State, action: Action) -> Illegal | None:
         assert isinstance(state, DuellState)
         if state.over or state.to_move is None:
-            return Illegal("the game is over")
+            return Illegal(N_("the game is over"))
         if isinstance(action, Place):
             return self._check_place(state, action)
         if isinstance(action, Discard):
             return self._check_discard(state, action)
-        return Illegal(f"{self.name} has no {action.type!r} actions: place your card, or set "
-                       "it aside when it fits nowhere")
+        return Illegal(N_("{game} has no {kind} actions: place your card, or set it aside when it "
+                          "fits nowhere"),
+                       game=self.name, kind=repr(action.type))
 
     def scores(self, state: State) -> list[int]:
         assert isinstance(state, DuellState)
@@ -345,11 +350,13 @@ class DuellDerMeister(Game):
 
     def _check_number(self, state: DuellState, number: int) -> Illegal | None:
         if not isinstance(number, int) or isinstance(number, bool) or not 1 <= number <= 9:
-            return Illegal(f"{number} is not a number of {self.name} (1-9)")
+            return Illegal(N_("{number} is not a number of {game} (1-9)"),
+                           number=number, game=self.name)
         assert state.to_move is not None
         if state.used[state.to_move][number] >= SETS:
-            return Illegal(f"all {SETS} of your {number}s are already used: your stack holds "
-                           f"no other {number}")
+            return Illegal(N_("all {SETS} of your {number}s are already used: your stack holds no "
+                              "other {number}"),
+                           SETS=SETS, number=number)
         return None
 
     def _check_place(self, state: DuellState, action: Place) -> Illegal | None:
@@ -357,9 +364,10 @@ class DuellDerMeister(Game):
         if bad is not None:
             return bad
         if not isinstance(action.number, int) or not 1 <= action.number <= 9:
-            return Illegal(f"{action.number} is not a number of {self.name} (1-9)")
+            return Illegal(N_("{number} is not a number of {game} (1-9)"),
+                           number=action.number, game=self.name)
         if action.cell in state.board:
-            return Illegal(f"{action.cell} is already occupied", (action.cell,))
+            return Illegal(N_("{cell} is already occupied"), (action.cell,), cell=action.cell)
         conflict = house_conflict(GEOMETRY, state.board, action.cell, action.number)
         if conflict is not None:
             return conflict
@@ -374,8 +382,9 @@ class DuellDerMeister(Game):
         fits = tuple(c for c in CELLS if c not in state.board and open_numbers(masks, c) & bit)
         if fits:
             shown = ", ".join(fits[:6]) + (", ..." if len(fits) > 6 else "")
-            return Illegal(f"{action.number} still fits on {shown}: place it instead of "
-                           "setting it aside", fits)
+            return Illegal(N_("{number} still fits on {shown}: place it instead of setting it "
+                              "aside"),
+                           fits, number=action.number, shown=shown)
         return None
 
     # --- applying ---------------------------------------------------------------------------

@@ -36,6 +36,7 @@ from typing import Any, ClassVar
 from ..actions import Action, Discard, Place
 from ..errors import Illegal, RecordError
 from ..game import Board, Effects, Game, Piece, State, house_conflict
+from ..wording import N_
 
 SETS_PER_PLAYER: Mapping[int, int] = {2: 4, 3: 3, 4: 2}
 """Whole sets of cards 1-9 each player gets, by number of players."""
@@ -131,21 +132,32 @@ class KosmosGame(Game):
         supply = [[self.sets] * len(numbers) for _ in range(self.players)]
         for cell, piece in board.items():
             if cell not in self.geometry.cell_set:
-                raise RecordError(f"setup names {cell!r}, which is not a cell of {self.id}")
+                raise RecordError(N_("setup names {cell}, which is not a cell of {id}"),
+                                  cell=repr(cell), id=self.id)
             if piece.number is None:
-                raise RecordError(f"setup {cell}: {self.name} has no blank pieces")
+                raise RecordError(N_("setup {cell}: {game} has no blank pieces"),
+                                  cell=cell, game=self.name)
             if piece.number not in numbers:
-                raise RecordError(f"setup {cell}: {piece.number} is not a card of {self.name}")
+                raise RecordError(N_("setup {cell}: {number} is not a card of {game}"),
+                                  cell=cell, number=piece.number, game=self.name)
             conflict = house_conflict(self.geometry, board, cell, piece.number)
             if conflict is not None:
-                raise RecordError(f"setup {cell}: {conflict.reason} ({', '.join(conflict.cells)})")
+                raise RecordError(N_("setup {cell}: {reason} ({items})"),
+                                  cell=cell,
+                                  reason=conflict.reason,
+                                  items=', '.join(conflict.cells))
             if piece.owner is not None:
                 if piece.owner not in range(self.players):
-                    raise RecordError(f"setup {cell}: no player {piece.owner}")
+                    raise RecordError(N_("setup {cell}: no player {owner}"),
+                                      cell=cell, owner=piece.owner)
                 left = supply[piece.owner][piece.number - low]
                 if left <= 0:
-                    raise RecordError(f"setup {cell}: player {piece.owner} has only {self.sets} "
-                                      f"cards {piece.number}")
+                    raise RecordError(N_("setup {cell}: player {owner} has only {sets} cards "
+                                         "{number}"),
+                                      cell=cell,
+                                      owner=piece.owner,
+                                      sets=self.sets,
+                                      number=piece.number)
                 supply[piece.owner][piece.number - low] = left - 1
         state = KosmosState(
             players=self.players, board=board,
@@ -212,22 +224,24 @@ class KosmosGame(Game):
     def check(self, state: State, action: Action) -> Illegal | None:
         assert isinstance(state, KosmosState)
         if state.over or state.to_move is None:
-            return Illegal("the game is over")
+            return Illegal(N_("the game is over"))
         if isinstance(action, Place):
             return self._check_place(state, action)
         if isinstance(action, Discard):
             return self._check_discard(state, action)
-        return Illegal(f"{self.name} has no {action.type!r} actions: place a card, or set "
-                       "aside one that fits nowhere")
+        return Illegal(N_("{game} has no {kind} actions: place a card, or set aside one that fits "
+                          "nowhere"),
+                       game=self.name, kind=repr(action.type))
 
     def _check_number(self, state: KosmosState, number: int) -> Illegal | None:
         low, high = self.geometry.numbers
         if number not in self.geometry.number_range:
-            return Illegal(f"{number} is not a card of {self.name} ({low}-{high})")
+            return Illegal(N_("{number} is not a card of {game} ({low}-{high})"),
+                           number=number, game=self.name, low=low, high=high)
         assert state.to_move is not None
         if state.supply[state.to_move][number - low] <= 0:
-            return Illegal(f"player {state.to_move + 1} has no card {number} left "
-                           f"(all {self.sets} are used)")
+            return Illegal(N_("player {value} has no card {number} left (all {sets} are used)"),
+                           value=state.to_move + 1, number=number, sets=self.sets)
         return None
 
     def _check_place(self, state: KosmosState, action: Place) -> Illegal | None:
@@ -238,7 +252,7 @@ class KosmosGame(Game):
         if bad is not None:
             return bad
         if action.cell in state.board:
-            return Illegal(f"{action.cell} is already occupied", (action.cell,))
+            return Illegal(N_("{cell} is already occupied"), (action.cell,), cell=action.cell)
         conflict = house_conflict(self.geometry, state.board, action.cell, action.number)
         if conflict is not None:
             return conflict
@@ -251,8 +265,8 @@ class KosmosGame(Game):
         where = self.cells_for(state.board, action.number)
         if where:
             shown = ", ".join(where[:6]) + (", ..." if len(where) > 6 else "")
-            return Illegal(f"{action.number} still fits on {shown}: it may not be set aside",
-                           tuple(where))
+            return Illegal(N_("{number} still fits on {shown}: it may not be set aside"),
+                           tuple(where), number=action.number, shown=shown)
         return None
 
     # --- scores -----------------------------------------------------------------------------

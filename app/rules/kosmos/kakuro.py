@@ -120,8 +120,12 @@ class Kakuro(KosmosGame):
             filled = [c for c in self.geometry.houses[run] if c in board]
             total = number + sum(board[c].number or 0 for c in filled)
             if total > self.clue(run):
-                return Illegal(f"{number} would bring {run} to {total}, over its clue "
-                               f"{self.clue(run)}", tuple(filled))
+                return Illegal(N_("{number} would bring {run} to {total}, over its clue {value}"),
+                               tuple(filled),
+                               number=number,
+                               run=run,
+                               total=total,
+                               value=self.clue(run))
         return None
 
     def extra_awards(self, before: Board, after: Board, cell: str) -> list[str]:

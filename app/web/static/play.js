@@ -203,11 +203,23 @@
     }
   }
 
-  // A message code of the table with its parameters, in this phone's language.
-  function wordMessage(code) {
+  // Parameters of a sentence in words of this language: counts, lists of areas, actions.
+  function wordParams(raw) {
     const params = {};
-    for (const [key, value] of Object.entries(code.params || {})) params[key] = counted(value);
+    for (const [key, value] of Object.entries(raw || {})) {
+      params[key] = Array.isArray(value) ? list(value.map(area))
+        : typeof value === "string" ? t(value) : counted(value);
+    }
+    return params;
+  }
+
+  // A message code of the table with its parameters, in this phone's language; the rules'
+  // reason ("3 is already in file d") comes as its own template and parameters ("why").
+  function wordMessage(code) {
+    const params = wordParams(code.params);
     if (code.params && code.params.action) params.action = describe(code.params.action);
+    const why = code.params && code.params.why;
+    if (why && typeof why.text === "string") params.reason = t(why.text, wordParams(why.params));
     return said("messages", code.code, params);
   }
 
