@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from collections.abc import Sequence
 
@@ -44,6 +45,7 @@ def _serve(args: argparse.Namespace) -> int:
 
 
 def _selftest(args: argparse.Namespace) -> int:
+    from app.web.i18n import translate
     from firmware.selftest import main as selftest
 
     from .config import ConfigError, load_config
@@ -53,7 +55,25 @@ def _selftest(args: argparse.Namespace) -> int:
     except ConfigError as e:
         print(f"sudoku-table selftest: cannot start: {e}", file=sys.stderr)
         return 2
-    return selftest(args, config=config.hardware)
+    language = report_language(args.language, config.panel.language)
+    return selftest(args, config=config.hardware,
+                    say=lambda text: translate(text, language))
+
+
+def report_language(chosen: str | None, table: str) -> str:
+    """The language of a report on the command line: ``--language``, else the terminal's
+    (``LANGUAGE``, ``LC_ALL``, ``LC_MESSAGES``, ``LANG``: ``de_DE.UTF-8`` is German), else the
+    table's own (``[panel] language``)."""
+    from app.web.i18n import LANGUAGES
+
+    if chosen:
+        return chosen
+    for name in ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG"):
+        for part in os.environ.get(name, "").split(":"):
+            code = part.split("_")[0].split(".")[0].lower()
+            if code in LANGUAGES:
+                return code
+    return table
 
 
 def _overlay(args: argparse.Namespace) -> int:
@@ -91,6 +111,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--inject", action="append", default=[], metavar="KIND:WHERE",
                    help="with --sim, break the simulated table first: stuck:c3, dead-row:4, "
                         "dead-column:e, short-column:e or chatter:d4 (repeatable)")
+    from app.web.i18n import LANGUAGES
+
+    p.add_argument("--language", choices=LANGUAGES, default=None,
+                   help="the report's language (default: the terminal's, else the table's)")
     p.set_defaults(func=_selftest)
 
     p = sub.add_parser("overlay", help="print a printable board overlay as SVG")

@@ -19,7 +19,7 @@ import argparse
 import logging
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import TextIO
 
@@ -131,41 +131,64 @@ def render_matrix(raw: int, coverage: Coverage) -> str:
     return "\n".join(lines)
 
 
-def report(findings: Findings) -> str:
-    """The findings as text for a person."""
+def N_(text: str) -> str:  # noqa: N802 (gettext's own name for it)
+    """Marks a sentence for the panel's catalogs (the command line passes ``say``, which
+    words it in the chosen language)."""
+    return text
+
+
+Say = Callable[[str], str]
+"""Words an English sentence (a catalog entry) in the report's language."""
+
+
+def english(text: str) -> str:
+    return text
+
+
+def report(findings: Findings, say: Say = english) -> str:
+    """The findings as text for a person, in the language of ``say``."""
     out = []
     if findings.nothing_closed:
-        out.append("no switch closed at all: sweep a magnet over every square (or the matrix "
-                   "is not connected)")
+        out.append(say(N_("no switch closed at all: sweep a magnet over every square (or the "
+                          "matrix is not connected)")))
     for r in findings.dead_rows:
-        out.append(f"dead row {r + 1} (rank {r + 1}): no switch on it ever closed")
+        out.append(say(N_("dead row {row} (rank {row}): no switch on it ever closed"))
+                   .format(row=r + 1))
     for c in findings.dead_columns:
-        out.append(f"dead column {c + 1} (file {FILES[c]}): no switch on it ever closed")
+        out.append(say(N_("dead column {column} (file {file}): no switch on it ever closed"))
+                   .format(column=c + 1, file=FILES[c]))
     for c in findings.shorted_columns:
-        out.append(f"shorted column {c + 1} (file {FILES[c]}): it reads closed with no row "
-                   "driven; its switches could not be tested")
+        out.append(say(N_("shorted column {column} (file {file}): it reads closed with no row "
+                          "driven; its switches could not be tested"))
+                   .format(column=c + 1, file=FILES[c]))
     if findings.silent:
-        out.append(f"silent (never closed): {', '.join(findings.silent)}")
+        out.append(say(N_("silent (never closed): {squares}"))
+                   .format(squares=", ".join(findings.silent)))
     if findings.stuck:
-        out.append(f"stuck (never opened; or a piece stayed there): {', '.join(findings.stuck)}")
+        out.append(say(N_("stuck (never opened; or a piece stayed there): {squares}"))
+                   .format(squares=", ".join(findings.stuck)))
     for fault in findings.faults:
-        out.append(f"fault {fault.kind}: {fault.detail}")
+        out.append(say(N_("fault {kind}: {detail}")).format(kind=fault.kind,
+                                                            detail=fault.detail))
     if findings.wrong_leds:
-        out.append(f"LEDs not lit as mapped: {', '.join(findings.wrong_leds)}")
+        out.append(say(N_("LEDs not lit as mapped: {squares}"))
+                   .format(squares=", ".join(findings.wrong_leds)))
     if not out:
-        out.append("all 81 switches closed and opened; no faults")
+        out.append(say(N_("all 81 switches closed and opened; no faults")))
     return "\n".join(out)
 
 
 # --- the steps ---------------------------------------------------------------------------------
 
-def led_walk(hardware: Hardware, step: float, out: TextIO) -> tuple[str, ...]:
+def led_walk(hardware: Hardware, step: float, out: TextIO,
+             say: Say = english) -> tuple[str, ...]:
     """Light every square in turn; on the simulator, check each lit its own LED only."""
     display = hardware.display
     index = led_indices(hardware.config.leds)
     order = hardware.config.leds.pixel_order
     wrong = []
-    print(f"LEDs: lighting every square in turn ({step * 1000:g} ms each)", file=out, flush=True)
+    print(say(N_("LEDs: lighting every square in turn ({ms} ms each)"))
+          .format(ms=f"{step * 1000:g}"), file=out, flush=True)
     for square in SQUARES:
         display.show({square: Light(WHITE)})
         if hardware.is_simulated:
@@ -177,7 +200,8 @@ def led_walk(hardware: Hardware, step: float, out: TextIO) -> tuple[str, ...]:
             time.sleep(step)
     display.show({})
     if hardware.is_simulated:
-        print(f"LEDs: {81 - len(wrong)} of 81 squares lit exactly their own LED", file=out)
+        print(say(N_("LEDs: {count} of 81 squares lit exactly their own LED"))
+              .format(count=81 - len(wrong)), file=out)
     return tuple(wrong)
 
 
@@ -215,18 +239,19 @@ def inject(board: SimulatedBoard, spec: str) -> None:
 
 
 def watch_sensors(hardware: Hardware, seconds: float | None, out: TextIO,
-                  live: bool) -> Coverage:
+                  live: bool, say: Say = english) -> Coverage:
     """Scan and record what every switch does, showing the matrix live on a terminal."""
     matrix = hardware.sensors
     coverage = Coverage()
     matrix.listen(None, coverage.faults.append)
     hand = simulated_hand(hardware.simulator) if hardware.simulator is not None else None
     if hand is None:
-        print("Switches: start with an empty board, then sweep a magnet over every square "
-              + ("(Ctrl-C ends)" if seconds is None else f"({seconds:g} s)"), file=out,
-              flush=True)
+        how = (say(N_("(Ctrl-C ends)")) if seconds is None
+               else say(N_("({seconds} s)")).format(seconds=f"{seconds:g}"))
+        print(say(N_("Switches: start with an empty board, then sweep a magnet over every "
+                     "square")) + " " + how, file=out, flush=True)
     else:
-        print("Switches: a simulated hand puts a piece on every square and lifts it",
+        print(say(N_("Switches: a simulated hand puts a piece on every square and lifts it")),
               file=out, flush=True)
     start = time.monotonic()
     deadline = None if seconds is None else start + seconds
@@ -259,18 +284,18 @@ def watch_sensors(hardware: Hardware, seconds: float | None, out: TextIO,
 
 
 def run(hardware: Hardware, seconds: float | None, out: TextIO, led_step: float,
-        live: bool = False) -> Findings:
+        live: bool = False, say: Say = english) -> Findings:
     """The whole self-test on opened hardware."""
-    wrong = led_walk(hardware, led_step, out)
-    coverage = watch_sensors(hardware, seconds, out, live)
+    wrong = led_walk(hardware, led_step, out, say)
+    coverage = watch_sensors(hardware, seconds, out, live, say)
     return analyse(coverage, wrong)
 
 
 def main(args: argparse.Namespace, out: TextIO | None = None,
-         config: HardwareConfig | None = None) -> int:
+         config: HardwareConfig | None = None, say: Say = english) -> int:
     """``sudoku-table selftest [--sim] [--config FILE] [--seconds S] [--inject KIND:WHERE]``;
     ``config`` is the table's config as the command line read it (else ``args.config`` is read
-    for the firmware's sections alone)."""
+    for the firmware's sections alone); ``say`` words the report (English by default)."""
     out = out or sys.stdout
     injections = list(getattr(args, "inject", None) or [])
     seconds = getattr(args, "seconds", None)
@@ -292,16 +317,16 @@ def main(args: argparse.Namespace, out: TextIO | None = None,
         if hardware.simulator is not None:
             for spec in injections:
                 inject(hardware.simulator, spec)
-        kind = "simulated table" if hardware.is_simulated else "table"
-        print(f"Self-test of the {kind}", file=out)
+        print(say(N_("Self-test of the simulated table")) if hardware.is_simulated
+              else say(N_("Self-test of the table")), file=out)
         live = out.isatty() if hasattr(out, "isatty") else False
         logging.getLogger("firmware.matrix").setLevel(logging.ERROR)  # the report lists them
         led_step = 0.001 if hardware.is_simulated else 0.05
-        findings = run(hardware, seconds, out, led_step, live=live)
+        findings = run(hardware, seconds, out, led_step, live=live, say=say)
     except ValueError as e:
         print(f"sudoku-table selftest: {e}", file=sys.stderr)
         return 2
     finally:
         hardware.close()
-    print(report(findings), file=out)
+    print(report(findings, say), file=out)
     return 0 if findings.ok else 1

@@ -138,7 +138,7 @@ def legend() -> Response:
 @api.get("/rules/<variant_id>")
 def rules(variant_id: str) -> Response:
     catalog.check_variant(variant_id)
-    text = catalog.rules_text(variant_id)
+    text = catalog.rules_text(variant_id, i18n.current())
     if text is None:
         raise ApiError(N_("the rules of {variant_id} are not written yet"),
                        404, params={"variant_id": variant_id})

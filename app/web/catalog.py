@@ -103,13 +103,20 @@ def proposed_setup(variant_id: str, seed: int | None) -> dict[str, Any]:
     return {c: p.to_json() for c, p in game.default_setup(seed).items()}
 
 
-def rules_path(variant_id: str) -> Path:
+def rules_path(variant_id: str, language: str = "en") -> Path:
+    """The rules text of a variant in ``language``: ``text/ID.md`` in English (the language of
+    the code), ``text/LANG/ID.md`` in another."""
+    if language != "en":
+        translated = RULES_TEXT_DIR / language / f"{variant_id}.md"
+        if translated.is_file():
+            return translated
     return RULES_TEXT_DIR / f"{variant_id}.md"
 
 
-def rules_text(variant_id: str) -> str | None:
-    """The variant's rules in Markdown, or None when they are not written yet."""
-    path = rules_path(variant_id)
+def rules_text(variant_id: str, language: str = "en") -> str | None:
+    """The variant's rules in Markdown in ``language`` (English where that language has no
+    text of its own), or None when they are not written yet."""
+    path = rules_path(variant_id, language)
     try:
         return path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError):

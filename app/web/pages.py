@@ -55,7 +55,7 @@ def rules(variant_id: str) -> str:
         entry = catalog.describe(variant_class(variant_id))
     except UnknownVariantError:
         abort(404)
-    text = catalog.rules_text(variant_id)
+    text = catalog.rules_text(variant_id, i18n.current())
     html = render(text) if text is not None else None
     return render_template("rules.html", page="rules", variant=entry, rules_html=html,
                            **_common())

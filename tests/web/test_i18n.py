@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 from babel.messages.extract import extract_from_dir
+from babel.messages.frontend import parse_mapping_cfg
 from babel.messages.mofile import read_mo
 from babel.messages.pofile import read_po
 
@@ -16,8 +17,9 @@ from app.web import i18n
 
 ROOT = Path(__file__).resolve().parents[2]
 KEYWORDS = {"_": None, "gettext": None, "N_": None, "t": None}
-METHODS = [("app/web/static/**.js", "javascript"), ("app/web/templates/**.html", "jinja2"),
-           ("app/**.py", "python")]
+with (ROOT / "babel.cfg").open(encoding="utf-8") as _cfg:
+    METHODS, _ = parse_mapping_cfg(_cfg)
+"""Where pybabel extracts from (babel.cfg): the very same for the tests."""
 PLACEHOLDER = re.compile(r"\{(\w+)\}|%\((\w+)\)s")
 
 
@@ -125,7 +127,8 @@ def english_vocabulary() -> set[str]:
     its German never uses."""
     german = catalog("de")
     ui = set()
-    for _, _, message, _, _ in extract_from_dir(str(ROOT), METHODS[:2], keywords=KEYWORDS):
+    page_methods = [(pattern, method) for pattern, method in METHODS if method != "python"]
+    for _, _, message, _, _ in extract_from_dir(str(ROOT), page_methods, keywords=KEYWORDS):
         ui.add(message if isinstance(message, str) else message[0])
     from app.table.view import MESSAGES, NEXT_STEPS
 
@@ -266,3 +269,14 @@ def test_a_rules_reason_is_said_in_german(tmp_path: Path) -> None:
     finally:
         live.close()
         panel.close()
+
+
+def test_the_selftest_reports_in_german(capsys: pytest.CaptureFixture[str]) -> None:
+    from app.cli import main
+
+    assert main(["selftest", "--sim", "--language", "de", "--inject", "stuck:c3"]) == 1
+    said = capsys.readouterr().out
+    assert "Selbsttest des simulierten Tisches" in said
+    assert "hängt (nie geöffnet; oder dort blieb ein Stein liegen): c3" in said
+    assert main(["selftest", "--sim", "--language", "en"]) == 0
+    assert "all 81 switches closed and opened; no faults" in capsys.readouterr().out
