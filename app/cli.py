@@ -77,8 +77,14 @@ def report_language(chosen: str | None, table: str) -> str:
 
 
 def _overlay(args: argparse.Namespace) -> int:
+    from .config import ConfigError, load_config
     from .overlay import main as overlay
 
+    try:
+        table = load_config(args.config).panel.language
+    except ConfigError:
+        table = "en"  # the overlay reports a bad config itself
+    args.language = report_language(args.language, table)
     return overlay(args)
 
 
@@ -121,6 +127,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("variant", help="a variant id, e.g. classic-sudoku")
     p.add_argument("--options", default=None, help='variant options as JSON, e.g. {"clues": "B"}')
     p.add_argument("--config", default=None, help="the table's TOML config (square pitch)")
+    p.add_argument("--language", choices=LANGUAGES, default=None,
+                   help="the printed words' language (default: the terminal's, else the table's)")
     p.set_defaults(func=_overlay)
     return parser
 

@@ -22,7 +22,7 @@ import argparse
 import json
 import math
 import sys
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from xml.sax.saxutils import escape, quoteattr
 
@@ -30,6 +30,7 @@ from .rules.errors import RulesError
 from .rules.game import Game, new_game
 from .rules.geometry import Geometry
 from .rules.squares import FILES, SIZE, parse_square
+from .rules.wording import N_
 
 DEFAULT_PITCH_MM = 40.0
 """The square pitch when no config is available (the firmware's default too)."""
@@ -264,8 +265,10 @@ def _square_before(cells: Sequence[str]) -> tuple[str | None, str | None]:
     return None, None
 
 
-def render(game: Game, pitch: float = DEFAULT_PITCH_MM) -> str:
-    """The overlay of ``game``'s board as an SVG document in mm at square pitch ``pitch``."""
+def render(game: Game, pitch: float = DEFAULT_PITCH_MM,
+           say: Callable[[str], str] = lambda text: text) -> str:
+    """The overlay of ``game``'s board as an SVG document in mm at square pitch ``pitch``; its
+    printed words in the language of ``say`` (English by default)."""
     if not (isinstance(pitch, int | float) and math.isfinite(pitch) and pitch > 0):
         raise OverlayError(f"the square pitch must be a positive number of mm, got {pitch!r}")
     geometry = game.geometry
@@ -282,11 +285,13 @@ def render(game: Game, pitch: float = DEFAULT_PITCH_MM) -> str:
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{_n(total)}mm" height="{_n(total)}mm" '
         f'viewBox="0 0 {_n(total)} {_n(total)}" data-variant={quoteattr(game.id)} '
         f'data-pitch-mm="{_n(pitch)}">',
-        f"<title>{escape(game.name)}: board overlay, {_n(pitch)} mm squares</title>",
+        "<title>" + escape(say(N_("{game}: board overlay, {mm} mm squares"))
+                           .format(game=game.name, mm=_n(pitch))) + "</title>",
         '<g id="sheet" font-family="DejaVu Sans, Helvetica, Arial, sans-serif">',
         f'<text x="{_n(margin)}" y="{_n(margin * 0.55)}" font-size="{_n(min(5.0, margin * 0.4))}" '
-        f'fill="{INK}">{escape(game.name)} - print at 100 %, trim at the marks to '
-        f'{_n(board)} x {_n(board)} mm - a1 is bottom left</text>',
+        f'fill="{INK}">' + escape(say(N_(
+            "{game} - print at 100 %, trim at the marks to {size} x {size} mm - a1 is bottom "
+            "left")).format(game=game.name, size=_n(board))) + "</text>",
     ]
 
     # The faint outline of all 81 sensor squares, under everything else.
@@ -432,14 +437,15 @@ def parse_options(text: str | None) -> dict[str, object] | None:
     return options
 
 
-def overlay_svg(variant: str, options: str | None = None, config: str | None = None) -> str:
+def overlay_svg(variant: str, options: str | None = None, config: str | None = None,
+                say: Callable[[str], str] = lambda text: text) -> str:
     """The overlay SVG for a command line's arguments; ``OverlayError`` for bad ones."""
     parsed = parse_options(options)
     try:
         game = new_game(variant, options=parsed)
     except RulesError as e:
         raise OverlayError(str(e)) from None
-    return render(game, square_pitch(config))
+    return render(game, square_pitch(config), say)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -449,14 +455,19 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("variant", help="a variant id (GET /api/variants lists them)")
     parser.add_argument("--options", default=None, help="variant options as JSON")
     parser.add_argument("--config", default=None, help="the table's TOML config (square pitch)")
+    parser.add_argument("--language", default=None, help="the printed words' language (de, en)")
     return parser
 
 
 def main(argv: argparse.Namespace | Sequence[str] | None = None) -> int:
     """Print the overlay on stdout: 0, or 2 with one line on stderr for a bad request."""
     args = argv if isinstance(argv, argparse.Namespace) else build_parser().parse_args(argv)
+    language = getattr(args, "language", None) or "en"
     try:
-        svg = overlay_svg(args.variant, args.options, args.config)
+        from app.web.i18n import translate
+
+        svg = overlay_svg(args.variant, args.options, args.config,
+                          lambda text: translate(text, language))
     except OverlayError as e:
         print(f"sudoku-table overlay: {e}", file=sys.stderr)
         return 2

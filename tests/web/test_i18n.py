@@ -280,3 +280,47 @@ def test_the_selftest_reports_in_german(capsys: pytest.CaptureFixture[str]) -> N
     assert "hängt (nie geöffnet; oder dort blieb ein Stein liegen): c3" in said
     assert main(["selftest", "--sim", "--language", "en"]) == 0
     assert "all 81 switches closed and opened; no faults" in capsys.readouterr().out
+
+
+CELL = re.compile(r"\b[a-i][1-9]\b")
+HEADING = re.compile(r"^#+ ", re.MULTILINE)
+
+
+@pytest.mark.parametrize("language", [lang for lang in i18n.LANGUAGES if lang != i18n.SOURCE])
+def test_every_game_has_its_rules_in_every_language(language: str) -> None:
+    """Each rules text exists in each language, with the same sections and every cell the
+    English names (a rule dropped or added in translation shows here)."""
+    from app.rules.game import all_variants
+    from app.web import catalog as games
+
+    for cls in all_variants():
+        english = games.rules_text(cls.id)
+        assert english is not None, cls.id
+        path = games.rules_path(cls.id, language)
+        assert path.parent.name == language, f"{cls.id} has no {language} rules text"
+        words = path.read_text(encoding="utf-8")
+        assert len(HEADING.findall(words)) == len(HEADING.findall(english)), cls.id
+        assert sorted(CELL.findall(words)) == sorted(CELL.findall(english)), cls.id
+
+
+def test_the_rules_page_is_in_the_phone_language(tmp_path: Path) -> None:
+    from .helpers import open_composition
+
+    panel = open_composition(tmp_path / "data")
+    client = panel.app.test_client()
+    german = client.get("/rules/halma-dominari", headers={"Accept-Language": "de"}).data
+    english = client.get("/rules/halma-dominari", headers={"Accept-Language": "en"}).data
+    assert "Aufbau".encode() in german and b"Setting up" in english
+    api = client.get("/api/rules/halma-dominari", headers={"Accept-Language": "de"}).get_json()
+    assert "DOMINARI-Regel" in api["markdown"]
+    panel.close()
+
+
+def test_the_overlay_prints_its_words_in_german(capsys: pytest.CaptureFixture[str]) -> None:
+    from app.cli import main
+
+    assert main(["overlay", "revers-dominari", "--language", "de"]) == 0
+    svg = capsys.readouterr().out
+    assert "mit 100 % drucken" in svg and "a1 ist unten links" in svg
+    assert main(["overlay", "revers-dominari", "--language", "en"]) == 0
+    assert "print at 100 %" in capsys.readouterr().out
