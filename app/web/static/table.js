@@ -93,9 +93,11 @@
     const info = await get("/api/table");
     const slider = $("brightness");
     if (typeof info.brightness === "number") slider.value = String(info.brightness);
-    $("brightness-value").textContent = Number(slider.value).toFixed(2);
+    // A percentage in this language's way of writing numbers ("60 %", "60%").
+    const percent = (value) => Number(value).toLocaleString(Panel.language(), { style: "percent" });
+    $("brightness-value").textContent = percent(slider.value);
     slider.addEventListener("input", () => {
-      $("brightness-value").textContent = Number(slider.value).toFixed(2);
+      $("brightness-value").textContent = percent(slider.value);
     });
     slider.addEventListener("change", () => post("/api/table/brightness",
                                                  { level: Number(slider.value) }).catch(() => {}));
