@@ -93,6 +93,8 @@ FACES = ("left face", "right face", "top face")
 def area(name: str, language: str) -> str:
     """An area's name ("block b4", "left face 3") in ``language``; other text as it is."""
     words = catalog(language)
+    if name.endswith(" exact"):  # Kakuro's extra point for a run filled exactly to its clue
+        return area(name[:-len(" exact")], language) + " " + words.get("exact", "exact")
     for kind in (*FACES, *AREA_KINDS):
         if name == kind or name.startswith(kind + " "):
             return words.get(kind, kind) + name[len(kind):]

@@ -136,7 +136,7 @@ def test_a_full_game_by_taps_with_the_bar_always_in_view(sized: Phone, family: s
     assert page.is_visible("#rematch")
     bar_in_view(sized)
     why = page.text_content("#end-why")
-    assert "ended because" in why and all(names[w] in why for w in view["game"]["winners"])
+    assert "The game ended: " in why and all(names[w] in why for w in view["game"]["winners"])
     # Each player's score in the rule book's parts (where the game has parts), adding up.
     rows = page.eval_on_selector_all("#breakdown tbody tr", """rows => rows.map(r =>
         [...r.querySelectorAll('td')].map(td => Number(td.textContent)))""")

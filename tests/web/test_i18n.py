@@ -310,7 +310,7 @@ def test_the_rules_page_is_in_the_phone_language(tmp_path: Path) -> None:
     client = panel.app.test_client()
     german = client.get("/rules/halma-dominari", headers={"Accept-Language": "de"}).data
     english = client.get("/rules/halma-dominari", headers={"Accept-Language": "en"}).data
-    assert "Aufbau".encode() in german and b"Setting up" in english
+    assert b"Aufbau" in german and b"Setting up" in english
     api = client.get("/api/rules/halma-dominari", headers={"Accept-Language": "de"}).get_json()
     assert "DOMINARI-Regel" in api["markdown"]
     panel.close()
@@ -324,3 +324,12 @@ def test_the_overlay_prints_its_words_in_german(capsys: pytest.CaptureFixture[st
     assert "mit 100 % drucken" in svg and "a1 ist unten links" in svg
     assert main(["overlay", "revers-dominari", "--language", "en"]) == 0
     assert "print at 100 %" in capsys.readouterr().out
+
+
+def test_the_build_guide_has_a_german_twin_that_keeps_every_pin() -> None:
+    english = (ROOT / "hardware" / "README.md").read_text(encoding="utf-8")
+    german = (ROOT / "hardware" / "README.de.md").read_text(encoding="utf-8")
+    assert "README.de.md" in english and "README.md" in german
+    for pattern in (r"^#+ ", r"^\s*```", r"^\|", r"GPIO\s?\d+", r"`[^`\n]+`"):
+        found = [re.findall(pattern, text, re.MULTILINE) for text in (english, german)]
+        assert found[0] == found[1], pattern

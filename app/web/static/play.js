@@ -176,7 +176,9 @@
   // A house, section or area by its name ("rank 4", "block b4", "left face 3"), in words of
   // this language; the cells in it stay as they are.
   function area(name) {
-    const [kind, ...rest] = String(name).split(" ");
+    const [kind, ...words] = String(name).split(" ");
+    // Kakuro's extra point for a run filled exactly to its clue: "line 7 exact".
+    const rest = words.map((w) => (w === "exact" ? t("exact") : w));
     const KINDS = {
       rank: t("rank"), file: t("file"), block: t("block"), cage: t("cage"), line: t("line"),
       region: t("region"), triangle: t("triangle"),
