@@ -64,7 +64,11 @@
     list.replaceChildren();
     if (!games.length) list.append(el("li", { class: "muted", text: t("No finished games yet.") }));
     for (const g of games) {
-      const names = g.names || [];
+      // Seats nobody named are listed by their seat's name (White, Player 2) in this language.
+      const names = (g.names || []).map((n) => {
+        const seat = /^Player (\d+)$/.exec(n);
+        return seat ? t("Player {n}", { n: seat[1] }) : t(n);
+      });
       const scores = g.scores || [];
       const winners = g.winners || [];
       const who = names.map((n, i) => `${n} ${scores[i] ?? ""}`.trim()).join(" : ");
