@@ -83,7 +83,8 @@ def open_panel(
         if isinstance(saved, (int, float)) and not isinstance(saved, bool):
             table.set_brightness(float(saved))
         table.attach(hardware.sensors)
-        options: dict[str, Any] = {"SETTINGS_PATH": settings_path}
+        options: dict[str, Any] = {"SETTINGS_PATH": settings_path,
+                                   "OVERLAY_PITCH_MM": config.board.square_mm}
         options.update(test_config or {})
         app = create_app(table, hardware=hardware, config=config.panel,
                          brightness=config.hardware.leds.brightness, test_config=options)

@@ -129,6 +129,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--config", default=None, help="the table's TOML config (square pitch)")
     p.add_argument("--language", choices=LANGUAGES, default=None,
                    help="the printed words' language (default: the terminal's, else the table's)")
+    p.add_argument("--paper", choices=("a4", "letter"), default=None,
+                   help="tile onto A4 or US Letter pages as one PDF (default: one SVG sheet)")
+    p.add_argument("--out", default=None, help="write to this file (default: stdout)")
     p.set_defaults(func=_overlay)
     return parser
 

@@ -456,6 +456,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--options", default=None, help="variant options as JSON")
     parser.add_argument("--config", default=None, help="the table's TOML config (square pitch)")
     parser.add_argument("--language", default=None, help="the printed words' language (de, en)")
+    parser.add_argument("--paper", choices=("a4", "letter"), default=None,
+                        help="tile onto pages of this paper as a PDF (default: one SVG sheet)")
+    parser.add_argument("--out", default=None, help="write to this file (default: stdout)")
     return parser
 
 
@@ -463,15 +466,39 @@ def main(argv: argparse.Namespace | Sequence[str] | None = None) -> int:
     """Print the overlay on stdout: 0, or 2 with one line on stderr for a bad request."""
     args = argv if isinstance(argv, argparse.Namespace) else build_parser().parse_args(argv)
     language = getattr(args, "language", None) or "en"
+    paper = getattr(args, "paper", None)
+    target = getattr(args, "out", None)
     try:
         from app.web.i18n import translate
 
-        svg = overlay_svg(args.variant, args.options, args.config,
-                          lambda text: translate(text, language))
+        def say(text: str) -> str:
+            return translate(text, language)
+
+        svg = overlay_svg(args.variant, args.options, args.config, say)
+        data: bytes = svg.encode("utf-8")
+        if paper is not None:
+            from .tiles import TileError, tile_pdf
+
+            try:
+                data = tile_pdf(svg, paper, title=f"{args.variant} overlay", say=say)
+            except TileError as e:
+                raise OverlayError(str(e)) from None
     except OverlayError as e:
         print(f"sudoku-table overlay: {e}", file=sys.stderr)
         return 2
-    sys.stdout.write(svg)
+    if target is None:
+        if paper is not None and sys.stdout.isatty():
+            print("sudoku-table overlay: a PDF goes to a file: add --out FILE.pdf",
+                  file=sys.stderr)
+            return 2
+        sys.stdout.buffer.write(data)
+        return 0
+    try:
+        with open(target, "wb") as f:
+            f.write(data)
+    except OSError as e:
+        print(f"sudoku-table overlay: cannot write {target}: {e}", file=sys.stderr)
+        return 2
     return 0
 
 

@@ -98,7 +98,8 @@ def create_app(
     ``test_config`` overrides Flask settings and these panel settings: ``PANEL_PIN``,
     ``PANEL_HOSTS`` (extra host names to answer to), ``MAX_STREAMS`` and ``STREAMS_PER_HOST``
     (live views in all and per device), ``STREAM_SECONDS`` (a live view's longest life),
-    ``CONNECTIONS_PER_HOST``, ``KEEPALIVE_SECONDS``, ``SETTINGS_PATH`` (where brightness is
+    ``CONNECTIONS_PER_HOST``, ``KEEPALIVE_SECONDS``, ``OVERLAY_PITCH_MM`` (the board's square
+    pitch, for printable overlays), ``SETTINGS_PATH`` (where brightness is
     kept).
     """
     app = Flask(__name__)
@@ -114,6 +115,7 @@ def create_app(
         CONNECTIONS_PER_HOST=DEFAULT_CONNECTIONS_PER_HOST,
         KEEPALIVE_SECONDS=10.0,
         SETTINGS_PATH=None,
+        OVERLAY_PITCH_MM=40.0,
         TEMPLATES_AUTO_RELOAD=False,
     )
     if test_config:

@@ -39,6 +39,7 @@ QUERY_PARAMETERS: dict[str, dict[str, str]] = {
     "api.variant_setup": {"seed": "[0-9]{1,12}"},
     "api.record": {"download": "1|true|0|false"},
     "api.finished_record": {"download": "1|true|0|false"},
+    "api.variant_overlay": {"paper": "a4|letter|svg", "options": "[A-Za-z0-9_]{1,16}"},
 }
 """The query parameters each endpoint takes, with the ASCII pattern of their values; every
 other endpoint takes none."""
@@ -100,6 +101,44 @@ def variant_setup(variant_id: str) -> Response:
     seed = None if seed_text is None else int(seed_text)
     catalog.check_variant(variant_id)
     return jsonify(catalog.proposed_setup(variant_id, seed))
+
+
+@api.get("/variants/<variant_id>/overlay")
+def variant_overlay(variant_id: str) -> Response:
+    """The printable overlay of a game, in the request's language: one SVG sheet
+    (``?paper=svg``, the default) or tiled onto A4 or US Letter pages as a PDF
+    (``?paper=a4``, ``?paper=letter``); Kakuro's clue option with ``?options=A``."""
+    from app.overlay import OverlayError, render
+    from app.rules.game import new_game
+    from app.tiles import TileError, tile_pdf
+
+    wanted = query(QUERY_PARAMETERS["api.variant_overlay"])
+    catalog.check_variant(variant_id)
+    game_options = None
+    if "options" in wanted:
+        keys = list(catalog.variant_class(variant_id).option_defaults)
+        if not keys:
+            raise ApiError(N_("{game} has no options"), params={"game": variant_id})
+        game_options = {keys[0]: wanted["options"]}
+    try:
+        game = new_game(variant_id, options=game_options)
+        svg = render(game, float(current_app.config["OVERLAY_PITCH_MM"]),
+                     lambda text: i18n.translate(text))
+    except (RulesError, OverlayError) as e:
+        raise ApiError(str(e), 422) from None
+    paper = wanted.get("paper", "svg")
+    if paper == "svg":
+        response = Response(svg, mimetype="image/svg+xml")
+        name = f"{variant_id}-overlay.svg"
+    else:
+        try:
+            data = tile_pdf(svg, paper, title=game.name, say=lambda text: i18n.translate(text))
+        except TileError as e:
+            raise ApiError(str(e), 422) from None
+        response = Response(data, mimetype="application/pdf")
+        name = f"{variant_id}-overlay-{paper}.pdf"
+    response.headers["Content-Disposition"] = f'attachment; filename="{name}"'
+    return response
 
 
 @api.get("/i18n")
