@@ -77,6 +77,8 @@ def report_language(chosen: str | None, table: str) -> str:
 
 
 def _overlay(args: argparse.Namespace) -> int:
+    from app.web.i18n import translate
+
     from .config import ConfigError, load_config
     from .overlay import main as overlay
 
@@ -84,8 +86,8 @@ def _overlay(args: argparse.Namespace) -> int:
         table = load_config(args.config).panel.language
     except ConfigError:
         table = "en"  # the overlay reports a bad config itself
-    args.language = report_language(args.language, table)
-    return overlay(args)
+    language = report_language(args.language, table)
+    return overlay(args, say=lambda text: translate(text, language))
 
 
 def build_parser() -> argparse.ArgumentParser:

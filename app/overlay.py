@@ -455,25 +455,19 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("variant", help="a variant id (GET /api/variants lists them)")
     parser.add_argument("--options", default=None, help="variant options as JSON")
     parser.add_argument("--config", default=None, help="the table's TOML config (square pitch)")
-    parser.add_argument("--language", default=None, help="the printed words' language (de, en)")
     parser.add_argument("--paper", choices=("a4", "letter"), default=None,
                         help="tile onto pages of this paper as a PDF (default: one SVG sheet)")
     parser.add_argument("--out", default=None, help="write to this file (default: stdout)")
     return parser
 
 
-def main(argv: argparse.Namespace | Sequence[str] | None = None) -> int:
+def main(argv: argparse.Namespace | Sequence[str] | None = None,
+         say: Callable[[str], str] = lambda text: text) -> int:
     """Print the overlay on stdout: 0, or 2 with one line on stderr for a bad request."""
     args = argv if isinstance(argv, argparse.Namespace) else build_parser().parse_args(argv)
-    language = getattr(args, "language", None) or "en"
     paper = getattr(args, "paper", None)
     target = getattr(args, "out", None)
     try:
-        from app.web.i18n import translate
-
-        def say(text: str) -> str:
-            return translate(text, language)
-
         svg = overlay_svg(args.variant, args.options, args.config, say)
         data: bytes = svg.encode("utf-8")
         if paper is not None:

@@ -107,7 +107,7 @@ def tile_pdf(svg: str, paper: str = "a4", title: str = "",
             if marks:
                 _marks(canvas, plan, row, column, left, bottom, printable_w, printable_h,
                        overlap)
-                _label(canvas, plan, row, column, left, bottom, page_w, say)
+                _label(canvas, plan, row, column, left, bottom, say)
             canvas.showPage()
     canvas.save()
     return out.getvalue()
@@ -146,7 +146,7 @@ def _marks(canvas: Canvas, plan: Layout, row: int, column: int, left: float, bot
 
 
 def _label(canvas: Canvas, plan: Layout, row: int, column: int, left: float, bottom: float,
-           page_w: float, say: Callable[[str], str]) -> None:
+           say: Callable[[str], str]) -> None:
     canvas.setFillColorRGB(*INK)
     canvas.setFont("Helvetica", 7)
     text = say(N_("page {page} of {pages}: row {row} of {rows}, column {column} of {columns} - "

@@ -115,7 +115,8 @@ def run_games(variant: str, games: int, seed: int, journal: Path | None,
     table = Table(RecordingDisplay(), journal, clock=clock, ticker=False)
     timed = Timed(table, clock)
     for _ in range(games):
-        view = table.new_game(variant)
+        table.set_board([])  # the last game's pieces are cleared away first
+        view = table.new_game(variant, replace=True)
         table.set_board(list(view["game"]["cells"]))
         companion = table._companion  # noqa: SLF001 - the bench picks legal actions from it
         assert companion is not None

@@ -96,10 +96,12 @@ def next_step(c: Companion, ask: Prompt | None, missing: set[str], extra: set[st
     if ask is not None:
         if ask["kind"] == "blank":
             return step("blank_colour", mover, square=ask["square"])
-        if ask["kind"] in ("place", "joker", "discard"):
-            return step("place_number" if ask["kind"] == "place" else
-                        "lay_joker" if ask["kind"] == "joker" else "set_aside",
-                        mover, number=ask["number"])
+        if ask["kind"] == "place":
+            return step("place_number", mover, number=ask["number"])
+        if ask["kind"] == "joker":
+            return step("lay_joker", mover, number=ask["number"])
+        if ask["kind"] == "discard":
+            return step("set_aside", mover, number=ask["number"])
         if ask["kind"] == "end_turn":
             return step("blanks_or_end", mover)
     if c.move_game:

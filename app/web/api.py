@@ -120,10 +120,14 @@ def variant_overlay(variant_id: str) -> Response:
         if not keys:
             raise ApiError(N_("{game} has no options"), params={"game": variant_id})
         game_options = {keys[0]: wanted["options"]}
+    language = i18n.current()
+
+    def say(text: str) -> str:
+        return i18n.translate(text, language)
+
     try:
         game = new_game(variant_id, options=game_options)
-        svg = render(game, float(current_app.config["OVERLAY_PITCH_MM"]),
-                     lambda text: i18n.translate(text))
+        svg = render(game, float(current_app.config["OVERLAY_PITCH_MM"]), say)
     except (RulesError, OverlayError) as e:
         raise ApiError(str(e), 422) from None
     paper = wanted.get("paper", "svg")
@@ -132,7 +136,7 @@ def variant_overlay(variant_id: str) -> Response:
         name = f"{variant_id}-overlay.svg"
     else:
         try:
-            data = tile_pdf(svg, paper, title=game.name, say=lambda text: i18n.translate(text))
+            data = tile_pdf(svg, paper, title=game.name, say=say)
         except TileError as e:
             raise ApiError(str(e), 422) from None
         response = Response(data, mimetype="application/pdf")

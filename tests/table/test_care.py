@@ -8,6 +8,8 @@ one unasked; and in Halma a clashing landing did not show the piece it clashes w
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from app.table.errors import ConfirmNeeded, InputError
@@ -98,7 +100,7 @@ def test_a_running_game_is_replaced_only_when_confirmed() -> None:
     assert view["game"]["variant"] == "fake-halma"
 
 
-def test_names_are_kept_with_the_game_and_its_record(tmp_path) -> None:  # noqa: ANN001
+def test_names_are_kept_with_the_game_and_its_record(tmp_path: Path) -> None:
     path = tmp_path / "j.db"
     table, clock, _ = make_table(path)
     table.new_game("fake-kosmos", names=["Anna", "Ben"])

@@ -40,3 +40,37 @@ def app(table: Table, hardware: Any, tmp_path: Path) -> Flask:
 @pytest.fixture
 def client(app: Flask) -> FlaskClient:
     return app.test_client()
+
+
+# --- the real browser and a live panel, for the browser tests -----------------------------------
+
+CHROMIUM = Path("/usr/bin/chromium")
+ARGS = ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+        "--disable-background-networking", "--disable-component-update", "--disable-sync",
+        "--no-first-run"]
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    from playwright.sync_api import sync_playwright
+
+    assert CHROMIUM.exists(), "Debian's chromium is needed: sudo apt-get install chromium"
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=str(CHROMIUM), headless=True,
+                                              args=ARGS)
+        yield chromium
+        chromium.close()
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Iterator[str]:
+    """``sudoku-table serve --sim`` in a thread: the real composition, a temporary data dir."""
+    from .helpers import LiveServer, open_composition
+
+    panel = open_composition(tmp_path / "data")
+    live = LiveServer(panel.app)
+    yield live.url
+    live.close()
+    panel.close()
+
+

@@ -18,10 +18,6 @@ import pytest
 
 from app.rules.game import all_variants
 
-CHROMIUM = Path("/usr/bin/chromium")
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-        "--disable-background-networking", "--disable-component-update", "--disable-sync",
-        "--no-first-run"]
 PHONE = {"width": 390, "height": 844}
 EXAMPLES = Path(__file__).parent.parent / "data" / "examples"
 
@@ -32,30 +28,6 @@ pytestmark = [pytest.mark.browser]
 
 def example(name: str) -> dict[str, Any]:
     return json.loads((EXAMPLES / f"{name}.json").read_text())
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    from playwright.sync_api import sync_playwright
-
-    assert CHROMIUM.exists(), "Debian's chromium is needed: sudo apt-get install chromium"
-    with sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=str(CHROMIUM), headless=True,
-                                              args=ARGS)
-        yield chromium
-        chromium.close()
-
-
-@pytest.fixture
-def server(tmp_path: Path) -> Iterator[str]:
-    """``sudoku-table serve --sim`` in a thread: the real composition, a temporary data dir."""
-    from .helpers import LiveServer, open_composition
-
-    panel = open_composition(tmp_path / "data")
-    live = LiveServer(panel.app)
-    yield live.url
-    live.close()
-    panel.close()
 
 
 class Phone:

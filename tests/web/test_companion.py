@@ -9,13 +9,12 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
 
 from .axe import audit
-from .test_browser import ARGS, CHROMIUM, EXAMPLES, Phone, play_record
+from .test_browser import EXAMPLES, Phone, play_record
 
 SIZES = {"phone": (390, 844), "landscape": (844, 390), "laptop": (1280, 800)}
 GAMES = {  # one full game of every family
@@ -28,29 +27,6 @@ GAMES = {  # one full game of every family
 }
 
 pytestmark = [pytest.mark.browser]
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    from playwright.sync_api import sync_playwright
-
-    assert CHROMIUM.exists(), "Debian's chromium is needed: apt-get install chromium"
-    with sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=str(CHROMIUM), headless=True,
-                                              args=ARGS)
-        yield chromium
-        chromium.close()
-
-
-@pytest.fixture
-def server(tmp_path: Path) -> Iterator[str]:
-    from .helpers import LiveServer, open_composition
-
-    panel = open_composition(tmp_path / "data")
-    live = LiveServer(panel.app)
-    yield live.url
-    live.close()
-    panel.close()
 
 
 def open_phone(browser: Any, server: str, size: tuple[int, int]) -> tuple[Any, Phone]:

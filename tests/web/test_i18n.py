@@ -5,7 +5,9 @@ follows the phone, the switch and the config, and a game played in German shows 
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from babel.messages.extract import extract_from_dir
@@ -14,6 +16,8 @@ from babel.messages.mofile import read_mo
 from babel.messages.pofile import read_po
 
 from app.web import i18n
+
+from .test_browser import EXAMPLES, Phone
 
 ROOT = Path(__file__).resolve().parents[2]
 KEYWORDS = {"_": None, "gettext": None, "N_": None, "t": None}
@@ -142,75 +146,66 @@ def english_vocabulary() -> set[str]:
                                      "labyrinth", "hexa", "anna"}
 
 
+@pytest.fixture
+def german(browser: Any, server: str) -> Iterator[Phone]:
+    """A German phone (390x844) on a fresh panel; it must end without script errors."""
+    context = browser.new_context(viewport={"width": 390, "height": 844}, locale="de-DE",
+                                  bypass_csp=True)
+    page = context.new_page()
+    page.set_default_timeout(5000)
+    phone = Phone(page, server)
+    yield phone
+    context.close()
+    assert not phone.errors, phone.errors
+
+
 @pytest.mark.browser
 @pytest.mark.parametrize("family", ["vierer", "revers", "halma", "classic", "duell", "family"])
-def test_a_game_played_in_german_shows_no_english(tmp_path: Path, family: str) -> None:
+def test_a_game_played_in_german_shows_no_english(german: Phone, family: str) -> None:
     """A full game of every family played by taps on a German phone: no word of the UI's
     English anywhere on the way (start form, set-up, every few moves, the end)."""
     import json
 
-    from playwright.sync_api import sync_playwright
-
-    from .helpers import LiveServer, open_composition
-    from .test_browser import ARGS, CHROMIUM, EXAMPLES, Phone
     from .test_companion import GAMES, play_by_taps
 
     vocabulary = english_vocabulary()
     variant, name = GAMES[family]
     record = json.loads((EXAMPLES / f"{name}.json").read_text())
-    panel = open_composition(tmp_path / "data")
-    live = LiveServer(panel.app)
+    page = german.page
     seen: list[str] = []
-    try:
-        with sync_playwright() as playwright:
-            browser = playwright.chromium.launch(executable_path=str(CHROMIUM), headless=True,
-                                                 args=ARGS)
-            context = browser.new_context(viewport={"width": 390, "height": 844},
-                                          locale="de-DE", bypass_csp=True)
-            page = context.new_page()
-            page.set_default_timeout(5000)
-            phone = Phone(page, live.url)
 
-            def english_on(where: str) -> None:
-                text = page.evaluate("document.body.innerText")
-                found = {w for w in ENGLISH_ONLY.findall(text) if w.lower() in vocabulary}
-                assert not found, (where, sorted(found))
-                seen.append(where)
+    def english_on(where: str) -> None:
+        text = page.evaluate("document.body.innerText")
+        found = {w for w in ENGLISH_ONLY.findall(text) if w.lower() in vocabulary}
+        assert not found, (where, sorted(found))
+        seen.append(where)
 
-            for path in ("/", "/rules", "/table"):
-                page.goto(live.url + path)
-                page.wait_for_load_state("networkidle")
-                english_on(path)
-            page.goto(live.url + "/")
-            page.click(f"[data-variant='{variant}']")
-            page.wait_for_selector("#player-names input")
-            english_on("the start form")
-            phone.start(variant, players=record["record"].get("players"),
-                        setup=record["record"].get("setup") or None)
-            phone.set_up()
-            english_on("the start position")
-            actions = record["record"]["actions"]
-            for index in range(0, len(actions), 5):
-                play_by_taps(phone, actions[index:index + 5])
-                english_on(f"after action {index + 5}")
-            page.wait_for_selector("#end:not([hidden])")
-            english_on("the end")
-            said = page.text_content("#now-who")
-            assert "gewinn" in said or "Unentschieden" in said, said
-            context.close()
-            browser.close()
-            assert not phone.errors, phone.errors
-    finally:
-        live.close()
-        panel.close()
+    for path in ("/", "/rules", "/table"):
+        page.goto(german.url + path)
+        page.wait_for_load_state("networkidle")
+        english_on(path)
+    page.goto(german.url + "/")
+    page.click(f"[data-variant='{variant}']")
+    page.wait_for_selector("#player-names input")
+    english_on("the start form")
+    german.start(variant, players=record["record"].get("players"),
+                 setup=record["record"].get("setup") or None)
+    german.set_up()
+    english_on("the start position")
+    actions = record["record"]["actions"]
+    for index in range(0, len(actions), 5):
+        play_by_taps(german, actions[index:index + 5])
+        english_on(f"after action {index + 5}")
+    page.wait_for_selector("#end:not([hidden])")
+    english_on("the end")
+    said = page.text_content("#now-who")
+    assert "gewinn" in said or "Unentschieden" in said, said
     assert len(seen) >= 6
 
 
 def test_vocabulary_is_not_empty() -> None:
     words = english_vocabulary()
     assert {"undo", "scores", "board", "turn"} <= words, sorted(words)[:40]
-
-
 
 
 def test_api_errors_come_in_the_request_language(tmp_path: Path) -> None:
@@ -236,39 +231,18 @@ def test_api_errors_come_in_the_request_language(tmp_path: Path) -> None:
     panel.close()
 
 
-def test_a_rules_reason_is_said_in_german(tmp_path: Path) -> None:
+@pytest.mark.browser
+def test_a_rules_reason_is_said_in_german(german: Phone) -> None:
     """The rules' reason for an illegal piece reaches the German panel in German, its areas
     named the German way ("Zeile", "Spalte", "Block")."""
-    from playwright.sync_api import sync_playwright
-
-    from .helpers import LiveServer, open_composition
-    from .test_browser import ARGS, CHROMIUM, Phone
-
-    panel = open_composition(tmp_path / "data")
-    live = LiveServer(panel.app)
-    try:
-        with sync_playwright() as playwright:
-            browser = playwright.chromium.launch(executable_path=str(CHROMIUM), headless=True,
-                                                 args=ARGS)
-            context = browser.new_context(viewport={"width": 390, "height": 844},
-                                          locale="de-DE")
-            page = context.new_page()
-            page.set_default_timeout(5000)
-            phone = Phone(page, live.url)
-            phone.start("classic-sudoku", players=2)
-            phone.place("a1", 1)
-            phone.number(1)  # chosen in advance, then put where a 1 already stands in rank 1
-            phone.square("b1")
-            page.wait_for_selector("#board [data-square='b1'][data-signal='illegal']")
-            said = page.text_content("#message")
-            assert "1 steht schon in Zeile 1" in said and "Block a1" in said, said
-            assert "already" not in said
-            context.close()
-            browser.close()
-            assert not phone.errors, phone.errors
-    finally:
-        live.close()
-        panel.close()
+    german.start("classic-sudoku", players=2)
+    german.place("a1", 1)
+    german.number(1)  # chosen in advance, then put where a 1 already stands in rank 1
+    german.square("b1")
+    german.page.wait_for_selector("#board [data-square='b1'][data-signal='illegal']")
+    said = german.page.text_content("#message")
+    assert "1 steht schon in Zeile 1" in said and "Block a1" in said, said
+    assert "already" not in said
 
 
 def test_the_selftest_reports_in_german(capsys: pytest.CaptureFixture[str]) -> None:

@@ -19,7 +19,7 @@ from app.rules.geometry import Geometry
 
 from ..table.fakes import FakeKosmos, grid
 from .helpers import LiveServer, place, put
-from .test_browser import CHROMIUM, PHONE, browser  # noqa: F401  (the browser fixture)
+from .test_browser import PHONE
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -463,7 +463,6 @@
     }
   }
 
-  let heard = null;
   function sounds(previous, next) {
     if (!previous || !next.game || previous.version === next.version) return;
     const was = Object.values(previous.table.signals || {}).includes("illegal");
@@ -479,9 +478,8 @@
   async function render(next) {
     if (view && next.version !== undefined && view.version !== undefined &&
         next.version < view.version) return; // an older answer after a newer live view
-    const previous = heard;
+    const previous = view;
     view = next;
-    heard = next;
     const game = view.game;
     $("no-game").hidden = !!game;
     $("game").hidden = !game;
