@@ -1,0 +1,421 @@
+#!/usr/bin/env bash
+# Install the Sudoku Table in a Debian Bookworm arm64 root (the base of Raspberry Pi OS) on a PC,
+# and check that it installs, starts and finds the Pi's LED stack. Needs root, debootstrap and
+# qemu-user-static (installed with apt when missing). Slow: everything arm64 runs emulated.
+#
+#   --cache DIR       keep the Debian root, .deb files and pip downloads here between runs
+#                     (default: $XDG_CACHE_HOME/sudoku-table/arm64, or ~/.cache/...)
+#   --runner NAME     how arm64 programs run: auto (default), binfmt (the kernel's binfmt_misc
+#                     with qemu-aarch64-static, in a chroot) or proot (proot -q qemu-aarch64-static)
+#   --source WHAT     head (default: git archive of HEAD) or tree (the working tree as it is)
+#   --fresh           build the Debian root again instead of using the cached one
+#   --mirror URL      Debian mirror (default http://deb.debian.org/debian)
+#
+# Prints a summary (step, result, seconds) and exits 1 when a step failed, 2 when it cannot
+# start. The full output goes to the terminal and to DIR/logs/.
+# shellcheck disable=SC2317  # the step functions are called through step()
+set -euo pipefail
+
+readonly SUITE=bookworm
+readonly ARCH=arm64
+readonly PI4_MODEL="Raspberry Pi 4 Model B Rev 1.5"
+readonly PI5_MODEL="Raspberry Pi 5 Model B Rev 1.0"
+# What the installer needs (systemd/install.sh: python3-venv, python3-dev, gcc) and what pip
+# needs to fetch and build (certificates, the C library headers).
+readonly ROOT_PACKAGES=(python3-venv python3-dev gcc libc6-dev ca-certificates)
+readonly QEMU=qemu-aarch64-static
+
+SOURCE=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+CACHE=${XDG_CACHE_HOME:-${HOME:-/root}/.cache}/sudoku-table/arm64
+RUNNER_WANTED=auto
+SOURCE_KIND="head"
+FRESH=0
+MIRROR=http://deb.debian.org/debian
+
+usage() {
+    sed -n '2,15p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'
+}
+
+die() {
+    echo "check-arm64: $*" >&2
+    exit 2
+}
+
+while (($#)); do
+    case $1 in
+        --cache) (($# >= 2)) || die "--cache needs a directory"; CACHE=$2; shift ;;
+        --cache=*) CACHE=${1#*=} ;;
+        --runner) (($# >= 2)) || die "--runner needs auto, binfmt or proot"; RUNNER_WANTED=$2; shift ;;
+        --runner=*) RUNNER_WANTED=${1#*=} ;;
+        --source) (($# >= 2)) || die "--source needs head or tree"; SOURCE_KIND=$2; shift ;;
+        --source=*) SOURCE_KIND=${1#*=} ;;
+        --mirror) (($# >= 2)) || die "--mirror needs a URL"; MIRROR=$2; shift ;;
+        --mirror=*) MIRROR=${1#*=} ;;
+        --fresh) FRESH=1 ;;
+        -h|--help) usage; exit 0 ;;
+        *) die "unknown argument '$1' (try --help)" ;;
+    esac
+    shift
+done
+case $RUNNER_WANTED in auto|binfmt|proot) ;; *) die "--runner must be auto, binfmt or proot" ;; esac
+case $SOURCE_KIND in head|tree) ;; *) die "--source must be head or tree" ;; esac
+((EUID == 0)) || die "run as root (it builds a Debian root and mounts /proc in it)"
+[[ -f $SOURCE/pyproject.toml && -x $SOURCE/systemd/install.sh ]] \
+    || die "$SOURCE is not the Sudoku Table source tree"
+CACHE=$(realpath -m "$CACHE")
+case $CACHE/ in
+    "$SOURCE"/*) die "the cache $CACHE lies inside the source tree: give --cache elsewhere" ;;
+esac
+mkdir -p "$CACHE" || die "cannot create the cache $CACHE"
+
+readonly BASE_TAR=$CACHE/$SUITE-$ARCH-base.tar
+readonly DEBS=$CACHE/debs
+readonly PIP_CACHE=$CACHE/pip
+readonly WORK=$CACHE/work
+readonly ROOT=$WORK/root
+readonly LOGS=$CACHE/logs
+mkdir -p "$DEBS" "$PIP_CACHE" "$WORK" "$LOGS"
+LOG=$LOGS/check-$(date +%Y%m%d-%H%M%S).log
+exec > >(tee -a "$LOG") 2>&1
+
+# --- steps and the summary ---------------------------------------------------------------------
+#
+# Bash ignores `set -e` inside a function called as a step, so every step function chains its
+# commands with && or returns on the first failure itself.
+
+STEPS=() RESULTS=() TIMES=() NOTES=()
+FAILED=0
+
+# step NAME COMMAND...: run it, time it, record ok or FAILED; returns the command's status.
+step() {
+    local name=$1 start rc=0
+    shift
+    printf '\n===== %s\n' "$name"
+    start=$(date +%s.%N)
+    "$@" || rc=$?
+    STEPS+=("$name")
+    TIMES+=("$(awk -v a="$start" -v b="$(date +%s.%N)" 'BEGIN { printf "%.0f", b - a }')")
+    if ((rc == 0)); then
+        RESULTS+=(ok)
+    else
+        RESULTS+=("FAILED (exit $rc)")
+        FAILED=1
+    fi
+    return "$rc"
+}
+
+skip() {
+    STEPS+=("$1") RESULTS+=("skipped: $2") TIMES+=(-)
+}
+
+note() {
+    NOTES+=("$*")
+    printf -- '--> %s\n' "$*"
+}
+
+summary() {
+    local i width=4
+    for i in "${!STEPS[@]}"; do
+        ((${#STEPS[i]} > width)) && width=${#STEPS[i]}
+    done
+    printf '\n===== summary (%s %s, %s)\n' "$SUITE" "$ARCH" "${RUNNER:-no runner}"
+    printf '%-*s  %-8s  %s\n' "$width" step seconds result
+    for i in "${!STEPS[@]}"; do
+        printf '%-*s  %8s  %s\n' "$width" "${STEPS[i]}" "${TIMES[i]}" "${RESULTS[i]}"
+    done
+    if ((${#NOTES[@]})); then
+        printf '\n'
+        printf '%s\n' "${NOTES[@]}"
+    fi
+    printf '\nlog: %s\n' "$LOG"
+}
+
+# --- the root's mounts (chroot runner) ---------------------------------------------------------
+
+MOUNTED=()
+
+mount_root() {
+    local target source
+    mkdir -p "$ROOT/proc" "$ROOT/dev" "$ROOT/sys" "$ROOT/var/cache/apt/archives" \
+        "$ROOT/root/.cache/pip"
+    mount -t proc proc "$ROOT/proc" && MOUNTED+=("$ROOT/proc") || return
+    mount --bind /dev "$ROOT/dev" && MOUNTED+=("$ROOT/dev") || return
+    if [[ -d /dev/pts ]]; then
+        mount --bind /dev/pts "$ROOT/dev/pts" && MOUNTED+=("$ROOT/dev/pts") || return
+    fi
+    for target in var/cache/apt/archives root/.cache/pip; do
+        case $target in var/*) source=$DEBS ;; *) source=$PIP_CACHE ;; esac
+        mount --bind "$source" "$ROOT/$target" && MOUNTED+=("$ROOT/$target") || return
+    done
+}
+
+unmount_root() {
+    local i
+    for ((i = ${#MOUNTED[@]} - 1; i >= 0; i--)); do
+        umount "${MOUNTED[i]}" 2>/dev/null || umount -l "${MOUNTED[i]}" || true
+    done
+    MOUNTED=()
+}
+
+# Nothing of the host may be mounted inside the root when it is deleted.
+remove_root() {
+    unmount_root
+    if [[ -d $ROOT ]]; then
+        if findmnt -rn -o TARGET | grep -q "^$ROOT\(/\|$\)"; then
+            echo "check-arm64: something is still mounted under $ROOT; not deleting it" >&2
+            return 1
+        fi
+        rm -rf --one-file-system "$ROOT"
+    fi
+}
+
+cleanup() {
+    unmount_root
+}
+trap cleanup EXIT
+
+# --- running arm64 programs --------------------------------------------------------------------
+
+RUNNER=""
+
+# in_root COMMAND...: run an arm64 command inside the root, as root, with a clean environment
+# (plus any NAME=VALUE words given first).
+in_root() {
+    local env=(HOME=/root PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
+               LANG=C.UTF-8 DEBIAN_FRONTEND=noninteractive PIP_DISABLE_PIP_VERSION_CHECK=1)
+    while (($#)) && [[ $1 == *=* && $1 != /* ]]; do
+        env+=("$1")
+        shift
+    done
+    case $RUNNER in
+        binfmt) chroot "$ROOT" /usr/bin/env -i "${env[@]}" "$@" ;;
+        proot) proot -0 -q "$QEMU" -r "$ROOT" -b /dev -b /proc -b /sys \
+                   -b "$DEBS:/var/cache/apt/archives" -b "$PIP_CACHE:/root/.cache/pip" -w / \
+                   /usr/bin/env -i "${env[@]}" "$@" ;;
+        *) echo "check-arm64: no way to run arm64 programs chosen" >&2; return 1 ;;
+    esac
+}
+
+# The kernel's handler for aarch64 programs: registered by qemu-user-static's package (through
+# binfmt-support or systemd-binfmt), or here if the kernel lets us.
+binfmt_ready() {
+    local dir=/proc/sys/fs/binfmt_misc entry interpreter flags
+    if [[ ! -e $dir/register ]]; then
+        mount -t binfmt_misc binfmt_misc "$dir" 2>/dev/null || return 1
+    fi
+    entry=$dir/qemu-aarch64
+    if [[ ! -e $entry ]] && command -v update-binfmts >/dev/null; then
+        update-binfmts --enable qemu-aarch64 >/dev/null 2>&1 || true
+    fi
+    if [[ ! -e $entry ]]; then
+        # The handler qemu-user-static describes, with F: the kernel opens the interpreter now,
+        # so it need not exist inside the root.
+        printf '%s' ':qemu-aarch64:M::\x7fELF\x02\x01\x01\x00\x00\x00\x00\x00\x00\x00\x00\x00\x02\x00\xb7\x00:\xff\xff\xff\xff\xff\xff\xff\x00\xff\xff\xff\xff\xff\xff\xff\xff\xfe\xff\xff\xff:/usr/bin/qemu-aarch64-static:FP' \
+            > "$dir/register" 2>/dev/null || return 1
+    fi
+    [[ $(head -n1 "$entry") == enabled ]] || echo 1 > "$entry" 2>/dev/null || return 1
+    interpreter=$(sed -n 's/^interpreter //p' "$entry")
+    flags=$(sed -n 's/^flags: //p' "$entry")
+    # Without F the kernel looks for the interpreter inside the root: put it there.
+    if [[ $flags != *F* ]]; then
+        mkdir -p "$ROOT$(dirname "$interpreter")" && cp -L "$interpreter" "$ROOT$interpreter" \
+            || return
+    fi
+    chroot "$ROOT" /bin/true 2>/dev/null
+}
+
+choose_runner() {
+    if [[ $RUNNER_WANTED != proot ]]; then
+        if binfmt_ready; then
+            RUNNER=binfmt
+            note "arm64 programs run through the kernel's binfmt_misc handler with $QEMU (chroot)"
+            return 0
+        fi
+        if [[ $RUNNER_WANTED == binfmt ]]; then
+            echo "check-arm64: this machine cannot run arm64 programs through binfmt_misc" >&2
+            return 1
+        fi
+        echo "binfmt_misc cannot be used here; trying proot"
+    fi
+    if proot -0 -q "$QEMU" -r "$ROOT" /bin/true; then
+        RUNNER=proot
+        note "arm64 programs run through proot -q $QEMU (no binfmt_misc handler)"
+        return 0
+    fi
+    echo "check-arm64: neither binfmt_misc nor proot can run arm64 programs here" >&2
+    return 1
+}
+
+# --- the steps ---------------------------------------------------------------------------------
+
+host_tools() {
+    local missing=() tool package
+    for tool in debootstrap:debootstrap "$QEMU":qemu-user-static proot:proot \
+                update-binfmts:binfmt-support; do
+        package=${tool#*:}
+        command -v "${tool%%:*}" >/dev/null || missing+=("$package")
+    done
+    if ((${#missing[@]})); then
+        echo "installing: ${missing[*]}"
+        apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q "${missing[@]}" \
+            || return
+    fi
+    echo "debootstrap $(dpkg-query -W -f='${Version}' debootstrap)," \
+         "qemu-user-static $(dpkg-query -W -f='${Version}' qemu-user-static)," \
+         "proot $(dpkg-query -W -f='${Version}' proot)"
+}
+
+# The first stage of debootstrap needs no arm64 program; it is all the cache holds until the
+# second stage has run. A root whose second stage ran is kept as a tar.
+unpack_root() {
+    remove_root && mkdir -p "$ROOT" || return
+    if ((FRESH)) || [[ ! -s $BASE_TAR ]]; then
+        BUILT_NOW=1
+        rm -f "$BASE_TAR" && debootstrap --foreign --arch="$ARCH" --variant=minbase \
+            --cache-dir="$DEBS" "$SUITE" "$ROOT" "$MIRROR"
+    else
+        BUILT_NOW=0
+        echo "using the cached root $BASE_TAR ($(date -r "$BASE_TAR" '+%Y-%m-%d %H:%M'))"
+        tar -C "$ROOT" -xpf "$BASE_TAR"
+    fi
+}
+
+second_stage() {
+    in_root /debootstrap/debootstrap --second-stage || return
+    printf 'deb %s %s main\ndeb %s %s-updates main\ndeb %s-security %s-security main\n' \
+        "$MIRROR" "$SUITE" "$MIRROR" "$SUITE" "${MIRROR%/debian}/debian-security" "$SUITE" \
+        > "$ROOT/etc/apt/sources.list" || return
+    # The root is cached before anything of this run is mounted in it.
+    tar -C "$ROOT" --numeric-owner -cpf "$BASE_TAR.tmp" . && mv -f "$BASE_TAR.tmp" "$BASE_TAR"
+}
+
+root_packages() {
+    local about
+    cp -L /etc/resolv.conf "$ROOT/etc/resolv.conf" && in_root apt-get update -q \
+        && in_root apt-get install -y -q --no-install-recommends "${ROOT_PACKAGES[@]}" || return
+    # shellcheck disable=SC2016  # expanded inside the root
+    about=$(in_root sh -c '. /etc/os-release; echo "Debian $(cat /etc/debian_version)' \
+        '($VERSION_CODENAME, $(dpkg --print-architecture), $(uname -m)), $(python3 --version),' \
+        'gcc $(gcc -dumpfullversion), glibc $(ldd --version | sed -n "1s/.* //p")"') || return
+    note "root: $about"
+}
+
+copy_project() {
+    rm -rf "$ROOT/src" && mkdir -p "$ROOT/src/sudoku-table" || return
+    if [[ $SOURCE_KIND == head ]]; then
+        git -C "$SOURCE" archive --format=tar HEAD | tar -C "$ROOT/src/sudoku-table" -xf - \
+            || return
+        note "project: git archive of HEAD $(git -C "$SOURCE" log -1 --format='%h (%cs)')"
+    else
+        tar -C "$SOURCE" --exclude=./.git --exclude=./.venv --exclude=./build \
+            --exclude='*.egg-info' --exclude=__pycache__ --exclude=./.pytest_cache \
+            --exclude=./.mypy_cache --exclude=./.ruff_cache --exclude=./.hypothesis \
+            --exclude=./.cache -cf - . | tar -C "$ROOT/src/sudoku-table" -xf - || return
+        note "project: the working tree as it is (HEAD $(git -C "$SOURCE" log -1 --format=%h 2>/dev/null || echo '?') plus any uncommitted change)"
+    fi
+}
+
+make_venv() {
+    in_root python3 -m venv /src/venv && in_root /src/venv/bin/pip install -q --upgrade pip
+}
+
+# The pi extra as the installer installs it, every package built here that has no arm64 wheel
+# (the cached downloads are kept, wheels built on an earlier run are not).
+install_pi() {
+    local out=$WORK/pip-pi.log rc=0 built
+    rm -rf "$PIP_CACHE/wheels"
+    in_root /src/venv/bin/pip install --progress-bar off '/src/sudoku-table[pi]' 2>&1 \
+        | tee "$out" || rc=$?  # pipefail: pip's status
+    built=$(sed -n 's/^ *Building wheel for \([^ ]*\) .*/\1/p' "$out" | grep -v '^sudoku-table$' \
+        | sort -u | paste -sd, - || true)
+    if [[ -n $built ]]; then
+        note "built from source on arm64: ${built//,/, }"
+    fi
+    if ((rc)); then
+        note "pip install '.[pi]' failed:"
+        local line
+        while IFS= read -r line; do
+            note "    $line"
+        done < <(grep -E "^ *(ERROR|error):|Failed to build|No matching distribution|fatal error" \
+                    "$out" | head -n 12)
+    fi
+    return "$rc"
+}
+
+# Without the pi extra: so that the checks after it can still run when the extra failed.
+install_plain() {
+    in_root /src/venv/bin/pip install -q --progress-bar off /src/sudoku-table
+}
+
+versions() {
+    local wanted='^(adafruit-blinka|adafruit-platformdetect|adafruit-circuitpython-neopixel|adafruit-circuitpython-neopixel-spi|adafruit-circuitpython-pixelbuf|adafruit-blinka-raspberry-pi5-neopixel|adafruit-blinka-raspberry-pi-pwm|rpi-ws281x|rpi_ws281x|spidev|gpiod|lgpio|rpi-lgpio|gpiozero|flask|waitress|reportlab|pip)=='
+    in_root /src/venv/bin/pip freeze --all > "$WORK/freeze.txt" || return
+    note "installed: $(grep -iE "$wanted" "$WORK/freeze.txt" | sed 's/==/ /' | paste -sd, - \
+        | sed 's/,/, /g')"
+    cat "$WORK/freeze.txt"
+}
+
+dry_run_install() {
+    local model=$1 expect=$2 out=$WORK/install-dry-run.log rc=0
+    printf '%s\0' "$model" > "$ROOT/src/model" || return
+    in_root SUDOKU_TABLE_MODEL_FILE=/src/model /src/sudoku-table/systemd/install.sh \
+        --dry-run --force > "$out" 2>&1 || rc=$?
+    cat "$out"
+    ((rc == 0)) || return "$rc"
+    grep -qF "installing on: $model" "$out" || { echo "missing: installing on: $model"; return 1; }
+    grep -qF -- "$expect" "$out" || { echo "missing: $expect"; return 1; }
+}
+
+selftest_sim() {
+    in_root sh -c 'cd /tmp && exec /src/venv/bin/sudoku-table selftest --sim'
+}
+
+# The LED stack under a forced board: every import must work; opening the chain stops at the
+# missing device, and the probe says where.
+led_probe() {
+    local board=$1 label=$2 out rc=0
+    out=$WORK/led-$board.log
+    in_root BLINKA_FORCEBOARD="$board" BLINKA_FORCECHIP=BCM2XXX \
+        sh -c 'cd /tmp && exec /src/venv/bin/python /src/sudoku-table/hardware/led_probe.py' \
+        > "$out" 2>&1 || rc=$?
+    cat "$out"
+    local stop
+    stop=$(grep -m1 '^STOP' "$out" | sed 's/^STOP *//' || true)
+    note "$label: ${stop:-every step passed, the chain opened}"
+    return "$rc"
+}
+
+# --- the run -----------------------------------------------------------------------------------
+
+echo "Sudoku Table on Debian $SUITE $ARCH: cache $CACHE, source $SOURCE ($SOURCE_KIND)"
+BUILT_NOW=0
+step "host tools (debootstrap, qemu-user-static, proot)" host_tools || { summary; exit 2; }
+step "Debian $SUITE $ARCH root: unpack" unpack_root || { summary; exit 2; }
+step "arm64 emulation" choose_runner || { summary; exit 2; }
+if ((BUILT_NOW)); then
+    step "Debian $SUITE $ARCH root: second stage (cached after)" second_stage \
+        || { summary; exit 1; }
+else
+    skip "Debian $SUITE $ARCH root: second stage" "cached root"
+fi
+if [[ $RUNNER == binfmt ]]; then
+    step "mount /proc, /dev and the caches in the root" mount_root || { summary; exit 2; }
+fi
+step "apt: ${ROOT_PACKAGES[*]}" root_packages || { summary; exit 1; }
+step "copy the project" copy_project || { summary; exit 1; }
+step "venv (python3 -m venv, pip upgraded)" make_venv || { summary; exit 1; }
+PI_OK=1
+step "pip install '.[pi]'" install_pi || PI_OK=0
+if ((!PI_OK)); then
+    step "pip install . (without pi, to go on)" install_plain || { summary; exit 1; }
+fi
+step "versions installed" versions || true
+step "install.sh --dry-run --force (Pi 4 model)" dry_run_install "$PI4_MODEL" "SPI:" || true
+step "install.sh --dry-run --force (Pi 5 model)" dry_run_install "$PI5_MODEL" \
+    "Pi 5: LED data through PIO" || true
+step "sudoku-table selftest --sim" selftest_sim || true
+step "LED stack, forced Pi 4 (RASPBERRY_PI_4B)" led_probe RASPBERRY_PI_4B "Pi 4 LED stack" || true
+step "LED stack, forced Pi 5 (RASPBERRY_PI_5)" led_probe RASPBERRY_PI_5 "Pi 5 LED stack" || true
+unmount_root
+summary
+exit "$FAILED"
