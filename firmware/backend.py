@@ -18,7 +18,7 @@ from gpiozero import GPIOZeroError
 
 from .config import HardwareConfig
 from .exc import HardwareUnavailable
-from .leds import LedDisplay, neopixel_display, recording_display
+from .leds import LedDisplay, pi_display, recording_display
 from .matrix import ReedMatrix
 from .simulator import SimulatedBoard
 
@@ -82,10 +82,11 @@ def open_simulator(config: HardwareConfig) -> Hardware:
 
 
 def open_real(config: HardwareConfig, pin_factory: Any = None) -> Hardware:
-    """The real table: gpiozero's default pin factory and the NeoPixel chain."""
+    """The real table: gpiozero's default pin factory and the LED chain of the configured
+    driver."""
     sensors = ReedMatrix(config.sensors, pin_factory=pin_factory)
     try:
-        display = neopixel_display(config.leds)
+        display = pi_display(config.leds)
     except BaseException:
         sensors.close()
         raise

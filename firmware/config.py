@@ -29,8 +29,13 @@ GPIO_RANGE = range(0, 28)
 FIXED_PULL_UPS = frozenset({2, 3})
 """GPIO2 and GPIO3 carry fixed 1.8 kOhm pull-ups (I2C): useless for matrix lines."""
 SPI_MOSI = 10
-SPI_OTHERS = (7, 8, 9, 11)
-"""SPI0's other lines (CE1, CE0, MISO, SCLK): taken by the kernel when the LEDs use SPI."""
+SPI_OTHERS = (9, 11)
+"""SPI0's MISO and SCLK: taken by the kernel when the LEDs use SPI. Its chip selects (GPIO7, 8)
+stay free: the installer turns SPI0 on with ``dtoverlay=spi0-0cs``, which claims none."""
+DRIVERS = ("spi", "neopixel")
+"""How the LED data line is driven: ``spi`` (Blinka's ``neopixel_spi`` on SPI0's MOSI, GPIO10;
+every Pi, no root) or ``neopixel`` (Adafruit's ``neopixel``: PWM/PCM through ``rpi_ws281x`` on
+a Pi 4, which needs root, or PIO on a Pi 5; any data pin)."""
 CORNERS = ("bottom_left", "bottom_right", "top_left", "top_right")
 ROTATIONS = (0, 90, 180, 270)
 PIXEL_ORDERS = ("RGB", "RBG", "GRB", "GBR", "BRG", "BGR")
@@ -42,7 +47,7 @@ class SensorConfig:
 
     rows: tuple[int, ...] = (4, 5, 6, 12, 13, 16, 17, 22, 23)
     """GPIOs of the row lines, for ranks 1..9 in that order."""
-    columns: tuple[int, ...] = (24, 25, 26, 27, 18, 19, 20, 21, 14)
+    columns: tuple[int, ...] = (24, 25, 26, 27, 18, 19, 20, 21, 7)
     """GPIOs of the column lines, for files a..i in that order."""
     scan_interval_ms: float = 4.0
     """Time from the start of one full scan to the start of the next."""
@@ -61,8 +66,10 @@ class SensorConfig:
 class LedConfig:
     """The NeoPixel chain under the squares and how its light is shaped."""
 
+    driver: str = "spi"
+    """How the data line is driven (:data:`DRIVERS`)."""
     data_pin: int = 10
-    """GPIO of the data line (10 = SPI on a Pi 4: no root needed; any pin on a Pi 5)."""
+    """GPIO of the data line: 10 (SPI0's MOSI) with the ``spi`` driver."""
     count: int = 81
     """LEDs on the chain; more than 81 when the chain has LEDs before or after the squares."""
     first: int = 0
@@ -196,6 +203,8 @@ def _sensors(raw: Mapping[str, Any]) -> dict[str, Any]:
 
 def _leds(raw: Mapping[str, Any]) -> dict[str, Any]:
     out: dict[str, Any] = {}
+    if "driver" in raw:
+        out["driver"] = _choice("leds.driver", raw["driver"], DRIVERS)
     if "data_pin" in raw:
         out["data_pin"] = _gpio("leds.data_pin", raw["data_pin"])
     for name in ("count", "first"):
@@ -251,6 +260,10 @@ def _check_whole(config: HardwareConfig) -> None:
         if pin in seen:
             raise ConfigError(f"{key} uses GPIO{pin}, which {seen[pin]} already uses")
         seen[pin] = key
+    if leds.driver == "spi" and leds.data_pin != SPI_MOSI:
+        raise ConfigError(f"leds.data_pin is GPIO{leds.data_pin}, but the spi driver sends on "
+                          f"SPI0's MOSI, GPIO{SPI_MOSI}: wire the data line there, or set "
+                          'leds.driver = "neopixel"')
     if leds.data_pin == SPI_MOSI:
         for pin in SPI_OTHERS:
             if pin in seen:

@@ -1,9 +1,10 @@
 """The LEDs: frames of lights to bytes on the NeoPixel chain, animated only while needed.
 
-:class:`LedDisplay` satisfies ``firmware.ports.Display`` on top of any Adafruit ``PixelBuf``: the
-real ``neopixel.NeoPixel`` on a Pi (:func:`neopixel_chain`, the only place that imports
-``neopixel`` and ``board``), or :class:`RecordingPixels`, whose ``_transmit`` records the wire
-bytes instead of sending them. The colour math is done here, not by the pixel buffer (which is
+:class:`LedDisplay` satisfies ``firmware.ports.Display`` on top of any Adafruit ``PixelBuf``: on a
+Pi the real chain of the configured driver (:func:`spi_chain`, Blinka's ``neopixel_spi`` on
+SPI0, or :func:`neopixel_chain`, Adafruit's ``neopixel``: the only places that import them and
+``board``), or :class:`RecordingPixels`, whose ``_transmit`` records the wire bytes instead of
+sending them. The colour math is done here, not by the pixel buffer (which is
 left at brightness 1.0): level x pattern x global brightness, then gamma, then the per-channel
 balance, then the current cap, which dims a whole frame evenly when its estimated current would
 exceed the supply's budget.
@@ -20,13 +21,14 @@ import threading
 import time
 from collections import deque
 from collections.abc import Callable, Sequence
+from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
 import adafruit_pixelbuf
 
 from .config import LedConfig
-from .exc import ConfigError, FrameError
+from .exc import ConfigError, FrameError, HardwareUnavailable
 from .layout import INDEX, led_indices
 from .ports import PATTERNS, RGB, Frame, Light
 
@@ -357,9 +359,41 @@ def recording_display(config: LedConfig, clock: Callable[[], float] = time.monot
     return LedDisplay(RecordingPixels(config.count, config.pixel_order, history), config, clock)
 
 
+SPI_DEVICE = Path("/dev/spidev0.0")
+"""SPI0's device file: present once SPI0 is on (the installer's ``dtoverlay=spi0-0cs``)."""
+SPI_HZ = 6_400_000
+"""SPI clock for the ``spi`` driver: 8 SPI bits per WS2812 bit, so one bit lasts 1.25 us."""
+SPI_BIT0 = 0b11000000
+SPI_BIT1 = 0b11111000
+"""The SPI byte for a WS2812 0 and 1 bit. The Pi's SPI clock is its source divided by an even
+number, so 6.4 MHz comes out as 6.25 MHz (Pi 4 with the core clock pinned at 500 MHz, and the
+Pi 5's 200 MHz RP1 clock): a 0 is high for 2 bits (320 ns; WS2812B: 250-550 ns) and a 1 for 5
+(800 ns; WS2812B: 650-950 ns). The library's default 1 (4 bits, 640 ns) sits below the
+WS2812B's minimum at that clock."""
+
+
+def spi_chain(config: LedConfig, spi: Any = None) -> Any:
+    """The ``spi`` driver's chain: Blinka's ``neopixel_spi.NeoPixel_SPI`` on SPI0 (only on a
+    Pi; ``spi`` is a bus object for tests). Needs ``/dev/spidev0.0`` and the ``spi`` group,
+    not root."""
+    if spi is None:
+        if not SPI_DEVICE.exists():
+            raise HardwareUnavailable(
+                f"{SPI_DEVICE} is missing: SPI0 is off. Add 'dtoverlay=spi0-0cs' to "
+                "/boot/firmware/config.txt (the installer does) and reboot")
+        import board
+
+        spi = board.SPI()
+    import neopixel_spi
+
+    return neopixel_spi.NeoPixel_SPI(spi, config.count, bpp=3, brightness=1.0,
+                                     auto_write=False, pixel_order=config.pixel_order,
+                                     frequency=SPI_HZ, bit0=SPI_BIT0, bit1=SPI_BIT1)
+
+
 def neopixel_chain(config: LedConfig, pin: Any = None) -> Any:
-    """The real ``neopixel.NeoPixel`` chain of the config (only on a Pi, or with Blinka's
-    OS-agnostic mode in tests); ``pin`` overrides the board pin ``D<data_pin>``."""
+    """The ``neopixel`` driver's chain: Adafruit's ``neopixel.NeoPixel`` (only on a Pi, or with
+    Blinka's OS-agnostic mode in tests); ``pin`` overrides the board pin ``D<data_pin>``."""
     import board
     import neopixel
 
@@ -371,7 +405,13 @@ def neopixel_chain(config: LedConfig, pin: Any = None) -> Any:
                              pixel_order=config.pixel_order)
 
 
-def neopixel_display(config: LedConfig, pin: Any = None) -> LedDisplay:
-    """The Pi's display: a :class:`LedDisplay` on the real NeoPixel chain."""
-    return LedDisplay(neopixel_chain(config, pin), config)
+def pi_display(config: LedConfig) -> LedDisplay:
+    """The Pi's display: a :class:`LedDisplay` on the chain of the configured driver."""
+    if config.driver == "spi":
+        return LedDisplay(spi_chain(config), config)
+    return LedDisplay(neopixel_chain(config), config)
 
+
+def neopixel_display(config: LedConfig, pin: Any = None) -> LedDisplay:
+    """A display on Adafruit's ``neopixel`` chain (the ``neopixel`` driver)."""
+    return LedDisplay(neopixel_chain(config, pin), config)

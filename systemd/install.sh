@@ -21,6 +21,16 @@ readonly UDEV_RULE=/etc/udev/rules.d/99-sudoku-table-pio.rules
 readonly UDEV_TEXT='SUBSYSTEM=="*-pio", GROUP="gpio", MODE="0660"'
 # The file that names the board; overridable so the Pi checks can be exercised anywhere.
 MODEL_FILE=${SUDOKU_TABLE_MODEL_FILE:-/proc/device-tree/model}
+# The firmware's boot config (Bookworm: /boot/firmware/config.txt); overridable for the same reason.
+if [[ -n ${SUDOKU_TABLE_BOOT_CONFIG:-} ]]; then
+    BOOT_CONFIG=$SUDOKU_TABLE_BOOT_CONFIG
+elif [[ -e /boot/firmware/config.txt ]]; then
+    BOOT_CONFIG=/boot/firmware/config.txt
+else
+    BOOT_CONFIG=/boot/config.txt
+fi
+readonly BLOCK_START='# >>> sudoku-table (install.sh): LED data on SPI0 MOSI (GPIO10)'
+readonly BLOCK_END='# <<< sudoku-table'
 
 readonly CHECK_CONFIG='import sys
 from app.config import ConfigError, load_config
@@ -36,6 +46,7 @@ readonly TAR_EXCLUDES=(--exclude=./.git --exclude=./.venv --exclude=./build --ex
 SOURCE=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 DRY_RUN=0
 FORCE=0
+REBOOT=0
 
 usage() {
     sed -n '2,9p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'
@@ -107,6 +118,11 @@ if [[ $MODEL == "Raspberry Pi 5"* || $MODEL == "Raspberry Pi Compute Module 5"* 
 else
     PI5=0
 fi
+if [[ $MODEL == "Raspberry Pi Zero 2"* ]]; then
+    CORE_FREQ=250   # the Zero 2 W's default core clock, pinned
+else
+    CORE_FREQ=500   # the Pi 4's default core clock, pinned
+fi
 
 if ((!DRY_RUN)) && ((EUID != 0)); then
     echo "install.sh: run as root (sudo ./systemd/install.sh), or with --dry-run to see the steps" >&2
@@ -120,7 +136,8 @@ fi
 
 # --- system packages ---------------------------------------------------------------------------
 
-# python3-venv for the venv, a compiler and Python's headers for rpi_ws281x (built from source).
+# python3-venv for the venv, a compiler and Python's headers for the packages pip builds on the
+# Pi where no wheel fits (gpiod; rpi_ws281x for the neopixel driver).
 missing=()
 for pkg in python3-venv python3-dev gcc; do
     dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" \
@@ -173,7 +190,20 @@ else
     tar -C "$SOURCE" "${TAR_EXCLUDES[@]}" -cf - . | tar -C "$PREFIX/src" -xf -
 fi
 run "$VENV/bin/pip" install --quiet --upgrade pip
-run "$VENV/bin/pip" install --quiet --upgrade "$PREFIX/src[pi]"
+# The LED driver decides the extra: the config that will be used (the existing one, else the
+# example), read with the system's Python (Bookworm's 3.11 has tomllib).
+DRIVER_SOURCE=$CONFIG
+[[ -r $DRIVER_SOURCE ]] || DRIVER_SOURCE=$SOURCE/firmware/table.example.toml
+DRIVER=$(python3 -c 'import sys, tomllib
+with open(sys.argv[1], "rb") as f:
+    print(tomllib.load(f).get("leds", {}).get("driver", "spi"))' "$DRIVER_SOURCE" 2>/dev/null || echo spi)
+if [[ $DRIVER == neopixel ]]; then
+    EXTRAS=pi,pi-neopixel
+else
+    EXTRAS=pi
+fi
+say "LED driver: $DRIVER (from $DRIVER_SOURCE): installing the [$EXTRAS] extra"
+run "$VENV/bin/pip" install --quiet --upgrade "$PREFIX/src[$EXTRAS]"
 
 # --- the config --------------------------------------------------------------------------------
 
@@ -198,27 +228,59 @@ fi
 
 # --- the LED hardware --------------------------------------------------------------------------
 
-# Pi 5: the NeoPixel backend drives the data line through /dev/pio0; let the gpio group use it.
-say "udev rule $UDEV_RULE: /dev/pio0 for the gpio group"
-write_file "$UDEV_RULE" 0644 <<EOF
+if [[ $DRIVER == spi ]]; then
+    # Every Pi: the LED data goes out on SPI0's MOSI (GPIO10) through /dev/spidev0.0 (group spi,
+    # no root). spi0-0cs turns SPI0 on without claiming its chip selects, so GPIO7 and GPIO8
+    # stay free for the matrix (dtparam=spi=on would claim both). On a Pi 4 and Zero 2 W the SPI
+    # clock is divided from the VPU core clock, which otherwise follows the load: pinned.
+    # [all]: the block holds whatever conditional section ([pi4], [cm5]...) the file ends in.
+    block=("$BLOCK_START" "[all]" "dtoverlay=spi0-0cs")
+    if ((!PI5)); then
+        block+=("core_freq=$CORE_FREQ" "core_freq_min=$CORE_FREQ")
+    fi
+    block+=("$BLOCK_END")
+    wanted=$(printf '%s\n' "${block[@]}")
+    current=""
+    if [[ -r $BOOT_CONFIG ]]; then
+        current=$(sed -n "/^$BLOCK_START\$/,/^$BLOCK_END\$/p" "$BOOT_CONFIG")
+    fi
+    if [[ $current == "$wanted" ]]; then
+        say "boot config $BOOT_CONFIG: SPI0 for the LEDs already set"
+    else
+        say "boot config $BOOT_CONFIG: SPI0 for the LEDs (${block[*]:2:${#block[@]}-3})"
+        if ((DRY_RUN)); then
+            printf '+ edit %s: put this block in place of any earlier one:\n' "$BOOT_CONFIG"
+            printf '%s\n' "${block[@]}" | sed 's/^/|   /'
+        else
+            [[ -e $BOOT_CONFIG ]] || { echo "install.sh: $BOOT_CONFIG is missing" >&2; exit 1; }
+            cp -p "$BOOT_CONFIG" "$BOOT_CONFIG.sudoku-table.bak"
+            sed -i "/^$BLOCK_START\$/,/^$BLOCK_END\$/d" "$BOOT_CONFIG"
+            printf '%s\n' "${block[@]}" >> "$BOOT_CONFIG"
+        fi
+        REBOOT=1
+    fi
+    # dtparam=spi=on claims GPIO7 and GPIO8 as chip selects, and GPIO7 is a matrix column.
+    if [[ -r $BOOT_CONFIG ]] && grep -q '^[[:space:]]*dtparam=spi=on' "$BOOT_CONFIG"; then
+        say "boot config: 'dtparam=spi=on' claims GPIO7 (a matrix column): commenting it out"
+        run sed -i 's/^[[:space:]]*dtparam=spi=on.*/# & (sudoku-table: SPI0 comes from spi0-0cs)/' "$BOOT_CONFIG"
+        REBOOT=1
+    fi
+else
+    say "LED driver neopixel: Adafruit's NeoPixel on the config's data pin"
+    if ((PI5)); then
+        # The Pi 5's NeoPixel backend drives the data line through /dev/pio0.
+        say "udev rule $UDEV_RULE: /dev/pio0 for the gpio group"
+        write_file "$UDEV_RULE" 0644 <<EOF
 # Sudoku Table: the Pi 5's PIO device (NeoPixel output) for members of the gpio group.
 $UDEV_TEXT
 EOF
-run udevadm control --reload-rules
-run udevadm trigger --subsystem-match='*-pio' --action=add
-
-if ((PI5)); then
-    say "Pi 5: LED data through PIO; SPI is not needed"
-else
-    # Pi 4 and Zero 2 W: the LED data line is GPIO10, i.e. SPI0 (rpi_ws281x's SPI mode).
-    if command -v raspi-config >/dev/null; then
-        say "SPI: enabling (raspi-config); takes effect after a reboot if it was off"
-        run raspi-config nonint do_spi 0
+        run udevadm control --reload-rules
+        run udevadm trigger --subsystem-match='*-pio' --action=add
     else
-        say "SPI: raspi-config not found: add 'dtparam=spi=on' to /boot/firmware/config.txt"
+        say "WARNING: on a Pi 4 or Zero 2 W the neopixel driver (PWM/PCM through rpi_ws281x)"
+        say "  needs root (/dev/mem), which the service does not have: use the default"
+        say "  leds.driver = \"spi\" with the data line on GPIO10 (see hardware/README.md)"
     fi
-    say "SPI timing: pin the core clock (Pi 4: core_freq=500 and core_freq_min=500;"
-    say "  Zero 2 W: core_freq=250) in /boot/firmware/config.txt, see hardware/README.md"
 fi
 
 # --- the service -------------------------------------------------------------------------------
@@ -228,5 +290,8 @@ run install -m 0644 "$SOURCE/systemd/$SERVICE.service" "$UNIT_PATH"
 run systemctl daemon-reload
 run systemctl enable "$SERVICE.service"
 run systemctl restart "$SERVICE.service"
+if ((REBOOT)); then
+    say "the boot config changed: reboot once (sudo reboot) so SPI0 and the clock take effect"
+fi
 say "done: 'systemctl status $SERVICE' and 'journalctl -u $SERVICE -f' show how it runs;"
 say "  the panel is at http://$(hostname).local/ (port 80)"

@@ -49,7 +49,8 @@ def test_values_are_converted_to_the_dataclass_types(tmp_path: Path) -> None:
     path.write_text(
         "[sensors]\nrows = [4, 5, 6, 7, 8, 9, 11, 12, 13]\n"
         "columns = [14, 15, 16, 17, 18, 19, 20, 21, 22]\nsettle_ms = 30\n"
-        "[leds]\ndata_pin = 26\nbalance = [1, 0.8, 0.9]\ncount = 83\nfirst = 1\n"
+        "[leds]\ndriver = \"neopixel\"\ndata_pin = 26\nbalance = [1, 0.8, 0.9]\ncount = 83\n"
+        "first = 1\n"
         "start_corner = \"top_right\"\nserpentine = false\nrotation = 270\n"
         "pixel_order = \"RGB\"\n[panel]\nhosts = [\"table.local\"]\n")
     config = load_config(path)
@@ -57,8 +58,8 @@ def test_values_are_converted_to_the_dataclass_types(tmp_path: Path) -> None:
     settle = config.hardware.sensors.settle_ms
     assert settle == 30.0 and isinstance(settle, float)
     assert config.hardware.leds == LedConfig(
-        data_pin=26, balance=(1.0, 0.8, 0.9), count=83, first=1, start_corner="top_right",
-        serpentine=False, rotation=270, pixel_order="RGB")
+        driver="neopixel", data_pin=26, balance=(1.0, 0.8, 0.9), count=83, first=1,
+        start_corner="top_right", serpentine=False, rotation=270, pixel_order="RGB")
     assert config.panel.hosts == ("table.local",)
 
 
@@ -75,13 +76,16 @@ BAD = [
      "sensors.rows[8] must be a whole number"),
     ({"sensors": {"rows": [4, 5, 6, 12, 13, 16, 17, 22, True]}},
      "sensors.rows[8] must be a whole number"),
-    ({"sensors": {"columns": [2, 25, 26, 27, 18, 19, 20, 21, 14]}},
+    ({"sensors": {"columns": [2, 25, 26, 27, 18, 19, 20, 21, 7]}},
      "sensors.columns[0] is GPIO2, which has a fixed pull-up"),
-    ({"sensors": {"columns": [4, 25, 26, 27, 18, 19, 20, 21, 14]}},
+    ({"sensors": {"columns": [4, 25, 26, 27, 18, 19, 20, 21, 7]}},
      "sensors.columns[0] uses GPIO4, which sensors.rows[0] already uses"),
     ({"sensors": {"rows": [4, 4, 6, 12, 13, 16, 17, 22, 23]}},
      "sensors.rows[1] uses GPIO4, which sensors.rows[0] already uses"),
-    ({"leds": {"data_pin": 14}}, "leds.data_pin is GPIO14, which sensors.columns[8] already"),
+    ({"leds": {"driver": "neopixel", "data_pin": 7}},
+     "leds.data_pin is GPIO7, which sensors.columns[8] already"),
+    ({"leds": {"data_pin": 12}}, "leds.data_pin is GPIO12, but the spi driver sends on SPI0's"),
+    ({"leds": {"driver": "pwm"}}, "leds.driver must be one of"),
     ({"sensors": {"rows": [4, 5, 6, 12, 13, 16, 17, 22, 11]}},
      "sensors.rows[8] is GPIO11, which SPI0 owns when the LEDs use GPIO10"),
     ({"leds": {"data_pin": 40}}, "leds.data_pin must be a GPIO number from 0 to 27"),

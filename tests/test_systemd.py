@@ -152,13 +152,16 @@ def test_the_installer_is_valid_bash_in_strict_mode() -> None:
 
 
 def install(*args: str, model: str | None = None, tmp_path: Path | None = None,
-            prefix: tuple[str, ...] = ()) -> subprocess.CompletedProcess[str]:
+            prefix: tuple[str, ...] = (), boot: str = "") -> subprocess.CompletedProcess[str]:
     env = dict(os.environ)
     if model is not None:
         assert tmp_path is not None
         model_file = tmp_path / "model"
         model_file.write_bytes(model.encode() + b"\0")  # as the device tree writes it
         env["SUDOKU_TABLE_MODEL_FILE"] = str(model_file)
+        boot_config = tmp_path / "config.txt"
+        boot_config.write_text(boot, encoding="utf-8")
+        env["SUDOKU_TABLE_BOOT_CONFIG"] = str(boot_config)
     else:
         env["SUDOKU_TABLE_MODEL_FILE"] = "/nonexistent/model"
     return subprocess.run([*prefix, "bash", str(INSTALL), *args], capture_output=True, text=True,
@@ -208,10 +211,13 @@ def test_a_dry_run_on_a_pi_4_shows_every_step_in_order(tmp_path: Path) -> None:
     if not Path("/etc/sudoku-table/table.toml").exists():
         assert (f"install -m 0640 -o root -g sudoku-table {EXAMPLE_CONFIG} "
                 "/etc/sudoku-table/table.toml") in steps
-    # The Pi 5's PIO device rule (harmless elsewhere) and SPI for the Pi 4's LED line.
-    assert 'SUBSYSTEM=="*-pio", GROUP="gpio", MODE="0660"' in out
-    assert "/etc/udev/rules.d/99-sudoku-table-pio.rules" in joined
-    assert "SPI" in out and "core_freq=500" in out
+    # SPI0 for the LED line, without chip selects, and the core clock pinned (a Pi 4); no PIO.
+    assert "LED driver: spi" in out
+    block = [line[4:] for line in out.splitlines() if line.startswith("|   ")]
+    assert block[-5:] == ["[all]", "dtoverlay=spi0-0cs", "core_freq=500", "core_freq_min=500",
+                          "# <<< sudoku-table"]
+    assert "99-sudoku-table-pio.rules" not in joined and "udevadm" not in joined
+    assert "reboot once" in out
     # The unit goes in, then is enabled and (re)started: last of all.
     assert steps[-4:] == [
         f"install -m 0644 {ROOT}/systemd/sudoku-table.service "
@@ -220,7 +226,7 @@ def test_a_dry_run_on_a_pi_4_shows_every_step_in_order(tmp_path: Path) -> None:
         "systemctl enable sudoku-table.service",
         "systemctl restart sudoku-table.service",
     ]
-    order = [joined.index(s) for s in ("pip install", "table.toml", "udevadm", "systemctl")]
+    order = [out.index(s) for s in ("pip install", "table.toml", "spi0-0cs", "systemctl")]
     assert order == sorted(order)
 
 
@@ -235,9 +241,27 @@ def test_a_dry_run_creates_only_what_is_missing(tmp_path: Path) -> None:
         exists = subprocess.run(["getent", "group", group], capture_output=True).returncode == 0
         assert (f"groupadd --system {group}" in steps) is not exists
     assert "usermod --append --groups gpio,spi sudoku-table" in steps
-    # A Pi 5 drives the LEDs through PIO: no SPI set-up.
-    assert "SPI is not needed" in result.stdout
+    # A Pi 5's SPI runs from the RP1's own clock: SPI0 on, no core clock lines.
+    assert "dtoverlay=spi0-0cs" in result.stdout and "core_freq" not in result.stdout
     assert not any("do_spi" in s for s in steps)
+
+
+def test_the_boot_config_frees_the_matrix_pin_and_is_written_once(tmp_path: Path) -> None:
+    """dtparam=spi=on would claim GPIO7 (column i): commented out. An existing block that is
+    already right is left alone (no reboot asked for)."""
+    zero = "Raspberry Pi Zero 2 W Rev 1.0"
+    result = install("--dry-run", model=zero, tmp_path=tmp_path,
+                     boot="[all]\ndtparam=audio=on\ndtparam=spi=on\n")
+    assert result.returncode == 0, result.stderr
+    assert "core_freq=250" in result.stdout and "claims GPIO7" in result.stdout
+    assert any(s.startswith("sed -i") and "dtparam=spi=on" in s
+               for s in commands(result.stdout))
+    done = ("# >>> sudoku-table (install.sh): LED data on SPI0 MOSI (GPIO10)\n[all]\n"
+            "dtoverlay=spi0-0cs\ncore_freq=250\ncore_freq_min=250\n# <<< sudoku-table\n")
+    again = install("--dry-run", model=zero, tmp_path=tmp_path, boot="dtparam=audio=on\n" + done)
+    assert again.returncode == 0, again.stderr
+    assert "SPI0 for the LEDs already set" in again.stdout
+    assert "reboot once" not in again.stdout
 
 
 def test_the_installer_only_installs_files_that_exist() -> None:

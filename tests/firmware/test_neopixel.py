@@ -12,9 +12,14 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
+from firmware import leds
 from firmware.config import LedConfig
+from firmware.exc import HardwareUnavailable
 from firmware.layout import led_indices
-from firmware.leds import wire_color
+from firmware.leds import SPI_BIT0, SPI_BIT1, SPI_HZ, LedDisplay, spi_chain, wire_color
+from firmware.ports import Light
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -45,11 +50,11 @@ except ValueError as e:
 # The whole real backend: gpiozero devices on plain mock pins, the NeoPixel chain on D10.
 from gpiozero.pins.mock import MockFactory
 from firmware.backend import open_real
-from firmware.config import HardwareConfig
+from firmware.config import HardwareConfig, LedConfig as Leds
 
 board.D10 = board.NEOPIXEL
 before = len(writes)
-hardware = open_real(HardwareConfig(), pin_factory=MockFactory())
+hardware = open_real(HardwareConfig(leds=Leds(driver="neopixel")), pin_factory=MockFactory())
 real = {"simulated": hardware.is_simulated, "occupied": sorted(hardware.sensors.occupied()),
         "pixels": type(hardware.display.pixels).__name__}
 hardware.display.show({"a1": Light((0, 255, 0))})
@@ -82,3 +87,76 @@ def test_the_neopixel_chain_receives_mapped_grb_bytes() -> None:
     real = data["real"]
     assert real["simulated"] is False and real["occupied"] == []
     assert real["pixels"] == "NeoPixel" and real["writes"] >= 2  # the frame, then dark
+
+
+class FakeSpiBus:
+    """A Blinka ``busio.SPI`` as ``adafruit_bus_device`` uses it, recording what is written."""
+
+    def __init__(self) -> None:
+        self.writes: list[bytes] = []
+        self.baudrate = 0
+        self.frequency = 6_250_000  # what a Pi's even divider makes of 6.4 MHz
+
+    def try_lock(self) -> bool:
+        return True
+
+    def unlock(self) -> None:
+        pass
+
+    def configure(self, *, baudrate: int = 0, polarity: int = 0, phase: int = 0,
+                  bits: int = 8) -> None:
+        self.baudrate = baudrate
+
+    def write(self, buffer: bytes, start: int = 0, end: int | None = None) -> None:
+        self.writes.append(bytes(buffer[start:end]))
+
+
+def decode_spi(data: bytes) -> bytes:
+    """The WS2812 bytes an SPI transfer carries: one SPI byte per bit, reset bytes around it."""
+    body = data.strip(b"\x00")
+    bits = []
+    for byte in body:
+        assert byte in (SPI_BIT0, SPI_BIT1), f"not a WS2812 bit pattern: {byte:#04x}"
+        bits.append(1 if byte == SPI_BIT1 else 0)
+    assert len(bits) % 8 == 0
+    return bytes(int("".join(map(str, bits[i:i + 8])), 2) for i in range(0, len(bits), 8))
+
+
+def test_the_spi_driver_sends_each_bit_as_one_timed_spi_byte() -> None:
+    bus = FakeSpiBus()
+    config = LedConfig(gamma=1.0, brightness=1.0, start_corner="top_right", rotation=90)
+    display = LedDisplay(spi_chain(config, spi=bus), config)
+    display.show({"b2": Light((255, 0, 0)), "i9": Light((0, 0, 200), level=0.5)})
+    assert bus.baudrate == SPI_HZ == 6_400_000
+    sent = bus.writes[-1]
+    # Reset (low) for at least 80 us before and after the 81 x 24 bit bytes.
+    reset = round(6_250_000 * 80e-6 / 8)
+    assert sent[:reset] == bytes(reset) and sent[-reset:] == bytes(reset)
+    assert len(sent) == 2 * reset + 81 * 24
+    wire = decode_spi(sent)
+    index = led_indices(config)
+    assert wire_color(wire, index["b2"], "GRB") == (255, 0, 0)
+    assert wire_color(wire, index["i9"], "GRB") == (0, 0, 100)
+    assert sum(wire) == 255 + 100
+    display.close()
+    assert not any(decode_spi(bus.writes[-1]))  # dark when closed
+
+
+def test_the_spi_bit_timing_is_inside_the_ws2812b_windows() -> None:
+    """At the 6.25 MHz a Pi makes of 6.4 MHz, a 0 is high 250-550 ns and a 1 650-950 ns."""
+    bit_ns = 1e9 / 6_250_000
+    high0 = bin(SPI_BIT0).count("1") * bit_ns
+    high1 = bin(SPI_BIT1).count("1") * bit_ns
+    assert 250 <= high0 <= 550 and 650 <= high1 <= 950
+    # The high time comes first: the patterns are runs of ones from the top bit.
+    for pattern in (SPI_BIT0, SPI_BIT1):
+        text = f"{pattern:08b}"
+        assert text == text.rstrip("0") + "0" * (8 - len(text.rstrip("0")))
+        assert "0" not in text.rstrip("0")
+
+
+def test_without_spi0_the_spi_driver_says_how_to_turn_it_on(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(leds, "SPI_DEVICE", tmp_path / "spidev0.0")
+    with pytest.raises(HardwareUnavailable, match="SPI0 is off.*dtoverlay=spi0-0cs"):
+        leds.pi_display(LedConfig())

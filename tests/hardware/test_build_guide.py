@@ -79,11 +79,11 @@ def test_the_header_labels_each_gpio_at_its_physical_pin(wiring: ModuleType) -> 
 
 
 def test_a_different_config_redraws_the_pins(wiring: ModuleType) -> None:
-    sensors = SensorConfig(rows=(4, 5, 6, 7, 8, 9, 11, 16, 17))
+    sensors = SensorConfig(rows=(4, 5, 6, 14, 8, 9, 11, 16, 17))
     root = ET.fromstring(wiring.render(sensors, LedConfig(data_pin=18)).encode())
     labels = {int(t.get("data-pin", "0")): t.text for t in root.iter(SVG + "text")
               if t.get("data-pin")}
-    assert labels[26] == "GPIO7 ROW4" and labels[12] == "GPIO18 LED DATA"
+    assert labels[8] == "GPIO14 ROW4" and labels[12] == "GPIO18 LED DATA"
 
 
 def test_the_guide_pin_table_matches_the_firmware_defaults(wiring: ModuleType,
@@ -121,7 +121,7 @@ def test_the_guide_covers_the_build(guide: str) -> None:
 
 def test_the_script_draws_a_users_config(tmp_path: Path) -> None:
     config = tmp_path / "table.toml"
-    config.write_text("[leds]\ndata_pin = 15\n", encoding="utf-8")
+    config.write_text("[leds]\ndriver = \"neopixel\"\ndata_pin = 15\n", encoding="utf-8")
     output = tmp_path / "mine.svg"
     script = str(HARDWARE / "wiring.py")
     result = subprocess.run([sys.executable, script, "--config", str(config), "--output",
@@ -129,7 +129,7 @@ def test_the_script_draws_a_users_config(tmp_path: Path) -> None:
     assert result.returncode == 0, result.stderr
     labels = {t.get("data-pin"): t.text for t in ET.parse(output).getroot().iter(SVG + "text")}
     assert labels["10"] == "GPIO15 LED DATA" and labels["19"] == "GPIO10"
-    config.write_text("[leds]\ndata_pin = 4\n", encoding="utf-8")  # a matrix row's pin
+    config.write_text("[leds]\ndriver = \"neopixel\"\ndata_pin = 4\n", encoding="utf-8")  # a row
     result = subprocess.run([sys.executable, script, "--config", str(config), "--output", "-"],
                             capture_output=True, text=True, timeout=30)
     assert result.returncode == 2 and "leds.data_pin" in result.stderr
