@@ -20,6 +20,9 @@ readonly SUITE=bookworm
 readonly ARCH=arm64
 readonly PI4_MODEL="Raspberry Pi 4 Model B Rev 1.5"
 readonly PI5_MODEL="Raspberry Pi 5 Model B Rev 1.0"
+# The revision codes of those boards (4 GB), as a Pi's /proc/cpuinfo shows them.
+readonly PI4_REVISION=c03115
+readonly PI5_REVISION=c04170
 # What the installer needs (systemd/install.sh: python3-venv, python3-dev, gcc) and what pip
 # needs to fetch and build (certificates, the C library headers).
 readonly ROOT_PACKAGES=(python3-venv python3-dev gcc libc6-dev ca-certificates)
@@ -178,6 +181,9 @@ trap cleanup EXIT
 
 RUNNER=""
 
+# A file shown as /proc/cpuinfo inside the root while set (a Pi's revision code).
+CPUINFO=""
+
 # in_root COMMAND...: run an arm64 command inside the root, as root, with a clean environment
 # (plus any NAME=VALUE words given first).
 in_root() {
@@ -187,11 +193,22 @@ in_root() {
         env+=("$1")
         shift
     done
+    local rc=0 binds=()
     case $RUNNER in
-        binfmt) chroot "$ROOT" /usr/bin/env -i "${env[@]}" "$@" ;;
-        proot) proot -0 -q "$QEMU" -r "$ROOT" -b /dev -b /proc -b /sys \
-                   -b "$DEBS:/var/cache/apt/archives" -b "$PIP_CACHE:/root/.cache/pip" -w / \
-                   /usr/bin/env -i "${env[@]}" "$@" ;;
+        binfmt)
+            if [[ -n $CPUINFO ]]; then
+                mount --bind "$CPUINFO" "$ROOT/proc/cpuinfo" || return
+            fi
+            chroot "$ROOT" /usr/bin/env -i "${env[@]}" "$@" || rc=$?
+            if [[ -n $CPUINFO ]]; then
+                umount "$ROOT/proc/cpuinfo" || umount -l "$ROOT/proc/cpuinfo"
+            fi
+            return "$rc" ;;
+        proot)
+            [[ -z $CPUINFO ]] || binds=(-b "$CPUINFO:/proc/cpuinfo")
+            proot -0 -q "$QEMU" -r "$ROOT" -b /dev -b /proc -b /sys "${binds[@]}" \
+                -b "$DEBS:/var/cache/apt/archives" -b "$PIP_CACHE:/root/.cache/pip" -w / \
+                /usr/bin/env -i "${env[@]}" "$@" ;;
         *) echo "check-arm64: no way to run arm64 programs chosen" >&2; return 1 ;;
     esac
 }
@@ -282,15 +299,16 @@ unpack_root() {
 
 second_stage() {
     in_root /debootstrap/debootstrap --second-stage || return
-    printf 'deb %s %s main\ndeb %s %s-updates main\ndeb %s-security %s-security main\n' \
-        "$MIRROR" "$SUITE" "$MIRROR" "$SUITE" "${MIRROR%/debian}/debian-security" "$SUITE" \
-        > "$ROOT/etc/apt/sources.list" || return
     # The root is cached before anything of this run is mounted in it.
     tar -C "$ROOT" --numeric-owner -cpf "$BASE_TAR.tmp" . && mv -f "$BASE_TAR.tmp" "$BASE_TAR"
 }
 
 root_packages() {
     local about
+    # Bookworm with its updates, as Raspberry Pi OS has them.
+    printf 'deb %s %s main\ndeb %s %s-updates main\ndeb %s %s-security main\n' \
+        "$MIRROR" "$SUITE" "$MIRROR" "$SUITE" "${MIRROR%/debian}/debian-security" "$SUITE" \
+        > "$ROOT/etc/apt/sources.list" || return
     cp -L /etc/resolv.conf "$ROOT/etc/resolv.conf" && in_root apt-get update -q \
         && in_root apt-get install -y -q --no-install-recommends "${ROOT_PACKAGES[@]}" || return
     # shellcheck disable=SC2016  # expanded inside the root
@@ -319,20 +337,20 @@ make_venv() {
     in_root python3 -m venv /src/venv && in_root /src/venv/bin/pip install -q --upgrade pip
 }
 
-# The pi extra as the installer installs it, every package built here that has no arm64 wheel
+# An extra as the installer installs it (pi), every package that has no arm64 wheel built here
 # (the cached downloads are kept, wheels built on an earlier run are not).
-install_pi() {
-    local out=$WORK/pip-pi.log rc=0 built
+install_extra() {
+    local extra=$1 out=$WORK/pip-$1.log rc=0 built
     rm -rf "$PIP_CACHE/wheels"
-    in_root /src/venv/bin/pip install --progress-bar off '/src/sudoku-table[pi]' 2>&1 \
+    in_root /src/venv/bin/pip install --progress-bar off "/src/sudoku-table[$extra]" 2>&1 \
         | tee "$out" || rc=$?  # pipefail: pip's status
     built=$(sed -n 's/^ *Building wheel for \([^ ]*\) .*/\1/p' "$out" | grep -v '^sudoku-table$' \
         | sort -u | paste -sd, - || true)
     if [[ -n $built ]]; then
-        note "built from source on arm64: ${built//,/, }"
+        note "[$extra] built from source on arm64: ${built//,/, }"
     fi
     if ((rc)); then
-        note "pip install '.[pi]' failed:"
+        note "pip install '.[$extra]' failed:"
         local line
         while IFS= read -r line; do
             note "    $line"
@@ -349,8 +367,9 @@ install_plain() {
 
 versions() {
     local wanted='^(adafruit-blinka|adafruit-platformdetect|adafruit-circuitpython-neopixel|adafruit-circuitpython-neopixel-spi|adafruit-circuitpython-pixelbuf|adafruit-blinka-raspberry-pi5-neopixel|adafruit-blinka-raspberry-pi-pwm|rpi-ws281x|rpi_ws281x|spidev|gpiod|lgpio|rpi-lgpio|gpiozero|flask|waitress|reportlab|pip)=='
+    local label=$1
     in_root /src/venv/bin/pip freeze --all > "$WORK/freeze.txt" || return
-    note "installed: $(grep -iE "$wanted" "$WORK/freeze.txt" | sed 's/==/ /' | paste -sd, - \
+    note "$label: $(grep -iE "$wanted" "$WORK/freeze.txt" | sed 's/==/ /' | paste -sd, - \
         | sed 's/,/, /g')"
     cat "$WORK/freeze.txt"
 }
@@ -371,17 +390,26 @@ selftest_sim() {
 }
 
 # The LED stack under a forced board: every import must work; opening the chain stops at the
-# missing device, and the probe says where.
+# missing device, and the probe says where. With a revision code the root's /proc/cpuinfo is a
+# Pi's too: Blinka's neopixel_write asks for it, whatever board is forced.
 led_probe() {
-    local board=$1 label=$2 out rc=0
-    out=$WORK/led-$board.log
-    in_root BLINKA_FORCEBOARD="$board" BLINKA_FORCECHIP=BCM2XXX \
-        sh -c 'cd /tmp && exec /src/venv/bin/python /src/sudoku-table/hardware/led_probe.py' \
+    local board=$1 driver=$2 revision=${3:-} out rc=0 line
+    out=$WORK/led-$board-$driver.log
+    if [[ -n $revision ]]; then
+        CPUINFO=$WORK/cpuinfo
+        printf 'processor\t: 0\nHardware\t: BCM2835\nRevision\t: %s\nModel\t\t: %s\n' \
+            "$revision" "$(if [[ $board == *5* ]]; then echo "$PI5_MODEL"; else echo "$PI4_MODEL"; fi)" \
+            > "$CPUINFO" || return
+    fi
+    in_root BLINKA_FORCEBOARD="$board" BLINKA_FORCECHIP=BCM2XXX sh -c \
+        "cd /tmp && exec /src/venv/bin/python /src/sudoku-table/hardware/led_probe.py --driver $driver" \
         > "$out" 2>&1 || rc=$?
+    CPUINFO=""
     cat "$out"
-    local stop
-    stop=$(grep -m1 '^STOP' "$out" | sed 's/^STOP *//' || true)
-    note "$label: ${stop:-every step passed, the chain opened}"
+    note "LED stack, $board, driver $driver${revision:+, revision $revision}:"
+    while IFS= read -r line; do
+        note "    $line"
+    done < <(grep -E "^(STOP|ok   import|ok   Blinka)" "$out")
     return "$rc"
 }
 
@@ -405,17 +433,27 @@ step "apt: ${ROOT_PACKAGES[*]}" root_packages || { summary; exit 1; }
 step "copy the project" copy_project || { summary; exit 1; }
 step "venv (python3 -m venv, pip upgraded)" make_venv || { summary; exit 1; }
 PI_OK=1
-step "pip install '.[pi]'" install_pi || PI_OK=0
+step "pip install '.[pi]'" install_extra pi || PI_OK=0
 if ((!PI_OK)); then
     step "pip install . (without pi, to go on)" install_plain || { summary; exit 1; }
 fi
-step "versions installed" versions || true
+step "versions installed" versions "installed with [pi]" || true
 step "install.sh --dry-run --force (Pi 4 model)" dry_run_install "$PI4_MODEL" "SPI:" || true
 step "install.sh --dry-run --force (Pi 5 model)" dry_run_install "$PI5_MODEL" \
     "Pi 5: LED data through PIO" || true
 step "sudoku-table selftest --sim" selftest_sim || true
-step "LED stack, forced Pi 4 (RASPBERRY_PI_4B)" led_probe RASPBERRY_PI_4B "Pi 4 LED stack" || true
-step "LED stack, forced Pi 5 (RASPBERRY_PI_5)" led_probe RASPBERRY_PI_5 "Pi 5 LED stack" || true
+step "LED stack, forced Pi 4, driver spi" led_probe RASPBERRY_PI_4B spi || true
+step "LED stack, forced Pi 5, driver spi" led_probe RASPBERRY_PI_5 spi || true
+# The opt-in extra for leds.driver = "neopixel" (rpi_ws281x, the Pi 5's PIO backend).
+if step "pip install '.[pi-neopixel]' (opt-in)" install_extra pi-neopixel; then
+    step "versions installed (after pi-neopixel)" versions "after [pi-neopixel]" || true
+    step "LED stack, forced Pi 4 + revision, driver neopixel" \
+        led_probe RASPBERRY_PI_4B neopixel "$PI4_REVISION" || true
+    step "LED stack, forced Pi 5 + revision, driver neopixel" \
+        led_probe RASPBERRY_PI_5 neopixel "$PI5_REVISION" || true
+else
+    skip "LED stack, driver neopixel" "its extra did not install"
+fi
 unmount_root
 summary
 exit "$FAILED"

@@ -1,17 +1,19 @@
 """How far the Pi's LED stack gets on this machine, step by step.
 
-Run with the project installed (its ``pi`` extra included) and Blinka forced to a board::
+Run with the project installed (its ``pi`` extra; ``pi-neopixel`` too for ``--driver
+neopixel``) and Blinka forced to a board::
 
     BLINKA_FORCEBOARD=RASPBERRY_PI_4B BLINKA_FORCECHIP=BCM2XXX python hardware/led_probe.py
 
 It imports what the firmware imports on a Pi, in the order it does (Blinka's platform
-detection, ``board``, ``busio``, the firmware's LED module), then opens the LED chain the way
-``sudoku-table serve`` does. Each step prints one line, ``ok`` or ``STOP`` with the error and the
-place it was raised. Off a Pi the chain's device (``/dev/spidev0.0``, ``/dev/pio0``) is missing,
-so opening it is expected to stop; that last step tells only how far it came.
+detection, ``board``, ``busio``, the driver's module, the firmware's LED module), then opens the
+LED chain the way ``sudoku-table serve`` does. Each step prints one line, ``ok`` or ``STOP`` with
+the error and the place it was raised, and the steps after a STOP still run. Off a Pi the
+chain's device (``/dev/spidev0.0``, ``/dev/gpiochip0``, ``/dev/pio0``) is missing, so opening it
+is expected to stop; those steps tell only how far it came.
 
 Exit status: 0 when every import worked (whatever opening the chain did), 1 when an import
-failed, 2 when Blinka is not forced to a Raspberry Pi.
+failed, 2 when Blinka does not see a 40-pin Raspberry Pi.
 """
 
 from __future__ import annotations
@@ -154,36 +156,63 @@ def import_failed(error: BaseException) -> bool:
     return False
 
 
-def open_chain() -> str:
-    """Open the LED chain exactly as the firmware does on a Pi, then close it again."""
-    from firmware.config import LedConfig
-    from firmware.leds import neopixel_display
+def open_spi_bus() -> str:
+    """Open SPI0 through Blinka, as ``board.SPI()`` does for the ``spi`` driver."""
+    import board
 
-    display = neopixel_display(LedConfig())
+    bus = board.SPI()
     try:
-        return f"opened: {type(display).__name__}"
+        return f"opened: {type(bus).__name__}"
     finally:
-        display.close()
+        bus.deinit()
+
+
+def open_chain(driver: str) -> Callable[[], str]:
+    """A step that opens the LED chain exactly as the firmware does on a Pi, then closes it."""
+
+    def action() -> str:
+        from firmware.config import LedConfig
+        from firmware.leds import pi_display
+
+        display = pi_display(LedConfig(driver=driver))
+        try:
+            return f"opened: {type(display).__name__}"
+        finally:
+            display.close()
+
+    return action
+
+
+DRIVER_MODULES = {"spi": "neopixel_spi", "neopixel": "neopixel"}
+"""The module each LED driver of the firmware imports (``leds.driver``)."""
 
 
 def main(argv: list[str] | None = None) -> int:
     """Print one line per step; exit 0 when every import worked."""
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.parse_args(argv)
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    parser.add_argument("--driver", choices=sorted(DRIVER_MODULES), default="spi",
+                        help="the firmware's LED driver to follow (leds.driver; default spi)")
+    driver = parser.parse_args(argv).driver
     forced = os.environ.get("BLINKA_FORCEBOARD"), os.environ.get("BLINKA_FORCECHIP")
-    print(f"forced: BLINKA_FORCEBOARD={forced[0]} BLINKA_FORCECHIP={forced[1]}", flush=True)
+    print(f"forced: BLINKA_FORCEBOARD={forced[0]} BLINKA_FORCECHIP={forced[1]}; "
+          f"LED driver {driver}", flush=True)
     print(f"versions: {versions()}", flush=True)
     ok, _ = step("platform detection", detect)
     if not ok:
         return 2
     step("Blinka's platform packages", platform_packages)
     imports_ok = True
-    for name in ("board", "busio", "firmware.leds"):
+    for name in ("board", "busio", DRIVER_MODULES[driver], "firmware.leds"):
         ok, _ = step(f"import {name}", import_module(name))
         imports_ok = imports_ok and ok
-    ok, error = step("open the LED chain (data pin GPIO10, 81 LEDs)", open_chain)
+    if driver == "spi":
+        ok, error = step("open SPI0 (board.SPI())", open_spi_bus)
+        if not ok and import_failed(error):
+            imports_ok = False
+    ok, error = step(f"open the LED chain as the firmware does (driver {driver}, 81 LEDs)",
+                     open_chain(driver))
     if not ok and import_failed(error):
-        imports_ok = False  # the chain's own imports (the backend) happen only when opening
+        imports_ok = False  # a backend imported only when the chain opens
     return 0 if imports_ok else 1
 
 
