@@ -63,13 +63,13 @@ while (($#)); do
 done
 case $RUNNER_WANTED in auto|binfmt|proot) ;; *) die "--runner must be auto, binfmt or proot" ;; esac
 case $SOURCE_KIND in head|tree) ;; *) die "--source must be head or tree" ;; esac
-((EUID == 0)) || die "run as root (it builds a Debian root and mounts /proc in it)"
 [[ -f $SOURCE/pyproject.toml && -x $SOURCE/systemd/install.sh ]] \
     || die "$SOURCE is not the Sudoku Table source tree"
 CACHE=$(realpath -m "$CACHE")
 case $CACHE/ in
     "$SOURCE"/*) die "the cache $CACHE lies inside the source tree: give --cache elsewhere" ;;
 esac
+((EUID == 0)) || die "run as root (it builds a Debian root and mounts /proc in it)"
 mkdir -p "$CACHE" || die "cannot create the cache $CACHE"
 
 readonly BASE_TAR=$CACHE/$SUITE-$ARCH-base.tar
