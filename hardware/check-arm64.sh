@@ -190,7 +190,8 @@ CPUINFO=""
 # (plus any NAME=VALUE words given first).
 in_root() {
     local env=(HOME=/root PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
-               LANG=C.UTF-8 DEBIAN_FRONTEND=noninteractive PIP_DISABLE_PIP_VERSION_CHECK=1)
+               LANG=C.UTF-8 DEBIAN_FRONTEND=noninteractive PIP_DISABLE_PIP_VERSION_CHECK=1
+               PIP_CERT=/etc/ssl/certs/ca-certificates.crt)
     while (($#)) && [[ $1 == *=* && $1 != /* ]]; do
         env+=("$1")
         shift
@@ -329,6 +330,14 @@ root_packages() {
         > "$ROOT/etc/apt/sources.list" || return
     cp -L /etc/resolv.conf "$ROOT/etc/resolv.conf" && in_root apt-get update -q \
         && in_root apt-get install -y -q --no-install-recommends "${ROOT_PACKAGES[@]}" || return
+    # This machine's own certificate authorities (a network behind a TLS-inspecting proxy):
+    # trusted in the root too, so that pip reaches PyPI from there as it does from here.
+    local local_cas=(/usr/local/share/ca-certificates/*.crt)
+    if [[ -e ${local_cas[0]} ]]; then
+        cp "${local_cas[@]}" "$ROOT/usr/local/share/ca-certificates/" \
+            && in_root update-ca-certificates >/dev/null || return
+        note "the root trusts this machine's certificate authorities too: ${local_cas[*]##*/}"
+    fi
     if [[ $ROOT_FROM != packages ]]; then
         save_root "$PACKAGES_TAR" && printf '%s' "${ROOT_PACKAGES[*]}" > "$PACKAGES_TAR.list" \
             || return
@@ -355,7 +364,8 @@ copy_project() {
 }
 
 make_venv() {
-    in_root python3 -m venv /src/venv && in_root /src/venv/bin/pip install -q --upgrade pip
+    in_root python3 -m venv /src/venv && in_root /src/venv/bin/pip install -q --upgrade pip \
+        && note "venv: $(in_root /src/venv/bin/pip --version | cut -d' ' -f1-2)"
 }
 
 # An extra as the installer installs it (pi), every package that has no arm64 wheel built here
