@@ -318,9 +318,34 @@ def table_info() -> Response:
         "simulated": panel.simulator is not None,
         "pin": panel.pin.enabled,
         "brightness": settings.brightness(panel),
+        "sound": _sound_info(panel),
         "occupied": table.get("occupied", []),
         "faults": view.get("faults", table.get("faults", [])),
     })
+
+
+def _sound_info(panel: PanelState) -> dict[str, Any]:
+    hardware = panel.hardware
+    buzzer = getattr(hardware, "buzzer", None)
+    return {"available": buzzer is not None,
+            "on": settings.table_sound(panel.settings_path),
+            "problem": getattr(hardware, "buzzer_error", None) if buzzer is None else None}
+
+
+@api.post("/table/sound")
+def table_sound() -> Response:
+    body = json_body()
+    only_fields(body, {"on"}, "a table sound setting")
+    require_pin(body)
+    on = body.get("on")
+    if not isinstance(on, bool):
+        raise ApiError(N_("on must be true or false, got {value}"), params={"value": repr(on)})
+    panel = _panel()
+    settings.save_table_sound(panel.settings_path, on)
+    buzzer = getattr(panel.hardware, "buzzer", None)
+    if on and buzzer is not None:
+        buzzer.play("turn")  # a sign of life, as the phone gives when its sound is switched on
+    return jsonify({"sound": _sound_info(panel)})
 
 
 @api.post("/table/led-test")

@@ -91,6 +91,19 @@
     }
   }
 
+  // The buzzer's switch: off by default; without a usable buzzer pin it says why.
+  function showTableSound(sound) {
+    const button = $("table-sound");
+    if (!sound) return;
+    button.setAttribute("aria-pressed", sound.on ? "true" : "false");
+    button.textContent = sound.on ? t("Table sound: on") : t("Table sound: off");
+    button.disabled = !sound.available;
+    const problem = $("table-sound-problem");
+    problem.hidden = sound.available;
+    problem.textContent = sound.available ? ""
+      : t("No buzzer: {problem}", { problem: sound.problem || "" });
+  }
+
   async function main() {
     await Panel.ready;
     buildMatrix();
@@ -106,6 +119,11 @@
     slider.addEventListener("change", () => post("/api/table/brightness",
                                                  { level: Number(slider.value) }).catch(() => {}));
     $("led-test").addEventListener("click", () => ledTest().catch(() => {}));
+    showTableSound(info.sound);
+    $("table-sound").addEventListener("click", () => {
+      const on = $("table-sound").getAttribute("aria-pressed") !== "true";
+      post("/api/table/sound", { on }).then((r) => showTableSound(r.sound)).catch(() => {});
+    });
     liveViews(showSensors);
     showFinished().catch(() => {});
     document.body.dataset.rendered = "true";
