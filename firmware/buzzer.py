@@ -22,6 +22,7 @@ from gpiozero import TonalBuzzer
 from gpiozero.tones import Tone
 
 from .config import BuzzerConfig
+from .exc import FrameError
 
 log = logging.getLogger(__name__)
 
@@ -60,7 +61,7 @@ class Buzzer:
     def play(self, name: str) -> bool:
         """Queue one of :data:`SOUNDS`; False when two are already waiting (dropped)."""
         if name not in SOUNDS:
-            raise ValueError(f"unknown sound {name!r} (known: {', '.join(SOUNDS)})")
+            raise FrameError(f"unknown sound {name!r} (known: {', '.join(SOUNDS)})")
         try:
             self._queue.put_nowait(name)
         except queue.Full:
