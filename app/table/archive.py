@@ -131,7 +131,8 @@ def plan_import(document: object, existing: Iterable[Mapping[str, Any]]) -> Impo
         raise ArchiveError(N_("the file holds {count} games; at most {most} can be imported "
                               "at once"), count=len(games), most=MAX_GAMES)
 
-    seen = {game_key(g.get("record") or {}, str(g.get("finished") or "")) for g in existing}
+    seen = {game_key(_canonical(g.get("record")), str(g.get("finished") or ""))
+            for g in existing}
     plan = ImportPlan()
     for index, entry in enumerate(games):
         variant = entry.get("variant") if isinstance(entry, Mapping) else None
@@ -153,6 +154,15 @@ def plan_import(document: object, existing: Iterable[Mapping[str, Any]]) -> Impo
         outcome.result = "added"
         plan.new.append(checked)
     return plan
+
+
+def _canonical(record: object) -> Any:
+    """A record as the table writes it (defaults filled in), so that equal games compare
+    equal however their file spelled them; a record that cannot be read is left as it is."""
+    try:
+        return Record.from_json(record).to_json()
+    except RulesError:
+        return record
 
 
 def _check_game(entry: object) -> dict[str, Any] | Reason:
