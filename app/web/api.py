@@ -289,6 +289,7 @@ def finished_games() -> Response:
             "scores": state.get("scores"),
             "winners": state.get("winners"),
             "end_reason": state.get("end_reason"),
+            "imported": bool(entry.get("imported")),
         })
     games.sort(key=lambda g: (g["finished"] or "", g["id"] or 0), reverse=True)
     return jsonify(games)
