@@ -122,7 +122,7 @@
     const items = answer.games.filter((g) => g.result === "rejected").map((g) =>
       el("li", { class: "rejected", text: t("Game {n} ({game}): {reason}", {
         n: g.index + 1, game: g.name || g.variant || "?", reason: g.reason }) }));
-    report.replaceChildren(el("p", { text: summary }), items.length ? el("ul", {}, ...items) : null);
+    report.replaceChildren(el("p", { text: summary }), ...(items.length ? [el("ul", {}, ...items)] : []));
     document.body.dataset.imported = "true";
     showFinished().catch(() => {});
   }
