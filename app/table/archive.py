@@ -135,7 +135,11 @@ def plan_import(document: object, existing: Iterable[Mapping[str, Any]]) -> Impo
             for g in existing}
     plan = ImportPlan()
     for index, entry in enumerate(games):
-        variant = entry.get("variant") if isinstance(entry, Mapping) else None
+        variant = None
+        if isinstance(entry, Mapping):
+            record = entry.get("record")
+            variant = entry.get("variant") or (
+                record.get("variant") if isinstance(record, Mapping) else None)
         finished = _finished_time(entry.get("finished")) if isinstance(entry, Mapping) else None
         outcome = Outcome(index, variant if isinstance(variant, str) else None, finished,
                           "rejected")

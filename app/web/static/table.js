@@ -129,11 +129,13 @@
 
   // --- switching off ---------------------------------------------------------------------------
 
+  // Marked for the catalog here, translated with t() when shown.
+  const N_ = (text) => text;
   const POWER_WORDS = {
-    poweroff: { title: "Shut the table down?", button: "Shut down",
-                text: "The table stops and switches off. A running game is kept and goes on when the table is switched on again." },
-    reboot: { title: "Restart the table?", button: "Restart",
-              text: "The table stops and starts again; this takes about a minute. A running game is kept." },
+    poweroff: { title: N_("Shut the table down?"), button: N_("Shut down"),
+                text: N_("The table stops and switches off. A running game is kept and goes on when the table is switched on again.") },
+    reboot: { title: N_("Restart the table?"), button: N_("Restart"),
+              text: N_("The table stops and starts again; this takes about a minute. A running game is kept.") },
   };
 
   function showPower(power) {
