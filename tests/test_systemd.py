@@ -213,9 +213,10 @@ def test_a_dry_run_on_a_pi_4_shows_every_step_in_order(tmp_path: Path) -> None:
                 "/etc/sudoku-table/table.toml") in steps
     # SPI0 for the LED line, without chip selects, and the core clock pinned (a Pi 4); no PIO.
     assert "LED driver: spi" in out
-    block = [line[4:] for line in out.splitlines() if line.startswith("|   ")]
-    assert block[-5:] == ["[all]", "dtoverlay=spi0-0cs", "core_freq=500", "core_freq_min=500",
-                          "# <<< sudoku-table"]
+    shown = [line[4:] for line in out.splitlines() if line.startswith("|   ")]
+    start = shown.index("# >>> sudoku-table (install.sh): LED data on SPI0 MOSI (GPIO10)")
+    assert shown[start + 1:start + 6] == ["[all]", "dtoverlay=spi0-0cs", "core_freq=500",
+                                          "core_freq_min=500", "# <<< sudoku-table"]
     assert "99-sudoku-table-pio.rules" not in joined and "udevadm" not in joined
     assert "reboot once" in out
     # The unit goes in, then is enabled and (re)started: last of all.
