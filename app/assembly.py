@@ -25,6 +25,7 @@ from flask import Flask
 
 from .config import Config, load_config
 from .table import Table
+from .table.sounds import TableSounds
 from .web import create_app, panel_state, settings
 from .web.server import PanelServer, panel_addresses
 
@@ -49,10 +50,13 @@ class Panel:
     table: Table
     app: Flask
     data_dir: Path
+    sounds: TableSounds | None = None
 
     def close(self) -> None:
         panel_state(self.app).stop_streams()
-        for part in (self.table, self.hardware):
+        for part in (self.sounds, self.table, self.hardware):
+            if part is None:
+                continue
             try:
                 part.close()
             except Exception:  # closing must go on for the other parts
@@ -92,7 +96,13 @@ def open_panel(
         table.close()
         hardware.close()
         raise
-    return Panel(config=config, hardware=hardware, table=table, app=app, data_dir=data_dir)
+    sounds = None
+    if hardware.buzzer is not None:
+        state = panel_state(app)
+        sounds = TableSounds(table, hardware.buzzer,
+                             enabled=lambda: settings.table_sound(state.settings_path))
+    return Panel(config=config, hardware=hardware, table=table, app=app, data_dir=data_dir,
+                 sounds=sounds)
 
 
 def _start_watchdog(stop: threading.Event) -> None:

@@ -116,6 +116,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--seconds", type=float, default=None,
                    help="how long to show the live sensor matrix (default: until Ctrl-C; "
                         "with --sim: until the simulated hand has touched every square)")
+    p.add_argument("--part", choices=("all", "leds", "sensors", "buzzer"), default="all",
+                   help="test one part while building: the LEDs, the sensors (rows and "
+                        "columns), or the buzzer (default: all)")
     p.add_argument("--inject", action="append", default=[], metavar="KIND:WHERE",
                    help="with --sim, break the simulated table first: stuck:c3, dead-row:4, "
                         "dead-column:e, short-column:e or chatter:d4 (repeatable)")

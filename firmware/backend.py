@@ -15,7 +15,9 @@ from pathlib import Path
 from typing import Any
 
 from gpiozero import GPIOZeroError
+from gpiozero.pins.mock import MockPWMPin
 
+from .buzzer import Buzzer
 from .config import HardwareConfig
 from .exc import HardwareUnavailable
 from .leds import LedDisplay, pi_display, recording_display
@@ -43,6 +45,9 @@ class Hardware:
     display: LedDisplay
     simulator: SimulatedBoard | None = None
     config: HardwareConfig = field(default_factory=HardwareConfig)
+    buzzer: Buzzer | None = None
+    """The piezo buzzer; None when its pin could not be opened (``buzzer_error`` says why)."""
+    buzzer_error: str | None = None
     _closed: bool = field(default=False, repr=False)
 
     @property
@@ -54,7 +59,7 @@ class Hardware:
         if self._closed:
             return
         self._closed = True
-        for part in (self.sensors, self.display, self.simulator):
+        for part in (self.buzzer, self.sensors, self.display, self.simulator):
             if part is None:
                 continue
             try:
@@ -77,8 +82,25 @@ def open_simulator(config: HardwareConfig) -> Hardware:
     except BaseException:
         board.close()
         raise
+    plain = board.factory.pin_class
+    board.factory.pin_class = MockPWMPin  # a buzzer pin does PWM, as lgpio's pins do on a Pi
+    try:
+        buzzer, error = open_buzzer(config, board.factory)
+    finally:
+        board.factory.pin_class = plain
     return Hardware(sensors=sensors, display=recording_display(config.leds),
-                    simulator=board, config=config)
+                    simulator=board, config=config, buzzer=buzzer, buzzer_error=error)
+
+
+def open_buzzer(config: HardwareConfig,
+                pin_factory: Any = None) -> tuple[Buzzer | None, str | None]:
+    """The buzzer on its pin, or None and the reason: it is optional, so a pin that cannot be
+    opened is reported (log and panel) and the table goes on without sound."""
+    try:
+        return Buzzer(config.buzzer, pin_factory=pin_factory), None
+    except (GPIOZeroError, OSError) as e:
+        log.warning("no buzzer on GPIO%d: %s", config.buzzer.pin, e)
+        return None, f"GPIO{config.buzzer.pin}: {e}"
 
 
 def open_real(config: HardwareConfig, pin_factory: Any = None) -> Hardware:
@@ -90,7 +112,9 @@ def open_real(config: HardwareConfig, pin_factory: Any = None) -> Hardware:
     except BaseException:
         sensors.close()
         raise
-    return Hardware(sensors=sensors, display=display, config=config)
+    buzzer, error = open_buzzer(config, pin_factory)
+    return Hardware(sensors=sensors, display=display, config=config, buzzer=buzzer,
+                    buzzer_error=error)
 
 
 def open_hardware(config: HardwareConfig, simulate: bool | None = None) -> Hardware:

@@ -95,6 +95,15 @@ class LedConfig:
 
 
 @dataclass(frozen=True, slots=True)
+class BuzzerConfig:
+    """The optional piezo buzzer (a passive transducer); silent until the panel switches the
+    table's sound on."""
+
+    pin: int = 8
+    """GPIO of the buzzer (8 is SPI0's CE0, free with the installer's ``spi0-0cs``)."""
+
+
+@dataclass(frozen=True, slots=True)
 class SimulatorConfig:
     """The simulated table (used off a Pi or with ``--sim``)."""
 
@@ -109,6 +118,7 @@ class HardwareConfig:
 
     sensors: SensorConfig = field(default_factory=SensorConfig)
     leds: LedConfig = field(default_factory=LedConfig)
+    buzzer: BuzzerConfig = field(default_factory=BuzzerConfig)
     simulator: SimulatorConfig = field(default_factory=SimulatorConfig)
     source: str | None = field(default=None, compare=False)
 
@@ -116,6 +126,7 @@ class HardwareConfig:
 SECTIONS: dict[str, type] = {
     "sensors": SensorConfig,
     "leds": LedConfig,
+    "buzzer": BuzzerConfig,
     "simulator": SimulatorConfig,
 }
 """The sections of the config file that belong to the firmware."""
@@ -247,7 +258,14 @@ def _simulator(raw: Mapping[str, Any]) -> dict[str, Any]:
     return out
 
 
-_READERS = {"sensors": _sensors, "leds": _leds, "simulator": _simulator}
+def _buzzer(raw: Mapping[str, Any]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    if "pin" in raw:
+        out["pin"] = _gpio("buzzer.pin", raw["pin"])
+    return out
+
+
+_READERS = {"sensors": _sensors, "leds": _leds, "buzzer": _buzzer, "simulator": _simulator}
 
 
 def _check_whole(config: HardwareConfig) -> None:
@@ -272,6 +290,14 @@ def _check_whole(config: HardwareConfig) -> None:
     if leds.data_pin in seen:
         raise ConfigError(f"leds.data_pin is GPIO{leds.data_pin}, which {seen[leds.data_pin]} "
                           "already uses: the LED data line needs a pin of its own")
+    seen[leds.data_pin] = "leds.data_pin"
+    buzzer = config.buzzer.pin
+    if buzzer in seen:
+        raise ConfigError(f"buzzer.pin is GPIO{buzzer}, which {seen[buzzer]} already uses: "
+                          "the buzzer needs a pin of its own")
+    if leds.data_pin == SPI_MOSI and buzzer in SPI_OTHERS:
+        raise ConfigError(f"buzzer.pin is GPIO{buzzer}, which SPI0 owns when the LEDs use "
+                          f"GPIO{SPI_MOSI} (SPI): choose another GPIO for it")
     if leds.first + SIZE * SIZE > leds.count:
         raise ConfigError(f"leds.count must be at least leds.first + 81 = {leds.first + 81}, "
                           f"got {leds.count}")

@@ -18,7 +18,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from gpiozero import DigitalInputDevice, DigitalOutputDevice
+from gpiozero import DigitalOutputDevice, InputDevice
 
 from .config import SensorConfig
 from .debounce import Debouncer
@@ -41,7 +41,7 @@ class ReedMatrix:
         self.clock = clock
         self.interval = config.scan_interval_ms / 1000
         self._rows: list[DigitalOutputDevice] = []
-        self._columns: list[DigitalInputDevice] = []
+        self._columns: list[InputDevice] = []
         try:
             for gpio in config.rows:
                 # active_high=False: on() drives the row low; off() (idle) keeps it high.
@@ -49,8 +49,11 @@ class ReedMatrix:
                                                       initial_value=False,
                                                       pin_factory=pin_factory))
             for gpio in config.columns:
-                self._columns.append(DigitalInputDevice(gpio, pull_up=True,
-                                                        pin_factory=pin_factory))
+                # InputDevice, not DigitalInputDevice: the scan polls, so the columns need no
+                # edge detection (on lgpio that is an alert thread and a Python callback for
+                # every edge the scan itself makes on a column).
+                self._columns.append(InputDevice(gpio, pull_up=True,
+                                                 pin_factory=pin_factory))
         except BaseException:
             self._release()
             raise

@@ -20,7 +20,7 @@ import logging
 import sys
 import time
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TextIO
 
 from .backend import Hardware, open_hardware
@@ -70,12 +70,14 @@ class Findings:
     """No switch closed at all: nobody swept the board (or the whole matrix is dead)."""
     wrong_leds: tuple[str, ...] = ()
     """Squares whose LED check failed (simulator only)."""
+    no_buzzer: str | None = None
+    """Why the buzzer could not be opened (only when the buzzer was tested)."""
 
     @property
     def ok(self) -> bool:
         return not (self.dead_rows or self.dead_columns or self.shorted_columns
                     or self.silent or self.stuck or self.faults or self.nothing_closed
-                    or self.wrong_leds)
+                    or self.wrong_leds or self.no_buzzer)
 
 
 def analyse(coverage: Coverage, wrong_leds: tuple[str, ...] = ()) -> Findings:
@@ -145,8 +147,9 @@ def english(text: str) -> str:
     return text
 
 
-def report(findings: Findings, say: Say = english) -> str:
-    """The findings as text for a person, in the language of ``say``."""
+def report(findings: Findings, say: Say = english, sensors: bool = True) -> str:
+    """The findings as text for a person, in the language of ``say``; ``sensors`` False when
+    the switches were not part of the test."""
     out = []
     if findings.nothing_closed:
         out.append(say(N_("no switch closed at all: sweep a magnet over every square (or the "
@@ -173,8 +176,11 @@ def report(findings: Findings, say: Say = english) -> str:
     if findings.wrong_leds:
         out.append(say(N_("LEDs not lit as mapped: {squares}"))
                    .format(squares=", ".join(findings.wrong_leds)))
+    if findings.no_buzzer:
+        out.append(say(N_("no buzzer: {problem}")).format(problem=findings.no_buzzer))
     if not out:
-        out.append(say(N_("all 81 switches closed and opened; no faults")))
+        out.append(say(N_("all 81 switches closed and opened; no faults")) if sensors
+                   else say(N_("no faults")))
     return "\n".join(out)
 
 
@@ -283,12 +289,33 @@ def watch_sensors(hardware: Hardware, seconds: float | None, out: TextIO,
     return coverage
 
 
+PARTS = ("all", "leds", "sensors", "buzzer")
+"""What ``--part`` can test: everything, or one part at a time while the table is being built."""
+
+
+def sound_check(hardware: Hardware, out: TextIO, say: Say = english) -> str | None:
+    """Play the three sounds on the buzzer (listen); the reason when there is no buzzer."""
+    buzzer = hardware.buzzer
+    if buzzer is None:
+        return hardware.buzzer_error or "not opened"
+    print(say(N_("Buzzer: an illegal piece, points, your turn (listen)")), file=out, flush=True)
+    for name in ("illegal", "points", "turn"):
+        buzzer.play(name)
+        buzzer.idle(timeout=3.0)
+        time.sleep(0.3)
+    return None
+
+
 def run(hardware: Hardware, seconds: float | None, out: TextIO, led_step: float,
-        live: bool = False, say: Say = english) -> Findings:
-    """The whole self-test on opened hardware."""
-    wrong = led_walk(hardware, led_step, out, say)
-    coverage = watch_sensors(hardware, seconds, out, live, say)
-    return analyse(coverage, wrong)
+        live: bool = False, say: Say = english, part: str = "all") -> Findings:
+    """The self-test on opened hardware: every part, or the one named."""
+    wrong = led_walk(hardware, led_step, out, say) if part in ("all", "leds") else ()
+    no_buzzer = sound_check(hardware, out, say) if part in ("all", "buzzer") else None
+    if part in ("all", "sensors"):
+        findings = analyse(watch_sensors(hardware, seconds, out, live, say), wrong)
+    else:
+        findings = Findings(wrong_leds=wrong)
+    return replace(findings, no_buzzer=no_buzzer)
 
 
 def main(args: argparse.Namespace, out: TextIO | None = None,
@@ -322,11 +349,12 @@ def main(args: argparse.Namespace, out: TextIO | None = None,
         live = out.isatty() if hasattr(out, "isatty") else False
         logging.getLogger("firmware.matrix").setLevel(logging.ERROR)  # the report lists them
         led_step = 0.001 if hardware.is_simulated else 0.05
-        findings = run(hardware, seconds, out, led_step, live=live, say=say)
+        part = getattr(args, "part", None) or "all"
+        findings = run(hardware, seconds, out, led_step, live=live, say=say, part=part)
     except ValueError as e:
         print(f"sudoku-table selftest: {e}", file=sys.stderr)
         return 2
     finally:
         hardware.close()
-    print(report(findings, say), file=out)
+    print(report(findings, say, sensors=part in ("all", "sensors")), file=out)
     return 0 if findings.ok else 1

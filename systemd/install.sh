@@ -2,8 +2,11 @@
 # Install the Sudoku Table as a service on a Raspberry Pi (Pi 4, Pi 5, Zero 2 W; Raspberry Pi OS
 # Bookworm or later). Run from the source tree: `make install` or `sudo ./systemd/install.sh`.
 #
-#   --dry-run   print every step it would take and change nothing (no root needed)
-#   --force     install even though this machine does not look like a Raspberry Pi
+#   --dry-run        print every step it would take and change nothing (no root needed)
+#   --force          install even though this machine does not look like a Raspberry Pi
+#   --no-wifi-setup  no setup hotspot (a wired table, or one whose Wi-Fi is set up already)
+#   --hostname=NAME  the table's name on the network (NAME.local); without it a Pi still
+#                    called "raspberrypi" becomes "sudoku-table", any other name is kept
 #
 # Safe to run again: existing users, groups and the config are kept, the program is upgraded in
 # place, the unit and udev rule are rewritten, and the service is restarted.
@@ -47,15 +50,24 @@ SOURCE=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 DRY_RUN=0
 FORCE=0
 REBOOT=0
+WIFI_SETUP=1
+HOSTNAME_WANTED=""
 
 usage() {
-    sed -n '2,9p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'
+    sed -n '2,/^set -euo/p' "${BASH_SOURCE[0]}" | sed '$d' | sed 's/^# \{0,1\}//'
 }
 
 for arg in "$@"; do
     case $arg in
         --dry-run) DRY_RUN=1 ;;
         --force) FORCE=1 ;;
+        --no-wifi-setup) WIFI_SETUP=0 ;;
+        --hostname=*) HOSTNAME_WANTED=${arg#--hostname=}
+            if ! [[ $HOSTNAME_WANTED =~ ^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$ ]]; then
+                echo "install.sh: --hostname needs lower-case letters, digits and inner dashes," \
+                     "e.g. --hostname=sudoku-table" >&2
+                exit 2
+            fi ;;
         -h|--help) usage; exit 0 ;;
         *) echo "install.sh: unknown argument '$arg' (try --help)" >&2; exit 2 ;;
     esac
@@ -88,7 +100,7 @@ write_file() {
         printf '+ write %s (mode %s):\n' "$path" "$mode"
         printf '%s\n' "$content" | sed 's/^/|   /'
     else
-        install -d -m 0755 "$(dirname "$path")"
+        [[ -d $(dirname "$path") ]] || install -d -m 0755 "$(dirname "$path")"  # keep a mode
         printf '%s\n' "$content" > "$path.tmp"
         chmod "$mode" "$path.tmp"
         mv -f "$path.tmp" "$path"
@@ -283,6 +295,104 @@ EOF
     fi
 fi
 
+# --- the appliance: its name, Wi-Fi setup and power ----------------------------------------------
+
+readonly DEFAULT_HOSTNAME=sudoku-table
+readonly AVAHI_SERVICE=/etc/avahi/services/sudoku-table.service
+readonly COMITUP_CONF=/etc/comitup.conf
+readonly POLKIT_RULE=/etc/polkit-1/rules.d/50-sudoku-table-power.rules
+
+# Install a Debian package unless it is there already (the package lists are updated once).
+APT_UPDATED=0
+need_package() {
+    if dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q "install ok installed"; then
+        say "package $1: present"
+    else
+        say "package $1: installing"
+        if ((!APT_UPDATED)); then
+            run apt-get update -q
+            APT_UPDATED=1
+        fi
+        run apt-get install -y -q "$1"
+    fi
+}
+
+# The name: avahi answers NAME.local for the Pi's own host name, whatever its address is.
+CURRENT_HOSTNAME=$(hostname)
+if [[ -z $HOSTNAME_WANTED && $CURRENT_HOSTNAME == raspberrypi ]]; then
+    HOSTNAME_WANTED=$DEFAULT_HOSTNAME  # nobody chose the stock name
+fi
+need_package avahi-daemon
+run systemctl enable --now avahi-daemon.service
+if [[ -n $HOSTNAME_WANTED && $HOSTNAME_WANTED != "$CURRENT_HOSTNAME" ]]; then
+    say "host name: $CURRENT_HOSTNAME -> $HOSTNAME_WANTED (the panel: http://$HOSTNAME_WANTED.local/)"
+    if command -v raspi-config >/dev/null; then
+        run raspi-config nonint do_hostname "$HOSTNAME_WANTED"  # /etc/hostname and /etc/hosts
+    else
+        run hostnamectl set-hostname "$HOSTNAME_WANTED"
+        run sed -i "s/^127\.0\.1\.1\s.*/127.0.1.1\t$HOSTNAME_WANTED/" /etc/hosts
+    fi
+    run systemctl restart avahi-daemon.service
+    TABLE_HOST=$HOSTNAME_WANTED
+else
+    TABLE_HOST=$CURRENT_HOSTNAME
+    say "host name: $TABLE_HOST kept (the panel: http://$TABLE_HOST.local/;" \
+        "--hostname=$DEFAULT_HOSTNAME renames it)"
+fi
+# The panel as a web service on the home network, for apps that list a home's devices.
+say "avahi service $AVAHI_SERVICE: the panel as _http._tcp on port 80"
+write_file "$AVAHI_SERVICE" 0644 <<'EOF'
+<?xml version="1.0" standalone="no"?>
+<!DOCTYPE service-group SYSTEM "avahi-service.dtd">
+<!-- Sudoku Table: the phone panel, announced on the home network (written by install.sh). -->
+<service-group>
+  <name replace-wildcards="yes">Sudoku Table on %h</name>
+  <service>
+    <type>_http._tcp</type>
+    <port>80</port>
+    <txt-record>path=/</txt-record>
+  </service>
+</service-group>
+EOF
+
+# Wi-Fi setup: comitup opens the hotspot "Sudoku-Table-<4 digits>" whenever no known Wi-Fi is in
+# reach, with its setup page at http://10.41.0.1/. That page needs port 80 too, so comitup stops
+# the table's service while the hotspot is up and starts it again once the Pi is connected.
+if ((WIFI_SETUP)); then
+    need_package comitup
+    say "Wi-Fi setup $COMITUP_CONF: hotspot Sudoku-Table-<nnnn>, setup page http://10.41.0.1/"
+    write_file "$COMITUP_CONF" 0644 <<'EOF'
+# Sudoku Table (written by install.sh; running it again rewrites this file).
+# With no known Wi-Fi in reach, comitup opens the hotspot below; its setup page at
+# http://10.41.0.1/ lists the networks it sees. While the hotspot is up the table's own panel
+# is stopped (both need port 80); comitup starts it again once the table is connected.
+ap_name: Sudoku-Table-<nnnn>
+web_service: sudoku-table.service
+EOF
+    run systemctl enable comitup.service
+else
+    say "Wi-Fi setup: skipped (--no-wifi-setup)"
+fi
+
+# Power: polkit lets the service user, and nobody else new, switch the Pi off and restart it
+# through systemd-logind (the panel's Shut down and Restart); *-multiple-sessions covers somebody
+# logged in over SSH at the time. Nothing else is granted: the service stays unprivileged.
+need_package polkitd
+say "polkit rule $POLKIT_RULE: $SERVICE_USER may power off and reboot, nothing else"
+write_file "$POLKIT_RULE" 0644 <<'EOF'
+// Sudoku Table (written by install.sh): the table's service user may switch the Pi off and
+// restart it (the panel's "Shut down" and "Restart"), and nothing else.
+polkit.addRule(function (action, subject) {
+    var allowed = ["org.freedesktop.login1.power-off",
+                   "org.freedesktop.login1.power-off-multiple-sessions",
+                   "org.freedesktop.login1.reboot",
+                   "org.freedesktop.login1.reboot-multiple-sessions"];
+    if (subject.user == "sudoku-table" && allowed.indexOf(action.id) >= 0) {
+        return polkit.Result.YES;
+    }
+});
+EOF
+
 # --- the service -------------------------------------------------------------------------------
 
 say "unit $UNIT_PATH"
@@ -294,4 +404,4 @@ if ((REBOOT)); then
     say "the boot config changed: reboot once (sudo reboot) so SPI0 and the clock take effect"
 fi
 say "done: 'systemctl status $SERVICE' and 'journalctl -u $SERVICE -f' show how it runs;"
-say "  the panel is at http://$(hostname).local/ (port 80)"
+say "  the panel is at http://$TABLE_HOST.local/ (port 80)"

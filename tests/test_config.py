@@ -52,7 +52,7 @@ def test_values_are_converted_to_the_dataclass_types(tmp_path: Path) -> None:
         "[leds]\ndriver = \"neopixel\"\ndata_pin = 26\nbalance = [1, 0.8, 0.9]\ncount = 83\n"
         "first = 1\n"
         "start_corner = \"top_right\"\nserpentine = false\nrotation = 270\n"
-        "pixel_order = \"RGB\"\n[panel]\nhosts = [\"table.local\"]\n")
+        "pixel_order = \"RGB\"\n[buzzer]\npin = 27\n[panel]\nhosts = [\"table.local\"]\n")
     config = load_config(path)
     assert config.hardware.sensors.rows == (4, 5, 6, 7, 8, 9, 11, 12, 13)
     settle = config.hardware.sensors.settle_ms

@@ -213,9 +213,10 @@ def test_a_dry_run_on_a_pi_4_shows_every_step_in_order(tmp_path: Path) -> None:
                 "/etc/sudoku-table/table.toml") in steps
     # SPI0 for the LED line, without chip selects, and the core clock pinned (a Pi 4); no PIO.
     assert "LED driver: spi" in out
-    block = [line[4:] for line in out.splitlines() if line.startswith("|   ")]
-    assert block[-5:] == ["[all]", "dtoverlay=spi0-0cs", "core_freq=500", "core_freq_min=500",
-                          "# <<< sudoku-table"]
+    shown = [line[4:] for line in out.splitlines() if line.startswith("|   ")]
+    start = shown.index("# >>> sudoku-table (install.sh): LED data on SPI0 MOSI (GPIO10)")
+    assert shown[start + 1:start + 6] == ["[all]", "dtoverlay=spi0-0cs", "core_freq=500",
+                                          "core_freq_min=500", "# <<< sudoku-table"]
     assert "99-sudoku-table-pio.rules" not in joined and "udevadm" not in joined
     assert "reboot once" in out
     # The unit goes in, then is enabled and (re)started: last of all.
@@ -297,3 +298,108 @@ def test_a_config_that_cannot_start_does_not_restart_forever(unit: dict) -> None
     assert int(one(unit, "Unit", "StartLimitBurst")) <= 10
     assert int(one(unit, "Unit", "StartLimitIntervalSec")) > (
         int(one(unit, "Unit", "StartLimitBurst")) * int(one(unit, "Service", "RestartSec")))
+
+
+# --- the appliance: name, Wi-Fi setup, power -------------------------------------------------
+
+def written(out: str, path: str) -> str:
+    """The text a dry run shows for ``write PATH``."""
+    lines = out.splitlines()
+    start = lines.index(next(line for line in lines if line.startswith(f"+ write {path} ")))
+    body = []
+    for line in lines[start + 1:]:
+        if not line.startswith("|   ") and line != "|":
+            break
+        body.append(line[4:])
+    return "\n".join(body)
+
+
+def test_a_dry_run_sets_up_the_name_the_setup_hotspot_and_the_power_rule(tmp_path: Path) -> None:
+    result = install("--dry-run", model="Raspberry Pi 4 Model B Rev 1.4", tmp_path=tmp_path)
+    assert result.returncode == 0, result.stderr
+    out, steps = result.stdout, commands(result.stdout)
+    assert "systemctl enable --now avahi-daemon.service" in steps
+    service = written(out, "/etc/avahi/services/sudoku-table.service")
+    assert "<type>_http._tcp</type>" in service and "<port>80</port>" in service
+    comitup = written(out, "/etc/comitup.conf")
+    settings = dict(line.split(": ", 1) for line in comitup.splitlines()
+                    if line and not line.startswith("#"))
+    assert settings == {"ap_name": "Sudoku-Table-<nnnn>", "web_service": "sudoku-table.service"}
+    assert "systemctl enable comitup.service" in steps
+    assert "http://10.41.0.1/" in out
+    rule = written(out, "/etc/polkit-1/rules.d/50-sudoku-table-power.rules")
+    assert 'subject.user == "sudoku-table"' in rule
+    # Everything of the appliance comes before the unit is (re)started.
+    joined = "\n".join(steps)
+    assert joined.index("comitup") < joined.index("systemctl restart sudoku-table.service")
+
+
+def test_the_wifi_setup_can_be_skipped(tmp_path: Path) -> None:
+    result = install("--dry-run", "--no-wifi-setup", model="Raspberry Pi 5 Model B Rev 1.0",
+                     tmp_path=tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert "comitup" not in "\n".join(commands(result.stdout))
+    assert "Wi-Fi setup: skipped (--no-wifi-setup)" in result.stdout
+
+
+def test_the_host_name_is_set_on_request_and_checked(tmp_path: Path) -> None:
+    bad = install("--dry-run", "--hostname=Sudoku_Table", model="Raspberry Pi 4 Model B",
+                  tmp_path=tmp_path)
+    assert bad.returncode == 2 and "--hostname needs" in bad.stderr
+    name = "sudoku-table" if socket.gethostname() != "sudoku-table" else "sudoku-table-2"
+    result = install("--dry-run", f"--hostname={name}", model="Raspberry Pi 4 Model B",
+                     tmp_path=tmp_path)
+    assert result.returncode == 0, result.stderr
+    steps = commands(result.stdout)
+    assert (f"raspi-config nonint do_hostname {name}" in steps
+            or f"hostnamectl set-hostname {name}" in steps)
+    assert f"the panel is at http://{name}.local/" in result.stdout
+
+
+POLKIT_SHIM = """
+const fs = require("fs");
+const rules = [];
+const polkit = {Result: {YES: "yes", NO: "no"}, addRule: (f) => rules.push(f)};
+eval(fs.readFileSync(process.argv[2], "utf8"));
+const answers = {};
+for (const user of ["sudoku-table", "pi", "root"]) {
+  for (const id of JSON.parse(process.argv[3])) {
+    answers[user + " " + id] = rules.map((f) => f({id}, {user})).find((r) => r) || null;
+  }
+}
+console.log(JSON.stringify(answers));
+"""
+
+POLKIT_ACTIONS = [
+    "org.freedesktop.login1.power-off", "org.freedesktop.login1.power-off-multiple-sessions",
+    "org.freedesktop.login1.reboot", "org.freedesktop.login1.reboot-multiple-sessions",
+    "org.freedesktop.login1.power-off-ignore-inhibit", "org.freedesktop.login1.halt",
+    "org.freedesktop.login1.set-wall-message", "org.freedesktop.systemd1.manage-units",
+    "org.freedesktop.NetworkManager.settings.modify.system",
+]
+
+
+@pytest.mark.skipif(shutil.which("node") is None, reason="node is missing")
+def test_the_polkit_rule_grants_power_off_and_reboot_to_the_service_user_only(
+        tmp_path: Path) -> None:
+    result = install("--dry-run", model="Raspberry Pi 4 Model B", tmp_path=tmp_path)
+    rule = tmp_path / "rule.js"
+    rule.write_text(written(result.stdout, "/etc/polkit-1/rules.d/50-sudoku-table-power.rules"),
+                    encoding="utf-8")
+    shim = tmp_path / "shim.js"
+    shim.write_text(POLKIT_SHIM, encoding="utf-8")
+    import json
+
+    done = subprocess.run(["node", str(shim), str(rule), json.dumps(POLKIT_ACTIONS)],
+                          capture_output=True, text=True, timeout=30)
+    assert done.returncode == 0, done.stderr
+    granted = {k for k, v in json.loads(done.stdout).items() if v == "yes"}
+    assert granted == {f"sudoku-table {a}" for a in POLKIT_ACTIONS[:4]}
+
+
+def test_the_unit_lets_the_service_reach_the_system_bus(unit: dict) -> None:
+    """busctl talks to logind over the system bus: an AF_UNIX socket, allowed by the unit."""
+    service = unit["Service"]
+    assert "AF_UNIX" in one(unit, "Service", "RestrictAddressFamilies").split()
+    assert "PrivateNetwork" not in service and "IPAddressDeny" not in service
+    assert "InaccessiblePaths" not in service and "ProtectSystem" in service

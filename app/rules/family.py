@@ -311,6 +311,12 @@ class SudokuFamily(Game):
     def end_reason(self, state: State) -> str | None:
         return "stones_used_up" if state.over else None
 
+    def hand_supply(self, state: State, player: int) -> dict[int, int] | None:
+        """The stones still in the shared bag, by number (every player draws from it)."""
+        assert isinstance(state, FamilyState)
+        return {n: STONES_PER_NUMBER - state.counts[n - 1] for n in _NUMBERS
+                if state.counts[n - 1] < STONES_PER_NUMBER}
+
     def extras(self, state: State) -> dict[str, Any]:
         return {"stones_left": self.stones - len(state.board)}
 

@@ -267,6 +267,12 @@ class Game:
         return sorted({a.number for a in self.legal_actions(state)
                        if isinstance(a, Place) and a.cell == cell})
 
+    def hand_supply(self, state: State, player: int) -> dict[int, int] | None:
+        """Where the game hides the mover's card or stone (``hidden_hands``): the numbers
+        ``player`` may be holding or drawing now, each with how many of them are left to draw
+        from (their own stack, or the shared bag). None where nothing is hidden."""
+        return None
+
     def extras(self, state: State) -> dict[str, Any]:
         """Variant fields of the state document (``blanks_left``, ``borne_off``...)."""
         return {}

@@ -49,7 +49,7 @@ import json
 import os
 import shutil
 import sqlite3
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -76,7 +76,8 @@ CREATE TABLE IF NOT EXISTS games (
     note TEXT,
     root TEXT,
     seal TEXT,
-    names TEXT
+    names TEXT,
+    imported TEXT
 );
 CREATE TABLE IF NOT EXISTS entries (
     game INTEGER NOT NULL REFERENCES games(id),
@@ -265,6 +266,8 @@ class Journal:
             columns = {c[1] for c in db.execute("PRAGMA table_info(games)").fetchall()}
             if "names" not in columns:  # journals before names were kept
                 db.execute("ALTER TABLE games ADD COLUMN names TEXT")
+            if "imported" not in columns:  # journals before games could be imported
+                db.execute("ALTER TABLE games ADD COLUMN imported TEXT")
             if row is None:
                 db.execute("INSERT OR REPLACE INTO meta VALUES ('schema', ?)",
                            (str(SCHEMA_VERSION),))
@@ -397,15 +400,18 @@ class Journal:
         return mark, None
 
     def current_mark(self) -> dict[str, Any]:
-        """What the mark records now: the newest game, its last entry, the finished count."""
+        """What the mark records now: the newest game id, the newest game played on this table
+        (imported games are not played here) with its last entry, the finished count."""
         assert self._db is not None
         db = self._db
         games = db.execute("SELECT coalesce(max(id), 0) FROM games").fetchone()[0]
+        played = db.execute("SELECT coalesce(max(id), 0) FROM games WHERE imported IS NULL"
+                            ).fetchone()[0]
         last = db.execute("SELECT seq, digest FROM entries WHERE game = ? ORDER BY seq DESC "
-                          "LIMIT 1", (games,)).fetchone()
+                          "LIMIT 1", (played,)).fetchone()
         finished = db.execute("SELECT count(*) FROM games WHERE record IS NOT NULL"
                               ).fetchone()[0]
-        return {"games": int(games), "game": int(games), "seq": -1 if last is None else last[0],
+        return {"games": int(games), "game": int(played), "seq": -1 if last is None else last[0],
                 "digest": None if last is None else last[1], "finished": int(finished)}
 
     def write_mark(self) -> None:
@@ -606,6 +612,49 @@ class Journal:
             "WHERE id = ?", (FINISHED, now_iso(), record_text, state_text,
                              record_seal(record_text, state_text), game)).rowcount)
 
+    def import_finished(self, games: Sequence[Mapping[str, Any]]) -> list[int]:
+        """Add finished games from elsewhere (each checked by replaying it: ``archive``), all
+        in one transaction: all of them are on disk when this returns, or none. Each is kept
+        like a game played here (its actions as chained entries, its record sealed) and marked
+        imported, so that the table never resumes it."""
+        stamp = now_iso()
+
+        def work(db: sqlite3.Connection) -> int:
+            for g in games:
+                record = g["record"]
+                options_text = json.dumps(dict(record.get("options") or {}))
+                setup_text = json.dumps(dict(record.get("setup") or {}))
+                record_text, state_text = json.dumps(record), json.dumps(g["state"])
+                names_text = json.dumps({"names": list(record.get("names") or []),
+                                         "colors": []})
+                cur = db.execute(
+                    "INSERT INTO games (variant, players, options, setup, hints, started, "
+                    "status, finished, record, state, seal, names, imported) "
+                    "VALUES (?, ?, ?, ?, 0, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    (record["variant"], record.get("players"), options_text, setup_text,
+                     g["finished"], FINISHED, g["finished"], record_text, state_text,
+                     record_seal(record_text, state_text), names_text, stamp))
+                gid = int(cur.lastrowid or 0)
+                digest = game_root(gid, record["variant"], record.get("players"), options_text,
+                                   setup_text, False)
+                db.execute("UPDATE games SET root = ? WHERE id = ?", (digest, gid))
+                for seq, action in enumerate(record.get("actions") or []):
+                    text = json.dumps(action)
+                    digest = entry_digest(digest, gid, seq, ACTION, text)
+                    db.execute("INSERT INTO entries (game, seq, kind, data, at, digest) "
+                               "VALUES (?, ?, ?, ?, ?, ?)",
+                               (gid, seq, ACTION, text, g["finished"], digest))
+                added.append(gid)
+            return len(added)
+
+        added: list[int] = []
+        try:
+            self._tx(work)
+        except JournalError:
+            added.clear()
+            raise
+        return added
+
     def reopen(self, game: int) -> None:
         """A finished game whose last action was taken back is running again. Its record as
         it finished is kept (and still listed among the finished games) until it finishes
@@ -699,33 +748,36 @@ class Journal:
         return None if row is None else self._stored(row)
 
     def last_finished_game(self) -> StoredGame | None:
-        """The newest game if it is finished (no newer game was started), else None."""
+        """The newest game played here if it is finished (no newer game was started), else
+        None; imported games are never resumed."""
         if self._db is None:
             return None
         row = self._db.execute(
             "SELECT id, variant, players, options, setup, hints, status FROM games "
-            "ORDER BY id DESC LIMIT 1").fetchone()
+            "WHERE imported IS NULL ORDER BY id DESC LIMIT 1").fetchone()
         if row is None or row[6] != FINISHED or row[0] in self._bad_records:
             return None
         return self._stored(row)
 
     def finished_games(self) -> list[dict[str, Any]]:
-        """Every finished game, oldest first: id, variant, finish time, record and state. A
-        damaged record is left out with a notice (it stays in the file)."""
+        """Every finished game, oldest first: id, variant, finish time, record, state and
+        whether it was imported. A damaged record is left out with a notice (it stays in the
+        file)."""
         if self._db is None:
             return []
         rows = self._db.execute(
-            "SELECT id, variant, finished, record, state, seal FROM games WHERE record IS NOT "
-            "NULL ORDER BY id").fetchall()
+            "SELECT id, variant, finished, record, state, seal, imported FROM games WHERE "
+            "record IS NOT NULL ORDER BY id").fetchall()
         result = []
-        for gid, variant, finished, record, state, seal in rows:
+        for gid, variant, finished, record, state, seal, imported in rows:
             reason = None
             if seal != record_seal(record, state):
                 reason = "record_bad_checksum"
             else:
                 try:
                     result.append({"id": gid, "variant": variant, "finished": finished,
-                                   "record": json.loads(record), "state": json.loads(state)})
+                                   "record": json.loads(record), "state": json.loads(state),
+                                   "imported": imported is not None})
                 except (json.JSONDecodeError, TypeError):
                     reason = "record_not_json"
             if reason is not None and gid not in self._bad_records:

@@ -26,6 +26,7 @@ from firmware.ports import Display, Frame, Light, SensorEvent, SensorFault, Sens
 
 from . import placing, present
 from . import signals as lights
+from .archive import ImportPlan, Reason, game_key, plan_import
 from .companion import Companion
 from .errors import ConfirmNeeded, InputError
 from .history import GAME_FINISHED, GAME_REOPENED
@@ -529,6 +530,34 @@ class Table:
             if self._journal_notices():
                 self._bump()
             return games
+
+    def import_finished(self, document: object) -> ImportPlan:
+        """Add the finished games of an exported file (``archive``): every record is replayed
+        first (outside the lock, so the sensors are never held up), then the new ones are
+        written in one transaction. ``ArchiveError`` for a file that is no export,
+        ``JournalError`` when they cannot be kept: either way nothing changed."""
+        if self._journal is None or not self._journal.ok:
+            raise JournalError("the table keeps no journal, so it cannot keep imported games")
+        plan = plan_import(document, self.finished_games())
+        if not plan.new:
+            return plan
+        with self._lock:
+            # A game another import added meanwhile is skipped now.
+            have = {game_key(g["record"], str(g["finished"]))
+                    for g in self._journal.finished_games()}
+            keep = []
+            for game, outcome in zip(plan.new, [o for o in plan.outcomes
+                                                if o.result == "added"], strict=True):
+                if game_key(game["record"], game["finished"]) in have:
+                    outcome.result, outcome.reason = "skipped", Reason(N_("already on the table"))
+                else:
+                    keep.append(game)
+            plan.new = keep
+            if keep:
+                self._journal.import_finished(keep)
+            self._journal_notices()
+            self._bump()
+        return plan
 
     # --- time --------------------------------------------------------------------------------
 

@@ -15,6 +15,7 @@ from typing import Any, Protocol
 
 from flask import Flask
 
+from app.power import Power, choose
 from app.table import Table
 
 from .config import PanelConfig
@@ -25,6 +26,12 @@ from .security import PinGuard, init_security
 
 MAX_BODY_BYTES = 16 * 1024
 """The largest request body: a new game with its setup is well under 2 KiB."""
+
+IMPORT_MAX_BYTES = 8 * 1024 * 1024
+"""The largest file of finished games the panel takes in (``POST /api/games/import``): about
+a thousand games; the only request allowed more than ``MAX_BODY_BYTES``."""
+
+IMPORT_PATH = "/api/games/import"
 
 DEFAULT_MAX_STREAMS = 32
 """Open live views at once (a family and its guests); each holds one server thread."""
@@ -70,6 +77,7 @@ class PanelState:
     stopping: threading.Event = field(default_factory=threading.Event)
     keepalive_seconds: float = 10.0
     settings_path: str | os.PathLike[str] | None = None
+    power: Power = field(default_factory=lambda: choose("off", simulated=True))
 
     def stop_streams(self) -> None:
         """End every live view now: set the stop flag and wake the streams waiting for a change."""
@@ -100,7 +108,8 @@ def create_app(
     (live views in all and per device), ``STREAM_SECONDS`` (a live view's longest life),
     ``CONNECTIONS_PER_HOST``, ``KEEPALIVE_SECONDS``, ``OVERLAY_PITCH_MM`` (the board's square
     pitch, for printable overlays), ``SETTINGS_PATH`` (where brightness is
-    kept).
+    kept), ``POWER`` (an ``app.power.Power`` instead of the one ``[panel] power`` chooses:
+    tests hand in a fake), ``IMPORT_MAX_BYTES`` (the largest import file).
     """
     app = Flask(__name__)
     app.config.update(
@@ -117,10 +126,17 @@ def create_app(
         SETTINGS_PATH=None,
         OVERLAY_PITCH_MM=40.0,
         TEMPLATES_AUTO_RELOAD=False,
+        IMPORT_MAX_BYTES=IMPORT_MAX_BYTES,
+        LARGE_BODIES={IMPORT_PATH: IMPORT_MAX_BYTES},
+        POWER=None,
     )
     if test_config:
         app.config.update(test_config)
     app.debug = False  # never the interactive debugger: the panel is open to the network
+    app.config["LARGE_BODIES"] = {IMPORT_PATH: int(app.config["IMPORT_MAX_BYTES"])}
+    panel_config = config if config is not None else PanelConfig()
+    power = app.config["POWER"] or choose(
+        panel_config.power, simulated=hardware is None or hardware.is_simulated)
 
     state = PanelState(
         table=table,
@@ -133,6 +149,7 @@ def create_app(
         stream_seconds=float(app.config["STREAM_SECONDS"]),
         keepalive_seconds=float(app.config["KEEPALIVE_SECONDS"]),
         settings_path=app.config["SETTINGS_PATH"],
+        power=power,
     )
     app.extensions["sudoku_table"] = state
 

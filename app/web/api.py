@@ -14,12 +14,17 @@ from typing import Any
 
 from flask import Blueprint, Response, current_app, jsonify, request
 
+from app import power as power_control
 from app.rules.errors import RulesError
 from app.rules.squares import SQUARES
 from app.rules.wording import N_
+from app.safejson import parse_json
+from app.table.archive import ArchiveError, Outcome, export_document
+from app.table.journal import JournalError, now_iso
+from app.version import current as current_version
 
 from . import PanelState, catalog, i18n, palette, settings
-from .errors import ApiError
+from .errors import ApiError, said
 from .markdown import render
 from .security import check_request, input_needs_pin, require_pin
 from .validation import (
@@ -40,6 +45,7 @@ QUERY_PARAMETERS: dict[str, dict[str, str]] = {
     "api.record": {"download": "1|true|0|false"},
     "api.finished_record": {"download": "1|true|0|false"},
     "api.variant_overlay": {"paper": "a4|letter|svg", "options": "[A-Za-z0-9_]{1,16}"},
+    "api.export_games": {"download": "1|true|0|false"},
 }
 """The query parameters each endpoint takes, with the ASCII pattern of their values; every
 other endpoint takes none."""
@@ -283,6 +289,7 @@ def finished_games() -> Response:
             "scores": state.get("scores"),
             "winners": state.get("winners"),
             "end_reason": state.get("end_reason"),
+            "imported": bool(entry.get("imported")),
         })
     games.sort(key=lambda g: (g["finished"] or "", g["id"] or 0), reverse=True)
     return jsonify(games)
@@ -298,6 +305,78 @@ def finished_record(game_id: int) -> Response:
                 return _download(record, name)
             return jsonify(record)
     raise ApiError(N_("there is no finished game {game_id}"), 404, params={"game_id": game_id})
+
+
+@api.get("/games/export")
+def export_games() -> Response:
+    """Every finished game in one file (docs/records.md, "Finished games file"), named with
+    today's date; ``?download=0`` shows it instead of saving it."""
+    from datetime import date
+
+    games = sorted(_panel().table.finished_games(),
+                   key=lambda g: (str(g.get("finished") or ""), g.get("id") or 0))
+    document = export_document(games, now_iso(), current_version().to_json())
+    name = f"sudoku-table-games-{date.today().isoformat()}.json"
+    if query(QUERY_PARAMETERS["api.export_games"]).get("download") in ("0", "false"):
+        return jsonify(document)
+    return _download(document, name)
+
+
+IMPORT_DEPTH = 12
+"""The deepest nesting of a file of finished games (a Halma path inside an action inside a
+record inside a game is 6)."""
+
+
+@api.post("/games/import")
+def import_games() -> Response:
+    """Take in a file of finished games: every record is replayed, new games are added,
+    games already on the table skipped, bad ones rejected with the reason. A file that is not
+    such an export, or that is too large, changes nothing. With a PIN set, only with the PIN
+    (the ``X-Table-Pin`` header: the body is the file as it was exported)."""
+    largest = int(current_app.config["IMPORT_MAX_BYTES"])
+    size = request.content_length
+    if size is not None and size > largest:
+        raise ApiError(N_("the file is too large: {size} MB; the table takes files of up to "
+                          "{most} MB"), 413,
+                       params={"size": _megabytes(size), "most": _megabytes(largest)})
+    request.max_content_length = largest
+    require_pin()
+    try:
+        document = parse_json(request.get_data(cache=False), IMPORT_DEPTH)
+    except ValueError as e:
+        raise ApiError(N_("this is not a file of finished games: {detail}"),
+                       params={"detail": str(e)}) from None
+    try:
+        plan = _panel().table.import_finished(document)
+    except ArchiveError as e:
+        raise ApiError(N_("{reason}. Nothing was changed."), 422,
+                       params={"reason": said(e)}) from None
+    except JournalError as e:
+        raise ApiError(N_("the games could not be saved ({detail}). Nothing was changed."),
+                       503, params={"detail": str(e)}) from None
+    return jsonify({
+        "added": plan.count("added"),
+        "skipped": plan.count("skipped"),
+        "rejected": plan.count("rejected"),
+        "games": [_outcome(o) for o in plan.outcomes],
+    })
+
+
+def _megabytes(size: int) -> str:
+    return f"{size / (1024 * 1024):.1f}".replace(".", "," if i18n.current() == "de" else ".")
+
+
+def _outcome(outcome: Outcome) -> dict[str, Any]:
+    reason = None
+    if outcome.reason is not None:
+        params = {k: said(v) if isinstance(v, Exception) or hasattr(v, "template") else v
+                  for k, v in outcome.reason.params.items()}
+        reason = i18n.translate(outcome.reason.template, **params)
+    known = outcome.variant in catalog.known_variant_ids()
+    return {"index": outcome.index, "variant": outcome.variant,
+            "name": catalog.variant_name(outcome.variant) if known and outcome.variant
+            else None,
+            "finished": outcome.finished, "result": outcome.result, "reason": reason}
 
 
 def _download(data: Any, filename: str) -> Response:
@@ -318,9 +397,35 @@ def table_info() -> Response:
         "simulated": panel.simulator is not None,
         "pin": panel.pin.enabled,
         "brightness": settings.brightness(panel),
+        "sound": _sound_info(panel),
+        "power": _power_status(),
         "occupied": table.get("occupied", []),
         "faults": view.get("faults", table.get("faults", [])),
     })
+
+
+def _sound_info(panel: PanelState) -> dict[str, Any]:
+    hardware = panel.hardware
+    buzzer = getattr(hardware, "buzzer", None)
+    return {"available": buzzer is not None,
+            "on": settings.table_sound(panel.settings_path),
+            "problem": getattr(hardware, "buzzer_error", None) if buzzer is None else None}
+
+
+@api.post("/table/sound")
+def table_sound() -> Response:
+    body = json_body()
+    only_fields(body, {"on"}, "a table sound setting")
+    require_pin(body)
+    on = body.get("on")
+    if not isinstance(on, bool):
+        raise ApiError(N_("on must be true or false, got {value}"), params={"value": repr(on)})
+    panel = _panel()
+    settings.save_table_sound(panel.settings_path, on)
+    buzzer = getattr(panel.hardware, "buzzer", None)
+    if on and buzzer is not None:
+        buzzer.play("turn")  # a sign of life, as the phone gives when its sound is switched on
+    return jsonify({"sound": _sound_info(panel)})
 
 
 @api.post("/table/led-test")
@@ -353,3 +458,71 @@ def brightness() -> Response:
         raise ApiError(str(e)) from None
     settings.save_brightness(panel, float(level))
     return jsonify({"brightness": float(level)})
+
+
+# --- version and power --------------------------------------------------------------------------
+
+@api.get("/version")
+def version() -> Response:
+    """The program's version (and its git commit when it runs from a git checkout)."""
+    return jsonify(current_version().to_json())
+
+
+POWER_REASONS: dict[str, str] = {
+    power_control.OFF: N_("Shutting down from the panel is switched off in the table's "
+                          "settings file."),
+    power_control.NOT_PI: N_("This computer is not a Raspberry Pi: the panel never switches "
+                             "it off."),
+    power_control.SIMULATED: N_("This is the simulated table: the panel never switches this "
+                                "computer off."),
+    power_control.DENIED: N_("The system does not let the table switch itself off: run the "
+                             "installer again."),
+    power_control.NO_BUS: N_("The system's power service does not answer."),
+}
+"""Why the power control is unavailable, for each reason code of ``app.power``."""
+
+
+def _power_status() -> dict[str, Any]:
+    status = _panel().power.status()
+    return {
+        "available": status.available,
+        "actions": list(power_control.ACTIONS) if status.available else [],
+        "reason": status.reason,
+        "message": i18n.translate(POWER_REASONS[status.reason]) if status.reason else None,
+    }
+
+
+@api.get("/table/power")
+def power_status() -> Response:
+    """Whether the panel can shut the table down and restart it, and if not, why."""
+    return jsonify(_power_status())
+
+
+@api.post("/table/power")
+def power() -> Response:
+    """Shut the table down (``poweroff``) or restart it (``reboot``): with the PIN when one is
+    set, and only when confirmed (``"confirm": true``; without it the answer is 409)."""
+    body = json_body()
+    only_fields(body, {"action", "confirm"}, "a power request")
+    action = body.get("action")
+    if action not in power_control.ACTIONS:
+        raise ApiError(N_("action must be one of {actions}, got {action}"),
+                       params={"actions": ", ".join(power_control.ACTIONS),
+                               "action": repr(action)})
+    confirm = body.get("confirm", False)
+    if not isinstance(confirm, bool):
+        raise ApiError(N_("confirm must be true or false"))
+    require_pin(body)
+    status = _power_status()
+    if not status["available"]:
+        raise ApiError(status["message"], 503, reason=status["reason"])
+    if not confirm:
+        question = (N_("Shut the table down?") if action == "poweroff"
+                    else N_("Restart the table?"))
+        raise ApiError(question, 409, code=f"confirm_{action}", confirm=action)
+    try:
+        _panel().power.run(action)
+    except power_control.PowerError as e:
+        raise ApiError(N_("the table could not switch itself off: {detail}"), 503,
+                       params={"detail": str(e)}) from None
+    return jsonify({"action": action, "started": True})

@@ -25,6 +25,10 @@ class PanelConfig:
     language: str = "en"
     """The panel's language when a phone states no preference of its own (``de`` or ``en``;
     a phone's ``Accept-Language`` and a language chosen on the panel come first)."""
+    power: str = "auto"
+    """Shutting down and restarting from the panel (``app.power``): ``auto`` on a Raspberry Pi
+    running the real table, ``system`` on a Raspberry Pi always, ``off`` never. Off a Pi the
+    panel never powers its computer off, whatever this says."""
 
     @classmethod
     def keys(cls) -> list[str]:
@@ -58,4 +62,12 @@ class PanelConfig:
                 raise ConfigError(f"panel.language must be one of {', '.join(LANGUAGES)}, "
                                   f"got {language!r}")
             out["language"] = language
+        if "power" in raw:
+            from app.power import SETTINGS
+
+            power = raw["power"]
+            if power not in SETTINGS:
+                raise ConfigError(f"panel.power must be one of {', '.join(map(repr, SETTINGS))}, "
+                                  f"got {power!r}")
+            out["power"] = power
         return cls(**out)

@@ -13,6 +13,7 @@ from werkzeug.wrappers import Response
 
 from app.rules.errors import UnknownVariantError
 from app.rules.game import variant_class
+from app.version import current as current_version
 
 from . import catalog, i18n
 
@@ -30,7 +31,8 @@ def _panel() -> PanelState:
 
 def _common() -> dict[str, Any]:
     panel = _panel()
-    return {"simulated": panel.simulator is not None, "pin": panel.pin.enabled}
+    return {"simulated": panel.simulator is not None, "pin": panel.pin.enabled,
+            "version": current_version().label}
 
 
 @pages.get("/")

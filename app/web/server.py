@@ -6,10 +6,11 @@ phones are expected, because every open live view holds one (see ``events``).
 
 from __future__ import annotations
 
+import copy
 import logging
 import socket
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from flask import Flask
@@ -37,6 +38,9 @@ def make_server(app: Flask, host: str, port: int) -> Any:
 
     - bodies above the panel's limit are refused by waitress with 413 as soon as their
       ``Content-Length`` is read (a chunked one once it passes the limit), never spooled to disk;
+      only the paths of ``LARGE_BODIES`` (the import of finished games) take more: twice their
+      own cap, so that a file just over it gets the panel's own message (JSON, in the reader's
+      language) rather than waitress's plain one;
     - a connection idle for ``CHANNEL_TIMEOUT`` seconds is closed, and one host may hold at most
       ``CONNECTIONS_PER_HOST`` connections: further ones are closed at once, so one host cannot
       fill the ``CONNECTION_LIMIT`` that everybody shares;
@@ -62,15 +66,40 @@ def make_server(app: Flask, host: str, port: int) -> Any:
     )
     per_host = int(app.config.get("CONNECTIONS_PER_HOST", CONNECTION_LIMIT))
     server.channel_class = fair_channel_class(server.channel_class,
-                                              HostCounter(CONNECTION_LIMIT, per_host))
+                                              HostCounter(CONNECTION_LIMIT, per_host),
+                                              dict(app.config.get("LARGE_BODIES") or {}))
     return server
 
 
-def fair_channel_class(base: type, shares: HostCounter) -> Callable[..., Any]:
+def path_limit_parser(base: type, limits: Mapping[str, int]) -> type:
+    """Waitress's request parser with a larger body limit (``2 * cap``) for the paths in
+    ``limits``; every other path keeps the server's limit. The limit is chosen as soon as the
+    request line is parsed, before any of the body is read."""
+
+    class PathLimitParser(base):
+        adj: Any
+        path: str
+
+        def parse_header(self, header_plus: bytes) -> None:
+            super().parse_header(header_plus)
+            cap = limits.get(self.path)
+            if cap is not None:
+                adj = copy.copy(self.adj)
+                adj.max_request_body_size = 2 * cap + 1
+                self.adj = adj
+
+    return PathLimitParser
+
+
+def fair_channel_class(base: Any, shares: HostCounter,
+                       large_bodies: Mapping[str, int] | None = None) -> Callable[..., Any]:
     """Waitress's channel class, counting each host's connections against ``shares``; a new
-    connection over its host's share is closed at once, before it is read."""
+    connection over its host's share is closed at once, before it is read. The paths of
+    ``large_bodies`` may carry larger bodies (``path_limit_parser``)."""
 
     class FairChannel(base):
+        parser_class = path_limit_parser(base.parser_class, large_bodies or {})
+
         def __init__(self, server: Any, sock: socket.socket, addr: Any, adj: Any,
                      map: Any = None) -> None:
             self.host = str(addr[0]) if isinstance(addr, tuple) and addr else str(addr)

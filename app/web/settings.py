@@ -1,7 +1,7 @@
-"""Panel settings kept in the data directory (today: the LED brightness).
+"""Panel settings kept in the data directory: the LED brightness and the table's sound.
 
-A small JSON file beside the journal, so that the brightness chosen on the phone survives a
-restart. A missing or unreadable file means the config's defaults.
+A small JSON file beside the journal, so that what is chosen on the phone survives a restart.
+A missing or unreadable file means the config's defaults.
 """
 
 from __future__ import annotations
@@ -56,3 +56,14 @@ def save_brightness(panel: PanelState, level: float) -> None:
     data = load(panel.settings_path)
     data["brightness"] = level
     save(panel.settings_path, data)
+
+
+def table_sound(path: str | os.PathLike[str] | None) -> bool:
+    """Whether the table's buzzer sounds (off unless switched on)."""
+    return load(path).get("table_sound") is True
+
+
+def save_table_sound(path: str | os.PathLike[str] | None, on: bool) -> None:
+    data = load(path)
+    data["table_sound"] = on
+    save(path, data)

@@ -355,3 +355,10 @@ def test_bad_squares_are_refused(rig: Rig) -> None:
         rig.board.set_square("k1", True)
     with pytest.raises(SimulatorError, match="occupied must be"):
         rig.board.set_square("a1", 1)  # type: ignore[arg-type]
+
+
+def test_the_columns_are_polled_without_edge_detection(rig: Rig) -> None:
+    """A polled matrix needs no edge callbacks; on lgpio each would be an alert thread and a
+    Python call for every edge the scan itself makes on a column."""
+    for gpio in rig.config.columns:
+        assert rig.board.factory.pin(gpio).when_changed is None

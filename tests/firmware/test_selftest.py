@@ -127,3 +127,35 @@ def test_the_live_view_redraws_in_place_on_a_terminal() -> None:
         hardware.close()
     assert coverage.seen_closed == ALL
     assert "\x1b[10F" in out.getvalue()
+
+
+def test_one_part_at_a_time_while_building(capsys: pytest.CaptureFixture[str],
+                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    """The build guide tests each stage as it is finished: the LEDs before any switch is in,
+    the switches (rows and columns) without watching LEDs, the buzzer by ear."""
+    monkeypatch.delenv("SUDOKU_TABLE_CONFIG", raising=False)
+    code, out, _ = run(capsys, "--sim", "--part", "leds")
+    assert code == 0 and "81 of 81 squares lit exactly their own LED" in out
+    assert "+ + +" not in out and out.rstrip().endswith("no faults")
+    code, out, _ = run(capsys, "--sim", "--part", "sensors", "--inject", "dead-column:e")
+    assert code == 1 and "dead column 5 (file e)" in out and "LEDs:" not in out
+    code, out, _ = run(capsys, "--sim", "--part", "buzzer")
+    assert code == 0 and "Buzzer: an illegal piece, points, your turn (listen)" in out
+    assert "LEDs:" not in out and "+ + +" not in out
+
+
+def test_a_missing_buzzer_fails_its_test() -> None:
+    from firmware.backend import open_hardware
+    from firmware.config import HardwareConfig
+    from firmware.selftest import run as selftest_run
+
+    hardware = open_hardware(HardwareConfig(), simulate=True)
+    try:
+        assert hardware.buzzer is not None
+        hardware.buzzer.close()
+        hardware.buzzer, hardware.buzzer_error = None, "GPIO8: pin busy"
+        out = io.StringIO()
+        findings = selftest_run(hardware, None, out, 0.0, part="buzzer")
+    finally:
+        hardware.close()
+    assert not findings.ok and report(findings, sensors=False) == "no buzzer: GPIO8: pin busy"

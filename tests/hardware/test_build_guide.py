@@ -12,7 +12,7 @@ from types import ModuleType
 
 import pytest
 
-from firmware.config import FIXED_PULL_UPS, LedConfig, SensorConfig
+from firmware.config import FIXED_PULL_UPS, BuzzerConfig, LedConfig, SensorConfig
 from firmware.leds import cap_current, frame_current_ma
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -134,3 +134,15 @@ def test_the_script_draws_a_users_config(tmp_path: Path) -> None:
                             capture_output=True, text=True, timeout=30)
     assert result.returncode == 2 and "leds.data_pin" in result.stderr
     assert result.stdout == ""
+
+
+def test_the_diagram_and_the_guide_wire_the_buzzer_where_the_config_expects_it(
+        wiring: ModuleType, guide: str) -> None:
+    pin = BuzzerConfig().pin
+    root = ET.fromstring(wiring.render().encode())
+    labels = {int(t.get("data-pin", "0")): t.text for t in root.iter(SVG + "text")
+              if t.get("data-pin")}
+    assert labels[wiring.physical_pin(pin)] == f"GPIO{pin} BUZZER"
+    assert f"| BUZZER (optional) | GPIO{pin} ({wiring.physical_pin(pin)}) |" in guide
+    texts = [t.text for t in root.iter(SVG + "text")]
+    assert f"GPIO{pin} BUZZER (header pin {wiring.physical_pin(pin)})" in texts

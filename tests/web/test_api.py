@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import json
+import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 from flask.testing import FlaskClient
@@ -241,3 +243,40 @@ def test_legend_gives_every_signal_word_its_light(client: FlaskClient) -> None:
                                       "missing", "extra", "setup", "last"}
     assert legend["signals"]["illegal"]["pattern"] == "blink_fast"
     assert len(legend["players"]) == 4
+
+
+def test_the_table_sound_is_off_until_switched_on_and_kept(client: FlaskClient, hardware: Any,
+                                                           tmp_path: Path) -> None:
+    sound = client.get("/api/table").get_json()["sound"]
+    assert sound == {"available": True, "on": False, "problem": None}
+    answer = client.post("/api/table/sound", json={"on": True})
+    assert answer.status_code == 200 and answer.get_json()["sound"]["on"] is True
+    assert json.loads((tmp_path / "settings.json").read_text())["table_sound"] is True
+    assert hardware.buzzer.idle() and list(hardware.buzzer.played) == ["turn"]  # a sign of life
+    bad = client.post("/api/table/sound", json={"on": "yes"})
+    assert bad.status_code == 400 and "on must be true or false" in bad.get_json()["error"]
+    assert client.get("/api/table").get_json()["sound"]["on"] is True  # unchanged
+    client.post("/api/table/sound", json={"on": False})
+    assert client.get("/api/table").get_json()["sound"]["on"] is False
+
+
+def test_the_table_sounds_through_the_whole_panel(tmp_path: Path) -> None:
+    """Composed as `sudoku-table serve --sim` composes it: switched on, a new game's first
+    turn reaches the simulated buzzer."""
+    from app.assembly import open_panel
+
+    panel = open_panel(sim=True, data=tmp_path / "data", config_path=None)
+    try:
+        client = panel.app.test_client()
+        assert client.post("/api/table/sound", json={"on": True}).status_code == 200
+        buzzer = panel.hardware.buzzer
+        assert buzzer.idle()
+        buzzer.played.clear()
+        client.post("/api/game", json={"variant": "classic-sudoku", "players": 2})
+        for _ in range(200):
+            if buzzer.played:
+                break
+            time.sleep(0.01)
+        assert list(buzzer.played) == ["turn"]
+    finally:
+        panel.close()

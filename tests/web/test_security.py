@@ -193,6 +193,7 @@ def test_answers_to_the_tables_question_need_no_pin() -> None:
 def test_settings_need_the_pin(pin_client: FlaskClient) -> None:
     assert pin_client.post("/api/table/brightness", json={"level": 0.3}).status_code == 401
     assert pin_client.post("/api/table/led-test", json={}).status_code == 401
+    assert pin_client.post("/api/table/sound", json={"on": True}).status_code == 401
     ok = pin_client.post("/api/table/brightness", json={"level": 0.3},
                          headers={"X-Table-Pin": "4711"})
     assert ok.status_code == 200

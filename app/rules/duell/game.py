@@ -336,6 +336,12 @@ class DuellDerMeister(Game):
             return "twelve_markers"
         return "cards_used_up"
 
+    def hand_supply(self, state: State, player: int) -> dict[int, int] | None:
+        """The cards still in ``player``'s stack, by number."""
+        assert isinstance(state, DuellState)
+        counts = state.used[player]
+        return {n: SETS - counts[n] for n in range(1, 10) if counts[n] < SETS}
+
     def extras(self, state: State) -> dict[str, Any]:
         assert isinstance(state, DuellState)
         return {

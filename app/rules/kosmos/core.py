@@ -309,6 +309,12 @@ class KosmosGame(Game):
             return "board_full"
         return "cards_set_aside" if state.discarded >= DISCARDS_TO_END else "cards_used_up"
 
+    def hand_supply(self, state: State, player: int) -> dict[int, int] | None:
+        """The cards still in ``player``'s stack, by number."""
+        assert isinstance(state, KosmosState)
+        low = self.geometry.numbers[0]
+        return {low + i: k for i, k in enumerate(state.supply[player]) if k > 0}
+
     def extras(self, state: State) -> dict[str, Any]:
         assert isinstance(state, KosmosState)
         return {

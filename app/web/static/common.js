@@ -18,12 +18,15 @@ const Panel = (() => {
   // A request to the API; resolves to the JSON answer, rejects with an Error carrying the
   // table's message (already shown as a toast unless quiet is set).
   async function request(method, path, body, options = {}) {
+    // options.raw: a body that is JSON text already (a file being loaded), sent as it is.
     const headers = { "Accept": "application/json" };
-    if (body !== undefined) headers["Content-Type"] = "application/json";
+    if (body !== undefined || options.raw !== undefined) headers["Content-Type"] = "application/json";
     const pin = sessionStorage.getItem(PIN_KEY);
     if (pin) headers["X-Table-Pin"] = pin;
     const response = await fetch(path, {
-      method, headers, body: body === undefined ? undefined : JSON.stringify(body),
+      method, headers,
+      body: options.raw !== undefined ? options.raw
+        : body === undefined ? undefined : JSON.stringify(body),
       credentials: "same-origin",
     });
     let data = null;

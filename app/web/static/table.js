@@ -1,5 +1,6 @@
 // The table page: the live sensor matrix, an LED test (shown on the matrix as the LEDs run it),
-// the brightness, and the finished games with their players, winner and record.
+// the brightness, the finished games with their players, winner and record, saving all of them
+// to a file and loading such a file, and shutting the table down or restarting it.
 "use strict";
 
 (() => {
@@ -91,6 +92,124 @@
     }
   }
 
+  // The buzzer's switch: off by default; without a usable buzzer pin it says why.
+  function showTableSound(sound) {
+    const button = $("table-sound");
+    if (!sound) return;
+    button.setAttribute("aria-pressed", sound.on ? "true" : "false");
+    button.textContent = sound.on ? t("Table sound: on") : t("Table sound: off");
+    button.disabled = !sound.available;
+    const problem = $("table-sound-problem");
+    problem.hidden = sound.available;
+    problem.textContent = sound.available ? ""
+      : t("No buzzer: {problem}", { problem: sound.problem || "" });
+  }
+
+  // --- saving and loading finished games ----------------------------------------------------
+
+  const IMPORT_MAX_BYTES = 8 * 1024 * 1024;
+
+  async function importFile(file) {
+    const report = $("import-report");
+    report.hidden = false;
+    report.className = "report";
+    if (file.size > IMPORT_MAX_BYTES) {
+      report.replaceChildren(el("p", { class: "rejected", text: t(
+        "the file is too large: {size} MB; the table takes files of up to {most} MB",
+        { size: (file.size / 1048576).toLocaleString(Panel.language(), { maximumFractionDigits: 1 }),
+          most: (IMPORT_MAX_BYTES / 1048576).toLocaleString(Panel.language()) }) }));
+      return;
+    }
+    report.replaceChildren(el("p", { text: t("Checking every game in {file}...", { file: file.name }) }));
+    const text = await file.text();
+    let answer;
+    try {
+      answer = await Panel.request("POST", "/api/games/import", undefined,
+                                   { raw: text, quiet: true });
+    } catch (error) {
+      report.replaceChildren(el("p", { class: "rejected", text: error.message }));
+      return;
+    }
+    const summary = t("{added} added, {skipped} already here, {rejected} refused.",
+                      { added: answer.added, skipped: answer.skipped, rejected: answer.rejected });
+    const items = answer.games.filter((g) => g.result === "rejected").map((g) =>
+      el("li", { class: "rejected", text: t("Game {n} ({game}): {reason}", {
+        n: g.index + 1, game: g.name || g.variant || "?", reason: g.reason }) }));
+    report.replaceChildren(el("p", { text: summary }), ...(items.length ? [el("ul", {}, ...items)] : []));
+    document.body.dataset.imported = "true";
+    showFinished().catch(() => {});
+  }
+
+  // --- switching off ---------------------------------------------------------------------------
+
+  // Marked for the catalog here, translated with t() when shown.
+  const N_ = (text) => text;
+  const POWER_WORDS = {
+    poweroff: { title: N_("Shut the table down?"), button: N_("Shut down"),
+                text: N_("The table stops and switches off. A running game is kept and goes on when the table is switched on again.") },
+    reboot: { title: N_("Restart the table?"), button: N_("Restart"),
+              text: N_("The table stops and starts again; this takes about a minute. A running game is kept.") },
+  };
+
+  function showPower(power) {
+    const available = Boolean(power && power.available);
+    for (const id of ["power-off", "power-restart"]) $(id).disabled = !available;
+    $("power-unavailable").hidden = available;
+    $("power-unavailable").textContent = available ? "" : ((power && power.message) || "");
+  }
+
+  function askPower(action) {
+    const words = POWER_WORDS[action];
+    const dialog = $("power-dialog");
+    $("power-dialog-title").textContent = t(words.title);
+    $("power-dialog-text").textContent = t(words.text);
+    $("power-confirm").textContent = t(words.button);
+    $("power-confirm").className = action === "poweroff" ? "danger" : "primary";
+    dialog.dataset.action = action;
+    dialog.returnValue = "";
+    dialog.showModal();
+  }
+
+  // Until the table stops answering (shut down), or has answered again (restart).
+  async function watchPower(action) {
+    const state = $("power-state");
+    const say = (text) => { state.textContent = text; };
+    say(action === "poweroff"
+      ? t("The table is shutting down. Wait until the green light on the Raspberry Pi has gone out (a Pi 5's light turns red), then it is safe to unplug.")
+      : t("The table is restarting. This page reloads by itself when the table is back."));
+    let gone = false;
+    for (let i = 0; i < 120; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 2000));
+      let answered = false;
+      try {
+        const r = await fetch("/api/version", { cache: "no-store" });
+        answered = r.ok;
+      } catch (e) { answered = false; }
+      if (!answered && !gone) {
+        gone = true;
+        if (action === "poweroff") {
+          say(t("The table has stopped. Once the green light on the Raspberry Pi stays dark, you can unplug it."));
+          document.body.dataset.power = "off";
+          return;
+        }
+      }
+      if (answered && gone && action === "reboot") { window.location.reload(); return; }
+    }
+  }
+
+  async function power(action) {
+    const state = $("power-state");
+    try {
+      await post("/api/table/power", { action, confirm: true });
+    } catch (error) {
+      return;  // the toast says why
+    }
+    for (const id of ["power-off", "power-restart"]) $(id).disabled = true;
+    state.hidden = false;
+    document.body.dataset.power = action;
+    watchPower(action).catch(() => {});
+  }
+
   async function main() {
     await Panel.ready;
     buildMatrix();
@@ -106,6 +225,24 @@
     slider.addEventListener("change", () => post("/api/table/brightness",
                                                  { level: Number(slider.value) }).catch(() => {}));
     $("led-test").addEventListener("click", () => ledTest().catch(() => {}));
+    showTableSound(info.sound);
+    $("table-sound").addEventListener("click", () => {
+      const on = $("table-sound").getAttribute("aria-pressed") !== "true";
+      post("/api/table/sound", { on }).then((r) => showTableSound(r.sound)).catch(() => {});
+    });
+    showPower(info.power);
+    for (const id of ["power-off", "power-restart"]) {
+      $(id).addEventListener("click", (event) => askPower(event.currentTarget.dataset.action));
+    }
+    $("power-dialog").addEventListener("close", () => {
+      const dialog = $("power-dialog");
+      if (dialog.returnValue === "confirm") power(dialog.dataset.action);
+    });
+    $("import-file").addEventListener("change", (event) => {
+      const file = event.target.files && event.target.files[0];
+      event.target.value = "";
+      if (file) importFile(file).catch(() => {});
+    });
     liveViews(showSensors);
     showFinished().catch(() => {});
     document.body.dataset.rendered = "true";

@@ -1,0 +1,178 @@
+"""The DOMINARI games: a race (Halma), four in a row (Vierer), the scoring table (Revers,
+Score)."""
+
+from __future__ import annotations
+
+from app.rules.actions import OFF, Action, Blank, EndTurn, Move, Place
+from app.rules.dominari import HalmaDominari, PlacementGame, ReversDominari, ViererDominari
+from app.rules.dominari.board import BLOCKS, LINES
+from app.rules.dominari.halma import EXIT
+from app.rules.dominari.scoring import BLOCK_POINTS, LINE_POINTS
+from app.rules.dominari.vierer import FOURS
+from app.rules.game import Game, State
+from app.rules.squares import parse_square
+
+from ..reasons import Reason
+from . import Heuristic, register
+
+
+def steps_home(cell: str, player: int) -> int:
+    """Moves a lone piece on ``cell`` needs to leave the board over its exit corner."""
+    f, r = parse_square(cell)
+    ef, er = parse_square(EXIT[player])
+    return max(abs(ef - f), abs(er - r)) + 1
+
+
+class Halma(Heuristic):
+    """A race: every step a piece still needs counts against its player."""
+
+    scale = 2.5
+
+    def standing(self, game: Game, state: State) -> list[float]:
+        h = [0.0] * state.players
+        for cell, piece in state.board.items():
+            if piece.owner is not None:
+                h[piece.owner] -= steps_home(cell, piece.owner)
+        return h
+
+    def reasons(self, game: Game, before: State, action: Action, after: State,
+                mover: int) -> list[Reason]:
+        found = super().reasons(game, before, action, after, mover)
+        found = [r for r in found if r.code not in ("points", "points_plain")]
+        if not isinstance(action, Move):
+            return found
+        if action.bears_off:
+            found.append(Reason("bears_off", {"count": game.scores(after)[mover]}))
+        if not _is_step(action, mover):
+            found.append(Reason("jumps", {"count": len(action.path) - 1}))
+        if not action.bears_off:
+            gained = steps_home(action.start, mover) - steps_home(action.path[-1], mover)
+            if gained > 0:
+                found.append(Reason("advances", {"steps": gained}))
+        return found
+
+
+def _is_step(move: Move, mover: int) -> bool:
+    """A single step (or stepping off from the exit corner), not a jump."""
+    if len(move.path) != 2:
+        return False
+    if move.path[1] == OFF:
+        return move.start == EXIT[mover]
+    (fa, ra), (fb, rb) = parse_square(move.path[0]), parse_square(move.path[1])
+    return max(abs(fb - fa), abs(rb - ra)) == 1
+
+
+FOUR_WEIGHTS = (0.0, 0.2, 1.0, 4.0, 100.0)
+"""What a group of four is worth to a player owning 0..4 of its cells, the other owning none."""
+
+
+def _group_owners(state: State, group: tuple[str, ...]) -> tuple[int, int, int]:
+    """White's pieces, Black's pieces and empty cells in ``group``."""
+    counts = [0, 0, 0]
+    for cell in group:
+        piece = state.board.get(cell)
+        if piece is None or piece.owner is None:
+            counts[2] += 1
+        else:
+            counts[piece.owner] += 1
+    return counts[0], counts[1], counts[2]
+
+
+class Vierer(Heuristic):
+    """Groups of four still open to one player: the more of it owned, the more it weighs."""
+
+    scale = 3.0
+
+    def standing(self, game: Game, state: State) -> list[float]:
+        h = [0.0, 0.0]
+        for group in FOURS:
+            white, black, _ = _group_owners(state, group)
+            if white and not black:
+                h[0] += FOUR_WEIGHTS[white]
+            elif black and not white:
+                h[1] += FOUR_WEIGHTS[black]
+        return h
+
+    def reasons(self, game: Game, before: State, action: Action, after: State,
+                mover: int) -> list[Reason]:
+        found = [r for r in placement_reasons(game, before, action, after, mover)
+                 if r.code not in ("points", "points_plain")]
+        if not isinstance(action, Place | Blank):
+            return found
+        other = 1 - mover
+        assert isinstance(game, ViererDominari)
+        if after.over and after.winners == (mover,):
+            group = game.winning_groups(after.board, mover)[0]
+            found.append(Reason("four", {"cells": list(group)}))
+            return found
+        mine = after.board.get(action.cell)
+        if mine is None or mine.owner != mover:
+            return found
+        for group in FOURS:
+            if action.cell not in group:
+                continue
+            counts = _group_owners(before, group)
+            if counts[other] == 3 and counts[2] == 1:
+                found.append(Reason("blocks_four", {"player": other, "cells": list(group)}))
+        for group in FOURS:
+            if action.cell not in group:
+                continue
+            counts = _group_owners(after, group)
+            if counts[mover] == 3 and counts[2] == 1:
+                found.append(Reason("threatens_four", {"cells": list(group)}))
+        return found
+
+
+def placement_reasons(game: Game, before: State, action: Action, after: State,
+                      mover: int) -> list[Reason]:
+    """What the placement games share: the win, points, flips, blanks and ending the turn."""
+    found = Heuristic.reasons(PLAIN_TABLE, game, before, action, after, mover)
+    if isinstance(action, Place | Blank) and after.last.flipped:
+        found.append(Reason("flips", {"count": len(after.last.flipped)}))
+    if isinstance(action, Blank):
+        if action.owner is None or action.owner == mover:
+            found.insert(0, Reason("blank", {"cell": action.cell}))
+        else:
+            found.insert(0, Reason("blank_for", {"player": action.owner, "cell": action.cell}))
+    if isinstance(action, EndTurn):
+        found.append(Reason("end_turn"))
+    return found
+
+
+class Table(Heuristic):
+    """The scoring table, plus half the value of rows, columns and blocks that are still of
+    one colour, by how full they are."""
+
+    scale = 3.0
+
+    def standing(self, game: Game, state: State) -> list[float]:
+        h = [float(s) for s in game.scores(state)]
+        board = state.board
+        for areas, points in ((BLOCKS, BLOCK_POINTS[0]), (LINES, LINE_POINTS[0])):
+            for cells in areas.values():
+                owner = None
+                filled = 0
+                for cell in cells:
+                    piece = board.get(cell)
+                    if piece is None:
+                        continue
+                    if piece.owner is None or (owner is not None and piece.owner != owner):
+                        owner = -1
+                        break
+                    owner = piece.owner
+                    filled += 1
+                if owner is not None and owner >= 0 and filled < len(cells):
+                    h[owner] += 0.5 * points * filled / len(cells)
+        return h
+
+    def reasons(self, game: Game, before: State, action: Action, after: State,
+                mover: int) -> list[Reason]:
+        return placement_reasons(game, before, action, after, mover)
+
+
+PLAIN_TABLE = Heuristic()
+
+register(HalmaDominari, Halma())
+register(ViererDominari, Vierer())
+register(ReversDominari, Table())
+register(PlacementGame, Table())

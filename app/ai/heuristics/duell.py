@@ -1,0 +1,66 @@
+"""Duell der Meister: markers held, and the houses each player leads in by how full they are."""
+
+from __future__ import annotations
+
+from app.rules.actions import Action, Place
+from app.rules.duell import DuellDerMeister, DuellState, house_winner
+from app.rules.duell.game import CELL_HOUSES, HOUSE_CELLS, HOUSE_NAMES, MARKERS_TO_WIN, cards_in
+from app.rules.game import Game, State
+
+from ..reasons import Reason
+from . import Heuristic, register
+
+LEAD_SHARE = 0.5
+"""What leading in an open house counts for, times how full the house is."""
+CLOSE_TO_TWELVE = MARKERS_TO_WIN - 3
+"""From this many markers on, a player is close to winning."""
+
+
+class Duell(Heuristic):
+    """Markers plus leads in open houses."""
+
+    scale = 2.0
+
+    def standing(self, game: Game, state: State) -> list[float]:
+        assert isinstance(state, DuellState)
+        h = [float(s) for s in game.scores(state)]
+        board = state.board
+        for h_index, name in enumerate(HOUSE_NAMES):
+            if name in state.markers:
+                continue
+            cells = HOUSE_CELLS[h_index]
+            winner = house_winner(cards_in(board, cells))
+            if winner is not None:
+                filled = sum(1 for c in cells if c in board)
+                h[winner] += LEAD_SHARE * filled / len(cells)
+        return h
+
+    def reasons(self, game: Game, before: State, action: Action, after: State,
+                mover: int) -> list[Reason]:
+        assert isinstance(before, DuellState) and isinstance(after, DuellState)
+        found = [r for r in super().reasons(game, before, action, after, mover)
+                 if r.code not in ("points", "points_plain")]
+        won = [name for name in after.awarded if after.markers.get(name) == mover]
+        if won:
+            found.append(Reason("markers", {"points": len(won), "areas": won}))
+        if not isinstance(action, Place) or after.over:
+            return found
+        other = 1 - mover
+        overtaken = []
+        for h_index in CELL_HOUSES[action.cell]:
+            name = HOUSE_NAMES[h_index]
+            if name in before.markers:
+                continue
+            cells = HOUSE_CELLS[h_index]
+            if house_winner(cards_in(before.board, cells)) == other and \
+                    house_winner(cards_in(after.board, cells)) == mover:
+                overtaken.append(name)
+        if overtaken:
+            found.append(Reason("overtakes", {"player": other, "areas": overtaken}))
+            held = game.scores(before)[other]
+            if held >= CLOSE_TO_TWELVE:
+                found.append(Reason("blocks_twelve", {"player": other, "markers": held}))
+        return found
+
+
+register(DuellDerMeister, Duell())

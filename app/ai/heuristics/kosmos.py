@@ -1,0 +1,79 @@
+"""The KOSMOS SUDOKU games: full sections and bonus areas score; a lead in a section that is
+still filling is worth part of its points."""
+
+from __future__ import annotations
+
+from app.rules.actions import Action, Place
+from app.rules.game import Game, State
+from app.rules.kosmos.core import SECTION_POINTS, KosmosGame
+
+from ..reasons import Reason
+from . import Heuristic, register
+
+LEAD_SHARE = 0.6
+"""How much of a section's points a lead counts for when the section is full (by fill)."""
+
+
+def section_leads(game: Game, state: State) -> list[float]:
+    """Each player's expected points from sections not yet full: the leading sums get the
+    section's points in proportion to how full it is."""
+    h = [0.0] * state.players
+    board = state.board
+    for cells in game.geometry.sections.values():
+        sums: dict[int, int] = {}
+        filled = 0
+        for cell in cells:
+            piece = board.get(cell)
+            if piece is None:
+                continue
+            filled += 1
+            if piece.owner is not None and piece.number is not None:
+                sums[piece.owner] = sums.get(piece.owner, 0) + piece.number
+        if not sums or filled == len(cells):
+            continue
+        share = LEAD_SHARE * filled / len(cells)
+        ranked = sorted(sums.items(), key=lambda item: -item[1])
+        for place, (player, _) in enumerate(ranked[:len(SECTION_POINTS)]):
+            h[player] += share * SECTION_POINTS[place]
+    return h
+
+
+class Kosmos(Heuristic):
+    """Points held plus leads in sections that are still filling."""
+
+    scale = 2.5
+
+    def standing(self, game: Game, state: State) -> list[float]:
+        h = [float(s) for s in game.scores(state)]
+        for p, extra in enumerate(section_leads(game, state)):
+            h[p] += extra
+        return h
+
+    def reasons(self, game: Game, before: State, action: Action, after: State,
+                mover: int) -> list[Reason]:
+        found = super().reasons(game, before, action, after, mover)
+        if isinstance(action, Place):
+            taken = [name for name in game.geometry.sections_of[action.cell]
+                     if name not in after.last.completed
+                     and _leader(before, game.geometry.sections[name]) != mover
+                     and _leader(after, game.geometry.sections[name]) == mover]
+            if taken:
+                found.append(Reason("leads", {"areas": taken}))
+        return found
+
+
+def _leader(state: State, cells: tuple[str, ...]) -> int | None:
+    """The player with the highest sum in ``cells`` alone, or None."""
+    sums: dict[int, int] = {}
+    for cell in cells:
+        piece = state.board.get(cell)
+        if piece is not None and piece.owner is not None and piece.number is not None:
+            sums[piece.owner] = sums.get(piece.owner, 0) + piece.number
+    if not sums:
+        return None
+    best = max(sums.values())
+    leaders = [p for p, s in sums.items() if s == best]
+    return leaders[0] if len(leaders) == 1 else None
+
+
+register(KosmosGame, Kosmos())

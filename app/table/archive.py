@@ -1,0 +1,200 @@
+"""Saving every finished game to one file, and taking such a file in again.
+
+The export (docs/records.md, "Finished games file") holds each finished game's record, when it
+finished and its final state. An import trusts nothing in the file: every record is replayed
+by the rules, its final state must be over (and agree with the file's state where the file
+has one), and only then is the game new (added), already on the table or twice in the file
+(skipped), or refused (rejected, with the reason). A file that is not such an export changes
+nothing at all.
+
+A game's identity is its record together with the moment it finished: the same game exported
+twice, or brought back after a round trip through another table, is the same game.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from app.rules.errors import Illegal, RulesError
+from app.rules.record import Record, ReplayError, replay
+from app.rules.wording import N_
+
+FORMAT = "sudoku-table-games"
+FORMAT_VERSION = 1
+MAX_GAMES = 5000
+"""The most games one file may hold (a family's lifetime of evenings, and then some)."""
+
+COMPARED = ("over", "winners", "scores")
+"""The parts of a file's state that must agree with the replay (other fields may differ
+between versions of the program)."""
+
+
+class ArchiveError(ValueError):
+    """The file is not an export of finished games; nothing was changed. ``template`` and
+    ``params`` let the panel word it in the reader's language."""
+
+    def __init__(self, template: str, **params: Any) -> None:
+        self.template = template
+        self.params = params
+        super().__init__(template.format(**params) if params else template)
+
+
+@dataclass(frozen=True, slots=True)
+class Reason:
+    """Why a game was skipped or rejected: an English template and its parameters (a
+    parameter may be a rules error or an ``Illegal``, worded in turn by the panel)."""
+
+    template: str
+    params: Mapping[str, Any] = field(default_factory=dict)
+
+    @property
+    def english(self) -> str:
+        said = {k: v.reason if isinstance(v, Illegal) else v for k, v in self.params.items()}
+        return self.template.format(**said) if said else self.template
+
+
+@dataclass
+class Outcome:
+    """What became of one game of the file (``index`` counts from 0)."""
+
+    index: int
+    variant: str | None
+    finished: str | None
+    result: str  # "added", "skipped" or "rejected"
+    reason: Reason | None = None
+
+
+@dataclass
+class ImportPlan:
+    """The games to add (each ready for the journal) and what becomes of every game."""
+
+    new: list[dict[str, Any]] = field(default_factory=list)
+    outcomes: list[Outcome] = field(default_factory=list)
+
+    def count(self, result: str) -> int:
+        return sum(1 for o in self.outcomes if o.result == result)
+
+
+def game_key(record: Mapping[str, Any], finished: str) -> str:
+    """The identity of a finished game: its record (as replayed) and when it finished."""
+    text = json.dumps([record, finished], sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def export_document(games: Iterable[Mapping[str, Any]], exported: str,
+                    program: Mapping[str, Any]) -> dict[str, Any]:
+    """The file of every finished game (oldest first), as ``GET /api/games/export`` sends it."""
+    return {
+        "format": FORMAT,
+        "version": FORMAT_VERSION,
+        "exported": exported,
+        "program": dict(program),
+        "games": [{"id": g.get("id"), "variant": g.get("variant"), "finished": g.get("finished"),
+                   "record": g.get("record"), "state": g.get("state")} for g in games],
+    }
+
+
+def _finished_time(value: object) -> str | None:
+    """``value`` if it is an ISO 8601 time with a time zone, else None."""
+    if not isinstance(value, str) or len(value) > 40:
+        return None
+    try:
+        moment = datetime.fromisoformat(value)
+    except ValueError:
+        return None
+    return value if moment.tzinfo is not None else None
+
+
+def plan_import(document: object, existing: Iterable[Mapping[str, Any]]) -> ImportPlan:
+    """Check a file of finished games against the games on the table (``existing``, as the
+    journal lists them); ``ArchiveError`` if it is no such file."""
+    if not isinstance(document, Mapping):
+        raise ArchiveError(N_("this is not a file of finished games (a JSON object was "
+                              "expected)"))
+    if document.get("format") != FORMAT:
+        raise ArchiveError(N_("this is not a file of finished games exported by a Sudoku "
+                              "Table"))
+    version = document.get("version")
+    if version != FORMAT_VERSION:
+        raise ArchiveError(N_("this file has version {version}; this table reads version "
+                              "{supported}: update the table first"),
+                           version=repr(version), supported=FORMAT_VERSION)
+    games = document.get("games")
+    if not isinstance(games, list):
+        raise ArchiveError(N_("the file has no list of games"))
+    if len(games) > MAX_GAMES:
+        raise ArchiveError(N_("the file holds {count} games; at most {most} can be imported "
+                              "at once"), count=len(games), most=MAX_GAMES)
+
+    seen = {game_key(_canonical(g.get("record")), str(g.get("finished") or ""))
+            for g in existing}
+    plan = ImportPlan()
+    for index, entry in enumerate(games):
+        variant = None
+        if isinstance(entry, Mapping):
+            record = entry.get("record")
+            variant = entry.get("variant") or (
+                record.get("variant") if isinstance(record, Mapping) else None)
+        finished = _finished_time(entry.get("finished")) if isinstance(entry, Mapping) else None
+        outcome = Outcome(index, variant if isinstance(variant, str) else None, finished,
+                          "rejected")
+        plan.outcomes.append(outcome)
+        checked = _check_game(entry)
+        if isinstance(checked, Reason):
+            outcome.reason = checked
+            continue
+        outcome.variant = checked["variant"]
+        key = game_key(checked["record"], checked["finished"])
+        if key in seen:
+            outcome.result = "skipped"
+            outcome.reason = Reason(N_("already on the table"))
+            continue
+        seen.add(key)
+        outcome.result = "added"
+        plan.new.append(checked)
+    return plan
+
+
+def _canonical(record: object) -> Any:
+    """A record as the table writes it (defaults filled in), so that equal games compare
+    equal however their file spelled them; a record that cannot be read is left as it is."""
+    try:
+        return Record.from_json(record).to_json()
+    except RulesError:
+        return record
+
+
+def _check_game(entry: object) -> dict[str, Any] | Reason:
+    """A game of the file, replayed: ready for the journal, or why not."""
+    if not isinstance(entry, Mapping):
+        return Reason(N_("not a game (a JSON object was expected)"))
+    finished = _finished_time(entry.get("finished"))
+    if finished is None:
+        return Reason(N_("its finish time is missing or not a date and time with a time zone"))
+    try:
+        record = Record.from_json(entry.get("record"))
+        game, states = replay(record)
+    except ReplayError as e:
+        return Reason(N_("move {number} is not allowed: {reason}"),
+                      {"number": e.index + 1, "reason": e.illegal})
+    except RulesError as e:
+        return Reason(N_("its record cannot be read: {detail}"), {"detail": e})
+    final = states[-1]
+    if not final.over:
+        return Reason(N_("the game in its record is not finished"))
+    state = game.document(final)
+    given = entry.get("state")
+    if isinstance(given, Mapping):
+        differs = [k for k in COMPARED if k in given and given[k] != state.get(k)]
+        if differs:
+            return Reason(N_("its moves do not lead to the result the file states ({parts})"),
+                          {"parts": ", ".join(differs)})
+    elif given is not None:
+        return Reason(N_("its state is not a JSON object"))
+    return {"variant": record.variant, "finished": finished, "record": record.to_json(),
+            "state": state}
