@@ -28,6 +28,7 @@ readonly PI5_REVISION=c04170
 # needs to fetch and build (certificates, the C library headers).
 readonly ROOT_PACKAGES=(python3-venv python3-dev gcc libc6-dev ca-certificates)
 readonly QEMU=qemu-aarch64-static
+readonly STEP_LIMIT=40m  # for one command in the root (the longest, a pip install, takes ~5 min)
 
 SOURCE=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 CACHE=${XDG_CACHE_HOME:-${HOME:-/root}/.cache}/sudoku-table/arm64
@@ -197,19 +198,22 @@ in_root() {
         shift
     done
     local rc=0 binds=()
+    # A hung emulated program must not hang the check: each command gets at most STEP_LIMIT.
     case $RUNNER in
         binfmt)
             if [[ -n $CPUINFO ]]; then
                 mount --bind "$CPUINFO" "$ROOT/proc/cpuinfo" || return
             fi
-            chroot "$ROOT" /usr/bin/env -i "${env[@]}" "$@" || rc=$?
+            timeout --kill-after=30 "$STEP_LIMIT" chroot "$ROOT" /usr/bin/env -i "${env[@]}" "$@" \
+                || rc=$?
             if [[ -n $CPUINFO ]]; then
                 umount "$ROOT/proc/cpuinfo" || umount -l "$ROOT/proc/cpuinfo"
             fi
             return "$rc" ;;
         proot)
             [[ -z $CPUINFO ]] || binds=(-b "$CPUINFO:/proc/cpuinfo")
-            proot -0 -q "$QEMU" -r "$ROOT" -b /dev -b /proc -b /sys "${binds[@]}" \
+            timeout --kill-after=30 "$STEP_LIMIT" \
+                proot -0 -q "$QEMU" -r "$ROOT" -b /dev -b /proc -b /sys "${binds[@]}" \
                 -b "$DEBS:/var/cache/apt/archives" -b "$PIP_CACHE:/root/.cache/pip" -w / \
                 /usr/bin/env -i "${env[@]}" "$@" ;;
         *) echo "check-arm64: no way to run arm64 programs chosen" >&2; return 1 ;;
@@ -324,18 +328,26 @@ second_stage() {
 
 root_packages() {
     local about
-    # Bookworm with its updates, as Raspberry Pi OS has them.
-    printf 'deb %s %s main\ndeb %s %s-updates main\ndeb %s %s-security main\n' \
-        "$MIRROR" "$SUITE" "$MIRROR" "$SUITE" "${MIRROR%/debian}/debian-security" "$SUITE" \
+    # Bookworm with its updates, as Raspberry Pi OS has them. The keyring is named: apt-key's
+    # merged keyring fails under proot (NO_PUBKEY for every signature). A source that cannot be
+    # fetched or verified is an error, not a warning.
+    local signed=/usr/share/keyrings/debian-archive-keyring.gpg
+    printf 'deb [signed-by=%s] %s %s main\n' \
+        "$signed" "$MIRROR" "$SUITE" "$signed" "$MIRROR" "$SUITE-updates" \
+        "$signed" "${MIRROR%/debian}/debian-security" "$SUITE-security" \
         > "$ROOT/etc/apt/sources.list" || return
-    cp -L /etc/resolv.conf "$ROOT/etc/resolv.conf" && in_root apt-get update -q \
+    cp -L /etc/resolv.conf "$ROOT/etc/resolv.conf" && in_root apt-get update -q --error-on=any \
         && in_root apt-get install -y -q --no-install-recommends "${ROOT_PACKAGES[@]}" || return
     # This machine's own certificate authorities (a network behind a TLS-inspecting proxy):
-    # trusted in the root too, so that pip reaches PyPI from there as it does from here.
-    local local_cas=(/usr/local/share/ca-certificates/*.crt)
+    # trusted in the root too, so that pip reaches PyPI from there as it does from here. Added
+    # to the bundle from here (update-ca-certificates hangs under proot).
+    local local_cas=(/usr/local/share/ca-certificates/*.crt) ca bundle
+    bundle=$ROOT/etc/ssl/certs/ca-certificates.crt
     if [[ -e ${local_cas[0]} ]]; then
-        cp "${local_cas[@]}" "$ROOT/usr/local/share/ca-certificates/" \
-            && in_root update-ca-certificates >/dev/null || return
+        for ca in "${local_cas[@]}"; do
+            cp "$ca" "$ROOT/usr/local/share/ca-certificates/" || return
+            grep -qF -- "$(sed -n 2p "$ca")" "$bundle" || cat "$ca" >> "$bundle" || return
+        done
         note "the root trusts this machine's certificate authorities too: ${local_cas[*]##*/}"
     fi
     if [[ $ROOT_FROM != packages ]]; then
@@ -409,8 +421,8 @@ versions() {
 # there as on Raspberry Pi OS (with SPI turned on the usual way when SPI_ON is given). Every
 # EXPECTED line must be in the output.
 dry_run_install() {
-    local model=$1 spi=$2 out=$WORK/install-dry-run.log rc=0 expected
-    shift 2
+    local label=$1 model=$2 spi=$3 out=$WORK/install-dry-run-$1.log rc=0 expected
+    shift 3
     printf '%s\0' "$model" > "$ROOT/src/model" && mkdir -p "$ROOT/boot/firmware" || return
     {
         printf '# For more options and information see\n# http://rptl.io/configtxt\n'
@@ -430,6 +442,26 @@ dry_run_install() {
     for expected in "installing on: $model" "$@"; do
         grep -qF -- "$expected" "$out" || { echo "missing in the output: $expected"; return 1; }
     done
+}
+
+# The Debian packages the installer's dry runs would add (Wi-Fi setup, name, power): resolved
+# by apt for arm64 without installing them (they start services and pull in a network manager).
+installer_packages() {
+    local packages out=$WORK/apt-simulate.log rc=0
+    packages=$(sed -n 's/^+ apt-get install -y -q //p' "$WORK"/install-dry-run-*.log \
+        | tr ' ' '\n' | sort -u | paste -sd' ' -)
+    if [[ -z $packages ]]; then
+        note "the installer's dry runs add no Debian package"
+        return 0
+    fi
+    # shellcheck disable=SC2086  # a list of package names
+    in_root apt-get install --simulate -q $packages > "$out" 2>&1 || rc=$?
+    cat "$out"
+    ((rc == 0)) || return "$rc"
+    note "apt for arm64 resolves what the installer adds ($packages):" \
+        "$(grep -c '^Inst ' "$out") packages, e.g." \
+        "$(sed -n 's/^Inst \([^ ]*\) (\([^ ]*\) .*/\1 \2/p' "$out" \
+            | grep -E "^(${packages// /|}) " | paste -sd, - | sed 's/,/, /g')"
 }
 
 selftest_sim() {
@@ -487,13 +519,14 @@ fi
 step "versions installed" versions "installed with [pi]" || true
 # What differs: the Pi 4's SPI clock comes from the core clock, which is pinned; the Pi 5's not.
 # The Pi 4 has SPI turned on as raspi-config does it, which claims a matrix column's pin.
-step "install.sh --dry-run --force (Pi 4 model)" dry_run_install "$PI4_MODEL" spi_on \
+step "install.sh --dry-run --force (Pi 4 model)" dry_run_install pi4 "$PI4_MODEL" spi_on \
     "boot config /boot/firmware/config.txt: SPI0 for the LEDs (dtoverlay=spi0-0cs core_freq=500 core_freq_min=500)" \
     "'dtparam=spi=on' claims GPIO7 (a matrix column): commenting it out" \
     "installing the [pi] extra" || true
-step "install.sh --dry-run --force (Pi 5 model)" dry_run_install "$PI5_MODEL" spi_off \
+step "install.sh --dry-run --force (Pi 5 model)" dry_run_install pi5 "$PI5_MODEL" spi_off \
     "boot config /boot/firmware/config.txt: SPI0 for the LEDs (dtoverlay=spi0-0cs)" \
     "installing the [pi] extra" || true
+step "apt: what the installer adds, resolved for arm64 (simulated)" installer_packages || true
 step "sudoku-table selftest --sim" selftest_sim || true
 step "LED stack, forced Pi 4, driver spi" led_probe RASPBERRY_PI_4B spi || true
 step "LED stack, forced Pi 5, driver spi" led_probe RASPBERRY_PI_5 spi || true
