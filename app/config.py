@@ -3,8 +3,8 @@
 The file is TOML (``firmware/table.example.toml`` documents every key). Each layer owns its
 sections and checks them: the firmware ``[sensors]``, ``[leds]`` and ``[simulator]``
 (``firmware.config``), the panel ``[panel]`` (``app.web.config``), the overlays ``[board]``
-(``app.overlay``), the computer opponent ``[computer]`` (``app.ai.config``). A section nobody owns, or a bad value anywhere, stops the start with one
-line naming the file and the key.
+(``app.overlay``), the computer opponent ``[computer]`` (``app.ai.config``). A section nobody
+owns, or a bad value anywhere, stops the start with one line naming the file and the key.
 """
 
 from __future__ import annotations
@@ -53,8 +53,7 @@ def from_mapping(data: Mapping[str, Any], source: str | None = None) -> Config:
     hardware = hardware_from_mapping(data, source=source, others=LAYER_SECTIONS)
     parts: dict[str, Any] = {}
     for name, (cls, read) in LAYER_SECTIONS.items():
-        keys = getattr(cls, "KEYS", None) or [f.name for f in fields(cls)]
-        raw = section(data, name, keys)
+        raw = section(data, name, [f.name for f in fields(cls)])
         try:
             parts[name] = read(raw)
         except ValueError as e:

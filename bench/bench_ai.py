@@ -180,6 +180,15 @@ def summarise(outcomes: Sequence[Outcome], level: str) -> tuple[int, int, int, f
     return len(outcomes), wins, draws, seconds / max(moves, 1)
 
 
+def duel_line(key: tuple[str, str, str], outcomes: Sequence[Outcome]) -> str:
+    """One line of the table: game, level, opponent, games, win rate [CI], draws, s/move."""
+    variant, level, opponent = key
+    games, wins, draws, per_move = summarise(outcomes, level)
+    low, high = wilson(wins, games)
+    return (f"{variant:<18} {level:<7} {opponent:<8} {games:>5}  "
+            f"{wins / games:>4.0%} [{low:>4.0%}, {high:>4.0%}]     {draws:>5} {per_move:>7.3f}")
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=int, default=12,
@@ -224,21 +233,25 @@ def main(argv: Sequence[str] | None = None) -> int:
     everything.sort(key=lambda t: -sum(s == "strong" for s in t.seats))
     started = time.perf_counter()
     results: dict[Table, Outcome] = {}
+    line_of = {t: key for key, ts in duels.items() for t in ts}
+    left = {key: len(ts) for key, ts in duels.items()}
     with multiprocessing.Pool(args.workers) as pool:
         for done, outcome in enumerate(pool.imap_unordered(play, everything), start=1):
             results[outcome.table] = outcome
+            key = line_of.get(outcome.table)
+            if key is not None:
+                left[key] -= 1
+                if left[key] == 0:  # a line is complete: show it at once (stderr)
+                    print("  " + duel_line(key, [results[t] for t in duels[key]]),
+                          file=sys.stderr, flush=True)
             if done % 50 == 0:
                 print(f"  ... {done}/{len(everything)} games, "
                       f"{time.perf_counter() - started:.0f} s", file=sys.stderr, flush=True)
 
     print(f"{'game':<18} {'level':<7} {'opponent':<8} {'games':>5}  {'win rate [95% CI]':<21} "
           f"{'draws':>5} {'s/move':>7}")
-    for (variant, level, opponent), tables in duels.items():
-        games, wins, draws, per_move = summarise([results[t] for t in tables], level)
-        low, high = wilson(wins, games)
-        print(f"{variant:<18} {level:<7} {opponent:<8} {games:>5}  "
-              f"{wins / games:>4.0%} [{low:>4.0%}, {high:>4.0%}]     {draws:>5} "
-              f"{per_move:>7.3f}")
+    for key, tables in duels.items():
+        print(duel_line(key, [results[t] for t in tables]))
     if multi:
         print()
         print(f"{'game':<18} {'players':>7} {'games':>5}  first places by level "

@@ -62,7 +62,7 @@ in the ``[computer]`` section of the config."""
 EASY_RANDOM = 0.35
 """How often ``easy`` plays any legal action instead of looking (its budget is one look:
 the action whose position looks best one action ahead)."""
-EXPLORATION = 0.35
+EXPLORATION = 0.05
 """The UCB constant (values are chances between 0 and 1)."""
 
 

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from app.ai import LEVELS, Budget, EngineError, choose, decide
 from app.ai.engine import action_number, blank_step, play_turn
 from app.ai.heuristics import heuristic_for
-from app.rules.actions import Action, Blank, EndTurn, Place
+from app.rules.actions import Action, Blank, EndTurn
 from app.rules.game import BLANKS_PHASE, Game, State, new_game
 
 from .positions import GAMES, random_position
