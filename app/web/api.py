@@ -156,7 +156,9 @@ def words() -> Response:
     """The panel's words in the request's language: the catalog (English message id to text)
     and the English wording of every code the table sends (messages, next steps, end reasons,
     score parts), for the JavaScript to translate exactly as the pages do."""
+    from app.ai import WORDINGS
     from app.rules.game import END_REASONS, SCORE_PARTS
+    from app.table.computer import LEVEL_WORDS
     from app.table.view import MESSAGES, NEXT_STEPS
 
     language = i18n.current()
@@ -165,7 +167,8 @@ def words() -> Response:
         "languages": list(i18n.LANGUAGES),
         "strings": i18n.catalog(language),
         "codes": {"messages": dict(MESSAGES), "next": dict(NEXT_STEPS),
-                  "end": dict(END_REASONS), "parts": dict(SCORE_PARTS)},
+                  "end": dict(END_REASONS), "parts": dict(SCORE_PARTS),
+                  "reasons": dict(WORDINGS), "levels": dict(LEVEL_WORDS)},
     })
 
 
@@ -207,6 +210,7 @@ def new_game() -> Response:
     view = panel.table.new_game(
         wanted["variant"], wanted["players"], wanted["options"], wanted["setup"],
         hints=wanted["hints"], names=names, replace=wanted["replace"], colors=wanted["colors"],
+        computers=wanted["computers"],
     )
     return jsonify(present(panel, view))
 
@@ -235,6 +239,15 @@ def game_input_endpoint() -> Response:
         require_pin(body)
     view = panel.table.input(data)
     return jsonify(present(_panel(), view))
+
+
+@api.post("/hint")
+def hint() -> Response:
+    """Ask for a hint for the person to move. The answer comes at once with ``table.hint``
+    ``{"status": "thinking"}``; the advised action and its reasons follow as a new view (the
+    live stream, or GET /api/state). Changes nothing in the game, so it needs no PIN."""
+    only_fields(json_body(), set(), "a hint request")
+    return jsonify(present(_panel(), _panel().table.hint()))
 
 
 @api.post("/sim/square")
