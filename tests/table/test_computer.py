@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from app.ai import Budget, ComputerConfig
+from app.ai import ComputerConfig
 from app.rules.actions import Blank, Discard, EndTurn, Joker, Move, Place, action_from_json
 from app.rules.game import new_game
 from app.table import InputError, Table
@@ -21,7 +21,8 @@ from app.table.journal import Journal
 
 from .helpers import Clock, lift, make_table, put, wait
 
-QUICK = ComputerConfig({level: Budget(60, 5.0) for level in ("easy", "normal", "strong")})
+QUICK = ComputerConfig(**{f"{level}_{part}": value for level in ("easy", "normal", "strong")
+                          for part, value in (("positions", 60), ("seconds", 5.0))})
 """Small searches: the tests are about the table, not the engine's strength."""
 
 
