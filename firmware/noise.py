@@ -160,6 +160,15 @@ def _inside(points: Sequence[tuple[float, float]], c: tuple[float, float],
     return out
 
 
+def follow(before: list[Transition], after: list[Transition]) -> list[Transition]:
+    """The changes ``after`` following ``before``: a new make or break cuts short whatever the
+    contact was still doing (a bounce not yet over)."""
+    if not after:
+        return list(before)
+    start = after[0][0]
+    return [c for c in before if c[0] < start] + after
+
+
 class NoiseModel:
     """The random part of the simulated physics, from one seed."""
 
@@ -209,10 +218,10 @@ class NoiseModel:
             changes: list[Transition] = []
             for make, brk in intervals:
                 if make != -math.inf:
-                    changes += self.bounce(make, True)
+                    changes = follow(changes, self.bounce(make, True))
                 if brk != math.inf:
-                    changes += self.bounce(brk, False)
-            out[index] = sorted(changes, key=lambda c: c[0])
+                    changes = follow(changes, self.bounce(brk, False))
+            out[index] = changes
         return out
 
     def slide_speed(self) -> float:

@@ -22,14 +22,17 @@ import bisect
 import threading
 import time
 from collections.abc import Callable, Iterable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from gpiozero.pins.mock import MockFactory, MockPin
 
 from .config import SensorConfig, SimulatorConfig
 from .exc import SimulatorError
 from .layout import SIZE, square_index
-from .noise import NoiseModel, Slide, Transition
+from .noise import NoiseModel, Slide, Transition, follow
+
+if TYPE_CHECKING:
+    from .matrix import ReedMatrix
 
 Timeline = tuple[bool, list[float], list[bool]]
 """A square's scheduled contact changes: the state before the first, then times and states."""
@@ -179,12 +182,13 @@ class SimulatedBoard:
         timeline = self._timelines.get(index)
         if timeline is None:
             base, times, states = before, [], []
-        else:
-            base, times, states = timeline[0], list(timeline[1]), list(timeline[2])
-        for t, state in changes:
-            k = bisect.bisect_right(times, t)
-            times.insert(k, t)
-            states.insert(k, state)
+        else:  # what the contact was still doing is cut short by the new make or break
+            base, times, states = timeline
+            keep = bisect.bisect_left(times, changes[0][0]) if changes else len(times)
+            times, states = times[:keep], states[:keep]
+        ordered = follow([], sorted(changes, key=lambda c: c[0]))
+        times += [t for t, _ in ordered]
+        states += [state for _, state in ordered]
         self._timelines[index] = (base, times, states)  # one assignment: the scan thread reads
 
     # --- injected faults --------------------------------------------------------------------
@@ -282,3 +286,31 @@ class SimulatedBoard:
 def _line(n: int) -> None:
     if isinstance(n, bool) or not isinstance(n, int) or not 0 <= n < SIZE:
         raise SimulatorError(f"a line number must be 0 to 8, got {n!r}")
+
+
+class ManualClock:
+    """A clock that moves only when told to: runs the simulated table faster than real time
+    (tests, the bench), with the board and the matrix reading the same time."""
+
+    def __init__(self, now: float = 100.0) -> None:
+        self.now = now
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def scan_until(matrix: ReedMatrix, clock: ManualClock, until: float,
+               after_scan: Callable[[], None] | None = None) -> int:
+    """Scan ``matrix`` on ``clock`` until ``until``, at the intervals its scan thread would use
+    (fast while a square is changing); ``after_scan`` runs after each scan. The scans done."""
+    scans = 0
+    while True:
+        step = matrix.next_interval()
+        if clock.now + step > until + 1e-12:
+            break
+        clock.now += step
+        matrix.scan_once()
+        scans += 1
+        if after_scan is not None:
+            after_scan()
+    return scans

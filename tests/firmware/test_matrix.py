@@ -16,7 +16,6 @@ from firmware.matrix import ReedMatrix
 from firmware.ports import SensorEvent, SensorFault
 from firmware.simulator import SimulatedBoard
 
-
 SETTLE = SensorConfig().settle_ms / 1000
 """The default confirmation time: a change counts once it has held this long."""
 WAIT = SETTLE + 0.03
