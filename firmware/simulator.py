@@ -145,7 +145,12 @@ class SimulatedBoard:
             first = square_index(move.path[0])
             if from_rest and not self._closed[first]:
                 raise SimulatorError(f"no piece stands on {move.path[0]} to slide from")
+            for square in move.path[0 if not from_rest else 1:]:
+                if self._closed[square_index(square)]:
+                    raise SimulatorError(f"a piece stands on {square}: a slide cannot pass it")
             for index, changes in self.noise.slide(move).items():
+                if self._closed[index] and not (from_rest and index == first):
+                    continue  # a piece stands there: its reed is closed and stays closed
                 if changes:
                     self._schedule(index, changes, self._closed[index])
                     self._closed[index] = changes[-1][1]
@@ -180,8 +185,10 @@ class SimulatedBoard:
         """Add contact changes to a square's timeline (under the lock); ``before`` is the
         contact's state before them when the square has no timeline yet."""
         timeline = self._timelines.get(index)
+        times: list[float] = []
+        states: list[bool] = []
         if timeline is None:
-            base, times, states = before, [], []
+            base = before
         else:  # what the contact was still doing is cut short by the new make or break
             base, times, states = timeline
             keep = bisect.bisect_left(times, changes[0][0]) if changes else len(times)
