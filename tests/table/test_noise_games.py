@@ -332,3 +332,35 @@ def test_on_the_old_20_ms_path_slides_make_ghost_actions(rigs: list[Rig]) -> Non
     assert halma.actions() != []  # the pass over c2 was taken for the step c1-c2
     placing.slide(["a1", "b1", "c1"], 0.2)
     assert placing.heard != []  # the passes were taken as new pieces
+
+
+# --- the feedback light on the table's own --------------------------------------------------------
+
+
+def test_a_felt_change_lights_only_its_led_and_the_game_hears_the_confirmed_one() -> None:
+    clock = ManualClock(1000.0)
+    display = TimedDisplay(clock)
+    table = Table(display, clock=clock, ticker=False)
+    try:
+        table.new_game("vierer-dominari")
+        version = table.version
+        table.handle_felt(SensorEvent("c3", True, clock.now))
+        assert display.frames[-1][1] == {"c3": FELT}
+        assert table.version == version  # the view and the phones: nothing to tell yet
+        assert table.view()["table"]["occupied"] == []
+        table.handle_felt(SensorEvent("c3", False, clock.now))  # a slide went on: taken back
+        assert display.frames[-1][1] == {}
+        table.handle_felt(SensorEvent("c3", True, clock.now))
+        table.handle_felt(SensorEvent("c3", True, clock.now))  # a repeat changes nothing
+        shown = len(display.frames)
+        table.handle_sensor(SensorEvent("c3", True, clock.now))  # confirmed: the game's answer
+        assert display.frames[-1][1] == {"c3": LIGHTS["number"]} and len(display.frames) > shown
+        table.handle_felt(SensorEvent("c3", False, clock.now))  # lifting: felt at once
+        assert display.frames[-1][1] == {"c3": FELT}
+        assert table.view()["table"]["prompt"]["square"] == "c3"
+        table.handle_sensor(SensorEvent("c3", False, clock.now))
+        assert display.frames[-1][1] == {} and table.view()["table"]["prompt"] is None
+        table.handle_felt(SensorEvent("z9", True, clock.now))  # nonsense from a sensor: ignored
+        assert display.frames[-1][1] == {}
+    finally:
+        table.close()
