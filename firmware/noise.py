@@ -68,6 +68,8 @@ class Slide:
             raise SimulatorError("a slide passes at least two squares")
         for square in self.path:
             square_index(square)  # a clear error for a name that is not a square
+        if any(a == b for a, b in pairwise(self.path)):
+            raise SimulatorError(f"a slide moves on from each square, got {list(self.path)}")
         if not 0 < self.speed <= 10:
             raise SimulatorError(f"a slide's speed must be above 0 and at most 10 m/s, "
                                  f"got {self.speed!r}")

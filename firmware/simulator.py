@@ -165,6 +165,10 @@ class SimulatedBoard:
         """A weak magnet at the edge of ``square``'s range for ``seconds``: random closed and
         open runs of 1-50 ms; afterwards the switch shows what the hand left there."""
         i = square_index(square)
+        if isinstance(seconds, bool) or not isinstance(seconds, int | float) or not (
+                0 < seconds <= 86400):
+            raise SimulatorError(f"a flicker lasts more than 0 and at most 86400 s, "
+                                 f"got {seconds!r}")
         with self._lock:
             when = self.clock() if at is None else at
             self._schedule(i, self.noise.flicker(when, seconds, self._closed[i]),

@@ -158,6 +158,7 @@ def test_a_strong_magnet_closes_neighbours_at_once() -> None:
     (("a1", "k1"), 0.5, 4.0, 5.0, "is not a square"),
     (("a1", "b1"), 0.0, 4.0, 5.0, "speed"),
     (("a1", "b1"), 0.5, 6.0, 5.0, "reach_mm <= release_mm"),
+    (("a1", "a1", "b1"), 0.5, 4.0, 5.0, "moves on from each square"),
 ])
 def test_bad_slides_are_refused(path: tuple[str, ...], speed: float, reach: float,
                                 release: float, message: str) -> None:
@@ -165,9 +166,15 @@ def test_bad_slides_are_refused(path: tuple[str, ...], speed: float, reach: floa
         Slide(path, speed, 0.0, reach, release)
 
 
-def test_a_slide_from_a_square_without_a_piece_is_refused(table: Table) -> None:
+def test_impossible_hands_are_refused(table: Table) -> None:
     with pytest.raises(SimulatorError, match="no piece stands on a1"):
         table.board.slide(["a1", "b1"], 0.5, from_rest=True)
+    table.put(["c1"])
+    with pytest.raises(SimulatorError, match="a piece stands on c1"):
+        table.board.slide(["a1", "b1", "c1"], 0.5)
+    for seconds in (0, -1.0, float("nan"), True):
+        with pytest.raises(SimulatorError, match="a flicker lasts"):
+            table.board.flicker("d4", seconds)  # type: ignore[arg-type]
 
 
 # --- the sensing path against it --------------------------------------------------------------
