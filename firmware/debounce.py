@@ -153,6 +153,7 @@ class Debouncer:
         if not events and not faults and not felt:
             return NOTHING
         return Update(tuple(events), tuple(faults), tuple(felt))
+
     def _shorts(self, idle_columns: int, now: float, faults: list[SensorFault]) -> None:
         for c in bits(idle_columns & ~self.shorted_columns):
             faults.append(SensorFault(None, "dead_column",
