@@ -49,6 +49,12 @@ LIGHTS: Mapping[str, Light] = {
     "hint": Light(LAVENDER, "steady", 1.0),  # the hint asked for acts here
 }
 
+FELT = Light(WHITE, "steady", 1.0)
+"""The LEDs' own acknowledgement of a square whose sensor has felt a change that does not
+count yet (a piece put down or lifted, not yet at rest): full white, steady, for the fraction of
+a second until the game's answer replaces it. It never appears in the view: the panel shows
+what counts."""
+
 PLAYER_COLORS: tuple[RGB, ...] = (
     (255, 214, 170),  # player 0 (White in the DOMINARI games): warm white
     (150, 0, 255),  # player 1 (Black): violet, since a black light cannot be seen

@@ -3,14 +3,17 @@
 Sensor events arrive on the scanning thread and panel inputs on web threads; one lock orders
 them. Each accepted action is journaled (on disk) before the new frame is shown. Frames are
 shown outside the lock, newest first wins, so a slow LED chain never stalls the panel or the
-scanner. A small timer thread finishes what waits for the board to settle (a Halma jump
-sequence, a take-back made on the board).
+scanner. The sensors' tentative changes (felt a few ms after the switch, before the piece has
+come to rest) only light their squares' LEDs: the game hears a change once it is confirmed.
+A small timer thread finishes what waits for the board to settle (a Halma jump sequence, a
+take-back made on the board).
 """
 
 from __future__ import annotations
 
 import logging
 import os
+import sys
 import threading
 import time
 from collections.abc import Callable, Mapping
@@ -80,6 +83,8 @@ class Table:
         self._resolve = resolve
         self._settle = settle
         self._occupied: set[str] = set()
+        self._felt: set[str] = set()
+        """The tentative board: squares the sensors feel occupied before the game hears it."""
         self._faults: list[dict[str, Any]] = []
         self._notices: list[Message] = []
         self._recovery: dict[str, Any] | None = None
@@ -91,6 +96,8 @@ class Table:
         self._closed = False
         self._view: tuple[int, View] | None = None
         self._look: present.Look | None = None
+        self._frames = 0
+        self._game_frame: Frame = {}
         self._frame: tuple[int, Frame] = (0, {})
         self.version = 0
         self._computer = computer or ComputerConfig()
@@ -273,8 +280,19 @@ class Table:
             self._think_locked()
             self._look = present.look(companion)  # once per change: the frame and the view
             frame = lights.compose_frame(self._look.signals, self._look.last_player)
-        self._frame = (self.version, frame)
+        self._game_frame = frame
+        self._feedback_frame()
         self._cond.notify_all()
+
+    def _feedback_frame(self) -> None:
+        """The game's frame with the feedback light on every square whose tentative state
+        differs from the confirmed board (called under the lock)."""
+        frame = self._game_frame
+        unconfirmed = self._felt ^ self._occupied
+        if unconfirmed:
+            frame = {**frame, **dict.fromkeys(unconfirmed, lights.FELT)}
+        self._frames += 1
+        self._frame = (self._frames, frame)
 
     def _show(self) -> None:
         """Show the newest frame, outside the main lock; older frames never overwrite it."""
@@ -368,11 +386,12 @@ class Table:
             self._sensors = sensors
             self._occupied.clear()
             self._occupied.update(sensors.occupied())
+            self._felt = set(self._occupied)
             if self._companion is not None:
                 self._companion.set_board(self._occupied)
             self._bump()
         self._show()
-        sensors.start(self.handle_sensor, self.handle_fault)
+        sensors.start(self.handle_sensor, self.handle_fault, self.handle_felt)
 
     def set_board(self, occupied: set[str] | frozenset[str] | list[str]) -> View:
         """Take ``occupied`` as the physical board (tools and tests without a sensor source)."""
@@ -383,6 +402,7 @@ class Table:
         with self._lock:
             self._occupied.clear()
             self._occupied.update(squares)
+            self._felt = set(squares)
             if self._companion is not None:
                 self._companion.set_board(squares)
             self._bump()
@@ -390,8 +410,21 @@ class Table:
         self._show()
         return view
 
+    def handle_felt(self, event: SensorEvent) -> None:
+        """One tentative change: the square's LED shows it at once; the game does not hear it
+        (it waits for the confirmed change). Never raises into the scanning thread."""
+        square, occupied = event.square, bool(event.occupied)
+        if not is_square(square):
+            return  # the confirmed event, if one follows, tells the players
+        with self._lock:
+            if self._closed or (square in self._felt) == occupied:
+                return
+            (self._felt.add if occupied else self._felt.discard)(square)
+            self._feedback_frame()
+        self._show()
+
     def handle_sensor(self, event: SensorEvent) -> None:
-        """One debounced change on one square; never raises into the scanning thread."""
+        """One confirmed change on one square; never raises into the scanning thread."""
         square, occupied = event.square, bool(event.occupied)
         if not is_square(square):
             with self._lock:
@@ -402,6 +435,8 @@ class Table:
         with self._lock:
             if self._closed:
                 return
+            felt = (square in self._felt) != occupied
+            (self._felt.add if occupied else self._felt.discard)(square)
             try:
                 companion = self._companion
                 if companion is not None:  # it updates the board the two share, once
@@ -416,7 +451,9 @@ class Table:
                 changed = True
             if changed:
                 self._bump()
-        if changed:
+            elif felt:
+                self._feedback_frame()
+        if changed or felt:
             self._show()
 
     def handle_fault(self, fault: SensorFault) -> None:
@@ -768,7 +805,7 @@ class Table:
                 log.exception("the sensors could not be stopped")
         if self._display is not None:
             with self._display_lock:
-                self._shown = self.version + 1
+                self._shown = sys.maxsize
                 try:
                     self._display.show({})
                 except Exception:

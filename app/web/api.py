@@ -72,6 +72,9 @@ def _view() -> dict[str, Any]:
 # --- games and boards ---------------------------------------------------------------------------
 
 OPENAPI_PATH = Path(__file__).with_name("openapi.yaml")
+SIM_CLEAR_STEP = 0.01
+"""Clearing the simulated board lifts one piece every 10 ms: never several of one line within
+one scan (a line fault), and all of them within the same settle time."""
 """The exact reference of this API (``docs/openapi.yaml`` is the same file)."""
 
 
@@ -277,9 +280,12 @@ def sim_clear() -> Response:
     if simulator is None:
         raise ApiError(N_("real sensors are attached: take the pieces off the table itself"), 404)
     only_fields(json_body(), set(), "clearing the simulated board")
-    for where in panel.table.view()["table"]["occupied"]:
-        simulator.set_square(where, False)
-        panel.table.wait_for_occupied(where, False, 1.0)
+    squares = panel.table.view()["table"]["occupied"]
+    start = simulator.clock()
+    for k, where in enumerate(squares):  # a sweeping hand: one piece every SIM_CLEAR_STEP
+        simulator.set_square(where, False, at=start + k * SIM_CLEAR_STEP)
+    for where in squares:  # each counts once it has been off its square for the settle time
+        panel.table.wait_for_occupied(where, False, 1.0 + len(squares) * SIM_CLEAR_STEP)
     return jsonify(_view())
 
 
