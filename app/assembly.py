@@ -77,7 +77,8 @@ def open_panel(
     data_dir.mkdir(parents=True, exist_ok=True)
     hardware = open_hardware(config.hardware, simulate=True if sim else None)
     try:
-        table = Table(display=hardware.display, journal=data_dir / JOURNAL_NAME)
+        table = Table(display=hardware.display, journal=data_dir / JOURNAL_NAME,
+                      computer=config.computer)
     except BaseException:
         hardware.close()
         raise

@@ -1,4 +1,4 @@
-"""The command line: ``sudoku-table serve | replay | selftest | overlay``.
+"""The command line: ``sudoku-table serve | replay | move | selftest | overlay``.
 
 The parts of ``serve`` are composed in ``app.assembly``; the config file is read by
 ``app.config`` and each command is handed its part."""
@@ -10,31 +10,72 @@ import json
 import os
 import sys
 from collections.abc import Sequence
+from typing import Any
 
 
-def _replay(args: argparse.Namespace) -> int:
+def _load(path: str) -> tuple[Any, Any] | int:
+    """The game and every state of the record at ``path`` (``-``: stdin); on bad input the
+    JSON error is printed and 1 returned."""
     from .rules.errors import RecordError
     from .rules.record import Record, ReplayError, replay
 
     try:
-        if args.record == "-":
+        if path == "-":
             text = sys.stdin.read()
         else:
-            with open(args.record, encoding="utf-8") as f:
+            with open(path, encoding="utf-8") as f:
                 text = f.read()
     except (OSError, UnicodeDecodeError) as e:
-        print(json.dumps({"error": {"reason": f"cannot read {args.record}: {e}"}}))
+        print(json.dumps({"error": {"reason": f"cannot read {path}: {e}"}}))
         return 1
     try:
         record = Record.loads(text)
-        game, states = replay(record)
+        return replay(record)
     except ReplayError as e:
         print(json.dumps(e.to_json()))
         return 1
     except RecordError as e:
         print(json.dumps({"error": {"reason": str(e)}}))
         return 1
+
+
+def _replay(args: argparse.Namespace) -> int:
+    loaded = _load(args.record)
+    if isinstance(loaded, int):
+        return loaded
+    game, states = loaded
     print(json.dumps(game.document(states[-1]), indent=None if args.compact else 2))
+    return 0
+
+
+def _move(args: argparse.Namespace) -> int:
+    from .ai import EngineError, decide
+    from .config import ConfigError, load_config
+
+    try:
+        budget = load_config(args.config).computer.budget(args.level)
+    except ConfigError as e:
+        print(f"sudoku-table move: cannot start: {e}", file=sys.stderr)
+        return 2
+    loaded = _load(args.record)
+    if isinstance(loaded, int):
+        return loaded
+    game, states = loaded
+    state = states[-1]
+    if state.over:
+        print(json.dumps({"error": {"reason": "the game is over", "cells": []}}))
+        return 1
+    try:
+        decision = decide(game, state, level=args.level, seed=args.seed, hand=args.hand,
+                          budget=budget)
+    except EngineError as e:
+        print(json.dumps({"error": {"reason": str(e)}}))
+        return 1
+    if decision.clock_stop:
+        print(f"sudoku-table move: the search stopped on the clock after {budget.seconds:g} s "
+              f"({decision.positions} of {budget.positions} positions): the answer may differ "
+              "from run to run", file=sys.stderr)
+    print(json.dumps({"action": decision.action.to_json()}))
     return 0
 
 
@@ -101,6 +142,20 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("record", help="a record JSON file (docs/records.md), or - for stdin")
     p.add_argument("--compact", action="store_true", help="print the state on one line")
     p.set_defaults(func=_replay)
+
+    p = sub.add_parser("move", help="print the computer's next action for a record")
+    p.add_argument("record", help="a record JSON file (docs/records.md), or - for stdin")
+    from .ai.engine import LEVELS
+
+    p.add_argument("--level", choices=LEVELS, default="normal",
+                   help="how well the computer plays (default: normal)")
+    p.add_argument("--seed", type=int, default=0,
+                   help="the same seed gives the same action (default: 0)")
+    p.add_argument("--hand", type=int, default=None,
+                   help="the mover's card or stone where the game hides it (default: drawn "
+                        "from the mover's remaining supply with the seed)")
+    p.add_argument("--config", default=None, help="the table's TOML config ([computer])")
+    p.set_defaults(func=_move)
 
     p = sub.add_parser("serve", help="start the phone panel and the table")
     p.add_argument("--host", default="127.0.0.1")

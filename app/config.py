@@ -3,8 +3,8 @@
 The file is TOML (``firmware/table.example.toml`` documents every key). Each layer owns its
 sections and checks them: the firmware ``[sensors]``, ``[leds]`` and ``[simulator]``
 (``firmware.config``), the panel ``[panel]`` (``app.web.config``), the overlays ``[board]``
-(``app.overlay``). A section nobody owns, or a bad value anywhere, stops the start with one
-line naming the file and the key.
+(``app.overlay``), the computer opponent ``[computer]`` (``app.ai.config``). A section nobody
+owns, or a bad value anywhere, stops the start with one line naming the file and the key.
 """
 
 from __future__ import annotations
@@ -18,6 +18,7 @@ from firmware.config import HardwareConfig, read_toml, section
 from firmware.config import from_mapping as hardware_from_mapping
 from firmware.exc import ConfigError
 
+from .ai.config import ComputerConfig
 from .overlay import BoardConfig
 from .web.config import PanelConfig
 
@@ -31,6 +32,7 @@ class Config:
     hardware: HardwareConfig = field(default_factory=HardwareConfig)
     panel: PanelConfig = field(default_factory=PanelConfig)
     board: BoardConfig = field(default_factory=BoardConfig)
+    computer: ComputerConfig = field(default_factory=ComputerConfig)
 
     @property
     def source(self) -> str | None:
@@ -41,6 +43,7 @@ class Config:
 LAYER_SECTIONS: dict[str, tuple[type, Callable[[Mapping[str, Any]], Any]]] = {
     "panel": (PanelConfig, PanelConfig.from_section),
     "board": (BoardConfig, BoardConfig.from_section),
+    "computer": (ComputerConfig, ComputerConfig.from_section),
 }
 """The sections read by layers above the firmware, with their reader."""
 

@@ -50,9 +50,17 @@ class SensorConfig:
     columns: tuple[int, ...] = (24, 25, 26, 27, 18, 19, 20, 21, 7)
     """GPIOs of the column lines, for files a..i in that order."""
     scan_interval_ms: float = 4.0
-    """Time from the start of one full scan to the start of the next."""
-    settle_ms: float = 20.0
-    """Debounce: a square must read the same this long before its change is reported."""
+    """Time from the start of one full scan to the start of the next while nothing changes."""
+    fast_scan_ms: float = 1.0
+    """The scan interval while a square reads differently from what its LED shows."""
+    feedback_ms: float = 2.0
+    """Tentative state: a square that reads the same this long lights its LED (feedback only)."""
+    bounce_ms: float = 5.0
+    """Contact bounce lasts at most this long: a tentative change stands at least this long,
+    and a square's changes closer together than this count once towards chatter."""
+    settle_ms: float = 150.0
+    """Confirmation: a square must read the same this long before its change is reported and
+    counts in the game; longer than a sliding magnet stays on one square (see DESIGN.md)."""
     chatter_changes: int = 8
     """A square changing more often than this within ``chatter_window_ms`` is chattering."""
     chatter_window_ms: float = 500.0
@@ -107,8 +115,12 @@ class BuzzerConfig:
 class SimulatorConfig:
     """The simulated table (used off a Pi or with ``--sim``)."""
 
-    bounce_ms: float = 1.0
-    """How long a simulated reed switch bounces after every change."""
+    bounce_ms: float = 5.0
+    """A simulated reed contact bounces for a random time up to this long after every make and
+    break (closures and openings of 0.05-3 ms each)."""
+    seed: int = 1
+    """The seed of the simulated noise: the same seed and the same hand give the same bounces,
+    slides and flickers."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -199,9 +211,12 @@ def _sensors(raw: Mapping[str, Any]) -> dict[str, Any]:
     for name in ("rows", "columns"):
         if name in raw:
             out[name] = _matrix_lines(f"sensors.{name}", raw[name])
-    for name in ("scan_interval_ms", "settle_ms", "chatter_window_ms", "chatter_quiet_ms"):
+    for name in ("scan_interval_ms", "fast_scan_ms", "feedback_ms", "settle_ms",
+                 "chatter_window_ms", "chatter_quiet_ms"):
         if name in raw:
             out[name] = _positive(f"sensors.{name}", raw[name])
+    if "bounce_ms" in raw:
+        out["bounce_ms"] = _between("sensors.bounce_ms", raw["bounce_ms"], 0.0, 100.0)
     for name in ("chatter_changes", "line_changes"):
         if name in raw:
             value = _int(f"sensors.{name}", raw[name])
@@ -255,6 +270,11 @@ def _simulator(raw: Mapping[str, Any]) -> dict[str, Any]:
     out: dict[str, Any] = {}
     if "bounce_ms" in raw:
         out["bounce_ms"] = _between("simulator.bounce_ms", raw["bounce_ms"], 0.0, 100.0)
+    if "seed" in raw:
+        seed = _int("simulator.seed", raw["seed"])
+        if not 0 <= seed < 2**63:
+            raise ConfigError(f"simulator.seed must be from 0 to 2**63 - 1, got {seed}")
+        out["seed"] = seed
     return out
 
 
@@ -304,6 +324,15 @@ def _check_whole(config: HardwareConfig) -> None:
     if s.settle_ms < s.scan_interval_ms:
         raise ConfigError(f"sensors.settle_ms ({s.settle_ms:g}) must be at least "
                           f"sensors.scan_interval_ms ({s.scan_interval_ms:g})")
+    if s.fast_scan_ms > s.scan_interval_ms:
+        raise ConfigError(f"sensors.fast_scan_ms ({s.fast_scan_ms:g}) must be at most "
+                          f"sensors.scan_interval_ms ({s.scan_interval_ms:g})")
+    if s.feedback_ms > s.settle_ms:
+        raise ConfigError(f"sensors.feedback_ms ({s.feedback_ms:g}) must be at most "
+                          f"sensors.settle_ms ({s.settle_ms:g})")
+    if s.bounce_ms > s.settle_ms:
+        raise ConfigError(f"sensors.bounce_ms ({s.bounce_ms:g}) must be at most "
+                          f"sensors.settle_ms ({s.settle_ms:g})")
     if s.chatter_quiet_ms < s.settle_ms:
         raise ConfigError(f"sensors.chatter_quiet_ms ({s.chatter_quiet_ms:g}) must be at least "
                           f"sensors.settle_ms ({s.settle_ms:g})")

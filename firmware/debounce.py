@@ -1,13 +1,24 @@
-"""From raw matrix readings to debounced sensor events and faults (no I/O, no clock).
+"""From raw matrix readings to tentative and confirmed sensor events and faults (no I/O, no
+clock).
 
 A reading is an 81-bit mask (bit ``rank * 9 + file`` set: the switch is closed) taken at a time
-in seconds. A square's change is reported once the square has read the same for ``settle_ms``
-(less a quarter scan interval, so that the timing jitter of scans does not cost a whole extra
-scan): with scans every 4 ms and 20 ms settle, at the sixth scan that agrees.
+in seconds. Each square has two debounced states:
+
+- the **tentative** (felt) state follows a change once the square has read the same for
+  ``feedback_ms`` (2 ms: three fast scans); it only lights the square's LED. Once changed it
+  stands for at least ``bounce_ms``, so the rest of a contact's bounce cannot flip it back.
+- the **confirmed** (reported) state follows once the square has read the same for
+  ``settle_ms`` (150 ms, less a quarter scan interval for the jitter of scans): longer than a
+  magnet sliding over the square at hand speed keeps its reed closed, and longer than a weak
+  magnet's flicker runs. Only confirmed changes are sensor events: only they count in a game.
+
+While any square reads differently from its tentative state, :attr:`Debouncer.busy` asks the
+scanner for fast scans (``fast_scan_ms``), so that the LED reacts within a few ms.
 What a hand cannot do is reported as a fault and never as a move:
 
-- a square that changes more than ``chatter_changes`` times within ``chatter_window_ms``
-  chatters; it is ignored until it has been quiet for ``chatter_quiet_ms``;
+- a square that changes more than ``chatter_changes`` times within ``chatter_window_ms`` (changes
+  closer together than ``bounce_ms`` count once: one bounce is one change) chatters; it is
+  ignored, its tentative state put back, until it has been quiet for ``chatter_quiet_ms``;
 - ``line_changes`` or more squares of one row or column changing within one scan mean a broken
   or shorted line (``dead_row`` / ``dead_column``); that line is ignored until it has been
   quiet for ``chatter_quiet_ms`` and differs from the reported board in fewer squares than
@@ -20,6 +31,7 @@ Most scans change nothing; they cost one comparison.
 
 from __future__ import annotations
 
+import math
 from collections import deque
 from dataclasses import dataclass
 
@@ -44,10 +56,13 @@ def bits(mask: int) -> list[int]:
 
 @dataclass(frozen=True, slots=True)
 class Update:
-    """What one reading brought: debounced changes and newly found faults."""
+    """What one reading brought: confirmed changes, tentative changes and new faults."""
 
     events: tuple[SensorEvent, ...] = ()
     faults: tuple[SensorFault, ...] = ()
+    felt: tuple[SensorEvent, ...] = ()
+    """Tentative changes (LED feedback only), in the order they happened; a confirmed change
+    whose tentative one came in the same scan has both."""
 
 
 NOTHING = Update()
@@ -60,14 +75,19 @@ class Debouncer:
         # Scans come every scan_interval_ms, each a little late or early: a quarter interval
         # of slack keeps that jitter from costing a whole extra scan.
         self.settle = (config.settle_ms - config.scan_interval_ms / 4) / 1000
+        self.feedback = (config.feedback_ms - config.fast_scan_ms / 4) / 1000
+        self.bounce = config.bounce_ms / 1000
         self.window = config.chatter_window_ms / 1000
         self.quiet = config.chatter_quiet_ms / 1000
         self.chatter_changes = config.chatter_changes
         self.line_changes = config.line_changes
         self.reported = initial & ALL
-        """The debounced board: what has been reported."""
+        """The confirmed board: what has been reported."""
+        self.felt = self.reported
+        """The tentative board: what the LEDs have been told."""
         self.raw = self.reported
         self.changed_at = [now] * (SIZE * SIZE)
+        self.felt_at = [-math.inf] * (SIZE * SIZE)
         self.history: dict[int, deque[float]] = {}
         self.chattering = 0
         """Squares ignored for chatter (a mask)."""
@@ -76,6 +96,11 @@ class Debouncer:
         self.shorted_columns = 0
         """Columns (a mask of column bits 0..8) that read closed with no row driven."""
         self._blocked = 0
+
+    @property
+    def busy(self) -> bool:
+        """Whether a square reads differently from its tentative state (scan fast now)."""
+        return bool((self.raw ^ self.felt) & ~self._blocked)
 
     def _block_mask(self) -> int:
         mask = self.chattering
@@ -90,7 +115,7 @@ class Debouncer:
         row was driven."""
         raw &= ALL
         changed = raw ^ self.raw
-        if (not changed and raw == self.reported and not self._blocked
+        if (not changed and raw == self.reported and raw == self.felt and not self._blocked
                 and idle_columns == self.shorted_columns):
             return NOTHING
         faults: list[SensorFault] = []
@@ -101,16 +126,33 @@ class Debouncer:
             self.raw = raw
         if self._blocked:
             self._release(now)
+        blocked = self._blocked
+        felt: list[SensorEvent] = []
+        # An ignored square's feedback goes back to what was confirmed.
+        for i in bits((self.felt ^ self.reported) & blocked):
+            bit = 1 << i
+            self.felt ^= bit
+            self.felt_at[i] = now
+            felt.append(SensorEvent(SQUARES[i], bool(self.reported & bit), now))
+        for i in bits((raw ^ self.felt) & ~blocked):
+            if now - self.changed_at[i] >= self.feedback and now - self.felt_at[i] >= self.bounce:
+                bit = 1 << i
+                self.felt ^= bit
+                self.felt_at[i] = now
+                felt.append(SensorEvent(SQUARES[i], bool(raw & bit), now))
         events = []
-        pending = (raw ^ self.reported) & ~self._blocked
-        for i in bits(pending):
+        for i in bits((raw ^ self.reported) & ~blocked):
             if now - self.changed_at[i] >= self.settle:
                 bit = 1 << i
+                if (self.felt ^ raw) & bit:  # never confirmed without its feedback first
+                    self.felt ^= bit
+                    self.felt_at[i] = now
+                    felt.append(SensorEvent(SQUARES[i], bool(raw & bit), now))
                 self.reported ^= bit
                 events.append(SensorEvent(SQUARES[i], bool(raw & bit), now))
-        if not events and not faults:
+        if not events and not faults and not felt:
             return NOTHING
-        return Update(tuple(events), tuple(faults))
+        return Update(tuple(events), tuple(faults), tuple(felt))
 
     def _shorts(self, idle_columns: int, now: float, faults: list[SensorFault]) -> None:
         for c in bits(idle_columns & ~self.shorted_columns):
@@ -150,6 +192,8 @@ class Debouncer:
             history = self.history.get(i)
             if history is None:
                 history = self.history[i] = deque()
+            if history and now - history[-1] < self.bounce:
+                continue  # the same bounce: one change
             history.append(now)
             while history and now - history[0] > self.window:
                 history.popleft()

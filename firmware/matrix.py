@@ -40,6 +40,9 @@ class ReedMatrix:
         self.config = config
         self.clock = clock
         self.interval = config.scan_interval_ms / 1000
+        """The time between scans while the board is quiet."""
+        self.fast_interval = config.fast_scan_ms / 1000
+        """The time between scans while a square is changing."""
         self._rows: list[DigitalOutputDevice] = []
         self._columns: list[InputDevice] = []
         try:
@@ -66,6 +69,7 @@ class ReedMatrix:
         self._thread: threading.Thread | None = None
         self._on_event: EventListener | None = None
         self._on_fault: FaultListener | None = None
+        self._on_felt: EventListener | None = None
         self.scans = 0
         """Full scans done so far."""
         self.late_scans = 0
@@ -108,30 +112,42 @@ class ReedMatrix:
         with self._lock:
             update = self.debouncer.update(raw, now, idle)
             self.scans += 1
-            on_event, on_fault = self._on_event, self._on_fault
-            self.faults.extend(update.faults)
-            del self.faults[:-100]
+            on_event, on_fault, on_felt = self._on_event, self._on_fault, self._on_felt
+            if update.faults:
+                self.faults.extend(update.faults)
+                del self.faults[:-100]
         for fault in update.faults:
             log.warning("sensor fault: %s", fault.detail)
             if on_fault is not None:
                 _call(on_fault, fault)
+        if on_felt is not None:
+            for event in update.felt:
+                _call(on_felt, event)
         for event in update.events:
             if on_event is not None:
                 _call(on_event, event)
 
+    def next_interval(self) -> float:
+        """How long until the next scan: short while a square is changing."""
+        return self.fast_interval if self.debouncer.busy else self.interval
+
     # --- SensorSource ------------------------------------------------------------------------
 
     def listen(self, on_event: EventListener | None,
-               on_fault: FaultListener | None = None) -> None:
-        """Set the listeners without starting the thread (then :meth:`scan_once` drives)."""
+               on_fault: FaultListener | None = None,
+               on_felt: EventListener | None = None) -> None:
+        """Set the listeners without starting the thread (then :meth:`scan_once` drives).
+        ``on_event`` hears confirmed changes (they count), ``on_felt`` tentative ones (LED
+        feedback only; every confirmed change was felt first)."""
         with self._lock:
             if not self._rows:
                 raise HardwareError("the reed matrix is closed")
-            self._on_event, self._on_fault = on_event, on_fault
+            self._on_event, self._on_fault, self._on_felt = on_event, on_fault, on_felt
 
-    def start(self, on_event: EventListener, on_fault: FaultListener | None = None) -> None:
+    def start(self, on_event: EventListener, on_fault: FaultListener | None = None,
+              on_felt: EventListener | None = None) -> None:
         """Scan in a background thread, calling the listeners from it."""
-        self.listen(on_event, on_fault)
+        self.listen(on_event, on_fault, on_felt)
         with self._lock:
             if self._thread is not None:
                 return
@@ -143,15 +159,20 @@ class ReedMatrix:
         """Stop scanning (idempotent); the devices stay open until :meth:`close`."""
         with self._lock:
             thread, self._thread = self._thread, None
-            self._on_event = self._on_fault = None
+            self._on_event = self._on_fault = self._on_felt = None
         self._stop.set()
         if thread is not None and thread is not threading.current_thread():
             thread.join(timeout=2)
 
     def occupied(self) -> frozenset[str]:
-        """The debounced squares that hold a piece."""
+        """The confirmed squares that hold a piece."""
         reported = self.debouncer.reported
         return frozenset(SQUARES[i] for i in range(SIZE * SIZE) if reported >> i & 1)
+
+    def felt(self) -> frozenset[str]:
+        """The squares that hold a piece in the tentative state (what the LEDs were told)."""
+        felt = self.debouncer.felt
+        return frozenset(SQUARES[i] for i in range(SIZE * SIZE) if felt >> i & 1)
 
     def close(self) -> None:
         """Stop and release the pins; idempotent."""
@@ -172,7 +193,6 @@ class ReedMatrix:
         self._rows, self._columns, self._row_pins, self._column_pins = [], [], [], []
 
     def _run(self) -> None:
-        interval = self.interval
         next_scan = time.monotonic()
         while not self._stop.is_set():
             try:
@@ -181,6 +201,7 @@ class ReedMatrix:
                 log.exception("the reed matrix could not be read")
                 if self._stop.wait(0.5):
                     return
+            interval = self.next_interval()
             next_scan += interval
             delay = next_scan - time.monotonic()
             if delay < 0:  # fell behind (a busy machine): do not try to catch up

@@ -18,7 +18,10 @@ PATTERNS = ("steady", "blink_fast", "blink_slow", "pulse", "flash")
 
 @dataclass(frozen=True, slots=True)
 class SensorEvent:
-    """A debounced change on one square: a piece arrived (occupied) or left."""
+    """A debounced change on one square: a piece arrived (occupied) or left.
+
+    The sensors report each change twice: first tentatively (felt, a few ms after the switch:
+    for LED feedback only), then confirmed once the piece has come to rest (it counts)."""
 
     square: str
     occupied: bool
@@ -52,14 +55,16 @@ class SensorSource(Protocol):
     """Something that reports sensor events: the reed matrix or the simulated board."""
 
     def start(self, on_event: Callable[[SensorEvent], None],
-              on_fault: Callable[[SensorFault], None] | None = None) -> None:
-        """Begin scanning in the background, calling ``on_event`` for every debounced change."""
+              on_fault: Callable[[SensorFault], None] | None = None,
+              on_felt: Callable[[SensorEvent], None] | None = None) -> None:
+        """Begin scanning in the background, calling ``on_event`` for every confirmed change
+        and ``on_felt`` for every tentative one (feedback only, never a move)."""
 
     def stop(self) -> None:
         """Stop scanning; idempotent."""
 
     def occupied(self) -> frozenset[str]:
-        """The squares that hold a piece now (debounced)."""
+        """The squares that hold a piece now (confirmed)."""
 
 
 class Display(Protocol):

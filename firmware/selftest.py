@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import logging
+import math
 import sys
 import time
 from collections.abc import Callable, Iterator
@@ -211,13 +212,16 @@ def led_walk(hardware: Hardware, step: float, out: TextIO,
     return tuple(wrong)
 
 
-def simulated_hand(board: SimulatedBoard) -> Iterator[None]:
-    """Put a piece on every square in turn and lift it again, one action per scan."""
+def simulated_hand(board: SimulatedBoard, scans: int = 1) -> Iterator[None]:
+    """Put a piece on every square in turn and lift it again, each held for ``scans`` scans
+    (long enough for the contact to stop bouncing)."""
     for square in SQUARES:
         board.set_square(square, True)
-        yield
+        for _ in range(scans):
+            yield
         board.set_square(square, False)
-        yield
+        for _ in range(scans):
+            yield
 
 
 def inject(board: SimulatedBoard, spec: str) -> None:
@@ -250,7 +254,10 @@ def watch_sensors(hardware: Hardware, seconds: float | None, out: TextIO,
     matrix = hardware.sensors
     coverage = Coverage()
     matrix.listen(None, coverage.faults.append)
-    hand = simulated_hand(hardware.simulator) if hardware.simulator is not None else None
+    hand = None
+    if hardware.simulator is not None:
+        bounce = hardware.simulator.noise.bounce_ms / 1000
+        hand = simulated_hand(hardware.simulator, 1 + math.ceil(bounce / matrix.interval))
     if hand is None:
         how = (say(N_("(Ctrl-C ends)")) if seconds is None
                else say(N_("({seconds} s)")).format(seconds=f"{seconds:g}"))
@@ -270,7 +277,7 @@ def watch_sensors(hardware: Hardware, seconds: float | None, out: TextIO,
                 hand = None
                 if seconds is None:
                     deadline = time.monotonic() + 0.1
-            time.sleep(interval)  # a scan interval: a simulated switch has stopped bouncing
+            time.sleep(interval)
             matrix.scan_once()
             coverage.add(matrix.last_raw, matrix.last_idle)
             now = time.monotonic()

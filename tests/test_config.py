@@ -92,7 +92,8 @@ BAD = [
     ({"sensors": {"settle_ms": 0}}, "sensors.settle_ms must be greater than 0"),
     ({"sensors": {"settle_ms": "20"}}, "sensors.settle_ms must be a number"),
     ({"sensors": {"scan_interval_ms": float("nan")}}, "sensors.scan_interval_ms must be a finite"),
-    ({"sensors": {"scan_interval_ms": 30.0}}, "sensors.settle_ms (20) must be at least"),
+    ({"sensors": {"scan_interval_ms": 30.0, "settle_ms": 20}},
+     "sensors.settle_ms (20) must be at least"),
     ({"sensors": {"chatter_quiet_ms": 10.0}}, "sensors.chatter_quiet_ms (10) must be at least"),
     ({"sensors": {"chatter_changes": 1}}, "sensors.chatter_changes must be from 2 to 1000"),
     ({"sensors": {"line_changes": 10}}, "sensors.line_changes must be from 2 to 9"),
@@ -122,6 +123,17 @@ BAD = [
     ({"panel": {"hosts": "table.local"}}, "panel.hosts must be a list"),
     ({"panel": {"hosts": ["a b"]}}, "panel.hosts[0] must be a host name"),
     ({"simulator": {"bounce_ms": 500}}, "simulator.bounce_ms must be between 0 and 100"),
+    ({"simulator": {"seed": 1.5}}, "simulator.seed must be a whole number"),
+    ({"simulator": {"seed": -1}}, "simulator.seed must be from 0 to 2**63 - 1"),
+    ({"sensors": {"fast_scan_ms": 0}}, "sensors.fast_scan_ms must be greater than 0"),
+    ({"sensors": {"fast_scan_ms": 5.0}}, "sensors.fast_scan_ms (5) must be at most "
+     "sensors.scan_interval_ms (4)"),
+    ({"sensors": {"feedback_ms": "2"}}, "sensors.feedback_ms must be a number"),
+    ({"sensors": {"feedback_ms": 200.0}}, "sensors.feedback_ms (200) must be at most "
+     "sensors.settle_ms (150)"),
+    ({"sensors": {"bounce_ms": -1}}, "sensors.bounce_ms must be between 0 and 100"),
+    ({"sensors": {"bounce_ms": 30, "settle_ms": 20}}, "sensors.bounce_ms (30) must be at most "
+     "sensors.settle_ms (20)"),
 ]
 
 

@@ -12,7 +12,10 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 
 RULES = {
-    "app/rules": {"app.table", "app.web", "app.assembly", "app.config", "app.overlay", "firmware"},
+    "app/rules": {"app.table", "app.web", "app.assembly", "app.config", "app.overlay", "firmware",
+                  "app.ai"},
+    "app/ai": {"app.table", "app.web", "app.assembly", "app.config", "app.cli", "app.overlay",
+               "firmware"},
     "firmware": {"app"},
     "app/web": {"firmware", "app.assembly", "app.config", "app.cli"},
     "app/table": {"app.web", "app.assembly", "app.config", "app.cli", "firmware.backend",

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, fields
 
 from .engine import DEFAULT_BUDGETS, LEVELS, Budget
 
@@ -16,37 +16,47 @@ MAX_POSITIONS = 1_000_000
 MAX_SECONDS = 60.0
 
 
-def _budgets() -> dict[str, Budget]:
-    return dict(DEFAULT_BUDGETS)
-
-
 @dataclass(frozen=True, slots=True)
 class ComputerConfig:
-    """Per level: ``positions`` the search evaluates (the effort; same seed, same move) and
-    ``seconds`` after which the clock stops it anyway."""
+    """Per level: the positions its search evaluates (the effort: same seed, same move) and
+    the seconds after which the clock stops it anyway (reported)."""
 
-    budgets: Mapping[str, Budget] = field(default_factory=_budgets)
-
-    KEYS = tuple(f"{level}_{part}" for level in LEVELS for part in ("positions", "seconds"))
-    """The section's keys: ``easy_positions``, ``easy_seconds``, ``normal_positions``..."""
+    easy_positions: int = DEFAULT_BUDGETS["easy"].positions
+    easy_seconds: float = DEFAULT_BUDGETS["easy"].seconds
+    normal_positions: int = DEFAULT_BUDGETS["normal"].positions
+    normal_seconds: float = DEFAULT_BUDGETS["normal"].seconds
+    strong_positions: int = DEFAULT_BUDGETS["strong"].positions
+    strong_seconds: float = DEFAULT_BUDGETS["strong"].seconds
 
     @classmethod
     def from_section(cls, raw: Mapping[str, object]) -> ComputerConfig:
         """The checked section (``ValueError`` names the bad key and what it must be)."""
-        budgets = dict(DEFAULT_BUDGETS)
-        for level in LEVELS:
-            positions = raw.get(f"{level}_positions", budgets[level].positions)
-            if isinstance(positions, bool) or not isinstance(positions, int) or \
-                    not 1 <= positions <= MAX_POSITIONS:
-                raise ValueError(f"computer.{level}_positions must be a whole number from 1 to "
-                                 f"{MAX_POSITIONS}, got {positions!r}")
-            seconds = raw.get(f"{level}_seconds", budgets[level].seconds)
-            if isinstance(seconds, bool) or not isinstance(seconds, int | float) or \
-                    not math.isfinite(seconds) or not 0.01 <= seconds <= MAX_SECONDS:
-                raise ValueError(f"computer.{level}_seconds must be a number of seconds from "
-                                 f"0.01 to {MAX_SECONDS:g}, got {seconds!r}")
-            budgets[level] = Budget(positions, float(seconds))
-        return cls(budgets)
+        values: dict[str, object] = {}
+        for f in fields(cls):
+            if f.name not in raw:
+                continue
+            value = raw[f.name]
+            if f.name.endswith("_positions"):
+                if isinstance(value, bool) or not isinstance(value, int) or \
+                        not 1 <= value <= MAX_POSITIONS:
+                    raise ValueError(f"computer.{f.name} must be a whole number from 1 to "
+                                     f"{MAX_POSITIONS}, got {value!r}")
+                values[f.name] = value
+            else:
+                if isinstance(value, bool) or not isinstance(value, int | float) or \
+                        not math.isfinite(value) or not 0.01 <= value <= MAX_SECONDS:
+                    raise ValueError(f"computer.{f.name} must be a number of seconds from "
+                                     f"0.01 to {MAX_SECONDS:g}, got {value!r}")
+                values[f.name] = float(value)
+        return cls(**values)  # type: ignore[arg-type]
 
     def budget(self, level: str) -> Budget:
-        return self.budgets[level]
+        """The effort of ``level`` (one of ``LEVELS``)."""
+        if level not in LEVELS:
+            raise ValueError(f"unknown level {level!r} (one of {', '.join(LEVELS)})")
+        return Budget(getattr(self, f"{level}_positions"), getattr(self, f"{level}_seconds"))
+
+    @property
+    def budgets(self) -> dict[str, Budget]:
+        """Every level's effort."""
+        return {level: self.budget(level) for level in LEVELS}

@@ -54,14 +54,15 @@ class Budget:
 DEFAULT_BUDGETS: Mapping[str, Budget] = {
     "easy": Budget(positions=1, seconds=1.0),
     "normal": Budget(positions=150, seconds=1.0),
-    "strong": Budget(positions=2500, seconds=1.0),
+    "strong": Budget(positions=800, seconds=1.0),
 }
 """The budgets on a desktop PC (``strong`` answers within a second there); a Pi sets its own
 in the ``[computer]`` section of the config."""
 
 EASY_RANDOM = 0.35
-"""How often ``easy`` plays any legal action instead of its one-look choice."""
-EXPLORATION = 0.35
+"""How often ``easy`` plays any legal action instead of looking (its budget is one look:
+the action whose position looks best one action ahead)."""
+EXPLORATION = 0.05
 """The UCB constant (values are chances between 0 and 1)."""
 
 
@@ -306,9 +307,13 @@ def decide(game: Game, state: State, *, level: str = "normal", seed: int = 0,
         actions = [a for a in actions if action_number(a) == number]
     if not actions:  # pragma: no cover - a running game always has an action
         raise EngineError("no legal action")
-    if level == "easy" or budget.positions <= len(actions):
-        action, values = _one_look(game, state, actions, heuristic, rng,
-                                   EASY_RANDOM if level == "easy" else 0.0)
+    if level == "easy" and rng.random() < EASY_RANDOM:
+        action = actions[rng.randrange(len(actions))]
+        after = play_turn(game, state, action, heuristic)
+        return Decision(action, heuristic.values(game, after), 1,
+                        time.perf_counter() - started, hand=number)
+    if budget.positions <= len(actions):
+        action, values = _one_look(game, state, actions, heuristic)
         return Decision(action, values, len(actions), time.perf_counter() - started,
                         hand=number)
     search = Search(game, heuristic, rng, budget)
@@ -321,15 +326,11 @@ def decide(game: Game, state: State, *, level: str = "normal", seed: int = 0,
                     search.clock_stop, hand=number)
 
 
-def _one_look(game: Game, state: State, actions: Sequence[Action], heuristic: Heuristic,
-              rng: random.Random, wild: float) -> tuple[Action, list[float]]:
-    """The action whose position looks best to the mover after one look (with chance
-    ``wild`` any action instead)."""
+def _one_look(game: Game, state: State, actions: Sequence[Action],
+              heuristic: Heuristic) -> tuple[Action, list[float]]:
+    """The action whose position looks best to the mover after one look."""
     mover = state.to_move
     assert mover is not None
-    if wild and rng.random() < wild:
-        action = actions[rng.randrange(len(actions))]
-        return action, heuristic.values(game, play_turn(game, state, action, heuristic))
     best: tuple[float, float] | None = None
     chosen = actions[0]
     chosen_values: list[float] = []

@@ -25,7 +25,7 @@ from app.rules.errors import Illegal
 from app.rules.game import Game, Piece, State
 from app.rules.wording import N_
 
-from . import moving, placing
+from . import computer, moving, placing
 from .errors import ConfirmNeeded, InputError
 from .history import History, Record
 from .moving import Motion
@@ -65,6 +65,13 @@ class Companion:
         self.takeback_at: float | None = None
         self.message: Message | None = None
         self.move_game = game.moves_pieces
+        # Computer seats (seat: level). What the computer holds and chose belongs to one state:
+        # a take-back or a new action makes them stale, and the table thinks again.
+        self.computers: dict[int, str] = {}
+        self.hand: tuple[State, int] | None = None  # the computer's card or stone, as told
+        self.plan: tuple[State, Action] | None = None  # the computer's action, to carry out
+        self.plan_failed: State | None = None  # the engine could not answer: people play it
+        self.advice: tuple[State, int | None, Any] | None = None  # the last hint (an Advice)
         self.setup_order = sorted(self.setup, key=lambda c: (self.setup[c].owner is None,
                                                              self.setup[c].owner or 0, c[1], c))
         self.setting_up = bool(self.setup) and guide_setup
@@ -110,11 +117,86 @@ class Companion:
     def document(self) -> dict[str, Any]:
         return self.history.document()
 
+    # The computer's turn.
+
+    @property
+    def computer_turn(self) -> bool:
+        """The mover is a computer seat and the table is ready for its action."""
+        return (self.mover in self.computers and not self.state.over and not self.clearing
+                and not self.setting_up and self.plan_failed is not self.state)
+
+    @property
+    def known_hand(self) -> int | None:
+        """The computer's card or stone in this state, once a person has told it."""
+        return self.hand[1] if self.hand is not None and self.hand[0] is self.state else None
+
+    @property
+    def needs_hand(self) -> bool:
+        """A person must first turn over the computer's card (or draw its stone)."""
+        mover = self.mover
+        return (self.computer_turn and self.game.hidden_hands and mover is not None
+                and self.game.hand_supply(self.state, mover) is not None
+                and self.known_hand is None)
+
+    @property
+    def expect(self) -> Action | None:
+        """The computer's chosen action in this state, while a person carries it out."""
+        if not self.computer_turn or self.plan is None or self.plan[0] is not self.state:
+            return None
+        return self.plan[1]
+
+    def computer_refusal(self, action: Action) -> Illegal | None:
+        """Why ``action`` cannot count now (the computer is to move and it is not its
+        action), or None."""
+        if not self.computer_turn:
+            return None
+        expect = self.expect
+        if expect is None:
+            if self.needs_hand:
+                return Illegal(N_("first tell the computer's {piece}: turn it over and tap its "
+                                  "number"), piece=self.game.piece_word)
+            return Illegal(N_("wait: the computer is still choosing its move"))
+        if action != expect:
+            squares = sorted(computer.plan_squares(self, expect))
+            return Illegal(N_("that is not the computer's move: follow the lights ({squares})"),
+                           squares=", ".join(squares) or "-")
+        return None
+
+    def hint_hand(self) -> int | None:
+        """The card or stone a hint is for, where the game hides it: the number chosen on the
+        pad (``InputError`` until one is chosen, or when it cannot be the mover's)."""
+        mover = self.mover
+        if not self.game.hidden_hands or mover is None:
+            return None
+        supply = self.game.hand_supply(self.state, mover)
+        if supply is None:
+            return None
+        hand = self.in_hand
+        if hand is None:
+            raise InputError(N_("first tap the number of your {piece}, then ask for a hint"),
+                             piece=self.game.piece_word)
+        if supply.get(hand, 0) <= 0:
+            raise InputError(N_("no {number} is left to you: tap the number of your {piece}"),
+                             number=hand, piece=self.game.piece_word)
+        return hand
+
+    def advice_now(self) -> Any:
+        """The hint asked for in this very state and hand (an ``Advice``), or None."""
+        if self.advice is None or self.advice[0] is not self.state:
+            return None
+        hand = self.in_hand if self.game.hidden_hands else None
+        if self.advice[1] is not None and self.advice[1] != hand:
+            return None
+        return self.advice[2]
+
     def dead(self) -> frozenset[str]:
         return self.history.dead()
 
     def moves_from(self, square: str) -> list[Move]:
-        return self.history.moves_from(square)
+        moves = self.history.moves_from(square)
+        if self.computer_turn:  # only the computer's own move may be made for it
+            return [m for m in moves if m == self.expect]
+        return moves
 
     def check(self, action: Action) -> Illegal | None:
         return self.history.check(action)
@@ -135,8 +217,9 @@ class Companion:
             self.setting_up = False
 
     def commit(self, action: Action) -> Illegal | None:
-        """Apply a legal action: journal it first, then make it the game's. ``Illegal`` if not."""
-        illegal = self.history.advance(action)
+        """Apply a legal action: journal it first, then make it the game's. ``Illegal`` if not
+        (or, on a computer's turn, if it is not the computer's action)."""
+        illegal = self.computer_refusal(action) or self.history.advance(action)
         if illegal is not None:
             return illegal
         self.blank_choice = None
@@ -157,10 +240,16 @@ class Companion:
             number, self.in_hand = self.in_hand, None
             self.say("cancelled_number", number=number)
             return True
+        hand = self.known_hand
+        if hand is not None and self.motion is None:
+            self.hand = self.plan = None
+            self.say("cancelled_hand", number=hand)
+            return True
         return False
 
     def can_undo(self) -> bool:
-        return bool(self.actions) or self.pending is not None or self.in_hand is not None
+        return (bool(self.actions) or self.pending is not None or self.in_hand is not None
+                or self.known_hand is not None)
 
     def undo(self, how: str = "taken_back") -> None:
         """Take back the last action; the signals then show what to put right on the board."""
@@ -355,10 +444,16 @@ class Companion:
         if kind == "hints":
             self.set_hints(data["on"])
             return
+        if kind == "hand":
+            self.tell_hand(data["number"])
+            return
         if self.state.over:
             raise InputError(N_("the game is over: take back the last action or start a new game"))
         if self.clearing:
             raise InputError(N_("first take away the pieces left on the board (they blink)"))
+        if kind == "number" and self.computer_turn:
+            raise InputError(N_("it is the computer's turn: carry out its move as the bar and "
+                                "the lights show"))
         if kind == "number":
             placing.input_number(self, data.get("square"), data["number"])
         elif kind == "blank":
@@ -377,6 +472,18 @@ class Companion:
             moving.commit_motion(self, offer)
         else:  # inputs.py lets only known kinds through
             raise InputError(N_("unknown input {kind}"), kind=repr(kind))
+
+    def tell_hand(self, number: int) -> None:
+        """A person turned over the computer's card (or drew its stone): its number."""
+        if not self.needs_hand:
+            if self.computer_turn and self.known_hand is not None:
+                raise InputError(N_("the computer's {piece} is already told: take back to tell "
+                                    "it again"), piece=self.game.piece_word)
+            raise InputError(N_("no card or stone of the computer's is asked for now"))
+        placing.check_number(self, number)
+        computer.check_hand(self, number)
+        self.hand = (self.state, number)
+        self.say("hand_told", number=number)
 
     def panel_action(self, action: Action) -> None:
         illegal = self.commit(action)

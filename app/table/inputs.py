@@ -13,7 +13,7 @@ from app.rules.wording import N_
 
 from .errors import InputError
 
-KINDS = ("number", "blank", "discard", "joker", "undo", "end_turn", "bear_off", "hints")
+KINDS = ("number", "blank", "discard", "joker", "undo", "end_turn", "bear_off", "hints", "hand")
 
 
 def _whole(data: Mapping[str, Any], key: str, optional: bool = False) -> int | None:
@@ -48,7 +48,7 @@ def parse_input(data: object) -> dict[str, Any]:
                 "number": _whole(data, "number")}
     if kind == "blank":
         return {"type": kind, "square": _square(data), "owner": _whole(data, "owner", True)}
-    if kind == "discard":
+    if kind in ("discard", "hand"):
         return {"type": kind, "number": _whole(data, "number")}
     if kind == "joker":
         return {"type": kind, "square": _square(data), "number": _whole(data, "number")}

@@ -133,6 +133,8 @@ class StoredGame:
     """The players' names as given at the start (empty when none were kept)."""
     colors: list[str] = field(default_factory=list)
     """The colours the panel draws each seat's pieces in (empty: the panel's own)."""
+    computers: dict[str, str] = field(default_factory=dict)
+    """The seats the computer plays, with its level (``{"1": "strong"}``)."""
 
 
 def now_iso() -> str:
@@ -564,12 +566,14 @@ class Journal:
 
     def start_game(self, variant: str, players: int | None, options: Mapping[str, Any],
                    setup: Mapping[str, Any], hints: bool, names: list[str] | None = None,
-                   colors: list[str] | None = None) -> int:
+                   colors: list[str] | None = None,
+                   computers: Mapping[str, str] | None = None) -> int:
         """A new running game; any other running game is kept, marked abandoned. The seats'
-        names and colours are kept beside the game's start data (outside its checksum: they
-        change nothing in the game)."""
+        names, colours and the computer's seats are kept beside the game's start data (outside
+        its checksum: they change nothing in the game)."""
         options_text, setup_text = json.dumps(dict(options)), json.dumps(dict(setup))
-        names_text = json.dumps({"names": list(names or []), "colors": list(colors or [])})
+        names_text = json.dumps({"names": list(names or []), "colors": list(colors or []),
+                                 "computers": dict(computers or {})})
 
         def work(db: sqlite3.Connection) -> int:
             db.execute("UPDATE games SET status = ? WHERE status = ?", (ABANDONED, RUNNING))
@@ -708,6 +712,7 @@ class Journal:
             options, setup = DAMAGED, DAMAGED
         game = StoredGame(row[0], row[1], row[2], options, setup, bool(row[5]), status=row[6])
         game.names, game.colors = self._seats(game.id)
+        game.computers = self._computers(game.id)
         good, bad, root_ok = self._chain(game.id)
         if not root_ok:
             game.options = game.setup = DAMAGED
@@ -737,6 +742,20 @@ class Journal:
             ok = isinstance(values, list) and all(isinstance(v, str) for v in values)
             found.append([str(v) for v in values] if ok and values else [])
         return found[0], found[1]
+
+    def _computers(self, gid: int) -> dict[str, str]:
+        """The computer's seats kept for a game; none when missing or damaged (then people
+        play every seat, which the panel shows)."""
+        assert self._db is not None
+        row = self._db.execute("SELECT names FROM games WHERE id = ?", (gid,)).fetchone()
+        try:
+            seats = json.loads(row[0]) if row and row[0] else {}
+        except (json.JSONDecodeError, TypeError):
+            return {}
+        found = seats.get("computers") if isinstance(seats, dict) else None
+        if not isinstance(found, dict):
+            return {}
+        return {str(k): str(v) for k, v in found.items() if isinstance(v, str)}
 
     def running_game(self) -> StoredGame | None:
         """The most recent running game, its entries the longest prefix whose chain holds."""

@@ -39,6 +39,9 @@ def may_start_piece(c: Companion, square: str) -> bool:
 
 def new_piece(c: Companion, square: str) -> None:
     c.pending = NewPiece(square)
+    if c.computer_turn:
+        computer_piece(c, square)
+        return
     if c.in_hand is not None:
         number, c.in_hand = c.in_hand, None
         try_number(c, number)
@@ -58,6 +61,29 @@ def new_piece(c: Companion, square: str) -> None:
                 c.say("no_number_here", square=square)
     else:
         c.message = None
+
+
+def computer_piece(c: Companion, square: str) -> None:
+    """A piece put down while the computer is to move: its action when it goes where the
+    computer plays (with the computer's number, not asked), else a piece to take away."""
+    pending = c.pending
+    assert pending is not None
+    expect = c.expect
+    if isinstance(expect, Place) and expect.cell == square:
+        try_number(c, expect.number)
+        return
+    if isinstance(expect, Blank) and expect.cell == square:
+        place_blank(c, square, expect.owner)
+        c.blank_choice = None  # the computer chose the colour
+        return
+    if isinstance(expect, Joker) and expect.cell == square:
+        if c.commit(expect) is None:
+            c.pending = None
+        return
+    refusal = c.computer_refusal(Place(square, c.game.geometry.numbers[0]))
+    pending.illegal = refusal
+    if refusal is not None:
+        c.say("not_computers_move", square=square, reason=refusal.reason, why=refusal.said())
 
 
 def number_choices(c: Companion, square: str) -> list[int]:

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 from app.rules.actions import Blank, Discard, Joker, Move, Place
 from app.rules.game import BLANKS_PHASE
 
-from . import moving, placing
+from . import computer, moving, placing
 from . import signals as lights
 from .pairing import pair_up
 from .view import Guidance, Next, Prompt, count, step
@@ -72,6 +72,8 @@ def next_step(c: Companion, ask: Prompt | None, missing: set[str], extra: set[st
     if c.debt or c.turning:
         squares = sorted((c.debt & set(state.board)) | c.turning)
         return step("turn_over", c.history.last_player(), squares=squares)
+    if c.computer_turn:
+        return computer_step(c, missing, extra)
     pending = c.pending
     if pending is not None and ask is not None:
         if ask["kind"] == "number":
@@ -108,6 +110,29 @@ def next_step(c: Companion, ask: Prompt | None, missing: set[str], extra: set[st
         return step("move", mover)
     return step("place", mover)
 
+def computer_step(c: Companion, missing: set[str], extra: set[str]) -> Next:
+    """What a person is to do for the computer now: put a wrong piece right, tell its card,
+    wait while it chooses, or carry out its action."""
+    mover = c.mover
+    pending, motion, expect = c.pending, c.motion, c.expect
+    if pending is not None:
+        return step("computer_take_away", mover, square=pending.square)
+    if motion is not None:
+        if motion.illegal and motion.at:
+            return step("lift_again", mover, square=motion.at)
+        if not c.moves_from(motion.start):
+            return step("computer_put_back", mover, square=motion.start)
+    if missing or extra:
+        return step("put_right", None, missing=sorted(missing), extra=sorted(extra))
+    if c.needs_hand:
+        return step("computer_hand", mover, piece=c.game.piece_word,
+                    choices=computer.hand_choices(c))
+    if expect is None:
+        return step("computer_thinking", mover)
+    code, params = computer.plan_step(expect)
+    return step(code, mover, **params)
+
+
 def last_squares(c: Companion) -> set[str]:
     if not c.actions:
         return set()
@@ -124,6 +149,14 @@ def last_squares(c: Companion) -> set[str]:
                 squares.update(areas[name])
                 break
     return squares & set(c.state.board)
+
+
+def hint_squares(c: Companion) -> set[str]:
+    """Where the hint asked for in this state would act."""
+    advice = c.advice_now()
+    if advice is None or c.state.over:
+        return set()
+    return computer.plan_squares(c, advice.action)
 
 
 def hint_targets(c: Companion) -> set[str]:
@@ -149,7 +182,11 @@ def signals(c: Companion, missing: set[str], extra: set[str]) -> dict[str, str]:
         "flip": c.debt & set(c.state.board),
         "last": last_squares(c),
         "target": moving.targets(c) | hint_targets(c),
+        "hint": hint_squares(c),
     }
+    expect = c.expect
+    if expect is not None and c.pending is None:
+        layers["computer"] = computer.plan_squares(c, expect)
     if not c.setting_up:
         layers["dead"] = set(c.dead()) - c.occupied
     else:
@@ -183,6 +220,13 @@ def prompt(c: Companion) -> Prompt | None:
         if todo:
             return {"kind": "setup", "square": todo[0],
                     "piece": c.setup[todo[0]].to_json(), "left": len(todo)}
+    if c.computer_turn:
+        if c.needs_hand and c.pending is None and c.motion is None:
+            return {"kind": "hand", "choices": computer.hand_choices(c)}
+        expect = c.expect
+        if isinstance(expect, Discard) and c.pending is None:
+            return {"kind": "discard", "number": expect.number}
+        return None
     pending = c.pending
     if pending is not None:
         if pending.illegal is not None and pending.number is not None:

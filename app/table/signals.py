@@ -12,11 +12,11 @@ from collections.abc import Mapping
 from firmware.ports import RGB, Frame, Light
 
 SIGNALS = ("illegal", "conflict", "flip", "number", "dead", "target", "missing", "extra",
-           "setup", "last")
+           "setup", "last", "computer", "hint")
 """Every word of the LED language, as docs/api.md names them."""
 
-PRIORITY = ("dead", "last", "target", "conflict", "flip", "missing", "extra", "setup", "number",
-            "illegal")
+PRIORITY = ("dead", "last", "target", "hint", "computer", "conflict", "flip", "missing", "extra",
+            "setup", "number", "illegal")
 """When several words apply to one square, the later one wins: what the players must do about
 that square now beats what it merely is."""
 
@@ -27,6 +27,8 @@ WHITE: RGB = (255, 255, 255)
 BLUE: RGB = (0, 60, 255)
 GREEN: RGB = (0, 255, 0)
 CYAN: RGB = (0, 190, 255)
+PINK: RGB = (255, 51, 204)
+LAVENDER: RGB = (153, 102, 255)
 
 LIGHTS: Mapping[str, Light] = {
     # Every word has its own pattern and level, so colour-blind players can tell them apart;
@@ -41,7 +43,17 @@ LIGHTS: Mapping[str, Light] = {
     "target": Light(GREEN, "steady", 0.6),
     "conflict": Light(RED, "steady", 0.35),  # the piece an illegal one clashes with
     "dead": Light(BLUE, "steady", 0.15),  # only a blank may go here
+    # The two words that speak for the engine, in colours kept apart from every other word's
+    # and every player's under simulated colour blindness (tests/web/test_palette.py).
+    "computer": Light(PINK, "pulse", 0.8),  # carry out the computer's action here
+    "hint": Light(LAVENDER, "steady", 1.0),  # the hint asked for acts here
 }
+
+FELT = Light(WHITE, "steady", 1.0)
+"""The LEDs' own acknowledgement of a square whose sensor has felt a change that does not
+count yet (a piece put down or lifted, not yet at rest): full white, steady, for the fraction of
+a second until the game's answer replaces it. It never appears in the view: the panel shows
+what counts."""
 
 PLAYER_COLORS: tuple[RGB, ...] = (
     (255, 214, 170),  # player 0 (White in the DOMINARI games): warm white

@@ -3,20 +3,24 @@
 Sensor events arrive on the scanning thread and panel inputs on web threads; one lock orders
 them. Each accepted action is journaled (on disk) before the new frame is shown. Frames are
 shown outside the lock, newest first wins, so a slow LED chain never stalls the panel or the
-scanner. A small timer thread finishes what waits for the board to settle (a Halma jump
-sequence, a take-back made on the board).
+scanner. The sensors' tentative changes (felt a few ms after the switch, before the piece has
+come to rest) only light their squares' LEDs: the game hears a change once it is confirmed.
+A small timer thread finishes what waits for the board to settle (a Halma jump sequence, a
+take-back made on the board).
 """
 
 from __future__ import annotations
 
 import logging
 import os
+import sys
 import threading
 import time
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from app.rules.actions import action_from_json
+from app.ai import ComputerConfig, advise, choose
+from app.rules.actions import Action, EndTurn, action_from_json
 from app.rules.errors import RulesError
 from app.rules.game import Game, Piece, variant_class
 from app.rules.record import Record
@@ -28,6 +32,7 @@ from . import placing, present
 from . import signals as lights
 from .archive import ImportPlan, Reason, game_key, plan_import
 from .companion import Companion
+from .computer import computers_json, parse_computers
 from .errors import ConfirmNeeded, InputError
 from .history import GAME_FINISHED, GAME_REOPENED
 from .inputs import parse_input
@@ -61,11 +66,13 @@ class Table:
         resolve: Resolver = variant_class,
         settle: float = 1.0,
         ticker: bool | None = None,
+        computer: ComputerConfig | None = None,
     ) -> None:
         """``resolve`` finds a variant class by id (tests pass their own small games);
         ``settle`` is how long a Halma jump or a take-back on the board must stand still;
         ``ticker`` runs the settle timer in a thread (default: only with the real clock; with
-        a test clock, call ``tick()``)."""
+        a test clock, call ``tick()``); ``computer`` is each level's effort (the config's
+        ``[computer]`` section)."""
         self._lock = threading.Lock()
         self._cond = threading.Condition(self._lock)
         self._display = display
@@ -76,6 +83,8 @@ class Table:
         self._resolve = resolve
         self._settle = settle
         self._occupied: set[str] = set()
+        self._felt: set[str] = set()
+        """The tentative board: squares the sensors feel occupied before the game hears it."""
         self._faults: list[dict[str, Any]] = []
         self._notices: list[Message] = []
         self._recovery: dict[str, Any] | None = None
@@ -87,8 +96,13 @@ class Table:
         self._closed = False
         self._view: tuple[int, View] | None = None
         self._look: present.Look | None = None
+        self._frames = 0
+        self._game_frame: Frame = {}
         self._frame: tuple[int, Frame] = (0, {})
         self.version = 0
+        self._computer = computer or ComputerConfig()
+        self._thinking: list[tuple[Companion, Any, int | None]] = []  # searches under way
+        self._hinting: list[tuple[Companion, Any, int | None]] = []
         self._journal: Journal | None = None
         if journal is not None:
             self._journal = Journal(journal)
@@ -233,6 +247,10 @@ class Table:
         self._game_id = stored.id
         self._names = list(stored.names)
         self._colors = list(stored.colors)
+        try:
+            companion.computers = parse_computers(stored.computers, game.players)
+        except InputError:
+            companion.computers = {}  # damaged: people play every seat, as the panel shows
         companion.say("resumed" if running else "over_before_stop", game=game.name)
         if running and companion.state.over:
             self._finished()  # the last action was written, the end of the game was not
@@ -259,10 +277,22 @@ class Table:
             frame: Frame = {}
             self._look = None
         else:
+            self._think_locked()
             self._look = present.look(companion)  # once per change: the frame and the view
             frame = lights.compose_frame(self._look.signals, self._look.last_player)
-        self._frame = (self.version, frame)
+        self._game_frame = frame
+        self._feedback_frame()
         self._cond.notify_all()
+
+    def _feedback_frame(self) -> None:
+        """The game's frame with the feedback light on every square whose tentative state
+        differs from the confirmed board (called under the lock)."""
+        frame = self._game_frame
+        unconfirmed = self._felt ^ self._occupied
+        if unconfirmed:
+            frame = {**frame, **dict.fromkeys(unconfirmed, lights.FELT)}
+        self._frames += 1
+        self._frame = (self._frames, frame)
 
     def _show(self) -> None:
         """Show the newest frame, outside the main lock; older frames never overwrite it."""
@@ -326,6 +356,10 @@ class Table:
                 "discard_choices": placing.discard_choices(companion),
                 "joker_choices": (placing.joker_choices(companion, companion.pending.square)
                                   if companion.pending is not None else []),
+                "computers": computers_json(companion.computers),
+                "plan": (companion.expect.to_json() if companion.expect is not None
+                         else None),
+                "hint": self._hint_view(companion),
             })
             game_doc = companion.document()
         if table["message"] is None and self._notices:
@@ -352,11 +386,12 @@ class Table:
             self._sensors = sensors
             self._occupied.clear()
             self._occupied.update(sensors.occupied())
+            self._felt = set(self._occupied)
             if self._companion is not None:
                 self._companion.set_board(self._occupied)
             self._bump()
         self._show()
-        sensors.start(self.handle_sensor, self.handle_fault)
+        sensors.start(self.handle_sensor, self.handle_fault, self.handle_felt)
 
     def set_board(self, occupied: set[str] | frozenset[str] | list[str]) -> View:
         """Take ``occupied`` as the physical board (tools and tests without a sensor source)."""
@@ -367,6 +402,7 @@ class Table:
         with self._lock:
             self._occupied.clear()
             self._occupied.update(squares)
+            self._felt = set(squares)
             if self._companion is not None:
                 self._companion.set_board(squares)
             self._bump()
@@ -374,8 +410,21 @@ class Table:
         self._show()
         return view
 
+    def handle_felt(self, event: SensorEvent) -> None:
+        """One tentative change: the square's LED shows it at once; the game does not hear it
+        (it waits for the confirmed change). Never raises into the scanning thread."""
+        square, occupied = event.square, bool(event.occupied)
+        if not is_square(square):
+            return  # the confirmed event, if one follows, tells the players
+        with self._lock:
+            if self._closed or (square in self._felt) == occupied:
+                return
+            (self._felt.add if occupied else self._felt.discard)(square)
+            self._feedback_frame()
+        self._show()
+
     def handle_sensor(self, event: SensorEvent) -> None:
-        """One debounced change on one square; never raises into the scanning thread."""
+        """One confirmed change on one square; never raises into the scanning thread."""
         square, occupied = event.square, bool(event.occupied)
         if not is_square(square):
             with self._lock:
@@ -386,6 +435,8 @@ class Table:
         with self._lock:
             if self._closed:
                 return
+            felt = (square in self._felt) != occupied
+            (self._felt.add if occupied else self._felt.discard)(square)
             try:
                 companion = self._companion
                 if companion is not None:  # it updates the board the two share, once
@@ -400,7 +451,9 @@ class Table:
                 changed = True
             if changed:
                 self._bump()
-        if changed:
+            elif felt:
+                self._feedback_frame()
+        if changed or felt:
             self._show()
 
     def handle_fault(self, fault: SensorFault) -> None:
@@ -438,19 +491,23 @@ class Table:
                  options: Mapping[str, Any] | None = None,
                  setup: Mapping[str, Any] | None = None, hints: bool = False,
                  names: list[str] | None = None, replace: bool = False,
-                 colors: list[str] | None = None) -> View:
+                 colors: list[str] | None = None,
+                 computers: Mapping[Any, str] | None = None) -> View:
         """Start a game (the previous unfinished one stays in the journal); returns the view.
 
+        ``computers`` names the seats the computer plays, with its level (``{1: "strong"}``).
         A running game that has actions is replaced only with ``replace`` (``ConfirmNeeded``
         otherwise): the players are asked first."""
         if not isinstance(hints, bool):
             raise InputError(N_("hints must be true or false, got {hints}"), hints=repr(hints))
         try:
             game = self._resolve(variant)(players, options)
+            seats = parse_computers(computers, game.players)
             pieces: dict[str, Piece] = (game.default_setup() if setup is None
                                         else game.parse_setup(setup))
             companion = Companion(game, pieces, hints=hints, settle=self._settle,
                                   record=self._write, board=self._occupied)
+            companion.computers = seats
         except RulesError as e:
             raise InputError(str(e)) from None
         with self._lock:
@@ -475,7 +532,7 @@ class Table:
                     self._game_id = self._journal.start_game(
                         game.id, game.players, game.options,
                         {c: p.to_json() for c, p in pieces.items()}, hints, self._names,
-                        self._colors)
+                        self._colors, computers_json(seats))
                 except JournalError as e:
                     self._notice("not_saved", detail=str(e))
             self._companion = companion
@@ -559,6 +616,118 @@ class Table:
             self._bump()
         return plan
 
+    # --- the computer ----------------------------------------------------------------------
+
+    def _seed(self, companion: Companion) -> int:
+        """The search's seed: the same game at the same action always plays the same."""
+        return (self._game_id or 0) * 1009 + len(companion.actions)
+
+    def _think_locked(self) -> None:
+        """Under the lock: when a computer seat is to move and its action is not known yet,
+        start searching for it in a thread of its own (``strong`` may take a second; the
+        sensors and the panel never wait for it)."""
+        c = self._companion
+        if c is None or self._closed or not c.computer_turn or c.needs_hand or \
+                c.expect is not None:
+            return
+        state, hand = c.state, c.known_hand
+        if any(t[0] is c and t[1] is state and t[2] == hand for t in self._thinking):
+            return
+        mover = c.mover
+        assert mover is not None
+        level = c.computers[mover]
+        job = (c, state, hand)
+        self._thinking.append(job)
+        threading.Thread(target=self._choose, name="computer", daemon=True,
+                         args=(job, level, self._seed(c))).start()
+
+    def _choose(self, job: tuple[Companion, Any, int | None], level: str, seed: int) -> None:
+        c, state, hand = job
+        action: Action | None = None
+        detail = ""
+        try:
+            action = choose(c.game, state, level=level, seed=seed, hand=hand,
+                            budget=self._computer.budget(level))
+        except Exception as e:  # the engine must never stop the game: people play on
+            log.exception("the computer could not choose")
+            detail = str(e)
+        with self._lock:
+            self._thinking.remove(job)
+            if (self._closed or self._companion is not c or c.state is not state
+                    or c.known_hand != hand or not c.computer_turn):
+                self._cond.notify_all()  # stale: the game went on meanwhile
+                return
+            if action is None:
+                c.plan_failed = state
+                c.say("computer_failed", detail=detail)
+            else:
+                c.plan = (state, action)
+                if isinstance(action, EndTurn):  # nothing to do on the board: it counts now
+                    c.commit(action)
+                    self._after(c)
+            self._bump()
+        self._show()
+
+    def wait_for_computer(self, timeout: float = 10.0) -> bool:
+        """True once no search of the computer or of a hint is under way (False on timeout):
+        for tests and tools that play against the computer."""
+        with self._cond:
+            return self._cond.wait_for(lambda: not self._thinking and not self._hinting
+                                       or self._closed, timeout=timeout)
+
+    def _hint_view(self, c: Companion) -> dict[str, Any] | None:
+        advice = c.advice_now()
+        if advice is not None:
+            return {"status": "ready", "player": c.mover, **advice.to_json(
+                tuple(c.game.player_labels))}
+        if any(t[0] is c and t[1] is c.state for t in self._hinting):
+            return {"status": "thinking", "player": c.mover}
+        return None
+
+    def hint(self) -> View:
+        """Ask for a hint for the person to move: the engine's best action, shown with the
+        ``hint`` light and its reasons in the view (``table.hint``) once found. Changes nothing
+        in the game; ``InputError`` when no hint can be given now."""
+        with self._lock:
+            c = self._companion
+            if c is None:
+                raise InputError(N_("no game is running: choose a game first"))
+            if c.state.over:
+                raise InputError(N_("the game is over: there is nothing to hint"))
+            if not c.hints:
+                raise InputError(N_("hints are switched off for this game: switch them on "
+                                    "to ask for one"))
+            if c.clearing or c.setting_up:
+                raise InputError(N_("set up the board first: then ask for a hint"))
+            if c.mover in c.computers:
+                raise InputError(N_("it is the computer's turn: hints are for people"))
+            hand = c.hint_hand()
+            if c.advice_now() is None and not any(
+                    t[0] is c and t[1] is c.state and t[2] == hand for t in self._hinting):
+                job = (c, c.state, hand)
+                self._hinting.append(job)
+                threading.Thread(target=self._advise, name="hint", daemon=True,
+                                 args=(job, self._seed(c))).start()
+            self._bump()
+            view = self._view_locked()
+        self._show()
+        return view
+
+    def _advise(self, job: tuple[Companion, Any, int | None], seed: int) -> None:
+        c, state, hand = job
+        advice = None
+        try:
+            advice = advise(c.game, state, hand=hand, seed=seed,
+                            budget=self._computer.budget("strong"))
+        except Exception:  # a hint that cannot be found is no reason to stop the game
+            log.exception("no hint could be found")
+        with self._lock:
+            self._hinting.remove(job)
+            if advice is not None and self._companion is c and c.state is state:
+                c.advice = (state, hand, advice)
+            self._bump()
+        self._show()
+
     # --- time --------------------------------------------------------------------------------
 
     def tick(self) -> None:
@@ -636,7 +805,7 @@ class Table:
                 log.exception("the sensors could not be stopped")
         if self._display is not None:
             with self._display_lock:
-                self._shown = self.version + 1
+                self._shown = sys.maxsize
                 try:
                     self._display.show({})
                 except Exception:

@@ -55,6 +55,11 @@ MESSAGES: Mapping[str, str] = {
     "jump_on": N_("{square}: go on jumping"),
     "illegal": N_("{reason}"),
     "number_chosen": N_("{number} chosen: put the piece down"),
+    "cancelled_hand": N_("the computer's {number} is cancelled: tell its number again"),
+    "hand_told": N_("the computer holds a {number}"),
+    "not_computers_move": N_("{square}: {reason}"),
+    "computer_failed": N_("the computer could not choose a move ({detail}): play it for the "
+                          "computer by hand"),
     # Notices: what the table tells about itself, its journal and its hardware.
     "journal_fresh_failed": N_("cannot start a fresh journal at {file}: {detail}; this game is "
                             "not saved"),
@@ -204,6 +209,20 @@ NEXT_STEPS: Mapping[str, str] = {
     "blanks_or_end": N_("lay blanks on dead fields, or end your turn"),
     "move": N_("move one of your pieces"),
     "place": N_("put a piece down, then tap its number"),
+    "computer_thinking": N_("the computer is choosing its move"),
+    "computer_hand": N_("turn over the computer's {piece} and tap its number"),
+    "computer_place": N_("put the computer's {number} on {square}"),
+    "computer_blank": N_("put a blank on {square} for the computer"),
+    "computer_blank_of": N_("put a blank of player {player}'s colour on {square} for the "
+                            "computer"),
+    "computer_joker": N_("lay the computer's {number} face down on {square} as a joker"),
+    "computer_set_aside": N_("set the computer's {number} aside"),
+    "computer_move": N_("lift {start} and set it down on {square}"),
+    "computer_jump": N_("lift {start} and jump to {square} via {via}"),
+    "computer_bear_off": N_("lift {start} and bear it off"),
+    "computer_end_turn": N_("the computer ends its turn"),
+    "computer_take_away": N_("that is not the computer's move: take the piece on {square} away"),
+    "computer_put_back": N_("that is not the computer's move: put the piece back on {square}"),
 }
 """Every next step with its English wording (the panel names the player who acts)."""
 
@@ -220,8 +239,9 @@ def render_next(nxt: Next) -> str:
     from app.rules.game import END_REASONS
 
     params = {k: _english(v) for k, v in nxt["params"].items()}
-    if isinstance(params.get("squares"), list):
-        params["squares"] = ", ".join(params["squares"])
+    for key in ("squares", "via"):
+        if isinstance(params.get(key), list):
+            params[key] = ", ".join(params[key])
     piece = params.get("piece")
     if isinstance(piece, dict):
         params["number"] = "blank" if piece.get("blank") else piece.get("number")
@@ -290,6 +310,13 @@ class BlankPrompt(TypedDict):
     owner: int | None
 
 
+class HandPrompt(TypedDict):
+    """Tell the number of the computer's card or stone (one of ``choices``)."""
+
+    kind: Literal["hand"]
+    choices: list[int]
+
+
 class PlacePrompt(TypedDict):
     """The number ``number`` is chosen: put its piece down."""
 
@@ -305,10 +332,11 @@ class EndTurnPrompt(TypedDict):
 
 
 Prompt = (SetupPrompt | NumberPrompt | JokerPrompt | DiscardPrompt | BearOffPrompt | BlankPrompt
-          | PlacePrompt | EndTurnPrompt)
+          | PlacePrompt | EndTurnPrompt | HandPrompt)
 """What the table waits for from the panel; ``kind`` tells the shapes apart."""
 
-PROMPT_KINDS = ("setup", "number", "joker", "discard", "bear_off", "blank", "place", "end_turn")
+PROMPT_KINDS = ("setup", "number", "joker", "discard", "bear_off", "blank", "place", "end_turn",
+                "hand")
 
 # --- the view -----------------------------------------------------------------------------------
 
@@ -347,6 +375,9 @@ class TableView(TypedDict, total=False):
     next_text: str
     unturned: dict[str, int | None]
     moves: list[dict[str, Any]]
+    computers: dict[str, str]
+    plan: dict[str, Any] | None
+    hint: dict[str, Any] | None
 
 
 class View(TypedDict):

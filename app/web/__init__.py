@@ -49,7 +49,9 @@ DEFAULT_CONNECTIONS_PER_HOST = 32
 class SimulatedBoard(Protocol):
     """The simulated board's hand: what the panel's board taps drive."""
 
-    def set_square(self, square: str, occupied: bool) -> None: ...
+    def set_square(self, square: str, occupied: bool, at: float | None = None) -> None: ...
+
+    def clock(self) -> float: ...
 
 
 class Hardware(Protocol):

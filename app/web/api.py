@@ -72,6 +72,9 @@ def _view() -> dict[str, Any]:
 # --- games and boards ---------------------------------------------------------------------------
 
 OPENAPI_PATH = Path(__file__).with_name("openapi.yaml")
+SIM_CLEAR_STEP = 0.01
+"""Clearing the simulated board lifts one piece every 10 ms: never several of one line within
+one scan (a line fault), and all of them within the same settle time."""
 """The exact reference of this API (``docs/openapi.yaml`` is the same file)."""
 
 
@@ -156,7 +159,9 @@ def words() -> Response:
     """The panel's words in the request's language: the catalog (English message id to text)
     and the English wording of every code the table sends (messages, next steps, end reasons,
     score parts), for the JavaScript to translate exactly as the pages do."""
+    from app.ai import WORDINGS
     from app.rules.game import END_REASONS, SCORE_PARTS
+    from app.table.computer import LEVEL_WORDS
     from app.table.view import MESSAGES, NEXT_STEPS
 
     language = i18n.current()
@@ -165,7 +170,8 @@ def words() -> Response:
         "languages": list(i18n.LANGUAGES),
         "strings": i18n.catalog(language),
         "codes": {"messages": dict(MESSAGES), "next": dict(NEXT_STEPS),
-                  "end": dict(END_REASONS), "parts": dict(SCORE_PARTS)},
+                  "end": dict(END_REASONS), "parts": dict(SCORE_PARTS),
+                  "reasons": dict(WORDINGS), "levels": dict(LEVEL_WORDS)},
     })
 
 
@@ -207,6 +213,7 @@ def new_game() -> Response:
     view = panel.table.new_game(
         wanted["variant"], wanted["players"], wanted["options"], wanted["setup"],
         hints=wanted["hints"], names=names, replace=wanted["replace"], colors=wanted["colors"],
+        computers=wanted["computers"],
     )
     return jsonify(present(panel, view))
 
@@ -237,6 +244,15 @@ def game_input_endpoint() -> Response:
     return jsonify(present(_panel(), view))
 
 
+@api.post("/hint")
+def hint() -> Response:
+    """Ask for a hint for the person to move. The answer comes at once with ``table.hint``
+    ``{"status": "thinking"}``; the advised action and its reasons follow as a new view (the
+    live stream, or GET /api/state). Changes nothing in the game, so it needs no PIN."""
+    only_fields(json_body(), set(), "a hint request")
+    return jsonify(present(_panel(), _panel().table.hint()))
+
+
 @api.post("/sim/square")
 def sim_square() -> Response:
     """The simulated board: put a piece down on a square or lift it, as a hand would."""
@@ -264,9 +280,12 @@ def sim_clear() -> Response:
     if simulator is None:
         raise ApiError(N_("real sensors are attached: take the pieces off the table itself"), 404)
     only_fields(json_body(), set(), "clearing the simulated board")
-    for where in panel.table.view()["table"]["occupied"]:
-        simulator.set_square(where, False)
-        panel.table.wait_for_occupied(where, False, 1.0)
+    squares = panel.table.view()["table"]["occupied"]
+    start = simulator.clock()
+    for k, where in enumerate(squares):  # a sweeping hand: one piece every SIM_CLEAR_STEP
+        simulator.set_square(where, False, at=start + k * SIM_CLEAR_STEP)
+    for where in squares:  # each counts once it has been off its square for the settle time
+        panel.table.wait_for_occupied(where, False, 1.0 + len(squares) * SIM_CLEAR_STEP)
     return jsonify(_view())
 
 

@@ -6,6 +6,7 @@ Everything comes from the variant registry and what each variant declares about 
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -14,6 +15,7 @@ from app.rules.errors import RulesError, UnknownVariantError
 from app.rules.game import Game, all_variants, new_game, variant_class
 from app.rules.wording import N_
 
+from . import i18n
 from .errors import ApiError
 
 RULES_TEXT_DIR = Path(__file__).resolve().parent.parent / "rules" / "text"
@@ -46,12 +48,21 @@ def variants() -> list[dict[str, Any]]:
     return [describe(cls) for cls in all_variants()]
 
 
-def seat_names(variant_id: str, players: int, names: list[str] | None) -> list[str]:
-    """The players' names as typed, each empty or missing one replaced by its seat's name."""
+def seat_names(variant_id: str, players: int, names: list[str] | None,
+               computers: Mapping[str, str] | None = None) -> list[str]:
+    """The players' names as typed, each empty or missing one replaced by its seat's name; a
+    computer's seat is "Computer (strong)" in the request's language."""
+    from app.table.computer import COMPUTER_NAME, LEVEL_WORDS
+
     typed = list(names or [])[:players]
     typed += [""] * (players - len(typed))
-    return [n or d for n, d in zip(typed, default_player_names(variant_id, players),
-                                   strict=True)]
+    result = [n or d for n, d in zip(typed, default_player_names(variant_id, players),
+                                     strict=True)]
+    for seat, level in (computers or {}).items():
+        if seat.isdigit() and int(seat) < players and level in LEVEL_WORDS:
+            result[int(seat)] = i18n.translate(COMPUTER_NAME,
+                                               level=i18n.translate(LEVEL_WORDS[level]))
+    return result
 
 
 def default_player_names(variant_id: str, players: int) -> list[str]:

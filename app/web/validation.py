@@ -29,6 +29,7 @@ INPUT_FIELDS: Mapping[str, frozenset[str]] = {
     "end_turn": frozenset(),
     "bear_off": frozenset(),
     "hints": frozenset({"on"}),
+    "hand": frozenset({"number"}),
 }
 """Every input of docs/api.md (and the table's ``bear_off`` and ``hints``) with the fields it
 may carry besides ``type``."""
@@ -42,6 +43,7 @@ INPUT_REQUIRED: Mapping[str, frozenset[str]] = {
     "end_turn": frozenset(),
     "bear_off": frozenset(),
     "hints": frozenset({"on"}),
+    "hand": frozenset({"number"}),
 }
 
 MAX_NAME_LENGTH = 24
@@ -157,7 +159,7 @@ def game_input(data: Mapping[str, Any]) -> dict[str, Any]:
 def new_game_request(data: Mapping[str, Any], known_variants: Iterable[str]) -> dict[str, Any]:
     """The body of POST /api/game, checked for shape."""
     only_fields(data, {"variant", "players", "options", "setup", "hints", "names", "replace",
-                       "colors"}, "a new game")
+                       "colors", "computers"}, "a new game")
     variant = data.get("variant")
     known = list(known_variants)
     if variant not in known:
@@ -203,8 +205,15 @@ def new_game_request(data: Mapping[str, Any], known_variants: Iterable[str]) -> 
                        params={"MAX_PLAYERS": MAX_PLAYERS, "items": ', '.join(palette.CHOICES)})
     if len(set(colors)) != len(colors):
         raise ApiError(N_("two players cannot have the same colour"))
+    computers = data.get("computers")
+    computers = {} if computers is None else computers
+    if not isinstance(computers, dict) or len(computers) > MAX_PLAYERS:
+        raise ApiError(N_("computers must be an object of at most {MAX_PLAYERS} seats with "
+                          "the computer's level, like {example}"),
+                       params={"MAX_PLAYERS": MAX_PLAYERS, "example": '{"1": "normal"}'})
     replace = data.get("replace", False)
     if not isinstance(replace, bool):
         raise ApiError(N_("replace must be true or false"))
     return {"variant": variant, "players": players, "options": options, "setup": setup,
-            "hints": hints, "names": clean_names, "replace": replace, "colors": colors}
+            "hints": hints, "names": clean_names, "replace": replace, "colors": colors,
+            "computers": computers}

@@ -20,5 +20,6 @@ def present(panel: PanelState, view: View) -> dict[str, Any]:
         return dict(view)
     players = int(game.get("players") or 0)
     names = catalog.seat_names(str(game.get("variant", "")), players,
-                               view["table"].get("names", []))
+                               view["table"].get("names", []),
+                               view["table"].get("computers", {}))
     return {**view, "player_names": names}

@@ -16,6 +16,11 @@ from firmware.matrix import ReedMatrix
 from firmware.ports import SensorEvent, SensorFault
 from firmware.simulator import SimulatedBoard
 
+SETTLE = SensorConfig().settle_ms / 1000
+"""The default confirmation time: a change counts once it has held this long."""
+WAIT = SETTLE + 0.03
+"""Long enough for a change to be confirmed."""
+
 
 class FakeClock:
     def __init__(self, now: float = 100.0) -> None:
@@ -36,7 +41,8 @@ class Rig:
         self.matrix = ReedMatrix(self.config, pin_factory=self.board.factory, clock=self.clock)
         self.events: list[SensorEvent] = []
         self.faults: list[SensorFault] = []
-        self.matrix.listen(self.events.append, self.faults.append)
+        self.felt: list[SensorEvent] = []
+        self.matrix.listen(self.events.append, self.faults.append, self.felt.append)
 
     def scan(self, seconds: float, step: float | None = None) -> None:
         """Scan every ``step`` (the scan interval) for ``seconds`` of fake time."""
@@ -50,6 +56,7 @@ class Rig:
         for square in squares:
             self.board.set_square(square, True)
             self.scan(0.03)
+        self.scan(WAIT)
 
     def moves(self) -> list[tuple[str, bool]]:
         return [(e.square, e.occupied) for e in self.events]
@@ -116,41 +123,53 @@ def test_the_pins_keep_no_history(rig: Rig) -> None:
 def test_a_change_is_reported_once_it_has_settled(rig: Rig) -> None:
     start = rig.clock.now
     rig.board.set_square("b2", True)
-    rig.scan(0.016)  # seen for 16 ms: still settling (20 ms)
+    rig.scan(0.008)  # felt at once (the LED's feedback) ...
+    assert [(e.square, e.occupied) for e in rig.felt] == [("b2", True)]
+    assert rig.felt[0].time - start == pytest.approx(0.008)  # first seen at 4 ms, + 2 scans
+    rig.scan(0.144)  # ... but seen for 148 ms: still settling (150 ms)
     assert rig.events == []
-    rig.scan(0.008)
+    rig.scan(0.004)
     assert rig.moves() == [("b2", True)]
     event = rig.events[0]
-    assert event.time - start == pytest.approx(0.024)  # first seen at 4 ms, + 20 ms settle
+    assert event.time - start == pytest.approx(0.156)  # first seen at 4 ms, + 150 ms settle
     assert rig.matrix.occupied() == frozenset({"b2"})
     rig.board.set_square("b2", False)
-    rig.scan(0.03)
+    rig.scan(WAIT)
     assert rig.moves() == [("b2", True), ("b2", False)]
     assert rig.matrix.occupied() == frozenset()
 
 
 def test_a_touch_shorter_than_the_settle_time_is_no_move(rig: Rig) -> None:
     rig.board.set_square("c3", True)
-    rig.scan(0.012)
+    rig.scan(SETTLE - 0.01)
     rig.board.set_square("c3", False)
-    rig.scan(0.1)
+    rig.scan(0.3)
     assert rig.events == [] and rig.faults == []
+    assert [e.occupied for e in rig.felt] == [True, False]  # its LED said so, and took it back
 
 
 def test_a_bouncing_switch_gives_one_event_after_it_settles() -> None:
     rig = Rig(bounce_ms=5.0)
     try:
-        start = rig.clock.now
-        rig.board.set_square("d4", True)
-        raws = []
-        for _ in range(20):  # 0.25 ms steps through the bounce
-            rig.clock.now += 0.00025
-            raws.append(bool(rig.matrix.read()[0] >> SQUARES.index("d4") & 1))
-        assert len({*raws}) == 2  # the raw reading bounced
-        rig.scan(0.05, step=0.001)
-        assert rig.moves() == [("d4", True)]
-        # bounce end + settle (less its quarter-interval slack for scan jitter)
-        assert rig.events[0].time - start >= 0.005 + 0.020 - 0.001
+        bounced = 0
+        for k in range(10):
+            occupied = k % 2 == 0
+            start = rig.clock.now
+            rig.board.set_square("d4", occupied)
+            raws = []
+            last_flip = start
+            for _ in range(24):  # 0.25 ms steps through the bounce
+                rig.clock.now += 0.00025
+                raws.append(bool(rig.matrix.read()[0] >> SQUARES.index("d4") & 1))
+                if len(raws) > 1 and raws[-1] != raws[-2]:
+                    last_flip = rig.clock.now
+            bounced += len({*raws}) == 2
+            rig.scan(WAIT, step=0.001)
+            assert rig.moves()[-1] == ("d4", occupied) and len(rig.events) == k + 1
+            assert len(rig.felt) == k + 1  # the LED's feedback never doubled either
+            # the last flip + settle (less its quarter-interval slack for scan jitter)
+            assert rig.events[-1].time - last_flip >= SETTLE - 0.001
+        assert bounced >= 3  # the raw readings did bounce
         assert rig.faults == []  # a normal bounce is not chatter
     finally:
         rig.close()
@@ -158,29 +177,30 @@ def test_a_bouncing_switch_gives_one_event_after_it_settles() -> None:
 
 def test_a_chattering_switch_is_a_fault_not_a_move(rig: Rig) -> None:
     rig.board.set_square("e5", True)
-    rig.scan(0.05)
+    rig.scan(WAIT)
     rig.board.chatter("e5", 0.6, period=0.012)
     rig.scan(0.6)
     assert rig.moves() == [("e5", True)]  # nothing while it chattered
     assert [(f.square, f.kind) for f in rig.faults] == [("e5", "chatter")]
     assert "e5 changed 9 times" in rig.faults[0].detail
+    assert rig.matrix.felt() == frozenset({"e5"})  # its LED's feedback was taken back
     rig.scan(1.2)  # quiet again: it counts again, and nothing changed
     assert rig.moves() == [("e5", True)]
     rig.board.set_square("e5", False)
-    rig.scan(0.05)
+    rig.scan(WAIT)
     assert rig.moves() == [("e5", True), ("e5", False)]
 
 
 def test_a_stuck_switch_reads_closed_whatever_the_hand_does(rig: Rig) -> None:
     rig.board.set_stuck("f6", True)
-    rig.scan(0.05)
+    rig.scan(WAIT)
     assert rig.moves() == [("f6", True)]
     rig.board.set_square("f6", True)
     rig.board.set_square("f6", False)
-    rig.scan(0.05)
+    rig.scan(WAIT)
     assert rig.matrix.occupied() == frozenset({"f6"})
     rig.board.set_stuck("f6", None)
-    rig.scan(0.05)
+    rig.scan(WAIT)
     assert rig.matrix.occupied() == frozenset()
 
 
@@ -210,7 +230,7 @@ def test_other_rows_keep_working_while_one_is_dead(rig: Rig) -> None:
     rig.board.set_dead_row(3)
     rig.scan(0.05)
     rig.board.set_square("g7", True)
-    rig.scan(0.05)
+    rig.scan(WAIT)
     assert rig.moves() == [("g7", True)]
 
 
@@ -232,7 +252,7 @@ def test_a_column_shorted_to_ground_is_found_by_the_idle_read(rig: Rig) -> None:
     assert [(f.square, f.kind) for f in rig.faults] == [(None, "dead_column")]
     assert "no row driven" in rig.faults[0].detail
     rig.board.set_square("a1", True)  # other columns still work
-    rig.scan(0.05)
+    rig.scan(WAIT)
     assert rig.moves() == [("a1", True)]
     rig.board.set_shorted_column(5, False)
     rig.scan(0.1)
@@ -282,7 +302,7 @@ def test_a_failing_listener_does_not_stop_scanning(rig: Rig) -> None:
     rig.matrix.listen(broken)
     rig.board.set_square("a1", True)
     rig.board.set_square("i9", True)
-    rig.scan(0.05)
+    rig.scan(WAIT)
     assert [e.square for e in calls] == ["a1", "i9"]
 
 
@@ -292,13 +312,14 @@ def test_the_thread_scans_in_real_time_and_stops() -> None:
     matrix = ReedMatrix(config, pin_factory=board.factory)
     got = threading.Event()
     events: list[tuple[SensorEvent, float]] = []
+    felt: list[tuple[SensorEvent, float]] = []
 
     def on_event(event: SensorEvent) -> None:
         events.append((event, time.monotonic()))
         got.set()
 
     try:
-        matrix.start(on_event)
+        matrix.start(on_event, None, lambda e: felt.append((e, time.monotonic())))
         assert matrix.running
         time.sleep(0.05)
         placed = time.monotonic()
@@ -307,7 +328,10 @@ def test_the_thread_scans_in_real_time_and_stops() -> None:
         (event, at), = events
         assert (event.square, event.occupied) == ("g3", True)
         latency = at - placed
-        assert 0.020 <= latency < 0.020 + 0.001 + 2 * 0.004 + 0.05  # settle, bounce, 2 scans
+        assert SETTLE <= latency < SETTLE + 0.001 + 2 * 0.004 + 0.05  # settle, bounce, 2 scans
+        (tentative, felt_at), = felt
+        assert (tentative.square, tentative.occupied) == ("g3", True)
+        assert felt_at - placed < 0.001 + 0.004 + 0.002 + 0.05  # bounce, a scan, 2 fast scans
         matrix.stop()
         matrix.stop()
         assert not matrix.running

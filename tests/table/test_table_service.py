@@ -34,7 +34,8 @@ class ListSensors:
         self.stopped = 0
 
     def start(self, on_event: Callable[[SensorEvent], None],
-              on_fault: Callable[[SensorFault], None] | None = None) -> None:
+              on_fault: Callable[[SensorFault], None] | None = None,
+              on_felt: Callable[[SensorEvent], None] | None = None) -> None:
         self.on_event, self.on_fault = on_event, on_fault
 
     def stop(self) -> None:

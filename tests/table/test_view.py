@@ -86,13 +86,20 @@ def test_a_table_without_a_game_has_no_message_code() -> None:
 
 
 def test_every_next_step_is_said_and_worded() -> None:
+    from app.table.computer import PLAN_STEPS
     from app.table.view import NEXT_STEPS
 
     source = (ROOT / "app" / "table" / "present.py").read_text(encoding="utf-8")
     said = {node.args[0].value for node in ast.walk(ast.parse(source))
             if isinstance(node, ast.Call) and getattr(node.func, "id", "") == "step"
             and node.args and isinstance(node.args[0], ast.Constant)}
-    assert said == set(NEXT_STEPS)
+    # The computer's action is said by ``computer.plan_step``, one code per kind of action.
+    source = (ROOT / "app" / "table" / "computer.py").read_text(encoding="utf-8")
+    returned = {node.value.elts[0].value for node in ast.walk(ast.parse(source))
+                if isinstance(node, ast.Return) and isinstance(node.value, ast.Tuple)
+                and isinstance(node.value.elts[0], ast.Constant)}
+    assert returned == set(PLAN_STEPS)
+    assert said | returned == set(NEXT_STEPS)
 
 
 def final_documents() -> list[tuple[str, str, dict[str, Any]]]:

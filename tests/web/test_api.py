@@ -240,7 +240,7 @@ def test_table_info_and_brightness(client: FlaskClient, tmp_path: Path) -> None:
 def test_legend_gives_every_signal_word_its_light(client: FlaskClient) -> None:
     legend = client.get("/api/legend").get_json()
     assert set(legend["signals"]) == {"illegal", "conflict", "flip", "number", "dead", "target",
-                                      "missing", "extra", "setup", "last"}
+                                      "missing", "extra", "setup", "last", "computer", "hint"}
     assert legend["signals"]["illegal"]["pattern"] == "blink_fast"
     assert len(legend["players"]) == 4
 
@@ -280,3 +280,54 @@ def test_the_table_sounds_through_the_whole_panel(tmp_path: Path) -> None:
         assert list(buzzer.played) == ["turn"]
     finally:
         panel.close()
+
+
+def test_a_computer_seat_is_started_played_and_kept_by_the_api(client: FlaskClient) -> None:
+    view = client.post("/api/game", json={"variant": "vierer-dominari",
+                                          "computers": {"0": "easy"}}).get_json()
+    assert view["table"]["computers"] == {"0": "easy"}
+    assert view["player_names"][0] == "Computer (easy)"
+    panel = client.application.extensions["sudoku_table"]
+    assert panel.table.wait_for_computer(30)
+    view = client.get("/api/state").get_json()
+    plan = view["table"]["plan"]
+    assert view["table"]["next"]["code"] == "computer_place"
+    assert view["table"]["signals"][plan["cell"]] == "computer"
+    # Another number, or a number typed on the pad, is refused; the board move counts.
+    refused = client.post("/api/input", json={"type": "number", "number": 1})
+    assert refused.status_code == 422 and "computer's turn" in refused.get_json()["error"]
+    view = client.post("/api/sim/square", json={"square": plan["cell"],
+                                                "occupied": True}).get_json()
+    assert view["game"]["cells"][plan["cell"]]["number"] == plan["number"]
+
+
+@pytest.mark.parametrize(("computers", "status"), [
+    ({"5": "easy"}, 422), ({"1": "expert"}, 422), (["easy"], 400), ("strong", 400)])
+def test_bad_computer_seats_are_refused_with_a_reason(client: FlaskClient, computers: Any,
+                                                      status: int) -> None:
+    response = client.post("/api/game", json={"variant": "vierer-dominari",
+                                              "computers": computers})
+    assert response.status_code == status
+    assert "computers" in response.get_json()["error"]
+    assert client.get("/api/state").get_json()["game"] is None
+
+
+def test_a_hint_is_asked_worded_and_refused_when_hints_are_off(client: FlaskClient) -> None:
+    client.post("/api/game", json={"variant": "vierer-dominari", "hints": False})
+    off = client.post("/api/hint", json={})
+    assert off.status_code == 422 and "switched off" in off.get_json()["error"]
+    de = client.post("/api/hint", json={}, headers={"Accept-Language": "de"})
+    assert "ausgeschaltet" in de.get_json()["error"]
+    client.post("/api/game", json={"variant": "vierer-dominari", "hints": True,
+                                   "replace": True})
+    view = client.post("/api/hint", json={}).get_json()
+    assert view["table"]["hint"]["status"] in ("thinking", "ready")
+    assert client.application.extensions["sudoku_table"].table.wait_for_computer(30)
+    view = client.get("/api/state").get_json()
+    hint = view["table"]["hint"]
+    assert hint["status"] == "ready" and hint["reasons"]
+    assert view["table"]["signals"][hint["action"]["cell"]] == "hint"
+    assert view["game"]["cells"] == {}, "a hint changes nothing"
+    words = client.get("/api/i18n", headers={"Accept-Language": "de"}).get_json()
+    assert words["codes"]["reasons"]["flips"] == "flips {count}"
+    assert words["strings"]["flips {count}"] == "dreht {count} um"

@@ -38,3 +38,20 @@ def test_every_choice_is_distinct_from_gold_and_marks_cover_every_seat() -> None
     for color in palette.CHOICES:
         assert palette.distance(color, palette.GOLD) >= CLEAR, color
     assert len(palette.MARKS) >= 4 and len(set(palette.MARKS)) == len(palette.MARKS)
+
+
+ENGINE_CLEAR = 15.0
+"""A CIELAB distance the engine's two lights keep from every other light, under every eye."""
+
+
+def test_the_computer_and_hint_lights_stay_apart_from_every_other_light() -> None:
+    from app.table.signals import PLAYER_COLORS, SIGNALS, hex_color, legend
+
+    colors = legend()
+    others = [colors[w]["color"] for w in SIGNALS if w not in ("computer", "hint", "last")]
+    others += [hex_color(c) for c in PLAYER_COLORS]  # the ``last`` flash of every seat
+    for word in ("computer", "hint"):
+        mine = str(colors[word]["color"])
+        for other in [*others, colors["hint" if word == "computer" else "computer"]["color"]]:
+            assert palette.closest_pair([mine, str(other)]) >= ENGINE_CLEAR, (word, other)
+    assert palette.closest_pair(["#ff0000", "#ff3c00"]) < ENGINE_CLEAR  # the check can fail

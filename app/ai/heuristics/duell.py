@@ -25,14 +25,26 @@ class Duell(Heuristic):
         assert isinstance(state, DuellState)
         h = [float(s) for s in game.scores(state)]
         board = state.board
+        markers = state.markers
         for h_index, name in enumerate(HOUSE_NAMES):
-            if name in state.markers:
+            if name in markers:
                 continue
-            cells = HOUSE_CELLS[h_index]
-            winner = house_winner(cards_in(board, cells))
-            if winner is not None:
-                filled = sum(1 for c in cells if c in board)
-                h[winner] += LEAD_SHARE * filled / len(cells)
+            cards: tuple[list[int], list[int]] = ([], [])
+            filled = 0
+            for cell in HOUSE_CELLS[h_index]:
+                piece = board.get(cell)
+                if piece is not None:
+                    filled += 1
+                    if piece.owner is not None and piece.number is not None:
+                        cards[piece.owner].append(piece.number)
+            if not cards[0] and not cards[1]:
+                continue
+            if len(cards[0]) != len(cards[1]):
+                winner = 0 if len(cards[0]) > len(cards[1]) else 1
+            else:
+                winner = 0 if sorted(cards[0], reverse=True) > sorted(cards[1], reverse=True) \
+                    else 1
+            h[winner] += LEAD_SHARE * filled / 9
         return h
 
     def reasons(self, game: Game, before: State, action: Action, after: State,

@@ -16,26 +16,43 @@ LEAD_SHARE = 0.6
 
 def section_leads(game: Game, state: State) -> list[float]:
     """Each player's expected points from sections not yet full: the leading sums get the
-    section's points in proportion to how full it is."""
-    h = [0.0] * state.players
+    section's points in proportion to how full it is (equal sums both count as leading)."""
+    players = state.players
+    h = [0.0] * players
     board = state.board
-    for cells in game.geometry.sections.values():
-        sums: dict[int, int] = {}
+    first, second = SECTION_POINTS
+    for cells in _sections(game):
+        sums = [0] * players
         filled = 0
         for cell in cells:
             piece = board.get(cell)
-            if piece is None:
-                continue
-            filled += 1
-            if piece.owner is not None and piece.number is not None:
-                sums[piece.owner] = sums.get(piece.owner, 0) + piece.number
-        if not sums or filled == len(cells):
+            if piece is not None:
+                filled += 1
+                if piece.owner is not None and piece.number is not None:
+                    sums[piece.owner] += piece.number
+        if filled == 0 or filled == len(cells):
             continue
         share = LEAD_SHARE * filled / len(cells)
-        ranked = sorted(sums.items(), key=lambda item: -item[1])
-        for place, (player, _) in enumerate(ranked[:len(SECTION_POINTS)]):
-            h[player] += share * SECTION_POINTS[place]
+        top = max(sums)
+        if top == 0:
+            continue
+        runner = max((x for x in sums if x != top), default=0)
+        for p in range(players):
+            if sums[p] == top:
+                h[p] += share * first
+            elif sums[p] == runner and runner > 0:
+                h[p] += share * second
     return h
+
+
+_SECTIONS: dict[str, tuple[tuple[str, ...], ...]] = {}
+
+
+def _sections(game: Game) -> tuple[tuple[str, ...], ...]:
+    found = _SECTIONS.get(game.geometry.id)
+    if found is None:
+        found = _SECTIONS[game.geometry.id] = tuple(game.geometry.sections.values())
+    return found
 
 
 class Kosmos(Heuristic):

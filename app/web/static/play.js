@@ -26,6 +26,8 @@
 
   // A player's name as typed, else the seat's name in this language (White, Black; Player 3).
   function playerName(i) {
+    const level = ((view && view.table && view.table.computers) || {})[String(i)];
+    if (level) return t("Computer ({level})", { level: said("levels", level) || level });
     const typed = ((view && view.table && view.table.names) || [])[i];
     if (typed) return typed;
     const label = view && view.game && (traitsOf(view.game.variant).player_labels || [])[i];
@@ -134,6 +136,23 @@
       case "blanks_or_end": return t("Lay blanks on the blue dead fields, or end your turn.");
       case "move": return t("Lift one of your pieces and set it down on a lit square.");
       case "place": return t("Put a {piece} on the board, then tap its number.", { piece: word });
+      case "computer_thinking": return t("The computer is thinking\u2026");
+      case "computer_hand": return (traitsOf(game.variant).piece_word === "stone")
+        ? t("Draw a stone for the computer and tap its number.")
+        : t("Turn over the computer's top card and tap its number.");
+      case "computer_place": return t("Put the computer's {number} on {square}.", p);
+      case "computer_blank": return t("Put a blank on {square} for the computer.", p);
+      case "computer_blank_of": return t("Put a blank in {player}'s colour on {square} for the computer.",
+                                         { square: p.square, player: playerName(p.player) });
+      case "computer_joker": return t("Lay the computer's {number} face down on {square} as a joker.", p);
+      case "computer_set_aside": return t("Set the computer's {number} aside, then tap the button.", p);
+      case "computer_move": return t("Lift {start} and set it down on {square}.", p);
+      case "computer_jump": return t("Lift {start} and jump to {square} via {via}.",
+                                     { start: p.start, square: p.square, via: list(p.via || []) });
+      case "computer_bear_off": return t("Lift {start} and bear it off.", p);
+      case "computer_end_turn": return t("The computer ends its turn.");
+      case "computer_take_away": return t("That is not the computer's move: take the piece on {square} away.", p);
+      case "computer_put_back": return t("That is not the computer's move: put the piece back on {square}.", p);
       default: return said("next", next.code, p) || "";
     }
   }
@@ -291,6 +310,36 @@
   }
 
 
+  // A reason of the engine ("+3: completes rank 4, block b4") in this phone's language, the
+  // players named by their names.
+  function reasonText(reason) {
+    const params = {};
+    for (const [key, value] of Object.entries(reason.params || {})) {
+      if (key === "player") params[key] = playerName(value);
+      else if (key === "areas") params[key] = list((value || []).map(area));
+      else if (Array.isArray(value)) params[key] = list(value.map(String));
+      else params[key] = value;
+    }
+    return said("reasons", reason.code, params) || reason.text;
+  }
+
+  function renderHint() {
+    const hint = view.table.hint;
+    const box = $("hint-box");
+    box.hidden = !hint;
+    if (!hint) return;
+    box.dataset.status = hint.status;
+    if (hint.status !== "ready") {
+      $("hint-action").textContent = t("Looking for a good move\u2026");
+      $("hint-reasons").replaceChildren();
+      return;
+    }
+    $("hint-action").textContent = t("Hint for {player}: {action} (it lights up on the board).",
+                                     { player: playerName(hint.player), action: describe(hint.action) });
+    $("hint-reasons").replaceChildren(...(hint.reasons || []).map((r) =>
+      el("li", { "data-reason": r.code, text: reasonText(r) })));
+  }
+
   // The final scores as the rule book counts them: one column per part, then the total.
   function renderBreakdown(game) {
     const table = $("breakdown");
@@ -341,12 +390,13 @@
     const kind = prompt ? prompt.kind : null;
     const pad = $("pad");
     pad.replaceChildren();
-    const numberPrompt = kind === "number";
+    const numberPrompt = kind === "number" || kind === "hand";
+    const computerTurn = ((view.table.next || {}).code || "").startsWith("computer_");
     const choices = new Set(numberPrompt ? (prompt.choices || []) : []);
     const busyBoard = view.table.clearing || view.table.setting_up ||
       ["turn_over", "put_right", "take_away"].includes((view.table.next || {}).code);
     // A number may be chosen before the piece goes down, whenever nothing else is asked.
-    const preChoice = !game.over && !moveGame && !busyBoard &&
+    const preChoice = !game.over && !moveGame && !busyBoard && !computerTurn &&
       (kind === null || kind === "place" || kind === "end_turn");
     pad.hidden = moveGame || game.over || !(numberPrompt || mode || preChoice);
     pad.dataset.mode = mode || (numberPrompt ? "answer" : "pre-choice");
@@ -402,6 +452,7 @@
       mode = null;
       return sendInput({ type: "joker", square: prompt && prompt.square, number: n });
     }
+    if (prompt && prompt.kind === "hand") return sendInput({ type: "hand", number: n });
     if (prompt && prompt.kind === "number" && prompt.square) {
       return sendInput({ type: "number", square: prompt.square, number: n });
     }
@@ -413,7 +464,13 @@
     const traits = traitsOf(game.variant);
     $("undo").disabled = !view.table.can_undo;
     $("hints").checked = !!view.table.hints;
-    $("hints-switch").hidden = !!traits.moves_pieces; // hints light where a number fits
+    const next = view.table.next || {};
+    const personToMove = !game.over && next.actor !== null && next.actor !== undefined &&
+      !((view.table.computers || {})[String(next.actor)]);
+    $("hint").hidden = !personToMove;
+    $("hint").disabled = !view.table.hints || !!(view.table.hint && view.table.hint.status === "thinking");
+    $("hint").textContent = view.table.hints ? t("Hint") : t("Hints off");
+    $("hint-off").hidden = !personToMove || !!view.table.hints;
     $("end-turn").hidden = game.over || game.phase !== "blanks";
     $("discard").hidden = game.over || !traits.has_set_asides || view.table.clearing;
     $("discard").setAttribute("aria-pressed", mode === "discard" ? "true" : "false");
@@ -444,10 +501,12 @@
   // Only the words of the LED language this game can show (its traits say which).
   let legendFor = null;
   function renderLegend(variantId) {
-    if (!variantId || legendFor === variantId) return;
-    legendFor = variantId;
+    const key = `${variantId} ${JSON.stringify(view.table.computers || {})}`;
+    if (!variantId || legendFor === key) return;
+    legendFor = key;
     const traits = traitsOf(variantId);
-    const shown = traits.signals;
+    const shown = traits.signals && [...traits.signals, "hint",
+      ...(Object.keys(view.table.computers || {}).length ? ["computer"] : [])];
     const listNode = $("legend");
     listNode.replaceChildren();
     for (const [word, meaning] of Object.entries(Board.meanings())) {
@@ -503,6 +562,7 @@
     renderScores(game);
     renderPad(game);
     renderActions(game);
+    renderHint();
     renderEnd(game);
     renderSim();
     renderFaults();
@@ -516,7 +576,7 @@
     if (!game) return;
     const body = { variant: game.variant, players: game.players, options: game.options || {},
                    names: view.table.names || [], colors: view.table.colors || [],
-                   hints: !!view.table.hints };
+                   hints: !!view.table.hints, computers: view.table.computers || {} };
     await send("/api/game", body);
   }
 
@@ -533,6 +593,7 @@
     $("undo").addEventListener("click", undo);
     $("hints").addEventListener("change", () => sendInput({ type: "hints", on: $("hints").checked }));
     $("end-turn").addEventListener("click", () => sendInput({ type: "end_turn" }));
+    $("hint").addEventListener("click", () => send("/api/hint", {}));
     $("rematch").addEventListener("click", rematch);
     $("discard").addEventListener("click", () => {
       mode = mode === "discard" ? null : "discard";

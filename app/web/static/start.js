@@ -1,6 +1,7 @@
 // The start page: pick one of the twelve games, the players with their names and colours, the
 // options, the hints, and (where a game has one) the start position; then start it on the table.
-// Names and colours are remembered on this phone for the next game.
+// Any seat may be the computer, at one of its levels. Names, colours and computer seats are
+// remembered on this phone for the next game.
 "use strict";
 
 (() => {
@@ -27,9 +28,13 @@
     }
   }
 
-  function remember(names, colors) {
-    localStorage.setItem(SEATS_KEY, JSON.stringify(names.map((name, i) => ({ name, color: colors[i] || null }))));
+  function remember(names, colors, levels) {
+    localStorage.setItem(SEATS_KEY, JSON.stringify(names.map((name, i) => ({
+      name, color: colors[i] || null, computer: levels[i] || null }))));
   }
+
+  const LEVELS = ["easy", "normal", "strong"];
+  const computerName = (level) => t("Computer ({level})", { level: Panel.said("levels", level) || level });
 
   function gameButton(v) {
     const range = v.players[0] === v.players[1] ? `${v.players[0]}` : `${v.players[0]}-${v.players[1]}`;
@@ -63,7 +68,9 @@
     }
     const names = $("player-names");
     const old = [...names.querySelectorAll(".seat")].map((row) => ({
-      name: row.querySelector("input").value, color: (row.querySelector("select") || {}).value }));
+      name: row.querySelector("input").value,
+      color: (row.querySelector("select[data-color]") || {}).value,
+      computer: row.querySelector("select[data-computer]").value || null }));
     const kept = remembered();
     names.replaceChildren();
     const names2 = colorNames();
@@ -77,7 +84,20 @@
         type: "text", maxlength: "24", "aria-label": t("Name of player {n}", { n: i + 1 }),
         placeholder: fallback, value: was.name || "", "data-player": String(i),
       });
-      const row = el("div", { class: "seat", "data-seat": String(i) }, seatSwatch(i, color), input);
+      // Who plays this seat: a person, or the computer at one of its levels.
+      const who = el("select", { "aria-label": t("Who plays seat {n}", { n: i + 1 }), "data-computer": String(i) });
+      who.append(el("option", { value: "", text: t("A person"), selected: !was.computer }));
+      for (const level of LEVELS) {
+        who.append(el("option", { value: level, text: computerName(level), selected: was.computer === level }));
+      }
+      const showWho = () => {
+        input.disabled = !!who.value;
+        input.placeholder = who.value ? computerName(who.value) : fallback;
+        row.classList.toggle("computer", !!who.value);
+      };
+      who.addEventListener("change", showWho);
+      const row = el("div", { class: "seat", "data-seat": String(i) }, seatSwatch(i, color), input, who);
+      showWho();
       if (!fixedLooks()) {
         const select = el("select", { "aria-label": t("Colour of player {n}", { n: i + 1 }), "data-color": String(i) });
         for (const c of choices) {
@@ -168,8 +188,6 @@
     $("player-names").replaceChildren();
     renderPlayers();
     renderOptions();
-    // Hints light where a chosen number fits: nothing to light in a game of moves.
-    $("hints-box").hidden = !!v.traits.moves_pieces;
     $("setup-box").hidden = !v.has_setup;
     setup = null;
     if (!chosen.numbers) {
@@ -188,14 +206,17 @@
       options[select.dataset.option] = JSON.parse(select.value);
     }
     const names = [...document.querySelectorAll("#player-names input")].map((i) => i.value.trim());
-    const colors = [...document.querySelectorAll("#player-names select")].map((s) => s.value);
+    const colors = [...document.querySelectorAll("#player-names select[data-color]")].map((s) => s.value);
+    const levels = [...document.querySelectorAll("#player-names select[data-computer]")].map((s) => s.value);
+    const computers = {};
+    levels.forEach((level, i) => { if (level) computers[String(i)] = level; });
     if (new Set(colors).size !== colors.length) {
       Panel.toast(t("Two players have the same colour: choose another for one of them."));
       return;
     }
-    remember(names, colors);
-    const body = { variant: chosen.id, players, options, hints: !$("hints-box").hidden && $("hints").checked,
-                   names, colors };
+    remember(names, colors, levels);
+    const body = { variant: chosen.id, players, options, hints: $("hints").checked,
+                   names: names.map((name, i) => (levels[i] ? "" : name)), colors, computers };
     if (chosen.has_setup) body.setup = readSetup();
     try {
       await post("/api/game", body);

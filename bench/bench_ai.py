@@ -1,0 +1,277 @@
+"""How strong the computer opponent is, measured by playing it.
+
+Every level of every game plays against two plain opponents, in both seats, from fixed seeds:
+
+- **random**: each turn draws uniformly among the legal actions of the card or stone in hand
+  (in a DOMINARI blank phase: among the blanks and ending the turn);
+- **greedy**: looks one action ahead and plays the one after which its own score minus the best
+  other score is highest (``Game.scores``: points, markers, pieces borne off); ties are broken
+  by material, its own pieces on the board minus the others' (what Revers flips change), then,
+  in Halma, by how far its pieces have come towards the exit; remaining ties at random.
+
+Cards and stones are dealt by the bench: before each turn of a hidden-hand game the mover's card
+is drawn from their own supply (``Game.hand_supply``) with the game's seed, and both players
+play the card they were dealt.
+
+Printed per game, level and opponent: games, win rate with its 95 % Wilson interval (a draw or
+a shared first place is no win), draws, and the engine's mean time per move. Then ``normal``
+against ``easy`` in every two-player game, and for KOSMOS games with three and four players the
+share of first places (shared ones split) of each level at a table of mixed levels (three
+players: easy, normal, strong; four: the same plus greedy), every seat order in turn.
+
+Run: ``.venv/bin/python bench/bench_ai.py [--games 12] [--games-fast 24] [--workers 2]``
+(``--only VARIANT`` repeats to pick games, ``--levels strong`` to pick levels).
+"""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import math
+import multiprocessing
+import random
+import sys
+import time
+from collections import defaultdict
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from app.ai import LEVELS, choose  # noqa: E402
+from app.ai.engine import action_number, candidates, draw  # noqa: E402
+from app.rules.actions import Action, Move  # noqa: E402
+from app.rules.game import Game, State, all_variants, new_game  # noqa: E402
+from app.rules.squares import parse_square  # noqa: E402
+
+KOSMOS_MULTI = ("classic-sudoku", "labyrinth-sudoku", "killer-sudoku", "kakuro", "3d-sudoku",
+                "hexa-sudoku")
+MAX_ACTIONS = 3000
+
+
+# --- the plain opponents ---------------------------------------------------------------------
+
+def options(game: Game, state: State, hand: int | None) -> list[Action]:
+    actions = candidates(game, state)
+    if hand is not None:
+        actions = [a for a in actions if action_number(a) == hand]
+    return actions
+
+
+def random_player(game: Game, state: State, hand: int | None, rng: random.Random) -> Action:
+    actions = options(game, state, hand)
+    return actions[rng.randrange(len(actions))]
+
+
+def _material(game: Game, state: State, player: int) -> tuple[float, float]:
+    mine = others = 0
+    advance = 0.0
+    for cell, piece in state.board.items():
+        if piece.owner == player:
+            mine += 1
+            f, r = parse_square(cell)
+            advance += (f + r) if player == 0 else -(f + r)
+        elif piece.owner is not None:
+            others += 1
+    return float(mine - others), advance
+
+
+def greedy_player(game: Game, state: State, hand: int | None, rng: random.Random) -> Action:
+    mover = state.to_move
+    assert mover is not None
+    best: tuple[float, ...] | None = None
+    chosen: list[Action] = []
+    for action in options(game, state, hand):
+        after = game.apply(state, action)
+        scores = game.scores(after)
+        margin = scores[mover] - max(s for p, s in enumerate(scores) if p != mover)
+        if after.over and after.winners == (mover,):
+            margin = math.inf
+        material, advance = _material(game, after, mover)
+        key = (margin, material, advance if isinstance(action, Move) else 0.0)
+        if best is None or key > best:
+            best, chosen = key, [action]
+        elif key == best:
+            chosen.append(action)
+    return chosen[rng.randrange(len(chosen))]
+
+
+PLAIN: dict[str, Callable[[Game, State, int | None, random.Random], Action]] = {
+    "random": random_player, "greedy": greedy_player,
+}
+
+
+# --- one game --------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Table:
+    variant: str
+    seats: tuple[str, ...]
+    seed: int
+
+
+@dataclass
+class Outcome:
+    table: Table
+    winners: tuple[int, ...]
+    engine_seconds: dict[int, float]
+    engine_moves: dict[int, int]
+
+
+def play(table: Table) -> Outcome:
+    game = new_game(table.variant, len(table.seats))
+    rng = random.Random(table.seed)
+    state = game.initial_state(None)
+    seconds: dict[int, float] = defaultdict(float)
+    moves: dict[int, int] = defaultdict(int)
+    ply = 0
+    while not state.over and ply < MAX_ACTIONS:
+        mover = state.to_move
+        assert mover is not None
+        supply = game.hand_supply(state, mover)
+        hand = draw(supply, rng) if supply and state.phase is None else None
+        seat = table.seats[mover]
+        if seat in PLAIN:
+            action = PLAIN[seat](game, state, hand, rng)
+        else:
+            start = time.perf_counter()
+            action = choose(game, state, level=seat, seed=table.seed * 1000 + ply, hand=hand)
+            seconds[mover] += time.perf_counter() - start
+            moves[mover] += 1
+        state = game.apply(state, action)
+        ply += 1
+    return Outcome(table, tuple(state.winners) if state.over else (), dict(seconds), dict(moves))
+
+
+# --- figures ---------------------------------------------------------------------------------
+
+def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
+    """The 95 % Wilson score interval of a proportion."""
+    if n == 0:
+        return 0.0, 1.0
+    p = wins / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def duel_tables(variant: str, level: str, opponent: str, games: int) -> list[Table]:
+    tables = []
+    for i in range(games):
+        seats = (level, opponent) if i % 2 == 0 else (opponent, level)
+        tables.append(Table(variant, seats, seed=10_000 + i))
+    return tables
+
+
+def summarise(outcomes: Sequence[Outcome], level: str) -> tuple[int, int, int, float]:
+    """Games, wins and draws of ``level``, and its mean seconds per move."""
+    wins = draws = 0
+    seconds = 0.0
+    moves = 0
+    for o in outcomes:
+        seat = o.table.seats.index(level)
+        if o.winners == (seat,):
+            wins += 1
+        elif not o.winners or seat in o.winners:
+            draws += 1
+        seconds += o.engine_seconds.get(seat, 0.0)
+        moves += o.engine_moves.get(seat, 0)
+    return len(outcomes), wins, draws, seconds / max(moves, 1)
+
+
+def duel_line(key: tuple[str, str, str], outcomes: Sequence[Outcome]) -> str:
+    """One line of the table: game, level, opponent, games, win rate [CI], draws, s/move."""
+    variant, level, opponent = key
+    games, wins, draws, per_move = summarise(outcomes, level)
+    low, high = wilson(wins, games)
+    return (f"{variant:<18} {level:<7} {opponent:<8} {games:>5}  "
+            f"{wins / games:>4.0%} [{low:>4.0%}, {high:>4.0%}]     {draws:>5} {per_move:>7.3f}")
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--games", type=int, default=12,
+                        help="games per line for the strong level (default 12)")
+    parser.add_argument("--games-fast", type=int, default=24,
+                        help="games per line for easy and normal (default 24)")
+    parser.add_argument("--games-multi", type=int, default=6,
+                        help="games per KOSMOS table of mixed levels (default 6)")
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--only", action="append", default=[], help="a variant id (repeatable)")
+    parser.add_argument("--levels", nargs="*", default=list(LEVELS), choices=LEVELS)
+    parser.add_argument("--opponents", nargs="*", default=["random", "greedy"],
+                        choices=["random", "greedy"])
+    parser.add_argument("--no-multi", action="store_true", help="skip the mixed tables")
+    args = parser.parse_args(argv)
+    variants = [cls.id for cls in all_variants() if not args.only or cls.id in args.only]
+
+    duels: dict[tuple[str, str, str], list[Table]] = {}
+    for variant in variants:
+        for level in args.levels:
+            n = args.games if level == "strong" else args.games_fast
+            for opponent in args.opponents:
+                duels[(variant, level, opponent)] = duel_tables(variant, level, opponent, n)
+        if "normal" in args.levels and "easy" in args.levels:
+            duels[(variant, "normal", "easy")] = duel_tables(variant, "normal", "easy",
+                                                             args.games_fast)
+    multi: dict[tuple[str, int], list[Table]] = {}
+    if not args.no_multi:
+        for variant in variants:
+            if variant not in KOSMOS_MULTI:
+                continue
+            for players in (3, 4):
+                roster = ["easy", "normal", "strong"] + (["greedy"] if players == 4 else [])
+                orders = list(itertools.permutations(roster))
+                multi[(variant, players)] = [
+                    Table(variant, tuple(orders[i % len(orders)]), seed=20_000 + i)
+                    for i in range(args.games_multi)]
+
+    everything = [t for ts in duels.values() for t in ts] + [t for ts in multi.values()
+                                                            for t in ts]
+    # the slow games first, so that both workers finish together
+    everything.sort(key=lambda t: -sum(s == "strong" for s in t.seats))
+    started = time.perf_counter()
+    results: dict[Table, Outcome] = {}
+    line_of = {t: key for key, ts in duels.items() for t in ts}
+    left = {key: len(ts) for key, ts in duels.items()}
+    with multiprocessing.Pool(args.workers) as pool:
+        for done, outcome in enumerate(pool.imap_unordered(play, everything), start=1):
+            results[outcome.table] = outcome
+            key = line_of.get(outcome.table)
+            if key is not None:
+                left[key] -= 1
+                if left[key] == 0:  # a line is complete: show it at once (stderr)
+                    print("  " + duel_line(key, [results[t] for t in duels[key]]),
+                          file=sys.stderr, flush=True)
+            if done % 50 == 0:
+                print(f"  ... {done}/{len(everything)} games, "
+                      f"{time.perf_counter() - started:.0f} s", file=sys.stderr, flush=True)
+
+    print(f"{'game':<18} {'level':<7} {'opponent':<8} {'games':>5}  {'win rate [95% CI]':<21} "
+          f"{'draws':>5} {'s/move':>7}")
+    for key, tables in duels.items():
+        print(duel_line(key, [results[t] for t in tables]))
+    if multi:
+        print()
+        print(f"{'game':<18} {'players':>7} {'games':>5}  first places by level "
+              "(share [95% CI])")
+        for (variant, players), tables in multi.items():
+            firsts: dict[str, float] = defaultdict(float)
+            for t in tables:
+                o = results[t]
+                for seat in o.winners:
+                    firsts[t.seats[seat]] += 1 / len(o.winners)
+            cells = []
+            for level in ("easy", "normal", "strong", "greedy")[:players]:
+                low, high = wilson(firsts[level], len(tables))
+                cells.append(f"{level} {firsts[level] / len(tables):.0%} "
+                             f"[{low:.0%}, {high:.0%}]")
+            print(f"{variant:<18} {players:>7} {len(tables):>5}  " + "; ".join(cells))
+    print(f"\n{len(everything)} games in {time.perf_counter() - started:.0f} s "
+          f"with {args.workers} workers")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

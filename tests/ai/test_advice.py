@@ -1,0 +1,114 @@
+"""A hint's reasons are true: its points are the points ``apply`` awards, a blocked four was a
+real threat, the flips are the pieces that turn."""
+
+from __future__ import annotations
+
+import pytest
+
+from app.ai import WORDINGS, Advice, Budget, Reason, advise
+from app.rules.actions import Place
+from app.rules.game import Piece, new_game
+
+from .positions import GAMES, random_position
+
+QUICK = Budget(positions=200, seconds=30.0)
+
+
+def _check_against_apply(game, state, advice: Advice) -> None:  # type: ignore[no-untyped-def]
+    mover = state.to_move
+    after = game.apply(state, advice.action)
+    codes = [r.code for r in advice.reasons]
+    assert codes[-1] == "chance"
+    for reason in advice.reasons:
+        assert reason.code in WORDINGS
+        reason.text()  # every template fills from its parameters
+        if reason.code == "points":
+            assert reason.params["points"] == after.last.points[mover]
+            assert reason.params["areas"] == list(after.last.completed)
+        if reason.code == "gives":
+            assert after.last.points[reason.params["player"]] == reason.params["points"]
+        if reason.code == "flips":
+            assert reason.params["count"] == len(after.last.flipped) > 0
+        if reason.code == "wins":
+            assert after.over and after.winners == (mover,)
+    if any(p > 0 for p in after.last.points[mover:mover + 1]) and \
+            game.family not in ("DOMINARI", "Duell der Meister"):
+        assert "points" in codes or "points_plain" in codes
+
+
+@pytest.mark.parametrize("variant,players", GAMES)
+def test_reasons_match_what_apply_does(variant: str, players: int) -> None:
+    for seed in range(4):
+        game, state = random_position(variant, players, 8 + 9 * seed, seed)
+        _check_against_apply(game, state, advise(game, state, seed=seed, budget=QUICK))
+
+
+def test_kosmos_points_name_the_areas_completed() -> None:
+    game = new_game("classic-sudoku")
+    state = game.initial_state(None)
+    # player 0 holds a1 and b1 (1, 2); player 1 holds a2 (4): c1 closes the line a1-c1
+    for cell, number in (("a1", 1), ("a2", 4), ("b1", 2), ("d9", 4)):
+        state = game.apply(state, Place(cell, number))
+    advice = advise(game, state, hand=3, budget=QUICK)
+    assert advice.action == Place("c1", 3)
+    points = next(r for r in advice.reasons if r.code == "points")
+    after = game.apply(state, advice.action)
+    assert points.params == {"points": after.last.points[0], "areas": list(after.last.completed)}
+    assert "line a1-c1" in points.params["areas"]
+    assert points.text().startswith(f"+{after.last.points[0]}: completes ")
+
+
+def test_vierer_blocks_a_real_four() -> None:
+    game = new_game("vierer-dominari")
+    board = {"a1": Piece(1, 1), "b1": Piece(1, 2), "c1": Piece(1, 3),
+             "a3": Piece(0, 2), "c3": Piece(0, 4)}
+    state = game.initial_state(board)
+    assert state.to_move == 0
+    advice = advise(game, state, budget=Budget(600, 30.0))
+    assert isinstance(advice.action, Place) and advice.action.cell == "d1"
+    block = next(r for r in advice.reasons if r.code == "blocks_four")
+    assert block.params["player"] == 1
+    cells = block.params["cells"]
+    assert "d1" in cells
+    owners = [state.board[c].owner for c in cells if c != "d1"]
+    assert owners == [1, 1, 1], "Black really held the other three"
+    assert block.text(seats=("White", "Black")) == \
+        f"blocks Black's four in a row ({', '.join(cells)})"
+
+
+def test_revers_counts_its_flips() -> None:
+    game = new_game("revers-dominari")
+    state = game.initial_state(None)
+    advice = advise(game, state, budget=QUICK)
+    after = game.apply(state, advice.action)
+    flips = next(r for r in advice.reasons if r.code == "flips")
+    assert flips.params["count"] == len(after.last.flipped) >= 1
+
+
+def test_duell_reasons_name_markers_and_leads() -> None:
+    game, state = random_position("duell-der-meister", 2, 60, seed=2)
+    advice = advise(game, state, budget=QUICK)
+    after = game.apply(state, advice.action)
+    for reason in advice.reasons:
+        if reason.code == "markers":
+            assert all(after.markers[h] == state.to_move for h in reason.params["areas"])
+        if reason.code == "overtakes":
+            assert reason.params["player"] == 1 - state.to_move
+
+
+def test_a_reason_reads_in_german_through_the_catalog() -> None:
+    from app.web.i18n import translate
+
+    reason = Reason("points", {"points": 3, "areas": ["rank 4", "block b4"]})
+    assert reason.text() == "+3: completes rank 4, block b4"
+    german = reason.text(lambda s: translate(s, "de"))
+    assert german != reason.text() and "rank 4, block b4" in german
+    seat = Reason("gives", {"player": 2, "points": 1})
+    assert seat.text() == "also gives player 3 +1"
+
+
+def test_advice_as_json() -> None:
+    game, state = random_position("sudoku-family", 2, 10, seed=1)
+    data = advise(game, state, hand=None, seed=2, budget=QUICK).to_json()
+    assert set(data) == {"action", "reasons", "chance"}
+    assert all(set(r) == {"code", "params", "text"} for r in data["reasons"])
