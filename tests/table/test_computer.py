@@ -124,7 +124,10 @@ def play_whole_game(variant: str, seat: int, level: str = "easy", seed: int = 1,
             before = len(table.record()["actions"])  # type: ignore[index]
             carry_out(table, clock, action_from_json(plan))
             after = table.record()["actions"]  # type: ignore[index]
-            assert len(after) == before + 1 and after[-1] == plan
+            # The plan counted, once; the computer's end of turn, which needs nothing on the
+            # board, may already have counted by itself after it (its thread does not wait).
+            assert after[before] == plan
+            assert all(a.get("type") == "end_turn" for a in after[before + 1:]), after[before:]
             computer_actions += 1
         else:
             assert not nxt["code"].startswith("computer_"), nxt

@@ -126,8 +126,8 @@ def test_the_play_page_draws_a_new_variant(tiny: type[Game], browser: Any,  # no
 @pytest.mark.browser
 def test_the_play_page_shows_only_what_the_game_has(browser: Any,  # noqa: F811
                                                     tmp_path: Path) -> None:
-    """The legend lists only the game's own LED words, and Halma, a game of moves, has no
-    hints switch (hints light where a chosen number fits)."""
+    """The legend lists only the game's own LED words, and the hint light (every game can give
+    a hint, switched per game); the computer's light only when a seat is the computer's."""
     from app.assembly import open_panel
 
     panel = open_panel(sim=True, data=tmp_path / "data", config_path=None)
@@ -136,13 +136,13 @@ def test_the_play_page_shows_only_what_the_game_has(browser: Any,  # noqa: F811
     try:
         page = context.new_page()
         page.set_default_timeout(6000)
-        for variant, hints in (("halma-dominari", False), ("classic-sudoku", True)):
+        for variant, hints in (("halma-dominari", True), ("classic-sudoku", True)):
             panel.table.new_game(variant)
             page.goto(live.url + "/play")
             page.wait_for_selector("#board [data-square]")
             words = page.eval_on_selector_all("#legend [data-signal]",
                                               "items => items.map(i => i.dataset.signal)")
-            assert sorted(words) == sorted(new_game(variant).signals), variant
+            assert sorted(words) == sorted([*new_game(variant).signals, "hint"]), variant
             assert page.is_visible("#hints-switch") == hints, variant
     finally:
         context.close()
