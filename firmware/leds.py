@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import logging
 import math
+import os
 import threading
 import time
 from collections import deque
@@ -372,6 +373,13 @@ Pi 5's 200 MHz RP1 clock): a 0 is high for 2 bits (320 ns; WS2812B: 250-550 ns) 
 WS2812B's minimum at that clock."""
 
 
+def skip_blinka_install_prompt() -> None:
+    """Blinka 10, imported in a terminal, stops at ``import board`` to offer to pip-install a
+    backend the ``pi`` extra leaves out on purpose (``rpi_ws281x``, used only by the
+    ``neopixel`` driver): the table installs its own backends, so it is never asked."""
+    os.environ.setdefault("BLINKA_SKIP_DEPENDENCY_CHECK", "1")
+
+
 def spi_chain(config: LedConfig, spi: Any = None) -> Any:
     """The ``spi`` driver's chain: Blinka's ``neopixel_spi.NeoPixel_SPI`` on SPI0 (only on a
     Pi; ``spi`` is a bus object for tests). Needs ``/dev/spidev0.0`` and the ``spi`` group,
@@ -381,6 +389,7 @@ def spi_chain(config: LedConfig, spi: Any = None) -> Any:
             raise HardwareUnavailable(
                 f"{SPI_DEVICE} is missing: SPI0 is off. Add 'dtoverlay=spi0-0cs' to "
                 "/boot/firmware/config.txt (the installer does) and reboot")
+        skip_blinka_install_prompt()
         import board
 
         spi = board.SPI()
@@ -394,6 +403,7 @@ def spi_chain(config: LedConfig, spi: Any = None) -> Any:
 def neopixel_chain(config: LedConfig, pin: Any = None) -> Any:
     """The ``neopixel`` driver's chain: Adafruit's ``neopixel.NeoPixel`` (only on a Pi, or with
     Blinka's OS-agnostic mode in tests); ``pin`` overrides the board pin ``D<data_pin>``."""
+    skip_blinka_install_prompt()
     import board
     import neopixel
 

@@ -160,3 +160,27 @@ def test_without_spi0_the_spi_driver_says_how_to_turn_it_on(
     monkeypatch.setattr(leds, "SPI_DEVICE", tmp_path / "spidev0.0")
     with pytest.raises(HardwareUnavailable, match="SPI0 is off.*dtoverlay=spi0-0cs"):
         leds.pi_display(LedConfig())
+
+
+def test_blinka_never_stops_to_offer_an_install(tmp_path: Path,
+                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    """Run by hand in a terminal, Blinka 10 would stop at ``import board`` and offer to
+    pip-install a backend the table leaves out on purpose: the firmware turns that off before
+    it imports ``board``."""
+    import types
+
+    seen: list[str | None] = []
+    board = types.ModuleType("board")
+
+    def spi() -> FakeSpiBus:
+        seen.append(os.environ.get("BLINKA_SKIP_DEPENDENCY_CHECK"))
+        return FakeSpiBus()
+
+    board.SPI = spi  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, "board", board)
+    monkeypatch.delenv("BLINKA_SKIP_DEPENDENCY_CHECK", raising=False)
+    device = tmp_path / "spidev0.0"
+    device.touch()
+    monkeypatch.setattr(leds, "SPI_DEVICE", device)
+    chain = leds.spi_chain(LedConfig())
+    assert seen == ["1"] and len(chain) == 81
