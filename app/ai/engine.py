@@ -244,6 +244,11 @@ class Search:
                 value = list(node.values)
                 break
             if any(a not in node.children for a in actions):
+                if not node.children and node is not root:
+                    # Its replies now speak for it: drop the one-look estimate it was
+                    # opened with, so that a move's value is what the replies leave of it.
+                    node.visits = 0
+                    node.total = [0.0] * len(node.total)
                 value = self.expand(node, actions)
                 break
             mover = state.to_move
