@@ -20,7 +20,7 @@ share of first places (shared ones split) of each level at a table of mixed leve
 players: easy, normal, strong; four: the same plus greedy), every seat order in turn.
 
 Run: ``.venv/bin/python bench/bench_ai.py [--games 10] [--games-fast 20] [--workers 2]``
-(about 40 minutes on a 2-core PC)
+(about 20-30 minutes on a 2-core PC)
 (``--only VARIANT`` repeats to pick games, ``--levels strong`` to pick levels).
 """
 
