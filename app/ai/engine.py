@@ -111,14 +111,14 @@ def mover_hand(game: Game, state: State, hand: int | None, rng: random.Random) -
     supply = game.hand_supply(state, state.to_move)
     if supply is None:
         if hand is not None:
-            raise EngineError(f"{game.name} hides no card or stone: --hand is not used here")
+            raise EngineError(f"{game.name} hides no card or stone: there is no hand to give")
         return None
     if hand is None:
         return draw(supply, rng)
     if isinstance(hand, bool) or not isinstance(hand, int) or supply.get(hand, 0) <= 0:
         held = ", ".join(str(n) for n in sorted(supply)) or "none"
-        raise EngineError(f"player {state.to_move + 1} cannot hold {hand!r}: the numbers left "
-                          f"to them are {held}")
+        raise EngineError(f"player {state.to_move + 1} cannot hold {hand!r}: the numbers they "
+                          f"can still draw are {held}")
     return hand
 
 
@@ -132,6 +132,7 @@ def candidates(game: Game, state: State) -> list[Action]:
 
 
 def group_by_number(actions: Sequence[Action]) -> dict[int | None, list[Action]]:
+    """``actions`` by the card or stone they play (None: no number)."""
     groups: dict[int | None, list[Action]] = {}
     for action in actions:
         groups.setdefault(action_number(action), []).append(action)
@@ -172,6 +173,10 @@ def play_turn(game: Game, state: State, action: Action, heuristic: Heuristic) ->
 
 @dataclass(slots=True, eq=False)
 class Node:
+    """A position in the tree: its one-look values, the sums of the values backed up through
+    it, its actions by number (listed on the first visit), its children and how often each
+    child was open when the node was visited (its availability)."""
+
     state: State
     values: list[float]
     visits: int = 1
@@ -244,6 +249,11 @@ class Search:
                 value = list(node.values)
                 break
             if any(a not in node.children for a in actions):
+                if not node.children and node is not root:
+                    # Its replies now speak for it: drop the one-look estimate it was
+                    # opened with, so that a move's value is what the replies leave of it.
+                    node.visits = 0
+                    node.total = [0.0] * len(node.total)
                 value = self.expand(node, actions)
                 break
             mover = state.to_move
@@ -279,7 +289,10 @@ class Search:
         actions = self.open_actions(root, hand)
         mover = state.to_move
         assert mover is not None
+        # Most visited first; among equals a move whose replies were looked at beats one
+        # judged by a single look (whose value the replies have not yet lowered).
         best = max(actions, key=lambda a: (root.children[a].visits,
+                                           bool(root.children[a].children),
                                            root.children[a].mean(mover)))
         return best, root.children[best]
 

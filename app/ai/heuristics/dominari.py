@@ -23,16 +23,28 @@ def steps_home(cell: str, player: int) -> int:
     return max(abs(ef - f), abs(er - r)) + 1
 
 
+STUCK_COST = 1.5
+"""Steps a piece that cannot move now is taken to lose (the house rule can block a piece
+for good, and a position where nobody can move is a draw)."""
+
+
 class Halma(Heuristic):
-    """A race: every step a piece still needs counts against its player."""
+    """A race: every step a piece still needs counts against its player, and more for a piece
+    that cannot move now."""
 
     scale = 2.5
 
     def standing(self, game: Game, state: State) -> list[float]:
+        assert isinstance(game, HalmaDominari)
         h = [0.0] * state.players
         for cell, piece in state.board.items():
             if piece.owner is not None:
                 h[piece.owner] -= steps_home(cell, piece.owner)
+        for player in range(state.players):
+            movable = {move.start for move in game._moves(state.board, player)}
+            stuck = sum(1 for piece_cell, piece in state.board.items()
+                        if piece.owner == player and piece_cell not in movable)
+            h[player] -= STUCK_COST * stuck
         return h
 
     def reasons(self, game: Game, before: State, action: Action, after: State,

@@ -10,7 +10,7 @@ from app.rules.kosmos.core import SECTION_POINTS, KosmosGame
 from ..reasons import Reason
 from . import Heuristic, register
 
-LEAD_SHARE = 0.6
+LEAD_SHARE = 0.25
 """How much of a section's points a lead counts for when the section is full (by fill)."""
 
 
