@@ -32,7 +32,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from app.table import Table  # noqa: E402
 from app.table.signals import FELT  # noqa: E402
 from firmware.config import SensorConfig, SimulatorConfig  # noqa: E402
-from firmware.layout import SIZE, SQUARES, square_index  # noqa: E402
+from firmware.layout import SIZE, SQUARES, squares_in_line  # noqa: E402
 from firmware.matrix import ReedMatrix  # noqa: E402
 from firmware.simulator import ManualClock, SimulatedBoard, scan_until  # noqa: E402
 
@@ -41,16 +41,6 @@ HALMA_MOVERS = ["c1", "b2", "a3"]
 DIRECTIONS = [(1, 0), (-1, 0), (0, 1), (0, -1), (1, 1), (1, -1), (-1, 1), (-1, -1)]
 
 
-def line(start: str, direction: tuple[int, int], length: int, size: int) -> list[str] | None:
-    i = square_index(start)
-    f, r = i % SIZE, i // SIZE
-    out = []
-    for k in range(length):
-        x, y = f + k * direction[0], r + k * direction[1]
-        if not (0 <= x < size and 0 <= y < size):
-            return None
-        out.append(SQUARES[y * SIZE + x])
-    return out
 
 
 class Rig:
@@ -94,7 +84,7 @@ def ghosts(sensors: SensorConfig, slides: int, flickers: int, seed: int) -> dict
         try:
             while True:
                 start = rng.choice(HALMA_MOVERS if halma else SQUARES)
-                path = line(start, rng.choice(DIRECTIONS), rng.randint(2, 4), 6)
+                path = squares_in_line(start, rng.choice(DIRECTIONS), rng.randint(2, 4), 6)
                 if path and not (halma and any(s in HALMA_PIECES for s in path[1:])):
                     break
             before = rig.seen()
@@ -196,7 +186,8 @@ def scan_cost(seconds: float, noisy: bool, seed: int) -> tuple[float, float, int
             if noisy:
                 path = None
                 while path is None or any(board.square(s) for s in path):
-                    path = line(rng.choice(SQUARES), rng.choice(DIRECTIONS), rng.randint(2, 4), 9)
+                    path = squares_in_line(rng.choice(SQUARES), rng.choice(DIRECTIONS),
+                                           rng.randint(2, 4))
                 board.slide(path, rng.uniform(0.1, 1.0))
                 board.flicker(rng.choice(["b8", "h3"]), 0.2)
             stop.wait(0.3)

@@ -60,3 +60,18 @@ def led_indices(leds: LedConfig) -> dict[str, int]:
     """Square name to its index on the LED chain, from the config."""
     order = led_order(leds.start_corner, leds.serpentine, leds.rotation)
     return {square: leds.first + k for k, square in enumerate(order)}
+
+
+def squares_in_line(start: str, direction: tuple[int, int], length: int,
+                    size: int = SIZE) -> list[str] | None:
+    """``length`` squares from ``start``, one step of ``direction`` (files, ranks) apart, or None
+    when the line leaves a ``size`` x ``size`` board (a hand's slide across the squares)."""
+    i = square_index(start)
+    f, r = i % SIZE, i // SIZE
+    out = []
+    for k in range(length):
+        x, y = f + k * direction[0], r + k * direction[1]
+        if not (0 <= x < size and 0 <= y < size):
+            return None
+        out.append(SQUARES[y * SIZE + x])
+    return out

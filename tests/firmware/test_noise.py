@@ -23,7 +23,7 @@ from hypothesis import strategies as st
 
 from firmware.config import SensorConfig, SimulatorConfig
 from firmware.exc import SimulatorError
-from firmware.layout import SIZE, SQUARES, square_index
+from firmware.layout import SQUARES, squares_in_line
 from firmware.matrix import ReedMatrix
 from firmware.noise import BOUNCE_RUN_MS, FLICKER_RUN_MS, PITCH_MM, NoiseModel, Slide
 from firmware.ports import SensorEvent, SensorFault
@@ -85,18 +85,6 @@ def table() -> Iterator[Table]:
     t.close()
 
 
-def line(start: str, direction: tuple[int, int], length: int) -> list[str] | None:
-    """``length`` squares from ``start`` one step of ``direction`` apart, if all are on the
-    board."""
-    i = square_index(start)
-    f, r = i % SIZE, i // SIZE
-    out = []
-    for k in range(length):
-        x, y = f + k * direction[0], r + k * direction[1]
-        if not (0 <= x < SIZE and 0 <= y < SIZE):
-            return None
-        out.append(SQUARES[y * SIZE + x])
-    return out
 
 
 # --- the model ------------------------------------------------------------------------------
@@ -213,7 +201,7 @@ def test_bounce_never_doubles_an_event_even_on_quick_touches(table: Table) -> No
 @pytest.mark.parametrize("rest", [False, True])
 def test_a_slide_counts_only_where_the_piece_rests(table: Table, length: int, speed: float,
                                                    rest: bool) -> None:
-    path = line("b2", (1, 1), length)
+    path = squares_in_line("b2", (1, 1), length)
     assert path is not None
     slide = table.board.slide(path, speed, rest=rest)
     table.until(slide.end + 0.5)
@@ -295,7 +283,7 @@ def slides(draw: st.DrawFn) -> tuple[list[str], float, float, float, bool, bool,
     direction = draw(st.sampled_from(DIRECTIONS))
     path = None
     while path is None:
-        path = line(draw(st.sampled_from(SQUARES)), direction, length)
+        path = squares_in_line(draw(st.sampled_from(SQUARES)), direction, length)
     speed = draw(st.floats(0.1, 1.0))
     reach = draw(st.floats(2.0, 5.0))
     release = reach + draw(st.floats(0.0, 1.0))

@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 from app.table import Table
 from app.table.signals import FELT, LIGHTS
 from firmware.config import SensorConfig, SimulatorConfig
-from firmware.layout import SIZE, SQUARES, square_index
+from firmware.layout import SQUARES, squares_in_line
 from firmware.matrix import ReedMatrix
 from firmware.ports import Frame, SensorEvent
 from firmware.simulator import ManualClock, SimulatedBoard, scan_until
@@ -114,16 +114,6 @@ def rigs() -> Iterator[list[Rig]]:
         rig.close()
 
 
-def line(start: str, direction: tuple[int, int], length: int, size: int = 6) -> list[str] | None:
-    i = square_index(start)
-    f, r = i % SIZE, i // SIZE
-    out = []
-    for k in range(length):
-        x, y = f + k * direction[0], r + k * direction[1]
-        if not (0 <= x < size and 0 <= y < size):
-            return None
-        out.append(SQUARES[y * SIZE + x])
-    return out
 
 
 def quiet(rig: Rig) -> dict[str, Any]:
@@ -146,7 +136,7 @@ def test_a_slide_lifted_off_is_no_game_action_in_a_placement_game(
     rig = Rig(variant, pieces)
     rigs.append(rig)
     before = quiet(rig)
-    path = line("a1", (1, 0), length)
+    path = squares_in_line("a1", (1, 0), length, 6)
     assert path is not None
     start = rig.clock.now
     rig.slide(path, speed)
@@ -162,7 +152,7 @@ def test_a_slide_lifted_off_is_no_game_action_in_a_placement_game(
 def test_a_slide_set_down_is_one_new_piece_where_it_rests(rigs: list[Rig], length: int) -> None:
     rig = Rig("vierer-dominari")
     rigs.append(rig)
-    path = line("b2", (1, 1), length)
+    path = squares_in_line("b2", (1, 1), length, 6)
     assert path is not None
     rig.slide(path, 0.2, rest=True)
     assert [(e.square, e.occupied) for e in rig.heard] == [(path[-1], True)]
@@ -233,7 +223,7 @@ def test_a_halma_piece_slid_over_squares_and_lifted_makes_no_landing(
         rigs: list[Rig], length: int, speed: float) -> None:
     rig = Rig("halma-dominari", HALMA_PIECES)
     rigs.append(rig)
-    path = line("c1", (0, 1), length)
+    path = squares_in_line("c1", (0, 1), length, 6)
     assert path is not None
     rig.slide(path, speed, from_rest=True)
     assert [(e.square, e.occupied) for e in rig.heard] == [("c1", False)]  # really lifted
@@ -283,7 +273,7 @@ DIRECTIONS = [(1, 0), (-1, 0), (0, 1), (0, -1), (1, 1), (1, -1), (-1, 1), (-1, -
 def test_random_halma_slides_make_no_game_action(start: str, direction: tuple[int, int],
                                                  length: int, speed: float, reach: float,
                                                  hysteresis: float, seed: int) -> None:
-    path = line(start, direction, length)
+    path = squares_in_line(start, direction, length, 6)
     assume(path is not None and not any(s in HALMA_PIECES for s in path[1:]))
     assert path is not None
     rig = Rig("halma-dominari", HALMA_PIECES, seed=seed)
@@ -304,7 +294,7 @@ def test_random_slides_and_flickers_make_no_new_piece(start: str, direction: tup
                                                       length: int, speed: float, reach: float,
                                                       hysteresis: float, flicker: float,
                                                       seed: int) -> None:
-    path = line(start, direction, length)
+    path = squares_in_line(start, direction, length, 6)
     assume(path is not None)
     assert path is not None
     rig = Rig("vierer-dominari", seed=seed)
