@@ -13,6 +13,14 @@ class ConfigError(ValueError):
     """A bad value in the ``[panel]`` section; the message names the key."""
 
 
+def choice(key: str, value: Any, choices: tuple[str, ...]) -> str:
+    """``value`` when it is one of ``choices``, else a ``ConfigError`` naming ``key``."""
+    if value not in choices:
+        raise ConfigError(f"{key} must be one of {', '.join(map(repr, choices))}, "
+                          f"got {value!r}")
+    return str(value)
+
+
 @dataclass(frozen=True, slots=True)
 class PanelConfig:
     """The phone panel."""
@@ -57,17 +65,9 @@ class PanelConfig:
         if "language" in raw:
             from .i18n import LANGUAGES
 
-            language = raw["language"]
-            if language not in LANGUAGES:
-                raise ConfigError(f"panel.language must be one of {', '.join(LANGUAGES)}, "
-                                  f"got {language!r}")
-            out["language"] = language
+            out["language"] = choice("panel.language", raw["language"], LANGUAGES)
         if "power" in raw:
             from app.power import SETTINGS
 
-            power = raw["power"]
-            if power not in SETTINGS:
-                raise ConfigError(f"panel.power must be one of {', '.join(map(repr, SETTINGS))}, "
-                                  f"got {power!r}")
-            out["power"] = power
+            out["power"] = choice("panel.power", raw["power"], SETTINGS)
         return cls(**out)
