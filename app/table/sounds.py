@@ -72,8 +72,15 @@ class TableSounds:
         self._thread.start()
 
     def _run(self) -> None:
-        version, before = self._table.wait_for_change(-1, timeout=0)
+        before: Any = None
+        version = -1
         while not self._stop.is_set():
+            if not self._on():
+                # Off (the default): follow nothing, so no view is built for the buzzer on
+                # any sensor event; look at the switch again in a second.
+                before, version = None, -1
+                self._stop.wait(1.0)
+                continue
             version, after = self._table.wait_for_change(version, timeout=5.0, stop=self._stop)
             if self._stop.is_set():
                 return
@@ -81,10 +88,16 @@ class TableSounds:
             before = after
             if name is not None:
                 try:
-                    if self._enabled():
-                        self._player.play(name)
+                    self._player.play(name)
                 except Exception:  # sound is a nicety: it never stops the table
                     log.exception("table sound %s", name)
+
+    def _on(self) -> bool:
+        try:
+            return bool(self._enabled())
+        except Exception:
+            log.exception("table sound switch")
+            return False
 
     def close(self) -> None:
         self._stop.set()

@@ -72,16 +72,33 @@ class Recorder:
         return True
 
 
-def test_the_thread_plays_each_cue_only_while_switched_on() -> None:
+def test_the_thread_plays_each_cue_while_switched_on() -> None:
     views = [view(0), view(1, actor=1), view(2, signals={"a1": "illegal"}, actor=1),
              view(3, actor=0, message=scored([4, 0])), view(4, actor=1)]
     player = Recorder()
-    switch = iter([True, False, True, True])
     table = ScriptedTable(views)
-    sounds = TableSounds(table, player, enabled=lambda: next(switch))
+    sounds = TableSounds(table, player, enabled=lambda: True)
     assert table.done.wait(2)
     sounds.close()
-    assert player.names == ["turn", "points", "turn"]  # the illegal cue came while off
+    assert player.names == ["turn", "illegal", "points", "turn"]
+
+
+def test_switched_off_it_builds_no_view() -> None:
+    """Off is the default: then the buzzer costs a sensor event nothing (no view is built)."""
+    table = ScriptedTable([view(0), view(1, actor=1)])
+    asked: list[int] = []
+    follow = table.wait_for_change
+
+    def counting(version: int, timeout: float, stop: Any = None) -> tuple[int, Any]:
+        asked.append(version)
+        return follow(version, timeout, stop)
+
+    table.wait_for_change = counting  # type: ignore[method-assign]
+    player = Recorder()
+    sounds = TableSounds(table, player, enabled=lambda: False)
+    threading.Event().wait(0.2)
+    sounds.close()
+    assert asked == [] and player.names == []
 
 
 def test_a_real_table_sounds_when_its_game_starts() -> None:

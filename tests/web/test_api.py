@@ -272,6 +272,7 @@ def test_the_table_sounds_through_the_whole_panel(tmp_path: Path) -> None:
         buzzer = panel.hardware.buzzer
         assert buzzer.idle()
         buzzer.played.clear()
+        time.sleep(1.2)  # the sounds thread looks at the switch once a second
         client.post("/api/game", json={"variant": "classic-sudoku", "players": 2})
         for _ in range(200):
             if buzzer.played:
