@@ -34,6 +34,15 @@ WORDINGS: Mapping[str, str] = {
     "set_aside": N_("{number} fits nowhere: set it aside"),
     "joker": N_("{number} fits nowhere: lay it face down as a joker"),
     "leads": N_("takes the lead in {areas}"),
+    "extends_lead": N_("adds to your lead in {areas}"),
+    "builds_four": N_("counts toward {count} groups of four still open to you"),
+    "frees": N_("lets {count} more of your pieces move"),
+    "hinders": N_("leaves {player} {count} fewer pieces that can move"),
+    "safe": N_("leaves {player} no line or triangle to complete"),
+    "least_given": N_("leaves {player} at most {points} points for their next stone "
+                      "(no square leaves fewer)"),
+    "prepares": N_("your next stone can complete {areas}"),
+    "only_place": N_("the only square where the {number} fits"),
     "chance": N_("the search gives this move {percent}% to win"),
 }
 """Every reason code with its English template."""

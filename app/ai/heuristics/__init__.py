@@ -11,7 +11,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
-from app.rules.actions import Action, Discard, Joker
+from app.rules.actions import Action, Discard, Joker, Place
 from app.rules.game import Game, State
 
 from ..reasons import Reason
@@ -59,6 +59,10 @@ class Heuristic:
             found.append(Reason("wins"))
         if isinstance(action, Discard):
             found.append(Reason("set_aside", {"number": action.number}))
+        if isinstance(action, Place) and action.number is not None and \
+                sum(1 for a in game.legal_actions(before)
+                    if isinstance(a, Place) and a.number == action.number) == 1:
+            found.append(Reason("only_place", {"number": action.number}))
         if isinstance(action, Joker):
             found.append(Reason("joker", {"number": action.number}))
         found.extend(points_reasons(game, after, mover))

@@ -61,7 +61,19 @@ class Halma(Heuristic):
             gained = steps_home(action.start, mover) - steps_home(action.path[-1], mover)
             if gained > 0:
                 found.append(Reason("advances", {"steps": gained}))
+        assert isinstance(game, HalmaDominari)
+        for player in range(before.players):
+            change = movable_pieces(game, after, player) - movable_pieces(game, before, player)
+            if player == mover and change > 0:
+                found.append(Reason("frees", {"count": change}))
+            elif player != mover and change < 0:
+                found.append(Reason("hinders", {"player": player, "count": -change}))
         return found
+
+
+def movable_pieces(game: HalmaDominari, state: State, player: int) -> int:
+    """How many of ``player``'s pieces can move in ``state``."""
+    return len({move.start for move in game._moves(state.board, player)})
 
 
 def _is_step(move: Move, mover: int) -> bool:
@@ -126,12 +138,17 @@ class Vierer(Heuristic):
             counts = _group_owners(before, group)
             if counts[other] == 3 and counts[2] == 1:
                 found.append(Reason("blocks_four", {"player": other, "cells": list(group)}))
+        building = 0
         for group in FOURS:
             if action.cell not in group:
                 continue
             counts = _group_owners(after, group)
             if counts[mover] == 3 and counts[2] == 1:
                 found.append(Reason("threatens_four", {"cells": list(group)}))
+            elif counts[mover] >= 1 and counts[other] == 0:
+                building += 1
+        if building and not any(r.code in ("threatens_four", "blocks_four") for r in found):
+            found.append(Reason("builds_four", {"count": building}))
         return found
 
 

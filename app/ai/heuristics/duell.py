@@ -58,15 +58,22 @@ class Duell(Heuristic):
         if not isinstance(action, Place) or after.over:
             return found
         other = 1 - mover
-        overtaken = []
+        overtaken: list[str] = []
+        taken: list[str] = []
+        kept: list[str] = []
         for h_index in CELL_HOUSES[action.cell]:
             name = HOUSE_NAMES[h_index]
-            if name in before.markers:
+            if name in before.markers or name in after.markers:
                 continue
             cells = HOUSE_CELLS[h_index]
-            if house_winner(cards_in(before.board, cells)) == other and \
-                    house_winner(cards_in(after.board, cells)) == mover:
-                overtaken.append(name)
+            if house_winner(cards_in(after.board, cells)) != mover:
+                continue
+            led = house_winner(cards_in(before.board, cells))
+            (overtaken if led == other else kept if led == mover else taken).append(name)
+        if taken:
+            found.append(Reason("leads", {"areas": taken}))
+        if kept:
+            found.append(Reason("extends_lead", {"areas": kept}))
         if overtaken:
             found.append(Reason("overtakes", {"player": other, "areas": overtaken}))
             held = game.scores(before)[other]

@@ -70,16 +70,21 @@ class Kosmos(Heuristic):
                 mover: int) -> list[Reason]:
         found = super().reasons(game, before, action, after, mover)
         if isinstance(action, Place):
-            taken = [name for name in game.geometry.sections_of[action.cell]
-                     if name not in after.last.completed
-                     and _leader(before, game.geometry.sections[name]) != mover
-                     and _leader(after, game.geometry.sections[name]) == mover]
+            taken: list[str] = []
+            kept: list[str] = []
+            for name in game.geometry.sections_of[action.cell]:
+                cells = game.geometry.sections[name]
+                if name in after.last.completed or section_leader(after, cells) != mover:
+                    continue
+                (kept if section_leader(before, cells) == mover else taken).append(name)
             if taken:
                 found.append(Reason("leads", {"areas": taken}))
+            if kept:
+                found.append(Reason("extends_lead", {"areas": kept}))
         return found
 
 
-def _leader(state: State, cells: tuple[str, ...]) -> int | None:
+def section_leader(state: State, cells: tuple[str, ...]) -> int | None:
     """The player with the highest sum in ``cells`` alone, or None."""
     sums: dict[int, int] = {}
     for cell in cells:
