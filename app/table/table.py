@@ -313,9 +313,11 @@ class Table:
         if self._view is not None and self._view[0] == self.version:
             return self._view[1]
         occupied = [s for s in SQUARES if s in self._occupied]
+        unconfirmed = self._felt ^ self._occupied
         companion = self._companion
         table: TableView = {
             "occupied": occupied,
+            "felt": [s for s in SQUARES if s in unconfirmed],
             "signals": {},
             "prompt": None,
             "message": None,
@@ -421,7 +423,15 @@ class Table:
                 return
             (self._felt.add if occupied else self._felt.discard)(square)
             self._feedback_frame()
+            self._felt_changed()
         self._show()
+
+    def _felt_changed(self) -> None:
+        """Under the lock: the tentative board changed but the game did not; a new view
+        version shows it (``table.felt``) at once, as the square's LED does."""
+        self.version += 1
+        self._view = None
+        self._cond.notify_all()
 
     def handle_sensor(self, event: SensorEvent) -> None:
         """One confirmed change on one square; never raises into the scanning thread."""
@@ -453,6 +463,7 @@ class Table:
                 self._bump()
             elif felt:
                 self._feedback_frame()
+                self._felt_changed()
         if changed or felt:
             self._show()
 

@@ -349,6 +349,7 @@ class TableView(TypedDict, total=False):
     """What the table shows and asks (docs/api.md); the game's fields only while one runs."""
 
     occupied: list[str]
+    felt: list[str]
     signals: dict[str, str]
     prompt: Prompt | None
     message: str | None

@@ -327,7 +327,7 @@ def test_on_the_old_20_ms_path_slides_make_ghost_actions(rigs: list[Rig]) -> Non
 # --- the feedback light on the table's own --------------------------------------------------------
 
 
-def test_a_felt_change_lights_only_its_led_and_the_game_hears_the_confirmed_one() -> None:
+def test_a_felt_change_shows_at_once_and_the_game_hears_the_confirmed_one() -> None:
     clock = ManualClock(1000.0)
     display = TimedDisplay(clock)
     table = Table(display, clock=clock, ticker=False)
@@ -336,18 +336,24 @@ def test_a_felt_change_lights_only_its_led_and_the_game_hears_the_confirmed_one(
         version = table.version
         table.handle_felt(SensorEvent("c3", True, clock.now))
         assert display.frames[-1][1] == {"c3": FELT}
-        assert table.version == version  # the view and the phones: nothing to tell yet
-        assert table.view()["table"]["occupied"] == []
+        # the phones draw the felt piece at once, as the LED shows it; the game hears nothing
+        assert table.version == version + 1
+        felt_view = table.view()["table"]
+        assert felt_view["occupied"] == [] and felt_view["felt"] == ["c3"]
+        assert felt_view["prompt"] is None and felt_view["signals"] == {}
         table.handle_felt(SensorEvent("c3", False, clock.now))  # a slide went on: taken back
         assert display.frames[-1][1] == {}
+        assert table.view()["table"]["felt"] == [] and table.version == version + 2
         table.handle_felt(SensorEvent("c3", True, clock.now))
         table.handle_felt(SensorEvent("c3", True, clock.now))  # a repeat changes nothing
         shown = len(display.frames)
         table.handle_sensor(SensorEvent("c3", True, clock.now))  # confirmed: the game's answer
         assert display.frames[-1][1] == {"c3": LIGHTS["number"]} and len(display.frames) > shown
+        assert table.view()["table"]["felt"] == [] and table.view()["table"]["occupied"] == ["c3"]
         table.handle_felt(SensorEvent("c3", False, clock.now))  # lifting: felt at once
         assert display.frames[-1][1] == {"c3": FELT}
         assert table.view()["table"]["prompt"]["square"] == "c3"
+        assert table.view()["table"]["felt"] == ["c3"]  # drawn lifted on the phones
         table.handle_sensor(SensorEvent("c3", False, clock.now))
         assert display.frames[-1][1] == {} and table.view()["table"]["prompt"] is None
         table.handle_felt(SensorEvent("z9", True, clock.now))  # nonsense from a sensor: ignored

@@ -96,7 +96,9 @@ class Phone:
         before = page.get_attribute(f"#board [data-square='{square}']", "data-occupied")
         after = "false" if before == "true" else "true"
         page.click(f"#board [data-square='{square}']")
-        page.wait_for_selector(f"#board [data-square='{square}'][data-occupied='{after}']")
+        # at rest: confirmed, no longer only felt
+        page.wait_for_selector(f"#board [data-square='{square}'][data-occupied='{after}']"
+                               ":not([data-felt])")
 
     def number(self, number: int) -> None:
         self.page.click(f"#pad button[data-number='{number}']:not([disabled])")
@@ -313,6 +315,27 @@ def test_an_illegal_placement_is_explained_and_put_right(phone: Phone) -> None:
     page.wait_for_selector("#board [data-square='c3'][data-signal='extra']")
     view = phone.check()
     assert view["game"]["cells"] == {}
+
+
+def test_a_tapped_piece_shows_at_once_and_counts_at_rest(phone: Phone) -> None:
+    """The page draws a tapped piece as felt (a white ring) as soon as the sensor feels it,
+    as the square's LED does, and the game answers once it is confirmed at rest."""
+    page = phone.page
+    phone.start("vierer-dominari")
+    page.evaluate("""() => {
+        window.__felt = [];
+        const g = document.querySelector("#board [data-square='c3']");
+        new MutationObserver(() => window.__felt.push([g.dataset.felt || '',
+                                                       g.dataset.occupied, g.dataset.signal || '']))
+          .observe(g, { attributes: true });
+    }""")
+    page.click("#board [data-square='c3']")
+    page.wait_for_selector("#board [data-square='c3'][data-signal='number']:not([data-felt])")
+    seen = page.evaluate("window.__felt")
+    felt = [s for s in seen if s[0] == "true"]
+    assert felt and felt[0][1] == "true" and felt[0][2] == "", \
+        f"the piece was not drawn felt before the game answered: {seen}"
+    assert page.locator("#board .felt-ring").count() == 0
 
 
 def test_revers_dominari_flips_and_blanks(phone: Phone) -> None:
@@ -675,7 +698,8 @@ def test_the_play_page_follows_the_table_across_ended_live_views(
         for square in ("c3", "d4", "e2"):
             time.sleep(1.3)  # the live view of the page has ended and come back since
             panel.hardware.simulator.set_square(square, True)
-            page.wait_for_selector(f"#board [data-square='{square}'][data-occupied='true']")
+            page.wait_for_selector(f"#board [data-square='{square}'][data-occupied='true']"
+                                   ":not([data-felt])")
     finally:
         context.close()
         live.close()

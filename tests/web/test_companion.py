@@ -216,7 +216,8 @@ def test_fast_taps_are_all_handled_in_order(browser: Any, server: str) -> None:
     for square in ("a1", "f6", "a2", "f5"):  # four quick taps, no waiting between them
         page.click(f"#board [data-square='{square}']", no_wait_after=True)
     page.wait_for_function("""() => ['a1', 'f6', 'a2', 'f5'].every(s =>
-        document.querySelector(`#board [data-square='${s}']`).dataset.occupied === 'true')""")
+        document.querySelector(`#board [data-square='${s}']`).dataset.occupied === 'true'
+        && !document.querySelector(`#board [data-square='${s}']`).dataset.felt)""")
     assert set(phone.api("/api/state")["table"]["occupied"]) >= {"a1", "f6", "a2", "f5"}
     context.close()
 

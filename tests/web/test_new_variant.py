@@ -115,7 +115,7 @@ def test_the_play_page_draws_a_new_variant(tiny: type[Game], browser: Any,  # no
         dots = page.eval_on_selector_all("#board .dot", "ds => ds.map(d => d.dataset.dot)")
         assert sorted(dots) == ["a1", "d4"]
         page.click("#board [data-square='b2']")  # the simulated board: a piece goes down
-        page.wait_for_selector("#board [data-square='b2'][data-occupied='true']")
+        page.wait_for_selector("#board [data-square='b2'][data-occupied='true']:not([data-felt])")
         assert not errors, errors
     finally:
         context.close()

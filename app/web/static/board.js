@@ -478,6 +478,9 @@ const Board = (() => {
     const game = view.game || { cells: {} };
     const table = view.table || {};
     const occupied = new Set(table.occupied || []);
+    // Felt but not yet confirmed: drawn as the hand left it, with a white ring (the LED's
+    // acknowledgement), so a tap or a piece shows at once.
+    const felt = new Set(table.felt || []);
     const signals = table.signals || {};
     const unturned = table.unturned || {};
     setSeatColors(table.colors);
@@ -504,8 +507,13 @@ const Board = (() => {
     for (const [cell, sq] of Object.entries(board.squares)) {
       const piece = (game.cells || {})[cell];
       const group = sq.group;
-      const here = occupied.has(cell);
+      const here = occupied.has(cell) !== felt.has(cell);
       group.dataset.occupied = here ? "true" : "false";
+      if (felt.has(cell)) {
+        group.dataset.felt = "true";
+        signalLayer.append(svgEl("circle", { class: "felt-ring", cx: sq.x, cy: sq.y,
+                                             r: board.unit * 0.45 }));
+      } else delete group.dataset.felt;
       delete group.dataset.number;
       delete group.dataset.owner;
       delete group.dataset.blank;

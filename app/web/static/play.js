@@ -79,8 +79,9 @@
     // Decided when the tap's turn comes, from the newest view: a second quick tap on the
     // same square lifts what the first put down.
     send("/api/sim/square", () => {
-      const occupied = new Set((view && view.table && view.table.occupied) || []);
-      return { square, occupied: !occupied.has(square) };
+      const table = (view && view.table) || {};
+      const here = (table.occupied || []).includes(square) !== (table.felt || []).includes(square);
+      return { square, occupied: !here };
     });
   }
 
