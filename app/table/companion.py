@@ -160,21 +160,20 @@ class Companion:
         return number
 
     def replay_draw(self, data: Any) -> None:
-        """Rebuild a journaled draw: the computer to move holds that card again
-        (``ValueError`` for a draw that cannot be one of this game's)."""
-        mover = self.mover
-        if self.draw_seed is None:
-            raise ValueError("a drawn card in a game whose cards the table does not draw")
-        if not isinstance(data, dict) or set(data) != {"seat", "number"}:
-            raise ValueError("a draw must name its seat and number")
-        seat, number = data["seat"], data["number"]
-        if mover is None or seat != mover or mover not in self.computers:
-            raise ValueError(f"a card drawn for seat {seat!r}, but it is not the computer's turn")
-        supply = self.game.hand_supply(self.state, mover) or {}
-        if isinstance(number, bool) or not isinstance(number, int) or supply.get(number, 0) <= 0:
-            raise ValueError(f"a card {number!r} drawn that is not left to the computer")
-        self.hand = (self.state, number)
+        """Rebuild a journaled draw: the computer to move holds that card again. A draw that
+        cannot be one of this game's now (its seats or seed lost with damaged start data) is
+        passed over, never a reason to set aside the actions after it: the card is then drawn
+        again, or told by a person."""
         self.draws += 1
+        mover = self.mover
+        if self.draw_seed is None or mover is None or mover not in self.computers:
+            return
+        if not isinstance(data, dict) or data.get("seat") != mover:
+            return
+        number = data.get("number")
+        supply = self.game.hand_supply(self.state, mover) or {}
+        if isinstance(number, int) and not isinstance(number, bool) and supply.get(number, 0) > 0:
+            self.hand = (self.state, number)
 
     @property
     def expect(self) -> Action | None:

@@ -8,6 +8,7 @@ take-back puts it back and the next draw is a fresh, fair and journaled one.
 from __future__ import annotations
 
 import random
+import sqlite3
 from collections import Counter
 from pathlib import Path
 from typing import Any
@@ -100,9 +101,10 @@ def test_the_start_says_to_lay_the_computers_cards_face_up() -> None:
     table.close()
 
 
-def test_the_same_card_after_a_restart_and_only_one_draw(tmp_path: Path) -> None:
+@pytest.mark.parametrize("variant", ["classic-sudoku", "duell-der-meister"])
+def test_the_same_card_after_a_restart_and_only_one_draw(variant: str, tmp_path: Path) -> None:
     path = tmp_path / "journal.db"
-    table, clock = start("classic-sudoku", 1, path)
+    table, clock = start(variant, 1, path)
     person_moves(table, clock)
     view = settled(table)
     plan = view["table"]["plan"]
@@ -133,6 +135,33 @@ def test_a_restart_between_the_draw_and_its_entry_draws_the_same_card(tmp_path: 
     assert stored is not None and stored.draw_seed is not None
     assert draw_card(supply_now_of(stored), stored.draw_seed, 0) == number
     journal.close()
+
+
+def test_a_draw_the_journal_can_no_longer_use_loses_no_action(tmp_path: Path) -> None:
+    """Start data damaged outside the chain (the seed of the draws gone): every action is
+    replayed all the same, and a person tells the computer's card as without the choice."""
+    path = tmp_path / "journal.db"
+    table, clock = start("classic-sudoku", 1, path)
+    person_moves(table, clock)
+    plan = action_from_json(settled(table)["table"]["plan"])
+    put(table, clock, plan.cell)  # type: ignore[attr-defined]
+    person_moves(table, clock, seed=5)
+    actions = table.record()["actions"]  # type: ignore[index]
+    occupied = settled(table)["table"]["occupied"]
+    table.close()
+    assert len(draws(path)) == 2 and len(actions) == 3
+    db = sqlite3.connect(path)
+    db.execute("""UPDATE games SET names = '{"computers": {"1": "normal"}}'""")
+    db.commit()
+    db.close()
+    table, clock, _ = make_table(path, computer=QUICK)
+    table.set_board(occupied)
+    view = settled(table)
+    assert table.record()["actions"] == actions  # type: ignore[index]
+    assert view["table"]["computer_draws"] is False
+    assert view["table"]["next"]["code"] == "computer_hand"
+    assert view["table"]["recovery"] is None, "nothing was set aside"
+    table.close()
 
 
 def supply_now_of(stored: Any) -> dict[int, int]:
