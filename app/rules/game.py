@@ -190,6 +190,10 @@ class Game:
     """A stone that fits nowhere is laid face down as a joker."""
     hidden_hands: ClassVar[bool] = False
     """The mover's card or stone is hidden until it is played: the panel asks its number."""
+    own_piles: ClassVar[bool] = False
+    """Each player draws from a pile of their own (``hand_supply`` is exactly that pile), so the
+    table can draw a computer seat's card itself; not so from a shared bag with stones left
+    unseen in the box."""
     random_setup: ClassVar[bool] = False
     """``default_setup(seed)`` proposes random start positions (Duell's gold cards)."""
     signals: ClassVar[tuple[str, ...]] = PLACEMENT_SIGNALS
@@ -210,6 +214,7 @@ class Game:
             "set_aside_limit": cls.set_aside_limit,
             "has_jokers": cls.has_jokers,
             "hidden_hands": cls.hidden_hands,
+            "own_piles": cls.own_piles,
             "random_setup": cls.random_setup,
             "signals": list(cls.signals),
             "option_labels": {k: cls.option_labels.get(k, k.replace("_", " "))

@@ -69,6 +69,10 @@ class Companion:
         # a take-back or a new action makes them stale, and the table thinks again.
         self.computers: dict[int, str] = {}
         self.hand: tuple[State, int] | None = None  # the computer's card or stone, as told
+        # With the table drawing the computer's cards (own piles only): the game's seed, and
+        # how many cards it drew so far (each journaled; the next draw's index).
+        self.draw_seed: int | None = None
+        self.draws = 0
         self.plan: tuple[State, Action] | None = None  # the computer's action, to carry out
         self.plan_failed: State | None = None  # the engine could not answer: people play it
         self.advice: tuple[State, int | None, Any] | None = None  # the last hint (an Advice)
@@ -135,8 +139,41 @@ class Companion:
         """A person must first turn over the computer's card (or draw its stone)."""
         mover = self.mover
         return (self.computer_turn and self.game.hidden_hands and mover is not None
+                and self.draw_seed is None
                 and self.game.hand_supply(self.state, mover) is not None
                 and self.known_hand is None)
+
+    def draw_for_computer(self) -> int | None:
+        """Where the table draws the computer's cards and it is to move without one: draw it
+        at random from what is left to it, journal it, and hold it (its number), else None."""
+        mover = self.mover
+        if (self.draw_seed is None or not self.computer_turn or mover is None
+                or self.known_hand is not None):
+            return None
+        supply = self.game.hand_supply(self.state, mover)
+        if not supply:
+            return None
+        number = computer.draw_card(supply, self.draw_seed, self.draws)
+        self.history.record_draw(mover, number)
+        self.hand = (self.state, number)
+        self.draws += 1
+        return number
+
+    def replay_draw(self, data: Any) -> None:
+        """Rebuild a journaled draw: the computer to move holds that card again. A draw that
+        cannot be one of this game's now (its seats or seed lost with damaged start data) is
+        passed over, never a reason to set aside the actions after it: the card is then drawn
+        again, or told by a person."""
+        self.draws += 1
+        mover = self.mover
+        if self.draw_seed is None or mover is None or mover not in self.computers:
+            return
+        if not isinstance(data, dict) or data.get("seat") != mover:
+            return
+        number = data.get("number")
+        supply = self.game.hand_supply(self.state, mover) or {}
+        if isinstance(number, int) and not isinstance(number, bool) and supply.get(number, 0) > 0:
+            self.hand = (self.state, number)
 
     @property
     def expect(self) -> Action | None:
@@ -215,6 +252,8 @@ class Companion:
         self.history.replay(kind, action)
         if action is not None:
             self.setting_up = False
+        elif self.draw_seed is not None:
+            self.hand = self.plan = None  # a drawn card goes back, as in ``undo``
 
     def commit(self, action: Action) -> Illegal | None:
         """Apply a legal action: journal it first, then make it the game's. ``Illegal`` if not
@@ -241,7 +280,7 @@ class Companion:
             self.say("cancelled_number", number=number)
             return True
         hand = self.known_hand
-        if hand is not None and self.motion is None:
+        if hand is not None and self.motion is None and self.draw_seed is None:
             self.hand = self.plan = None
             self.say("cancelled_hand", number=hand)
             return True
@@ -249,11 +288,15 @@ class Companion:
 
     def can_undo(self) -> bool:
         return (bool(self.actions) or self.pending is not None or self.in_hand is not None
-                or self.known_hand is not None)
+                or (self.known_hand is not None and self.draw_seed is None))
 
     def undo(self, how: str = "taken_back") -> None:
         """Take back the last action; the signals then show what to put right on the board."""
         action = self.history.take_back()
+        if self.draw_seed is not None:
+            # The computer's drawn card goes back to its cards beside the board: the table
+            # draws again (a new, journaled draw) when it is the computer's turn.
+            self.hand = self.plan = None
         self.pending = None
         self.motion = None
         self.in_hand = None
@@ -475,6 +518,9 @@ class Companion:
 
     def tell_hand(self, number: int) -> None:
         """A person turned over the computer's card (or drew its stone): its number."""
+        if self.draw_seed is not None:
+            raise InputError(N_("the table draws the computer's cards in this game: take the "
+                                "one the bar names from its cards beside the board"))
         if not self.needs_hand:
             if self.computer_turn and self.known_hand is not None:
                 raise InputError(N_("the computer's {piece} is already told: take back to tell "

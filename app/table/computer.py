@@ -4,18 +4,23 @@ A computer seat cannot move pieces, so the table asks a person to carry out its 
 squares light with the ``computer`` word, the what-now bar says the act in words, and the
 action counts only once the sensors see it done (a placement's number is the computer's, so it
 is not asked). In a game with hidden hands a person first turns over the computer's card (or
-draws its stone) and tells its number. Anything else done on the board is a disagreement to put
-right, never the computer's move. Searching happens outside the table's lock (``Table``); here
-are only the pure parts: checking the seats, the hand, and the squares and words of a plan.
+draws its stone) and tells its number; or, in a game where each player has an own pile
+(``Game.own_piles``) and the players chose so, the computer's cards lie face up beside the board
+and the table draws one at random (``draw_card``, journaled) and names it in the same step.
+Anything else done on the board is a disagreement to put right, never the computer's move.
+Searching happens outside the table's lock (``Table``); here are only the pure parts: checking
+the seats, the hand, the draw, and the squares and words of a plan.
 """
 
 from __future__ import annotations
 
+import random
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from app.ai import LEVELS
 from app.rules.actions import OFF, Action, Blank, Discard, Joker, Move, Place
+from app.rules.game import Game
 from app.rules.wording import N_
 
 from .errors import InputError
@@ -54,9 +59,32 @@ def parse_computers(raw: object, players: int) -> dict[int, str]:
     return seats
 
 
+def check_draws(game: Game, seats: Mapping[int, str]) -> None:
+    """``InputError`` unless the table can draw the computer's cards in ``game``: each player
+    has a pile of their own (a shared bag leaves stones unseen in the box), and a seat is the
+    computer's."""
+    if not game.own_piles:
+        raise InputError(N_("the table can draw the computer's cards only in a game where each "
+                            "player has a pile of their own (KOSMOS SUDOKU, Duell der Meister), "
+                            "not in {game}"), game=game.name)
+    if not seats:
+        raise InputError(N_("the table draws cards only for the computer: make a seat the "
+                            "computer's, or leave computer_draws off"))
+
+
 def computers_json(seats: Mapping[int, str]) -> dict[str, str]:
     """The seats as the view and the journal keep them (JSON keys are strings)."""
     return {str(seat): level for seat, level in sorted(seats.items())}
+
+
+def draw_card(supply: Mapping[int, int], seed: int, index: int) -> int:
+    """The ``index``-th card the table draws for the computer from ``supply`` (number: how many
+    are left): every card left is as likely as any other, and the same game seed and index
+    always draw the same card (a restart draws what was drawn before it)."""
+    cards = [number for number in sorted(supply) for _ in range(max(0, supply[number]))]
+    if not cards:
+        raise ValueError("the computer has no card left to draw")
+    return random.Random(f"draw {seed} {index}").choice(cards)
 
 
 def hand_choices(c: Companion) -> list[int]:
@@ -92,15 +120,19 @@ def plan_squares(c: Companion, action: Action) -> set[str]:
     return set()
 
 
-PLAN_STEPS = ("computer_place", "computer_blank", "computer_blank_of", "computer_joker",
-              "computer_set_aside", "computer_bear_off", "computer_jump", "computer_move",
+PLAN_STEPS = ("computer_place", "computer_draw_place", "computer_draw_set_aside",
+              "computer_blank", "computer_blank_of", "computer_joker", "computer_set_aside",
+              "computer_bear_off", "computer_jump", "computer_move",
               "computer_end_turn")
 """The next steps ``plan_step`` says (``view.NEXT_STEPS`` words them)."""
 
 
-def plan_step(action: Action) -> tuple[str, dict[str, Any]]:
-    """The next-step code and parameters that say the computer's action in words."""
+def plan_step(action: Action, drawn: bool = False) -> tuple[str, dict[str, Any]]:
+    """The next-step code and parameters that say the computer's action in words; ``drawn``:
+    the table drew its card, so the step also says which card to take."""
     if isinstance(action, Place):
+        if drawn:
+            return "computer_draw_place", {"number": action.number, "square": action.cell}
         return "computer_place", {"number": action.number, "square": action.cell}
     if isinstance(action, Blank):
         if action.owner is None:
@@ -109,6 +141,8 @@ def plan_step(action: Action) -> tuple[str, dict[str, Any]]:
     if isinstance(action, Joker):
         return "computer_joker", {"number": action.number, "square": action.cell}
     if isinstance(action, Discard):
+        if drawn:
+            return "computer_draw_set_aside", {"number": action.number}
         return "computer_set_aside", {"number": action.number}
     if isinstance(action, Move):
         path = list(action.path)

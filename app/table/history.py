@@ -19,7 +19,7 @@ from app.rules.wording import N_
 from .errors import InputError
 
 Record = Callable[[str, Any], None]
-"""Writes one journal entry (``"action"`` with its JSON, ``"undo"``, ``"hints"``)."""
+"""Writes one journal entry (``"action"`` with its JSON, ``"undo"``, ``"hints"``, ``"draw"``)."""
 
 GAME_FINISHED, GAME_REOPENED = "finished", "reopened"
 """What ``History.take_events`` reports: the game ended, or a finished game runs again."""
@@ -103,6 +103,10 @@ class History:
 
     def record_hints(self, on: bool) -> None:
         self._record("hints", on)
+
+    def record_draw(self, seat: int, number: int) -> None:
+        """The card the table drew for a computer seat in this state (before anyone sees it)."""
+        self._record("draw", {"seat": seat, "number": number})
 
     def replay(self, kind: str, action: Action | None) -> None:
         """Rebuild from the journal: apply or take back without recording it again."""

@@ -101,7 +101,7 @@ CREATE TABLE IF NOT EXISTS set_aside (
 """
 
 RUNNING, FINISHED, ABANDONED, UNREADABLE = "running", "finished", "abandoned", "unreadable"
-ACTION, UNDO, HINTS = "action", "undo", "hints"
+ACTION, UNDO, HINTS, DRAW = "action", "undo", "hints", "draw"
 DAMAGED = "damaged"
 """Stands for a stored value that is no longer valid JSON; replaying it fails with a reason."""
 
@@ -135,6 +135,9 @@ class StoredGame:
     """The colours the panel draws each seat's pieces in (empty: the panel's own)."""
     computers: dict[str, str] = field(default_factory=dict)
     """The seats the computer plays, with its level (``{"1": "strong"}``)."""
+    draw_seed: int | None = None
+    """With the table drawing the computer's cards: the game's seed for its draws (each draw is
+    also an entry of its own); None when people tell the computer's cards."""
 
 
 def now_iso() -> str:
@@ -567,13 +570,17 @@ class Journal:
     def start_game(self, variant: str, players: int | None, options: Mapping[str, Any],
                    setup: Mapping[str, Any], hints: bool, names: list[str] | None = None,
                    colors: list[str] | None = None,
-                   computers: Mapping[str, str] | None = None) -> int:
+                   computers: Mapping[str, str] | None = None,
+                   draw_seed: int | None = None) -> int:
         """A new running game; any other running game is kept, marked abandoned. The seats'
-        names, colours and the computer's seats are kept beside the game's start data (outside
-        its checksum: they change nothing in the game)."""
+        names, colours, the computer's seats and the seed of the table's draws for it are kept
+        beside the game's start data (outside its checksum: they change nothing in the game)."""
         options_text, setup_text = json.dumps(dict(options)), json.dumps(dict(setup))
-        names_text = json.dumps({"names": list(names or []), "colors": list(colors or []),
-                                 "computers": dict(computers or {})})
+        seats: dict[str, Any] = {"names": list(names or []), "colors": list(colors or []),
+                                 "computers": dict(computers or {})}
+        if draw_seed is not None:
+            seats["draw_seed"] = int(draw_seed)
+        names_text = json.dumps(seats)
 
         def work(db: sqlite3.Connection) -> int:
             db.execute("UPDATE games SET status = ? WHERE status = ?", (ABANDONED, RUNNING))
@@ -589,7 +596,8 @@ class Journal:
         return self._tx(work)
 
     def append(self, game: int, kind: str, data: Any) -> None:
-        """One entry (``action`` with its JSON, ``undo``, ``hints``), on disk when this returns."""
+        """One entry (``action`` with its JSON, ``undo``, ``hints``, ``draw``), on disk when this
+        returns."""
         text = json.dumps(data)
 
         def work(db: sqlite3.Connection) -> int:
@@ -712,7 +720,7 @@ class Journal:
             options, setup = DAMAGED, DAMAGED
         game = StoredGame(row[0], row[1], row[2], options, setup, bool(row[5]), status=row[6])
         game.names, game.colors = self._seats(game.id)
-        game.computers = self._computers(game.id)
+        game.computers, game.draw_seed = self._computers(game.id)
         good, bad, root_ok = self._chain(game.id)
         if not root_ok:
             game.options = game.setup = DAMAGED
@@ -743,19 +751,25 @@ class Journal:
             found.append([str(v) for v in values] if ok and values else [])
         return found[0], found[1]
 
-    def _computers(self, gid: int) -> dict[str, str]:
-        """The computer's seats kept for a game; none when missing or damaged (then people
-        play every seat, which the panel shows)."""
+    def _computers(self, gid: int) -> tuple[dict[str, str], int | None]:
+        """The computer's seats kept for a game, and the seed of the table's draws for it;
+        none when missing or damaged (then people play every seat, or tell the computer's
+        cards, which the panel shows)."""
         assert self._db is not None
         row = self._db.execute("SELECT names FROM games WHERE id = ?", (gid,)).fetchone()
         try:
             seats = json.loads(row[0]) if row and row[0] else {}
         except (json.JSONDecodeError, TypeError):
-            return {}
-        found = seats.get("computers") if isinstance(seats, dict) else None
+            return {}, None
+        if not isinstance(seats, dict):
+            return {}, None
+        found = seats.get("computers")
+        seed = seats.get("draw_seed")
+        if isinstance(seed, bool) or not isinstance(seed, int):
+            seed = None
         if not isinstance(found, dict):
-            return {}
-        return {str(k): str(v) for k, v in found.items() if isinstance(v, str)}
+            return {}, seed
+        return {str(k): str(v) for k, v in found.items() if isinstance(v, str)}, seed
 
     def running_game(self) -> StoredGame | None:
         """The most recent running game, its entries the longest prefix whose chain holds."""

@@ -129,7 +129,7 @@ def computer_step(c: Companion, missing: set[str], extra: set[str]) -> Next:
                     choices=computer.hand_choices(c))
     if expect is None:
         return step("computer_thinking", mover)
-    code, params = computer.plan_step(expect)
+    code, params = computer.plan_step(expect, drawn=c.draw_seed is not None)
     return step(code, mover, **params)
 
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import logging
 import os
+import secrets
 import sys
 import threading
 import time
@@ -32,11 +33,11 @@ from . import placing, present
 from . import signals as lights
 from .archive import ImportPlan, Reason, game_key, plan_import
 from .companion import Companion
-from .computer import computers_json, parse_computers
+from .computer import check_draws, computers_json, parse_computers
 from .errors import ConfirmNeeded, InputError
 from .history import GAME_FINISHED, GAME_REOPENED
 from .inputs import parse_input
-from .journal import ACTION, FINISHED, HINTS, UNDO, Journal, JournalError
+from .journal import ACTION, DRAW, FINISHED, HINTS, UNDO, Journal, JournalError
 from .view import Message, TableView, View, count, message, render, render_next
 
 log = logging.getLogger(__name__)
@@ -207,6 +208,13 @@ class Table:
                     pass
             self._notice("not_replayed", game=stored.id, variant=stored.variant, detail=str(e))
             return
+        # The computer's seats first: a drawn card in the entries is checked against them.
+        try:
+            companion.computers = parse_computers(stored.computers, game.players)
+        except InputError:
+            companion.computers = {}  # damaged: people play every seat, as the panel shows
+        if companion.computers and game.own_piles:
+            companion.draw_seed = stored.draw_seed
         valid = len(stored.entries)
         failure = None
         for index, (kind, data) in enumerate(stored.entries):
@@ -217,6 +225,8 @@ class Table:
                     companion.replay(kind, None)
                 elif kind == HINTS and isinstance(data, bool):
                     companion.replay(kind, None, hints=data)
+                elif kind == DRAW:
+                    companion.replay_draw(data)
                 else:
                     raise ValueError(f"a damaged entry ({kind}: {str(data)[:40]!r})")
             except (RulesError, ValueError, TypeError, KeyError) as e:
@@ -247,10 +257,6 @@ class Table:
         self._game_id = stored.id
         self._names = list(stored.names)
         self._colors = list(stored.colors)
-        try:
-            companion.computers = parse_computers(stored.computers, game.players)
-        except InputError:
-            companion.computers = {}  # damaged: people play every seat, as the panel shows
         companion.say("resumed" if running else "over_before_stop", game=game.name)
         if running and companion.state.over:
             self._finished()  # the last action was written, the end of the game was not
@@ -277,6 +283,7 @@ class Table:
             frame: Frame = {}
             self._look = None
         else:
+            self._draw_locked(companion)
             self._think_locked()
             self._look = present.look(companion)  # once per change: the frame and the view
             frame = lights.compose_frame(self._look.signals, self._look.last_player)
@@ -359,6 +366,7 @@ class Table:
                 "joker_choices": (placing.joker_choices(companion, companion.pending.square)
                                   if companion.pending is not None else []),
                 "computers": computers_json(companion.computers),
+                "computer_draws": companion.draw_seed is not None,
                 "plan": (companion.expect.to_json() if companion.expect is not None
                          else None),
                 "hint": self._hint_view(companion),
@@ -503,22 +511,30 @@ class Table:
                  setup: Mapping[str, Any] | None = None, hints: bool = False,
                  names: list[str] | None = None, replace: bool = False,
                  colors: list[str] | None = None,
-                 computers: Mapping[Any, str] | None = None) -> View:
+                 computers: Mapping[Any, str] | None = None,
+                 computer_draws: bool = False) -> View:
         """Start a game (the previous unfinished one stays in the journal); returns the view.
 
-        ``computers`` names the seats the computer plays, with its level (``{1: "strong"}``).
+        ``computers`` names the seats the computer plays, with its level (``{1: "strong"}``);
+        ``computer_draws``: the table draws the computer's cards (games with own piles only).
         A running game that has actions is replaced only with ``replace`` (``ConfirmNeeded``
         otherwise): the players are asked first."""
         if not isinstance(hints, bool):
             raise InputError(N_("hints must be true or false, got {hints}"), hints=repr(hints))
+        if not isinstance(computer_draws, bool):
+            raise InputError(N_("computer_draws must be true or false, got {value}"),
+                             value=repr(computer_draws)[:20])
         try:
             game = self._resolve(variant)(players, options)
             seats = parse_computers(computers, game.players)
+            if computer_draws:
+                check_draws(game, seats)
             pieces: dict[str, Piece] = (game.default_setup() if setup is None
                                         else game.parse_setup(setup))
             companion = Companion(game, pieces, hints=hints, settle=self._settle,
                                   record=self._write, board=self._occupied)
             companion.computers = seats
+            companion.draw_seed = secrets.randbits(48) if computer_draws else None
         except RulesError as e:
             raise InputError(str(e)) from None
         with self._lock:
@@ -535,15 +551,18 @@ class Table:
                 companion.say("clear_board", game=game.name,
                               pieces=count(len(self._occupied), "piece"))
             else:
-                companion.say("set_up_board" if companion.setting_up else "new_game",
-                              game=game.name)
+                if computer_draws:  # once, at the start: the cards are laid out face up
+                    code = "set_up_board_draws" if companion.setting_up else "new_game_draws"
+                else:
+                    code = "set_up_board" if companion.setting_up else "new_game"
+                companion.say(code, game=game.name)
             self._game_id = None
             if self._journal is not None and self._journal.ok:
                 try:
                     self._game_id = self._journal.start_game(
                         game.id, game.players, game.options,
                         {c: p.to_json() for c, p in pieces.items()}, hints, self._names,
-                        self._colors, computers_json(seats))
+                        self._colors, computers_json(seats), companion.draw_seed)
                 except JournalError as e:
                     self._notice("not_saved", detail=str(e))
             self._companion = companion
@@ -632,6 +651,12 @@ class Table:
     def _seed(self, companion: Companion) -> int:
         """The search's seed: the same game at the same action always plays the same."""
         return (self._game_id or 0) * 1009 + len(companion.actions)
+
+    def _draw_locked(self, c: Companion) -> None:
+        """Under the lock, after every change: where the table draws the computer's cards and
+        it is to move without one, draw it (journaled before anyone sees it)."""
+        if not self._closed:
+            c.draw_for_computer()
 
     def _think_locked(self) -> None:
         """Under the lock: when a computer seat is to move and its action is not known yet,

@@ -33,6 +33,10 @@ MESSAGES: Mapping[str, str] = {
     "colour_changed": N_("{action}: colour changed"),
     "new_game": N_("{game}: new game"),
     "set_up_board": N_("{game}: set up the board"),
+    "new_game_draws": N_("{game}: new game. Lay the computer's cards face up beside the board: "
+                         "the table draws one for it on each of its turns"),
+    "set_up_board_draws": N_("{game}: set up the board, and lay the computer's cards face up "
+                             "beside it: the table draws one for it on each of its turns"),
     "clear_board": N_("{game}: first take the {pieces} left on the board away"),
     "resumed": N_("{game} resumed: put right any blinking squares"),
     "over_before_stop": N_("{game} was over before the table stopped"),
@@ -217,6 +221,8 @@ NEXT_STEPS: Mapping[str, str] = {
                             "computer"),
     "computer_joker": N_("lay the computer's {number} face down on {square} as a joker"),
     "computer_set_aside": N_("set the computer's {number} aside"),
+    "computer_draw_place": N_("take the computer's {number} and put it on {square}"),
+    "computer_draw_set_aside": N_("take the computer's {number} and set it aside"),
     "computer_move": N_("lift {start} and set it down on {square}"),
     "computer_jump": N_("lift {start} and jump to {square} via {via}"),
     "computer_bear_off": N_("lift {start} and bear it off"),
@@ -377,6 +383,7 @@ class TableView(TypedDict, total=False):
     unturned: dict[str, int | None]
     moves: list[dict[str, Any]]
     computers: dict[str, str]
+    computer_draws: bool
     plan: dict[str, Any] | None
     hint: dict[str, Any] | None
 

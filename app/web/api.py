@@ -213,7 +213,7 @@ def new_game() -> Response:
     view = panel.table.new_game(
         wanted["variant"], wanted["players"], wanted["options"], wanted["setup"],
         hints=wanted["hints"], names=names, replace=wanted["replace"], colors=wanted["colors"],
-        computers=wanted["computers"],
+        computers=wanted["computers"], computer_draws=wanted["computer_draws"],
     )
     return jsonify(present(panel, view))
 

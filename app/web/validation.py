@@ -159,7 +159,7 @@ def game_input(data: Mapping[str, Any]) -> dict[str, Any]:
 def new_game_request(data: Mapping[str, Any], known_variants: Iterable[str]) -> dict[str, Any]:
     """The body of POST /api/game, checked for shape."""
     only_fields(data, {"variant", "players", "options", "setup", "hints", "names", "replace",
-                       "colors", "computers"}, "a new game")
+                       "colors", "computers", "computer_draws"}, "a new game")
     variant = data.get("variant")
     known = list(known_variants)
     if variant not in known:
@@ -211,9 +211,12 @@ def new_game_request(data: Mapping[str, Any], known_variants: Iterable[str]) -> 
         raise ApiError(N_("computers must be an object of at most {MAX_PLAYERS} seats with "
                           "the computer's level, like {example}"),
                        params={"MAX_PLAYERS": MAX_PLAYERS, "example": '{"1": "normal"}'})
+    computer_draws = data.get("computer_draws", False)
+    if not isinstance(computer_draws, bool):
+        raise ApiError(N_("computer_draws must be true or false"))
     replace = data.get("replace", False)
     if not isinstance(replace, bool):
         raise ApiError(N_("replace must be true or false"))
     return {"variant": variant, "players": players, "options": options, "setup": setup,
             "hints": hints, "names": clean_names, "replace": replace, "colors": colors,
-            "computers": computers}
+            "computers": computers, "computer_draws": computer_draws}

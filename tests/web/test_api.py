@@ -313,6 +313,48 @@ def test_bad_computer_seats_are_refused_with_a_reason(client: FlaskClient, compu
     assert client.get("/api/state").get_json()["game"] is None
 
 
+def test_the_table_draws_the_computers_card_through_the_api(client: FlaskClient) -> None:
+    view = client.post("/api/game", json={"variant": "classic-sudoku", "computers": {"0": "easy"},
+                                          "computer_draws": True}).get_json()
+    assert view["table"]["computer_draws"] is True
+    assert view["table"]["message_code"]["code"] == "new_game_draws"
+    panel = client.application.extensions["sudoku_table"]
+    assert panel.table.wait_for_computer(30)
+    view = client.get("/api/state").get_json()
+    plan = view["table"]["plan"]
+    assert view["table"]["next"]["code"] in ("computer_draw_place", "computer_draw_set_aside")
+    assert view["table"]["next"]["params"]["number"] == plan["number"]
+    told = client.post("/api/input", json={"type": "hand", "number": plan["number"]})
+    assert told.status_code == 422 and "draws the computer's cards" in told.get_json()["error"]
+    de = client.post("/api/input", json={"type": "hand", "number": plan["number"]},
+                     headers={"Accept-Language": "de"})
+    assert "zieht" in de.get_json()["error"]
+    # A rematch keeps the choice: the view carries it for the panel to send again.
+    again = client.post("/api/game", json={"variant": "classic-sudoku", "replace": True,
+                                           "computers": view["table"]["computers"],
+                                           "computer_draws": view["table"]["computer_draws"]})
+    assert again.get_json()["table"]["computer_draws"] is True
+
+
+@pytest.mark.parametrize(("body", "status", "words"), [
+    ({"variant": "classic-sudoku", "computers": {"1": "easy"}, "computer_draws": "yes"}, 400,
+     "computer_draws must be true or false"),
+    ({"variant": "classic-sudoku", "computers": {"1": "easy"}, "computer_draws": 1}, 400,
+     "computer_draws must be true or false"),
+    ({"variant": "sudoku-family", "computers": {"1": "easy"}, "computer_draws": True}, 422,
+     "pile of their own"),
+    ({"variant": "halma-dominari", "computers": {"1": "easy"}, "computer_draws": True}, 422,
+     "pile of their own"),
+    ({"variant": "duell-der-meister", "computer_draws": True}, 422, "only for the computer"),
+])
+def test_bad_draw_choices_are_refused_with_a_reason(client: FlaskClient, body: dict[str, Any],
+                                                    status: int, words: str) -> None:
+    response = client.post("/api/game", json=body)
+    assert response.status_code == status
+    assert words in response.get_json()["error"]
+    assert client.get("/api/state").get_json()["game"] is None
+
+
 def test_a_hint_is_asked_worded_and_refused_when_hints_are_off(client: FlaskClient) -> None:
     client.post("/api/game", json={"variant": "vierer-dominari", "hints": False})
     off = client.post("/api/hint", json={})

@@ -89,3 +89,46 @@ def test_a_game_against_the_computer_by_taps(phone: Phone) -> None:
     view = phone.api("/api/state")
     assert view["game"]["over"] and computer_moves > 3
     assert page.is_visible("#rematch")
+
+
+def test_the_table_draws_the_computers_card_in_kosmos(phone: Phone) -> None:
+    """A KOSMOS game with the computer on the first seat and the table drawing its cards: the
+    form offers the choice only with a computer seat, and the computer's first move is carried
+    out by one tap on the square the bar names."""
+    page = phone.page
+    page.goto(phone.url + "/")
+    page.evaluate("() => localStorage.clear()")
+    page.goto(phone.url + "/")
+    page.click("[data-variant='classic-sudoku']")
+    assert page.is_hidden("#draws-box"), "no computer seat: nothing to draw for"
+    page.select_option("select[data-computer='0']", "normal")
+    assert page.is_visible("#draws-box") and page.is_hidden("#bag-help")
+    assert "face up beside the board" in page.text_content("#draws-help")
+    page.check("#computer-draws")
+    page.click("#start-game")
+    page.wait_for_url("**/play")
+    page.wait_for_selector("#board [data-square]")
+    view = phone.api("/api/state")
+    assert view["table"]["computer_draws"] is True
+    assert "face up beside the board" in page.text_content("#message")
+    page.wait_for_function("() => (document.querySelector('#now').dataset.next || '')"
+                           ".startsWith('computer_draw_')")
+    bar_in_view(phone)
+    view = phone.api("/api/state")
+    plan = view["table"]["plan"]
+    assert view["table"]["next"]["code"] == "computer_draw_place", view["table"]["next"]
+    text = page.text_content("#now-text")
+    assert text == f"Take the computer's {plan['number']} and put it on {plan['cell']}."
+    assert page.text_content("#now-who").strip() == "Computer (normal)"
+    lit = page.get_attribute("#board [data-square][data-signal='computer']", "data-square")
+    assert lit == plan["cell"]
+    phone.square(lit)
+    page.wait_for_function("() => document.querySelector('#now').dataset.next === 'place'")
+    assert phone.api("/api/record")["actions"] == [plan]
+    bar_in_view(phone)
+    # The choice is remembered on this phone for the next game.
+    page.goto(phone.url + "/")
+    page.click("[data-variant='duell-der-meister']")
+    assert page.is_visible("#draws-box") and page.is_checked("#computer-draws")
+    page.click("[data-variant='sudoku-family']")
+    assert page.is_hidden("#draws-box") and page.is_visible("#bag-help")

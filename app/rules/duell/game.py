@@ -235,6 +235,7 @@ class DuellDerMeister(Game):
     piece_word = "card"
     has_set_asides = True
     hidden_hands = True
+    own_piles = True
     random_setup = True
     signals = (*PLACEMENT_SIGNALS, "setup")
 

@@ -105,6 +105,7 @@ class KosmosGame(Game):
     has_set_asides: ClassVar[bool] = True
     set_aside_limit: ClassVar[int | None] = DISCARDS_TO_END
     hidden_hands: ClassVar[bool] = True
+    own_piles: ClassVar[bool] = True
 
     # --- hooks ------------------------------------------------------------------------------
 

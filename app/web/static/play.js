@@ -147,6 +147,8 @@
                                          { square: p.square, player: playerName(p.player) });
       case "computer_joker": return t("Lay the computer's {number} face down on {square} as a joker.", p);
       case "computer_set_aside": return t("Set the computer's {number} aside, then tap the button.", p);
+      case "computer_draw_place": return t("Take the computer's {number} and put it on {square}.", p);
+      case "computer_draw_set_aside": return t("Take the computer's {number} and set it aside, then tap the button.", p);
       case "computer_move": return t("Lift {start} and set it down on {square}.", p);
       case "computer_jump": return t("Lift {start} and jump to {square} via {via}.",
                                      { start: p.start, square: p.square, via: list(p.via || []) });
@@ -578,6 +580,7 @@
     const body = { variant: game.variant, players: game.players, options: game.options || {},
                    names: view.table.names || [], colors: view.table.colors || [],
                    hints: !!view.table.hints, computers: view.table.computers || {} };
+    if (view.table.computer_draws) body.computer_draws = true;
     await send("/api/game", body);
   }
 

@@ -1,13 +1,15 @@
 // The start page: pick one of the twelve games, the players with their names and colours, the
 // options, the hints, and (where a game has one) the start position; then start it on the table.
-// Any seat may be the computer, at one of its levels. Names, colours and computer seats are
-// remembered on this phone for the next game.
+// Any seat may be the computer, at one of its levels; in the games where each player has a pile
+// of their own, the table may draw the computer's cards. Names, colours, computer seats and that
+// choice are remembered on this phone for the next game.
 "use strict";
 
 (() => {
   const { get, post, el, t } = Panel;
   const $ = (id) => document.getElementById(id);
   const SEATS_KEY = "sudoku-table-seats";
+  const DRAWS_KEY = "sudoku-table-computer-draws";
   const colorNames = () => ({
     "#99ddff": t("light blue"), "#cc3311": t("red"), "#009e73": t("green"), "#aa4499": t("purple"),
     "#0072b2": t("dark blue"), "#ee7733": t("orange"), "#cc6677": t("rose"), "#ffffff": t("white"),
@@ -31,6 +33,16 @@
   function remember(names, colors, levels) {
     localStorage.setItem(SEATS_KEY, JSON.stringify(names.map((name, i) => ({
       name, color: colors[i] || null, computer: levels[i] || null }))));
+  }
+
+  // The table draws the computer's cards: offered only with a computer seat in a game whose
+  // players have piles of their own; a shared bag (SUDOKU FAMILY) gets a word why not.
+  function showDraws() {
+    const traits = (chosen && chosen.traits) || {};
+    const computer = [...document.querySelectorAll("#player-names select[data-computer]")]
+      .some((s) => s.value);
+    $("draws-box").hidden = !(computer && traits.own_piles);
+    $("bag-help").hidden = !(computer && traits.hidden_hands && !traits.own_piles);
   }
 
   const LEVELS = ["easy", "normal", "strong"];
@@ -94,6 +106,7 @@
         input.disabled = !!who.value;
         input.placeholder = who.value ? computerName(who.value) : fallback;
         row.classList.toggle("computer", !!who.value);
+        showDraws();
       };
       who.addEventListener("change", showWho);
       const row = el("div", { class: "seat", "data-seat": String(i) }, seatSwatch(i, color), input, who);
@@ -110,6 +123,7 @@
       }
       names.append(row);
     }
+    showDraws();
   }
 
   function renderOptions() {
@@ -215,8 +229,11 @@
       return;
     }
     remember(names, colors, levels);
+    const draws = !$("draws-box").hidden && $("computer-draws").checked;
+    if (!$("draws-box").hidden) localStorage.setItem(DRAWS_KEY, $("computer-draws").checked ? "true" : "false");
     const body = { variant: chosen.id, players, options, hints: $("hints").checked,
                    names: names.map((name, i) => (levels[i] ? "" : name)), colors, computers };
+    if (draws) body.computer_draws = true;
     if (chosen.has_setup) body.setup = readSetup();
     try {
       await post("/api/game", body);
@@ -228,6 +245,7 @@
 
   async function main() {
     $("setup-form").addEventListener("submit", start);
+    $("computer-draws").checked = localStorage.getItem(DRAWS_KEY) === "true";
     $("propose-setup").addEventListener("click", () => loadSetup(Math.floor(Math.random() * 1e9)));
     await Panel.ready;
     try {
