@@ -120,6 +120,7 @@ def test_the_table_draws_the_computers_card_in_kosmos(phone: Phone) -> None:
     text = page.text_content("#now-text")
     assert text == f"Take the computer's {plan['number']} and put it on {plan['cell']}."
     assert page.text_content("#now-who").strip() == "Computer (normal)"
+    assert page.is_hidden("#discard"), "nothing to set aside on the computer's placing turn"
     lit = page.get_attribute("#board [data-square][data-signal='computer']", "data-square")
     assert lit == plan["cell"]
     phone.square(lit)

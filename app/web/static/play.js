@@ -475,7 +475,10 @@
     $("hint").textContent = view.table.hints ? t("Hint") : t("Hints off");
     $("hint-off").hidden = !personToMove || !!view.table.hints;
     $("end-turn").hidden = game.over || game.phase !== "blanks";
-    $("discard").hidden = game.over || !traits.has_set_asides || view.table.clearing;
+    // On the computer's turn the button is there only when the computer sets its card aside.
+    const computerStep = (next.code || "").startsWith("computer_");
+    $("discard").hidden = game.over || !traits.has_set_asides || view.table.clearing ||
+      (computerStep && !(next.code || "").endsWith("set_aside"));
     $("discard").setAttribute("aria-pressed", mode === "discard" ? "true" : "false");
     $("joker").hidden = game.over || !traits.has_jokers ||
       !(prompt && prompt.kind === "number" && prompt.square);
