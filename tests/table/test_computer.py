@@ -175,15 +175,24 @@ def test_the_plan_lights_with_its_own_word_and_the_bar_says_it() -> None:
     table.close()
 
 
-def test_a_wrong_placement_is_a_disagreement_never_the_computers_move() -> None:
-    table, clock, view = computer_to_move("vierer-dominari")
+def put_elsewhere(table: Table, clock: Clock, view: Any,
+                  variant: str) -> tuple[Any, str, Any]:
+    """A piece put on another square than the computer's plan: shown as a piece to take
+    away, and the game unchanged. Returns the plan, the square and the view."""
     plan = action_from_json(view["table"]["plan"])
     before = view["game"]
-    wrong = next(c for c in new_game("vierer-dominari").geometry.cells if c != plan.cell)
+    wrong = next(c for c in new_game(variant).geometry.cells if c != plan.cell)
     view = put(table, clock, wrong)
     assert view["game"] == before
     assert view["table"]["signals"][wrong] == "illegal"
     assert view["table"]["next"]["code"] == "computer_take_away"
+    return plan, wrong, view
+
+
+def test_a_wrong_placement_is_a_disagreement_never_the_computers_move() -> None:
+    table, clock, view = computer_to_move("vierer-dominari")
+    before = view["game"]
+    plan, wrong, view = put_elsewhere(table, clock, view, "vierer-dominari")
     assert "not the computer's move" in view["table"]["message"]
     with pytest.raises(InputError, match="computer's turn"):
         table.input({"type": "number", "square": wrong, "number": 1})

@@ -22,7 +22,7 @@ from app.table.computer import draw_card
 from app.table.journal import DRAW, Journal
 
 from .helpers import Clock, lift, make_table, put
-from .test_computer import QUICK, carry_out, person_action, settled
+from .test_computer import QUICK, carry_out, person_action, put_elsewhere, settled
 
 
 def start(variant: str, seat: int, journal: Any = None, **kwargs: Any) -> tuple[Table, Clock]:
@@ -176,14 +176,9 @@ def supply_now_of(stored: Any) -> dict[int, int]:
 def test_a_wrong_square_or_card_is_a_disagreement_and_changes_nothing() -> None:
     table, clock = start("classic-sudoku", 0)
     view = settled(table)
-    plan = action_from_json(view["table"]["plan"])
-    assert isinstance(plan, Place)
     before = view["game"]
-    wrong = next(c for c in new_game("classic-sudoku").geometry.cells if c != plan.cell)
-    view = put(table, clock, wrong)
-    assert view["game"] == before
-    assert view["table"]["signals"][wrong] == "illegal"
-    assert view["table"]["next"]["code"] == "computer_take_away"
+    plan, wrong, view = put_elsewhere(table, clock, view, "classic-sudoku")
+    assert isinstance(plan, Place)
     other = next(n for n in range(1, 10) if n != plan.number)
     with pytest.raises(InputError, match="the table draws the computer's cards"):
         table.input({"type": "hand", "number": other})
