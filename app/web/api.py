@@ -431,11 +431,18 @@ def _sound_info(panel: PanelState) -> dict[str, Any]:
             "problem": getattr(hardware, "buzzer_error", None) if buzzer is None else None}
 
 
+def setting_body(fields: set[str], what: str) -> dict[str, Any]:
+    """The JSON body of a change to the table's settings: only ``fields`` in it, and the PIN
+    where one is set (``ApiError`` otherwise, and nothing changes)."""
+    body = json_body()
+    only_fields(body, fields, what)
+    require_pin(body)
+    return body
+
+
 @api.post("/table/sound")
 def table_sound() -> Response:
-    body = json_body()
-    only_fields(body, {"on"}, "a table sound setting")
-    require_pin(body)
+    body = setting_body({"on"}, "a table sound setting")
     on = body.get("on")
     if not isinstance(on, bool):
         raise ApiError(N_("on must be true or false, got {value}"), params={"value": repr(on)})
@@ -449,9 +456,7 @@ def table_sound() -> Response:
 
 @api.post("/table/led-test")
 def led_test() -> Response:
-    body = json_body()
-    only_fields(body, set(), "an LED test")
-    require_pin(body)
+    setting_body(set(), "an LED test")
     _panel().table.led_test(step=LED_TEST_STEP)
     # The order and pace of the test, so that the panel can show the same on its drawing.
     return jsonify({"ok": True, "squares": list(SQUARES), "step": LED_TEST_STEP})
@@ -463,9 +468,7 @@ LED_TEST_STEP = 0.04
 
 @api.post("/table/brightness")
 def brightness() -> Response:
-    body = json_body()
-    only_fields(body, {"level"}, "a brightness setting")
-    require_pin(body)
+    body = setting_body({"level"}, "a brightness setting")
     level = body.get("level")
     if not isinstance(level, (int, float)) or isinstance(level, bool) or not 0 <= level <= 1:
         raise ApiError(N_("level must be a number from 0 to 1, got {level}"),
