@@ -131,7 +131,7 @@ def section_outlook(sums: list[int], present: list[bool], mean: float, square: f
         return [there0 * (first * (1.0 - there1 * (1.0 - win)) + second * there1 * (1.0 - win)),
                 there1 * (first * (1.0 - there0 * win) + second * there0 * win)]
     # each player's final sum: about normal
-    mu = [s + empty * share * mean for s in sums]
+    means = [s + empty * share * mean for s in sums]
     # the difference of two players' sums: each empty cell adds +v, -v or nothing
     spread = math.sqrt(empty * 2.0 * share * square)
     # the chance a player now absent places a card in it at all
@@ -145,7 +145,7 @@ def section_outlook(sums: list[int], present: list[bool], mean: float, square: f
         for q in range(players):
             if q == p:
                 continue
-            win = _phi((mu[p] - mu[q]) / spread)
+            win = _phi((means[p] - means[q]) / spread)
             # an absent rival is beaten for sure
             beats.append(there[q] * win + (1.0 - there[q]))
         top = math.prod(beats)
@@ -243,8 +243,8 @@ def outlook(game: KosmosGame, state: KosmosState) -> list[float]:
                     break
         if empty != 1 or not masks[last]:
             continue
-        for p, got in enumerate(bonus_takers(state, masks[last], low)):
-            h[p] += got
+        for p, chance in enumerate(bonus_takers(state, masks[last], low)):
+            h[p] += chance
     return h
 
 
