@@ -329,6 +329,15 @@ def decide(game: Game, state: State, *, level: str = "normal", seed: int = 0,
         action, values = _one_look(game, state, actions, heuristic)
         return Decision(action, values, len(actions), time.perf_counter() - started,
                         hand=number)
+    if level == "strong" and heuristic.search == "expectimax":
+        found = expectimax(game, state, actions, heuristic, budget)
+        seconds = time.perf_counter() - started
+        if found.clock_stop:
+            log.warning("the %s search of %s stopped on the clock after %.2f s (%d positions "
+                        "of %d)", level, game.id, budget.seconds, found.positions,
+                        budget.positions)
+        found.seconds, found.hand = seconds, number
+        return found
     search = Search(game, heuristic, rng, budget)
     action, child = search.run(state, number)
     if search.clock_stop:
@@ -337,6 +346,72 @@ def decide(game: Game, state: State, *, level: str = "normal", seed: int = 0,
     values = [child.total[p] / child.visits for p in range(state.players)]
     return Decision(action, values, search.positions, time.perf_counter() - started,
                     search.clock_stop, hand=number)
+
+
+def expectimax(game: Game, state: State, actions: Sequence[Action], heuristic: Heuristic,
+               budget: Budget) -> Decision:
+    """Two plies over the hidden cards: every action is looked at once; then, best first and
+    as far as the budget goes, each is judged by the next player's best reply to every card
+    they may hold, averaged by how many of that card they have left (the mover's own later
+    cards do not matter here: the reply is the next player's). The action with the best
+    average wins; an action the budget did not reach keeps its one-look rank below them.
+    Deterministic: no card is drawn."""
+    mover = state.to_move
+    assert mover is not None
+    started = time.perf_counter()
+    looked = []
+    for action in actions:
+        after = play_turn(game, state, action, heuristic)
+        values = heuristic.values(game, after)
+        looked.append((values[mover], heuristic.margin(game, after, mover), action, after,
+                       values))
+    positions = len(actions)
+    looked.sort(key=lambda entry: (entry[0], entry[1]), reverse=True)
+    best: tuple[float, float] | None = None
+    chosen, chosen_values = looked[0][2], looked[0][4]
+    clock_stop = False
+    for rank, (_, margin, action, after, _values) in enumerate(looked):
+        if rank >= 2 and positions >= budget.positions:
+            break
+        if rank >= 1 and time.perf_counter() - started > budget.seconds:
+            clock_stop = True
+            break
+        expected, cost = _replies(game, after, mover, heuristic)
+        positions += cost
+        key = (expected[mover], margin)
+        if best is None or key > best:
+            best, chosen, chosen_values = key, action, expected
+    return Decision(chosen, chosen_values, positions, clock_stop=clock_stop)
+
+
+def _replies(game: Game, after: State, mover: int,
+             heuristic: Heuristic) -> tuple[list[float], int]:
+    """Every player's chance to win after the next player's best reply, averaged over the
+    cards they may hold; and how many positions that looked at."""
+    nxt = after.to_move
+    if after.over or nxt is None or nxt == mover:
+        return heuristic.values(game, after), 0
+    groups = group_by_number(candidates(game, after))
+    supply = game.hand_supply(after, nxt)
+    weights: dict[int | None, int] = (
+        {n: left for n, left in supply.items() if left > 0 and n in groups} if supply
+        else {None: 1} if None in groups else {n: 1 for n in groups})
+    total = sum(weights.values())
+    expected = [0.0] * after.players
+    cost = 0
+    for number, weight in weights.items():
+        reply_key: tuple[float, float] | None = None
+        reply_values: list[float] = []
+        for reply in groups[number]:
+            position = play_turn(game, after, reply, heuristic)
+            values = heuristic.values(game, position)
+            cost += 1
+            key = (values[nxt], heuristic.margin(game, position, nxt))
+            if reply_key is None or key > reply_key:
+                reply_key, reply_values = key, values
+        for p, v in enumerate(reply_values):
+            expected[p] += v * weight / total
+    return expected, cost
 
 
 def _one_look(game: Game, state: State, actions: Sequence[Action],

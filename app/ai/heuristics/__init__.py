@@ -22,6 +22,10 @@ class Heuristic:
 
     scale: float = 3.0
     """How many units of standing make a clear lead (the softness of ``values``)."""
+    search: str = "mcts"
+    """How the ``strong`` level searches this family: ``"mcts"`` (the tree search), or
+    ``"expectimax"`` (every action one look ahead, then the best of them against each card the
+    next player may hold, averaged by how likely the card is; ``engine.expectimax``)."""
 
     def standing(self, game: Game, state: State) -> list[float]:
         """Each player's standing in ``state``, about in points."""
