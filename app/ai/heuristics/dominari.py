@@ -76,23 +76,17 @@ class Halma(Heuristic):
     that cannot move now.
 
     A White and a Black piece of one number that block each other for good (``deadlocked``)
-    keep one piece of each player on the board, so nobody bears off all six: the game is
-    heading for a draw. Such a lock caps every player's chance at a draw's share and raises
-    nobody's: the player ahead loses the lead it had, and the player behind is not taken to
-    gain, since a third piece may still open a jump for one of the two. So the search never
-    walks into a lock when ahead, and does not take every opponent for one who makes locks
-    whenever it can (a search that did would find a lock ahead after every move and stop
-    telling its moves apart)."""
+    keep one piece of each player on the board, so nobody bears off all six: such a position
+    is judged a draw, whoever is ahead in the race. The player ahead therefore neither walks
+    into a lock nor leaves the other a move that makes one, where it has a choice."""
 
     scale = 2.5
 
     def values(self, game: Game, state: State) -> list[float]:
         assert isinstance(game, HalmaDominari)
-        values = super().values(game, state)
         if not state.over and deadlocked(game, state):
-            draw = 1.0 / state.players
-            return [min(v, draw) for v in values]
-        return values
+            return [1.0 / state.players] * state.players
+        return super().values(game, state)
 
     def standing(self, game: Game, state: State) -> list[float]:
         assert isinstance(game, HalmaDominari)

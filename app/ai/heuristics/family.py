@@ -13,7 +13,7 @@ second stone of the pair as the mover's.
 from __future__ import annotations
 
 from app.rules.actions import Joker, Place
-from app.rules.family import TRIANGLE_POINTS, SudokuFamily, joker_points
+from app.rules.family import TRIANGLE_POINTS, SudokuFamily, joker_points, mover_of
 from app.rules.game import Game, State
 
 from . import Heuristic, register
@@ -48,16 +48,17 @@ def completes(game: Game, state: State, cell: str) -> int:
                if all(c in board for c in others))
 
 
-def next_stone(game: Game, state: State) -> float:
-    """The points the player to move completes with their next stone, at best, averaged over
-    the numbers still in the bag (each stone equally likely)."""
+def within_reach(game: Game, state: State) -> tuple[float, float]:
+    """What the next stones can complete, averaged over the numbers still in the bag (each
+    stone equally likely): the points of the best placement of a stone, and of the best one
+    on another cell (what is left for the stone after it)."""
     mover = state.to_move
     if state.over or mover is None:
-        return 0.0
+        return 0.0, 0.0
     supply = game.hand_supply(state, mover)
     if not supply:
-        return 0.0
-    best: dict[int, int] = {}
+        return 0.0, 0.0
+    best: dict[int, tuple[int, int]] = {}
     looked: dict[str, int] = {}
     for action in game.legal_actions(state):
         if not isinstance(action, Place | Joker):  # pragma: no cover - the only kinds
@@ -67,22 +68,41 @@ def next_stone(game: Game, state: State) -> float:
             points = looked[action.cell] = completes(game, state, action.cell)
         if isinstance(action, Joker):
             points = joker_points(points)
-        if points > best.get(action.number, 0):
-            best[action.number] = points
+        if points:
+            first, second = best.get(action.number, (0, 0))
+            if points > first:
+                best[action.number] = (points, first)
+            elif points > second:
+                best[action.number] = (first, points)
     total = sum(supply.values())
-    return sum(count * best.get(number, 0) for number, count in supply.items()) / total
+    firsts = sum(count * best.get(n, (0, 0))[0] for n, count in supply.items()) / total
+    seconds = sum(count * best.get(n, (0, 0))[1] for n, count in supply.items()) / total
+    return firsts, seconds
+
+
+def next_stone(game: Game, state: State) -> float:
+    """The points the player to move completes with their next stone, at best, averaged over
+    the numbers still in the bag."""
+    return within_reach(game, state)[0]
 
 
 class Family(Heuristic):
-    """The points earned so far; the player to move adds what their next stone completes,
-    on average over the bag (``next_stone``)."""
+    """The points earned so far, plus what lies within reach of the next two stones
+    (``within_reach``): the player to move is credited with the best their stone completes,
+    and whoever places the stone after it (the same player on the first stone of a pair) with
+    the best placement on another cell."""
 
     scale = 5.0
 
     def standing(self, game: Game, state: State) -> list[float]:
         h = [float(s) for s in game.scores(state)]
-        if not state.over and state.to_move is not None:
-            h[state.to_move] += next_stone(game, state)
+        if state.over or state.to_move is None:
+            return h
+        first, second = within_reach(game, state)
+        h[state.to_move] += first
+        placed = len(state.board) + 1
+        if isinstance(game, SudokuFamily) and placed < game.stones:
+            h[mover_of(placed, state.players)] += second
         return h
 
 
