@@ -7,11 +7,19 @@ import pytest
 
 from app.ai import Budget, choose
 from app.ai.heuristics import Heuristic, heuristic_for
-from app.ai.heuristics.dominari import deadlocked, pair_can_pass
-from app.ai.heuristics.family import next_stone
+from app.ai.heuristics.dominari import (
+    LOCK_WEIGHT,
+    RESCUERS,
+    deadlocked,
+    locked_pieces,
+    pair_can_pass,
+)
+from app.ai.heuristics.family import next_stone, within_reach
 from app.rules.actions import Move, Place
-from app.rules.family import FamilyState, triangles
+from app.rules.family import FamilyState, mover_of, triangles
 from app.rules.game import Game, Piece, State, new_game
+
+from .positions import random_position
 
 HALMA = "halma-dominari"
 
@@ -39,8 +47,28 @@ def test_a_lock_is_judged_a_draw_whoever_leads_the_race() -> None:
     free = _halma({"e6": Piece(0, 5), "c1": Piece(1, 5), "a1": Piece(0, 1)}, 1)
     assert deadlocked(game, locked) and not deadlocked(game, free)
     assert heuristic.values(game, free)[1] > 0.8
-    assert Heuristic.values(heuristic, game, locked)[1] > 0.8  # the race alone
-    assert heuristic.values(game, locked) == pytest.approx([0.5, 0.5])
+    race = Heuristic.values(heuristic, game, locked)  # the race alone
+    assert race[1] > 0.8
+    # one other piece left to open a jump: the draw is nearly certain
+    weight = 1 - 1 / RESCUERS
+    assert heuristic.values(game, locked) == pytest.approx(
+        [weight * 0.5 + (1 - weight) * v for v in race])
+    assert heuristic.values(game, locked)[1] < 0.53
+
+
+def test_a_lock_on_a_full_board_counts_half() -> None:
+    # Early in a game White's 6 went up to a5: Black's 6 on f4 can never pass it alone, but
+    # ten other pieces may still open a jump for one of the two.
+    game = new_game(HALMA)
+    heuristic = heuristic_for(game)
+    white = {"a1": 1, "b1": 2, "c1": 3, "a4": 4, "c2": 5, "a5": 6}
+    black = {"d4": 1, "e6": 2, "d6": 3, "d5": 4, "e5": 5, "f4": 6}
+    state = _halma({**{c: Piece(0, n) for c, n in white.items()},
+                    **{c: Piece(1, n) for c, n in black.items()}}, 1)
+    assert locked_pieces(game, state) == 2
+    race = Heuristic.values(heuristic, game, state)
+    assert heuristic.values(game, state) == pytest.approx(
+        [LOCK_WEIGHT * 0.5 + (1 - LOCK_WEIGHT) * v for v in race])
 
 
 def test_the_leader_steps_round_a_lock() -> None:
@@ -93,3 +121,26 @@ def test_nothing_within_reach_adds_nothing() -> None:
     game, state = _family({})
     assert next_stone(game, state) == 0.0
     assert heuristic_for(game).standing(game, state) == [0.0, 0.0]
+
+
+def test_the_stone_after_next_is_credited_to_whoever_places_it() -> None:
+    # A two-player game in play: whenever two cells would score, the best is the mover's
+    # and the best on another cell goes to the placer of the stone after it (the mover
+    # again on the first stone of their pair).
+    seen = {0: 0, 1: 0}
+    for seed in range(40):
+        game, state = random_position(FAMILY, 2, 25 + seed % 2, seed)
+        assert isinstance(state, FamilyState)
+        first, second = within_reach(game, state)
+        assert first >= second >= 0.0
+        if second == 0.0:
+            continue
+        mover = state.to_move
+        assert mover is not None
+        after = mover_of(len(state.board) + 1, 2)
+        expected = [float(s) for s in state.scores]
+        expected[mover] += first
+        expected[after] += second
+        assert heuristic_for(game).standing(game, state) == pytest.approx(expected)
+        seen[int(after == mover)] += 1
+    assert seen[0] and seen[1], seen

@@ -57,18 +57,34 @@ def pair_can_pass(game_id: str, white: str, black: str) -> bool:
     return False
 
 
-def deadlocked(game: HalmaDominari, state: State) -> bool:
-    """True when some number's White and Black piece can never both leave the board (see
-    ``pair_can_pass``): the game is heading for a draw."""
+def locked_pieces(game: HalmaDominari, state: State) -> int:
+    """How many pieces stand in pairs of one number, White and Black, that can never both
+    leave the board (see ``pair_can_pass``)."""
     cells: list[dict[int, str]] = [{}, {}]
     for cell, piece in state.board.items():
         if piece.owner is not None and piece.number is not None:
             cells[piece.owner][piece.number] = cell
+    locked = 0
     for number, white in cells[0].items():
         black = cells[1].get(number)
         if black is not None and not pair_can_pass(game.id, white, black):
-            return True
-    return False
+            locked += 2
+    return locked
+
+
+def deadlocked(game: HalmaDominari, state: State) -> bool:
+    """True when some number's White and Black piece can never both leave the board, unless
+    a third piece opens a jump: the game is heading for a draw."""
+    return locked_pieces(game, state) > 0
+
+
+LOCK_WEIGHT = 0.5
+"""How much a locked pair pulls every player's chance towards a draw while the board is full;
+the weight grows to 1 as the other pieces leave (``RESCUERS``)."""
+RESCUERS = 20
+"""With this many other pieces on the board a lock would still be as likely broken as not:
+each piece fewer makes the draw more certain (one of them must stand where a locked piece
+can jump over it)."""
 
 
 class Halma(Heuristic):
@@ -77,16 +93,24 @@ class Halma(Heuristic):
 
     A White and a Black piece of one number that block each other for good (``deadlocked``)
     keep one piece of each player on the board, so nobody bears off all six: such a position
-    is judged a draw, whoever is ahead in the race. The player ahead therefore neither walks
-    into a lock nor leaves the other a move that makes one, where it has a choice."""
+    is heading for a draw, whoever is ahead in the race, and its values are pulled towards a
+    draw's share, the more the fewer other pieces are left that could open a jump for one of
+    the two. The player ahead therefore neither walks into a lock nor leaves the other a move
+    that makes one, where it has a choice, and in a locked position still races on and takes
+    a jump that breaks the lock."""
 
     scale = 2.5
 
     def values(self, game: Game, state: State) -> list[float]:
         assert isinstance(game, HalmaDominari)
-        if not state.over and deadlocked(game, state):
-            return [1.0 / state.players] * state.players
-        return super().values(game, state)
+        values = super().values(game, state)
+        locked = 0 if state.over else locked_pieces(game, state)
+        if not locked:
+            return values
+        others = len(state.board) - locked
+        weight = max(LOCK_WEIGHT, 1.0 - others / RESCUERS)
+        draw = 1.0 / state.players
+        return [weight * draw + (1.0 - weight) * v for v in values]
 
     def standing(self, game: Game, state: State) -> list[float]:
         assert isinstance(game, HalmaDominari)

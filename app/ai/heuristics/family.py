@@ -1,13 +1,14 @@
-"""SUDOKU FAMILY: the points earned, plus what the player to move can complete next.
+"""SUDOKU FAMILY: the points earned, plus what the next two stones can complete.
 
 Points go to whoever places the stone that completes a triangle or a line, and two players place
 in pairs (A, B, B, A, A, ...), so a position is only as good as the points it leaves within
-reach of the next stone. The standing of the player to move adds the points their next stone
-completes at best, averaged over the stones still in the bag (the placement rules and the house
-rule decide where each number may go; a stone that fits nowhere is a joker for half). Every
-other standing is its points. A search leaf reached after the mover's own stone therefore shows
-an open line or triangle handed to the opponent as the opponent's, and one kept for the mover's
-second stone of the pair as the mover's.
+reach of the stones that follow. The standing of the player to move adds the points their next
+stone completes at best, and the standing of whoever places the stone after it (the same player
+on the first stone of a pair, else the next player) adds the best placement on another cell;
+both are averaged over the stones still in the bag (the placement rules and the house rule
+decide where each number may go; a stone that fits nowhere is a joker for half). A search leaf
+reached after the mover's second stone thus shows an open line or triangle as the opponent's,
+one left after the first stone as the mover's own.
 """
 
 from __future__ import annotations
