@@ -19,34 +19,30 @@ from app.rules.game import Game, State
 
 from . import Heuristic, register
 
-Areas = dict[str, tuple[tuple[tuple[str, ...], int], ...]]
-_AREAS: dict[str, Areas] = {}
+_HOUSES: dict[str, tuple[tuple[tuple[str, ...], int], ...]] = {}
 
 
-def areas_of(game: Game) -> Areas:
-    """For every cell, each house through it as (its other cells, the points completing it
-    gives: a triangle 6, a line its cell count); worked out once per board."""
-    known = _AREAS.get(game.geometry.id)
-    if known is not None:
-        return known
-    geometry = game.geometry
-    found: Areas = {}
-    for cell in geometry.cells:
-        areas = []
-        for house in geometry.houses_of[cell]:
-            cells = geometry.houses[house]
-            points = TRIANGLE_POINTS if house in geometry.regions else len(cells)
-            areas.append((tuple(c for c in cells if c != cell), points))
-        found[cell] = tuple(areas)
-    _AREAS[geometry.id] = found
-    return found
-
-
-def completes(game: Game, state: State, cell: str) -> int:
-    """The points a stone placed on the empty ``cell`` would complete (a joker gets half)."""
+def one_short(game: Game, state: State) -> dict[str, int]:
+    """The empty cells that complete a house, with the points a stone placed there gets."""
+    houses = _HOUSES.get(game.geometry.id)
+    if houses is None:
+        geometry = game.geometry
+        houses = _HOUSES[geometry.id] = tuple(
+            (cells, TRIANGLE_POINTS if name in geometry.regions else len(cells))
+            for name, cells in geometry.houses.items())
     board = state.board
-    return sum(points for others, points in areas_of(game)[cell]
-               if all(c in board for c in others))
+    found: dict[str, int] = {}
+    for cells, points in houses:
+        empty = None
+        for cell in cells:
+            if cell not in board:
+                if empty is not None:
+                    break
+                empty = cell
+        else:
+            if empty is not None:
+                found[empty] = found.get(empty, 0) + points
+    return found
 
 
 def within_reach(game: Game, state: State) -> tuple[float, float]:
@@ -59,14 +55,14 @@ def within_reach(game: Game, state: State) -> tuple[float, float]:
     supply = game.hand_supply(state, mover)
     if not supply:
         return 0.0, 0.0
+    scoring = one_short(game, state)
+    if not scoring:  # no empty cell completes anything: skip listing the placements
+        return 0.0, 0.0
     best: dict[int, tuple[int, int]] = {}
-    looked: dict[str, int] = {}
     for action in game.legal_actions(state):
         if not isinstance(action, Place | Joker):  # pragma: no cover - the only kinds
             continue
-        points = looked.get(action.cell)
-        if points is None:
-            points = looked[action.cell] = completes(game, state, action.cell)
+        points = scoring.get(action.cell, 0)
         if isinstance(action, Joker):
             points = joker_points(points)
         if points:
