@@ -7,13 +7,7 @@ import pytest
 
 from app.ai import Budget, choose
 from app.ai.heuristics import Heuristic, heuristic_for
-from app.ai.heuristics.dominari import (
-    LOCK_WEIGHT,
-    RESCUERS,
-    deadlocked,
-    locked_pieces,
-    pair_can_pass,
-)
+from app.ai.heuristics.dominari import deadlocked, locked_pieces, pair_can_pass
 from app.ai.heuristics.family import next_stone, within_reach
 from app.rules.actions import Move, Place
 from app.rules.family import FamilyState, mover_of, triangles
@@ -46,29 +40,21 @@ def test_a_lock_is_judged_a_draw_whoever_leads_the_race() -> None:
     locked = _halma({"b6": Piece(0, 5), "c1": Piece(1, 5), "a1": Piece(0, 1)}, 1)
     free = _halma({"e6": Piece(0, 5), "c1": Piece(1, 5), "a1": Piece(0, 1)}, 1)
     assert deadlocked(game, locked) and not deadlocked(game, free)
+    assert locked_pieces(game, locked) == 2
     assert heuristic.values(game, free)[1] > 0.8
-    race = Heuristic.values(heuristic, game, locked)  # the race alone
-    assert race[1] > 0.8
-    # one other piece left to open a jump: the draw is nearly certain
-    weight = 1 - 1 / RESCUERS
-    assert heuristic.values(game, locked) == pytest.approx(
-        [weight * 0.5 + (1 - weight) * v for v in race])
-    assert heuristic.values(game, locked)[1] < 0.53
+    assert Heuristic.values(heuristic, game, locked)[1] > 0.8  # the race alone
+    assert heuristic.values(game, locked) == pytest.approx([0.5, 0.5])
 
 
-def test_a_lock_on_a_full_board_counts_half() -> None:
-    # Early in a game White's 6 went up to a5: Black's 6 on f4 can never pass it alone, but
-    # ten other pieces may still open a jump for one of the two.
+def test_a_lock_made_early_is_seen() -> None:
+    # Early in a game White's 6 went up to a5: Black's 6 on f4 can never pass it alone.
     game = new_game(HALMA)
-    heuristic = heuristic_for(game)
     white = {"a1": 1, "b1": 2, "c1": 3, "a4": 4, "c2": 5, "a5": 6}
     black = {"d4": 1, "e6": 2, "d6": 3, "d5": 4, "e5": 5, "f4": 6}
     state = _halma({**{c: Piece(0, n) for c, n in white.items()},
                     **{c: Piece(1, n) for c, n in black.items()}}, 1)
     assert locked_pieces(game, state) == 2
-    race = Heuristic.values(heuristic, game, state)
-    assert heuristic.values(game, state) == pytest.approx(
-        [LOCK_WEIGHT * 0.5 + (1 - LOCK_WEIGHT) * v for v in race])
+    assert heuristic_for(game).values(game, state) == pytest.approx([0.5, 0.5])
 
 
 def test_the_leader_steps_round_a_lock() -> None:

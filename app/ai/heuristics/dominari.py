@@ -78,39 +78,24 @@ def deadlocked(game: HalmaDominari, state: State) -> bool:
     return locked_pieces(game, state) > 0
 
 
-LOCK_WEIGHT = 0.5
-"""How much a locked pair pulls every player's chance towards a draw while the board is full;
-the weight grows to 1 as the other pieces leave (``RESCUERS``)."""
-RESCUERS = 20
-"""With this many other pieces on the board a lock would still be as likely broken as not:
-each piece fewer makes the draw more certain (one of them must stand where a locked piece
-can jump over it)."""
-
-
 class Halma(Heuristic):
     """A race: every step a piece still needs counts against its player, and more for a piece
     that cannot move now.
 
     A White and a Black piece of one number that block each other for good (``deadlocked``)
     keep one piece of each player on the board, so nobody bears off all six: such a position
-    is heading for a draw, whoever is ahead in the race, and its values are pulled towards a
-    draw's share, the more the fewer other pieces are left that could open a jump for one of
-    the two. The player ahead therefore neither walks into a lock nor leaves the other a move
-    that makes one, where it has a choice, and in a locked position still races on and takes
-    a jump that breaks the lock."""
+    is judged a draw, whoever is ahead in the race. The player ahead therefore neither walks
+    into a lock nor leaves the other a move that makes one, where it has a choice. (A lock
+    made while many pieces are on the board may still be broken by a jump over a third piece;
+    pulling its value only halfway to a draw there drew more games against a random player.)"""
 
     scale = 2.5
 
     def values(self, game: Game, state: State) -> list[float]:
         assert isinstance(game, HalmaDominari)
-        values = super().values(game, state)
-        locked = 0 if state.over else locked_pieces(game, state)
-        if not locked:
-            return values
-        others = len(state.board) - locked
-        weight = max(LOCK_WEIGHT, 1.0 - others / RESCUERS)
-        draw = 1.0 / state.players
-        return [weight * draw + (1.0 - weight) * v for v in values]
+        if not state.over and deadlocked(game, state):
+            return [1.0 / state.players] * state.players
+        return super().values(game, state)
 
     def standing(self, game: Game, state: State) -> list[float]:
         assert isinstance(game, HalmaDominari)
