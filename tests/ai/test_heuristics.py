@@ -33,7 +33,7 @@ def _halma(setup: dict[str, Piece], to_move: int) -> State:
     return game.initial_state(setup).replace(to_move=to_move)
 
 
-def test_a_lock_is_judged_a_draw_whoever_leads_the_race() -> None:
+def test_a_lock_caps_the_leader_at_a_draw_and_raises_nobody() -> None:
     game = new_game(HALMA)
     heuristic = heuristic_for(game)
     # Black has borne off five and needs three steps more; White's 5 and Black's 5 lock.
@@ -42,8 +42,9 @@ def test_a_lock_is_judged_a_draw_whoever_leads_the_race() -> None:
     assert deadlocked(game, locked) and not deadlocked(game, free)
     assert locked_pieces(game, locked) == 2
     assert heuristic.values(game, free)[1] > 0.8
-    assert Heuristic.values(heuristic, game, locked)[1] > 0.8  # the race alone
-    assert heuristic.values(game, locked) == pytest.approx([0.5, 0.5])
+    race = Heuristic.values(heuristic, game, locked)  # the race alone
+    assert race[1] > 0.8 and race[0] < 0.2
+    assert heuristic.values(game, locked) == pytest.approx([race[0], 0.5])
 
 
 def test_a_lock_made_early_is_seen() -> None:
@@ -54,16 +55,20 @@ def test_a_lock_made_early_is_seen() -> None:
     state = _halma({**{c: Piece(0, n) for c, n in white.items()},
                     **{c: Piece(1, n) for c, n in black.items()}}, 1)
     assert locked_pieces(game, state) == 2
-    assert heuristic_for(game).values(game, state) == pytest.approx([0.5, 0.5])
+    heuristic = heuristic_for(game)
+    race = Heuristic.values(heuristic, game, state)
+    assert heuristic.values(game, state) == pytest.approx([min(v, 0.5) for v in race])
 
 
 def test_the_leader_steps_round_a_lock() -> None:
-    # Black has borne off five and its 5 on d4 is far ahead; the diagonal step to c3 gains
-    # most but locks it with White's 5 on b2 for good (a search blind to locks takes it),
-    # the step to c4 keeps the way open.
+    # Black, four borne off to White's three, can jump its 5 from d5 over c4 to b3: the
+    # longest move, but it locks with White's 5 on c2 for good (a search blind to locks
+    # takes it); the step to d4 keeps the way open.
     game = new_game(HALMA)
-    state = _halma({"b2": Piece(0, 5), "d4": Piece(1, 5), "c1": Piece(0, 2)}, 1)
-    lock = Move(("d4", "c3"))
+    state = _halma({"c2": Piece(0, 5), "a3": Piece(0, 2), "f5": Piece(0, 4),
+                    "d5": Piece(1, 5), "c4": Piece(1, 3)}, 1)
+    lock = Move(("d5", "b3"))
+    assert game.check(state, lock) is None
     assert deadlocked(game, game._apply(state, lock))
     for level in ("normal", "strong"):
         for seed in range(3):

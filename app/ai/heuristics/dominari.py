@@ -83,19 +83,23 @@ class Halma(Heuristic):
     that cannot move now.
 
     A White and a Black piece of one number that block each other for good (``deadlocked``)
-    keep one piece of each player on the board, so nobody bears off all six: such a position
-    is judged a draw, whoever is ahead in the race. The player ahead therefore neither walks
-    into a lock nor leaves the other a move that makes one, where it has a choice. (A lock
-    made while many pieces are on the board may still be broken by a jump over a third piece;
-    pulling its value only halfway to a draw there drew more games against a random player.)"""
+    keep one piece of each player on the board, so nobody bears off all six: the game is
+    heading for a draw. Such a lock caps every player's chance at a draw's share and raises
+    nobody's: the player ahead loses the lead it had, so it does not walk into a lock, and
+    the player behind is not taken to gain, since a third piece may still open a jump for one
+    of the two. (Judged a draw for both sides, a lock drew the strong player into seeking
+    locks whenever it was not clearly ahead, and into drawing most games against the greedy
+    player.)"""
 
     scale = 2.5
 
     def values(self, game: Game, state: State) -> list[float]:
         assert isinstance(game, HalmaDominari)
+        values = super().values(game, state)
         if not state.over and deadlocked(game, state):
-            return [1.0 / state.players] * state.players
-        return super().values(game, state)
+            draw = 1.0 / state.players
+            return [min(v, draw) for v in values]
+        return values
 
     def standing(self, game: Game, state: State) -> list[float]:
         assert isinstance(game, HalmaDominari)
