@@ -3,13 +3,15 @@ Score)."""
 
 from __future__ import annotations
 
+from functools import cache
+
 from app.rules.actions import OFF, Action, Blank, EndTurn, Move, Place
 from app.rules.dominari import HalmaDominari, PlacementGame, ReversDominari, ViererDominari
 from app.rules.dominari.board import BLOCKS, LINES
 from app.rules.dominari.halma import EXIT
 from app.rules.dominari.scoring import BLOCK_POINTS, LINE_POINTS
 from app.rules.dominari.vierer import FOURS
-from app.rules.game import Game, State
+from app.rules.game import Game, Piece, State, new_game
 from app.rules.squares import parse_square
 
 from ..reasons import Reason
@@ -28,11 +30,76 @@ STUCK_COST = 1.5
 for good, and a position where nobody can move is a draw)."""
 
 
+@cache
+def pair_can_pass(game_id: str, white: str, black: str) -> bool:
+    """Whether a White and a Black piece of the same number, standing on ``white`` and
+    ``black`` with no other piece on the board, can still both leave it, in some order of
+    moves. A pair that cannot never will, unless a third piece opens a jump: each keeps the
+    other from moving (the house rule), so neither player bears off all six and the game
+    ends drawn.
+
+    Only same-numbered pieces of different colours keep each other out of a house, so the
+    pair alone decides; the answer depends on the two cells only (numbers ignored) and is
+    kept once worked out."""
+    game = new_game(game_id)
+    assert isinstance(game, HalmaDominari)
+    board = {white: Piece(0, 1), black: Piece(1, 1)}
+    for player, start in ((0, white), (1, black)):
+        for move in game._moves(board, player):
+            if move.start != start:
+                continue
+            if move.bears_off:
+                return True
+            end = move.path[-1]
+            if pair_can_pass(game_id, end, black) if player == 0 else \
+                    pair_can_pass(game_id, white, end):
+                return True
+    return False
+
+
+def locked_pieces(game: HalmaDominari, state: State) -> int:
+    """How many pieces stand in pairs of one number, White and Black, that can never both
+    leave the board (see ``pair_can_pass``)."""
+    cells: list[dict[int, str]] = [{}, {}]
+    for cell, piece in state.board.items():
+        if piece.owner is not None and piece.number is not None:
+            cells[piece.owner][piece.number] = cell
+    locked = 0
+    for number, white in cells[0].items():
+        black = cells[1].get(number)
+        if black is not None and not pair_can_pass(game.id, white, black):
+            locked += 2
+    return locked
+
+
+def deadlocked(game: HalmaDominari, state: State) -> bool:
+    """True when some number's White and Black piece can never both leave the board, unless
+    a third piece opens a jump: the game is heading for a draw."""
+    return locked_pieces(game, state) > 0
+
+
 class Halma(Heuristic):
     """A race: every step a piece still needs counts against its player, and more for a piece
-    that cannot move now."""
+    that cannot move now.
+
+    A White and a Black piece of one number that block each other for good (``deadlocked``)
+    keep one piece of each player on the board, so nobody bears off all six: the game is
+    heading for a draw. Such a lock caps every player's chance at a draw's share and raises
+    nobody's: the player ahead loses the lead it had, so it does not walk into a lock, and
+    the player behind is not taken to gain, since a third piece may still open a jump for one
+    of the two. (Judged a draw for both sides, a lock drew the strong player into seeking
+    locks whenever it was not clearly ahead, and into drawing most games against the greedy
+    player.)"""
 
     scale = 2.5
+
+    def values(self, game: Game, state: State) -> list[float]:
+        assert isinstance(game, HalmaDominari)
+        values = super().values(game, state)
+        if not state.over and deadlocked(game, state):
+            draw = 1.0 / state.players
+            return [min(v, draw) for v in values]
+        return values
 
     def standing(self, game: Game, state: State) -> list[float]:
         assert isinstance(game, HalmaDominari)
