@@ -183,4 +183,5 @@ def test_a_hint_says_more_than_its_chance(variant: str) -> None:
         ply += 1
     assert asked >= 3
     share = 2 if variant == "sudoku-family" else 4
-    assert share * bare <= asked, f"{bare} of {asked} hints in {variant} gave only the chance to win"
+    assert share * bare <= asked, \
+        f"{bare} of {asked} hints in {variant} gave only the chance to win"

@@ -151,3 +151,38 @@ def test_the_number_piece_is_planned_with_its_blanks() -> None:
         if found == 3:
             return
     raise AssertionError("no number piece opened a blank phase")
+
+
+@pytest.mark.parametrize("variant", ["classic-sudoku", "hexa-sudoku"])
+def test_kosmos_strong_weighs_every_card_of_the_next_player(variant: str) -> None:
+    """KOSMOS's strong level is expectimax over the next player's card: no card is drawn, so
+    any seed gives the same move for the card in hand, and the chances it reports for that
+    move are the next player's best reply to each card they may hold, averaged by how many of
+    it they have left (computed here by brute force over the rules)."""
+    game, state = random_position(variant, 2, 24, seed=3)
+    mover = state.to_move
+    assert mover is not None
+    hand = sorted(game.hand_supply(state, mover) or {})[0]
+    budget = Budget(positions=600, seconds=60.0)
+    found = decide(game, state, level="strong", seed=0, hand=hand, budget=budget)
+    assert decide(game, state, level="strong", seed=99, hand=hand, budget=budget).action == \
+        found.action
+    assert action_number(found.action) == hand
+    heuristic = heuristic_for(game)
+    after = game.apply(state, found.action)
+    nxt = after.to_move
+    assert nxt is not None and nxt != mover
+    supply = game.hand_supply(after, nxt) or {}
+    total = sum(supply.values())
+    expected = [0.0] * state.players
+    for number, left in supply.items():
+        replies = [game.apply(after, a) for a in game.legal_actions(after)
+                   if action_number(a) == number]
+        assert replies, "every card has an action (a placement or setting it aside)"
+        best = max(replies, key=lambda s: (heuristic.values(game, s)[nxt],
+                                           heuristic.margin(game, s, nxt)))
+        for p, v in enumerate(heuristic.values(game, best)):
+            expected[p] += v * left / total
+    assert found.values == pytest.approx(expected)
+    assert found.positions >= len([a for a in game.legal_actions(state)
+                                   if action_number(a) == hand])
