@@ -19,8 +19,8 @@ against ``easy`` in every two-player game, and for KOSMOS games with three and f
 share of first places (shared ones split) of each level at a table of mixed levels (three
 players: easy, normal, strong; four: the same plus greedy), every seat order in turn.
 
-Run: ``.venv/bin/python bench/bench_ai.py [--games 30] [--games-fast 20] [--games-multi 12]
-[--workers 2]`` (about 50 minutes on a 2-core PC with the defaults)
+Run: ``.venv/bin/python bench/bench_ai.py [--games 30] [--games-fast 20] [--games-multi 24]
+[--workers 2]`` (about 40 minutes on a 2-core PC with the defaults)
 (``--only VARIANT`` repeats to pick games, ``--levels strong`` to pick levels).
 """
 
@@ -196,8 +196,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                         help="games per line for the strong level (default 30)")
     parser.add_argument("--games-fast", type=int, default=20,
                         help="games per line for easy and normal (default 20)")
-    parser.add_argument("--games-multi", type=int, default=12,
-                        help="games per KOSMOS table of mixed levels (default 12)")
+    parser.add_argument("--games-multi", type=int, default=24,
+                        help="games per KOSMOS table of mixed levels (default 24)")
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--only", action="append", default=[], help="a variant id (repeatable)")
     parser.add_argument("--levels", nargs="*", default=list(LEVELS), choices=LEVELS)
