@@ -19,6 +19,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from app.ai import LEVELS
+from app.ai.engine import draw
 from app.rules.actions import OFF, Action, Blank, Discard, Joker, Move, Place
 from app.rules.game import Game
 from app.rules.wording import N_
@@ -81,10 +82,10 @@ def draw_card(supply: Mapping[int, int], seed: int, index: int) -> int:
     """The ``index``-th card the table draws for the computer from ``supply`` (number: how many
     are left): every card left is as likely as any other, and the same game seed and index
     always draw the same card (a restart draws what was drawn before it)."""
-    cards = [number for number in sorted(supply) for _ in range(max(0, supply[number]))]
-    if not cards:
+    if sum(supply.values()) <= 0:
         raise ValueError("the computer has no card left to draw")
-    return random.Random(f"draw {seed} {index}").choice(cards)
+    return draw({n: left for n, left in supply.items() if left > 0},
+                random.Random(f"draw {seed} {index}"))
 
 
 def hand_choices(c: Companion) -> list[int]:

@@ -8,7 +8,7 @@ import pytest
 from app.ai import Budget, choose
 from app.ai.heuristics import Heuristic, heuristic_for
 from app.ai.heuristics.dominari import deadlocked, locked_pieces, pair_can_pass
-from app.ai.heuristics.family import next_stone, within_reach
+from app.ai.heuristics.family import within_reach
 from app.rules.actions import Move, Place
 from app.rules.family import FamilyState, mover_of, triangles
 from app.rules.game import Game, Piece, State, new_game
@@ -101,16 +101,16 @@ def test_the_next_stone_is_credited_with_what_it_can_complete() -> None:
     supply = game.hand_supply(state, state.to_move)
     assert supply is not None
     share = supply[6] / sum(supply.values())
-    assert next_stone(game, state) == pytest.approx(share * gained)
+    assert within_reach(game, state)[0] == pytest.approx(share * gained)
     standing = heuristic_for(game).standing(game, state)
     mover = state.to_move
-    assert standing[mover] == pytest.approx(next_stone(game, state))
+    assert standing[mover] == pytest.approx(within_reach(game, state)[0])
     assert standing[1 - mover] == 0.0
 
 
 def test_nothing_within_reach_adds_nothing() -> None:
     game, state = _family({})
-    assert next_stone(game, state) == 0.0
+    assert within_reach(game, state)[0] == 0.0
     assert heuristic_for(game).standing(game, state) == [0.0, 0.0]
 
 

@@ -108,7 +108,7 @@ class Halma(Heuristic):
             if piece.owner is not None:
                 h[piece.owner] -= steps_home(cell, piece.owner)
         for player in range(state.players):
-            movable = {move.start for move in game._moves(state.board, player)}
+            movable = movable_starts(game, state, player)
             stuck = sum(1 for piece_cell, piece in state.board.items()
                         if piece.owner == player and piece_cell not in movable)
             h[player] -= STUCK_COST * stuck
@@ -138,9 +138,14 @@ class Halma(Heuristic):
         return found
 
 
+def movable_starts(game: HalmaDominari, state: State, player: int) -> set[str]:
+    """The squares of ``player``'s pieces that can move in ``state``."""
+    return {move.start for move in game._moves(state.board, player)}
+
+
 def movable_pieces(game: HalmaDominari, state: State, player: int) -> int:
     """How many of ``player``'s pieces can move in ``state``."""
-    return len({move.start for move in game._moves(state.board, player)})
+    return len(movable_starts(game, state, player))
 
 
 def _is_step(move: Move, mover: int) -> bool:

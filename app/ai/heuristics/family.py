@@ -47,20 +47,14 @@ def one_short(game: Game, state: State) -> dict[str, int]:
     return found
 
 
-def within_reach(game: Game, state: State) -> tuple[float, float]:
-    """What the next stones can complete, averaged over the numbers still in the bag (each
-    stone equally likely): the points of the best placement of a stone, and of the best one
-    on another cell (what is left for the stone after it)."""
-    mover = state.to_move
-    if state.over or mover is None:
-        return 0.0, 0.0
-    supply = game.hand_supply(state, mover)
-    if not supply:
-        return 0.0, 0.0
+def best_completions(game: Game, state: State) -> dict[int, tuple[int, int]]:
+    """Per number the player to move may place now: the points of its best placement and of
+    its best one on another cell (a joker counts half, rounded up, as the rules score it).
+    Numbers that complete nothing are left out."""
     scoring = one_short(game, state)
-    if not scoring:  # no empty cell completes anything: skip listing the placements
-        return 0.0, 0.0
     best: dict[int, tuple[int, int]] = {}
+    if not scoring:  # no empty cell completes anything: skip listing the placements
+        return best
     for action in game.legal_actions(state):
         if not isinstance(action, Place | Joker):  # pragma: no cover - the only kinds
             continue
@@ -73,16 +67,26 @@ def within_reach(game: Game, state: State) -> tuple[float, float]:
                 best[action.number] = (points, first)
             elif points > second:
                 best[action.number] = (first, points)
+    return best
+
+
+def within_reach(game: Game, state: State) -> tuple[float, float]:
+    """What the next stones can complete, averaged over the numbers still in the bag (each
+    stone equally likely): the points of the best placement of a stone, and of the best one
+    on another cell (what is left for the stone after it)."""
+    mover = state.to_move
+    if state.over or mover is None:
+        return 0.0, 0.0
+    supply = game.hand_supply(state, mover)
+    if not supply:
+        return 0.0, 0.0
+    best = best_completions(game, state)
+    if not best:
+        return 0.0, 0.0
     total = sum(supply.values())
     firsts = sum(count * best.get(n, (0, 0))[0] for n, count in supply.items()) / total
     seconds = sum(count * best.get(n, (0, 0))[1] for n, count in supply.items()) / total
     return firsts, seconds
-
-
-def next_stone(game: Game, state: State) -> float:
-    """The points the player to move completes with their next stone, at best, averaged over
-    the numbers still in the bag."""
-    return within_reach(game, state)[0]
 
 
 def areas_to_complete(game: Game, state: State) -> list[str]:
@@ -101,10 +105,7 @@ def areas_to_complete(game: Game, state: State) -> list[str]:
 def threat(game: Game, state: State) -> int:
     """The most points the player to move can make with one stone now (any number still in
     the bag, or a joker)."""
-    mover = state.to_move
-    assert mover is not None
-    return max((game.apply(state, a).last.points[mover] for a in game.legal_actions(state)
-                if isinstance(a, Place | Joker)), default=0)
+    return max((first for first, _ in best_completions(game, state).values()), default=0)
 
 
 class Family(Heuristic):
