@@ -7,7 +7,14 @@ import pytest
 
 from app.ai import Budget, choose
 from app.ai.heuristics import Heuristic, heuristic_for
-from app.ai.heuristics.dominari import deadlocked, locked_pieces, pair_can_pass
+from app.ai.heuristics.dominari import (
+    LOCK_RISK_ALONE,
+    crossed,
+    deadlocked,
+    lock_risk,
+    locked_pieces,
+    pair_can_pass,
+)
 from app.ai.heuristics.family import within_reach
 from app.rules.actions import Move, Place
 from app.rules.family import FamilyState, mover_of, triangles
@@ -47,8 +54,9 @@ def test_a_lock_caps_the_leader_at_a_draw_and_raises_nobody() -> None:
     assert heuristic.values(game, locked) == pytest.approx([race[0], 0.5])
 
 
-def test_a_lock_made_early_is_seen() -> None:
-    # Early in a game White's 6 went up to a5: Black's 6 on f4 can never pass it alone.
+def test_a_lock_made_early_is_a_risk_until_no_third_piece_is_left() -> None:
+    # Early in a game White's 6 went up to a5: Black's 6 on f4 can never pass it alone, but
+    # ten other pieces may still open a jump for one of the two.
     game = new_game(HALMA)
     white = {"a1": 1, "b1": 2, "c1": 3, "a4": 4, "c2": 5, "a5": 6}
     black = {"d4": 1, "e6": 2, "d6": 3, "d5": 4, "e5": 5, "f4": 6}
@@ -57,7 +65,44 @@ def test_a_lock_made_early_is_seen() -> None:
     assert locked_pieces(game, state) == 2
     heuristic = heuristic_for(game)
     race = Heuristic.values(heuristic, game, state)
-    assert heuristic.values(game, state) == pytest.approx([min(v, 0.5) for v in race])
+    leader = max(range(2), key=lambda p: race[p])
+    risk = lock_risk(game, state, leader)
+    assert LOCK_RISK_ALONE / 11 <= risk < 1.0
+    values = heuristic.values(game, state)
+    assert values[leader] < race[leader]
+    assert values[1 - leader] == pytest.approx(race[1 - leader])
+    # The same two pieces with nothing else left: a lock for good.
+    alone = _halma({"a5": Piece(0, 6), "f4": Piece(1, 6)}, 1)
+    assert lock_risk(game, alone, 0) == 1.0
+
+
+@pytest.mark.parametrize("white,black,past", [
+    ("d5", "c4", True),   # right of it and above it: they move apart from now on
+    ("b3", "c4", False),  # below and left: one has to jump the other's rank and file
+    ("e2", "c4", False),  # right of it but below: the ranks are still to cross
+    ("c5", "c4", False),  # one file
+])
+def test_a_pair_has_crossed_when_white_is_right_of_and_above_black(
+        white: str, black: str, past: bool) -> None:
+    assert crossed(white, black) is past
+
+
+def test_an_uncrossed_pair_grows_riskier_as_the_leader_runs_out_of_spare_moves() -> None:
+    # Black leads (four borne off); its 5 on c4 has still to get past White's 5 on b2.
+    # Every Black piece that leaves first is a spare move fewer: with the 5 alone, Black
+    # must move it whenever it can, into the lock if White keeps its 5 where it is.
+    game = new_game(HALMA)
+    heuristic = heuristic_for(game)
+    white = {"b2": Piece(0, 5), "a1": Piece(0, 1), "b1": Piece(0, 2), "a2": Piece(0, 3)}
+    with_spare = _halma({**white, "c4": Piece(1, 5), "b3": Piece(1, 4)}, 0)
+    without = _halma({**white, "c4": Piece(1, 5)}, 0)
+    assert pair_can_pass(HALMA, "b2", "c4") and not crossed("b2", "c4")
+    assert lock_risk(game, with_spare, 1) == pytest.approx(1 / 2)
+    assert lock_risk(game, without, 1) == pytest.approx(1.0)
+    race = Heuristic.values(heuristic, game, with_spare)
+    assert race[1] > 0.5
+    assert heuristic.values(game, with_spare)[1] < race[1]
+    assert heuristic.values(game, without)[1] <= 0.5 + 1e-9
 
 
 def test_the_leader_steps_round_a_lock() -> None:
