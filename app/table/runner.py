@@ -5,13 +5,16 @@
 Each line on stdin is one of
 ``{"sensor": "c3", "occupied": true}``, ``{"input": {...}}`` (docs/api.md),
 ``{"new_game": {"variant": ..., "players": ..., "options": ..., "setup": ..., "hints": ...,
-"names": [...], "replace": true}}`` (a new game starts on an empty board: pieces left on it
-must be lifted first),
+"names": [...], "replace": true, "computers": {"1": "strong"}, "computer_draws": true}}``
+(a new game starts on an empty board: pieces left on it must be lifted first; ``computers``
+names the seats the computer plays, with its level, as in ``POST /api/game``),
 ``{"board": ["a1", ...]}`` (take this as the physical board) or ``{"wait": seconds}``. After
 each line the view is printed as one JSON line (``{"error": ...}`` for a refused line, which
-changes nothing). Lines are checked as strictly as the panel's requests: bounded length and
-nesting, known fields only, ``occupied`` a real boolean, ``wait`` at most a minute. The first
-line printed is the view at start, after any recovery from the journal.
+changes nothing); when the computer is thinking, the view is printed once its move is known,
+so the same lines give the same answers. Lines are checked as strictly as the panel's
+requests: bounded length and nesting, known fields only, ``occupied`` a real boolean,
+``wait`` at most a minute. The first line printed is the view at start, after any recovery
+from the journal.
 """
 
 from __future__ import annotations
@@ -45,6 +48,8 @@ MAX_LINE = 64 * 1024
 """The longest line the runner reads; a new game with its setup is well under 2 KiB."""
 
 MAX_DEPTH = 8
+COMPUTER_WAIT = 30.0
+"""The longest the runner waits for the computer's move before printing the view anyway."""
 MAX_WAIT = 60.0
 """The longest ``wait`` a line may ask for, in seconds."""
 
@@ -56,7 +61,7 @@ LINE_FIELDS = {
     "wait": {"wait"},
 }
 NEW_GAME_FIELDS = {"variant", "players", "options", "setup", "hints", "names", "replace",
-                   "colors"}
+                   "colors", "computers", "computer_draws"}
 
 
 class LineError(ValueError):
@@ -110,6 +115,7 @@ def parse_line(line: str) -> dict[str, Any]:
         _only(spec, NEW_GAME_FIELDS, "new_game")
         _flag(spec.get("hints", False), "hints")
         _flag(spec.get("replace", False), "replace")
+        _flag(spec.get("computer_draws", False), "computer_draws")
         names = spec.get("names")
         if names is not None and (not isinstance(names, list) or len(names) > 4 or not all(
                 isinstance(n, str) and len(n) <= 24 for n in names)):
@@ -139,7 +145,8 @@ def handle_line(table: Table, line: str) -> View | dict[str, Any]:
             spec = data["new_game"]
             table.new_game(spec["variant"], spec.get("players"), spec.get("options"),
                            spec.get("setup"), spec.get("hints", False), spec.get("names"),
-                           spec.get("replace", False), spec.get("colors"))
+                           spec.get("replace", False), spec.get("colors"),
+                           spec.get("computers"), spec.get("computer_draws", False))
         elif "board" in data:
             table.set_board(data["board"])
         else:
@@ -147,6 +154,7 @@ def handle_line(table: Table, line: str) -> View | dict[str, Any]:
             table.tick()
     except (LineError, InputError) as e:
         return {"error": str(e)}
+    table.wait_for_computer(COMPUTER_WAIT)
     return table.view()
 
 

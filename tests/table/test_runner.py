@@ -73,3 +73,36 @@ def test_bad_lines_are_refused_and_change_nothing(name: str, line: str) -> None:
     assert isinstance(answer.get("error"), str), answer
     assert table.view() == before
     table.close()
+
+
+def test_runner_plays_against_the_computer() -> None:
+    # The computer (seat 0) moves first in Vierer: the view after the new_game line already
+    # holds its plan, lit with its own word; putting the piece there counts its move.
+    table = Table(resolve=resolve, ticker=False)
+    start = handle_line(table, json.dumps(
+        {"new_game": {"variant": "vierer-dominari", "computers": {"0": "easy"}}}))
+    assert isinstance(start, dict) and "error" not in start, start
+    plan = start["table"]["plan"]
+    assert plan is not None and plan["type"] == "place"
+    assert start["table"]["computers"] == {"0": "easy"}
+    assert start["table"]["signals"] == {plan["cell"]: "computer"}
+    assert start["table"]["next"]["code"] == "computer_place"
+    view = handle_line(table, json.dumps({"sensor": plan["cell"], "occupied": True}))
+    view = handle_line(table, json.dumps({"wait": 0.3}))
+    assert view["game"]["cells"] == {plan["cell"]: {"owner": 0, "number": plan["number"]}}
+    assert view["table"]["next"]["actor"] == 1
+    table.close()
+
+
+@pytest.mark.parametrize("spec,says", [
+    ({"computers": {"5": "strong"}}, "not a seat"),
+    ({"computers": {"1": "grandmaster"}}, "must be one of"),
+    ({"computers": ["strong"]}, "must be an object"),
+    ({"computer_draws": "yes"}, "computer_draws must be true or false"),
+])
+def test_runner_refuses_a_bad_computer_seat(spec: dict[str, object], says: str) -> None:
+    table = Table(resolve=resolve, ticker=False)
+    answer = handle_line(table, json.dumps({"new_game": {"variant": "vierer-dominari", **spec}}))
+    assert isinstance(answer, dict) and says in answer["error"]
+    assert table.view()["game"] is None
+    table.close()
