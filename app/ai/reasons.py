@@ -38,6 +38,8 @@ WORDINGS: Mapping[str, str] = {
     "builds_four": N_("counts toward {count} groups of four still open to you"),
     "frees": N_("lets {count} more of your pieces move"),
     "hinders": N_("leaves {player} {count} fewer pieces that can move"),
+    "crosses": N_("gets your {number} past {player}'s {number}: the two can no longer block "
+                  "each other"),
     "safe": N_("leaves {player} no line or triangle to complete"),
     "least_given": N_("leaves {player} at most {points} points for their next stone "
                       "(no square leaves fewer)"),

@@ -6,10 +6,12 @@ from __future__ import annotations
 import pytest
 
 from app.ai import WORDINGS, Advice, Budget, Reason, advise
+from app.ai.heuristics import heuristic_for
+from app.ai.heuristics.dominari import crossed
 from app.ai.heuristics.dominari import movable_pieces as movable
 from app.ai.heuristics.family import areas_to_complete, threat
 from app.ai.heuristics.kosmos import section_leader as kosmos_leader
-from app.rules.actions import Place
+from app.rules.actions import Move, Place
 from app.rules.dominari.vierer import FOURS
 from app.rules.game import Piece, new_game
 
@@ -62,6 +64,16 @@ def _check_position_reason(game, state, action, after, reason: Reason) -> None: 
         player = mover if code == "frees" else params["player"]
         change = movable(game, after, player) - movable(game, state, player)
         assert change == (params["count"] if code == "frees" else -params["count"]) != 0
+    if code == "crosses":
+        number = params["number"]
+        assert state.board[action.start].number == number
+        assert params["player"] == 1 - mover
+        twin = next(c for c, p in state.board.items()
+                    if p.number == number and p.owner == params["player"])
+        pairs = [(action.start, twin), (action.path[-1], twin)]
+        if mover == 1:
+            pairs = [(t, m) for m, t in pairs]
+        assert not crossed(*pairs[0]) and crossed(*pairs[1])
     if code == "safe":
         assert after.to_move == params["player"] != mover and threat(game, after) == 0
     if code == "least_given":
@@ -97,6 +109,28 @@ def test_kosmos_points_name_the_areas_completed() -> None:
     assert points.params == {"points": after.last.points[0], "areas": list(after.last.completed)}
     assert "line a1-c1" in points.params["areas"]
     assert points.text().startswith(f"+{after.last.points[0]}: completes ")
+
+
+def test_halma_says_when_a_piece_gets_past_its_twin() -> None:
+    # White's 5 on b3 jumps over Black's 5 on c4 to d5: right of it and above it, the two
+    # can no longer block each other. White's 1 stepping to a2 is still below and left of
+    # Black's 1 on e6.
+    game = new_game("halma-dominari")
+    state = game.initial_state({"b3": Piece(0, 5), "a1": Piece(0, 1), "c4": Piece(1, 5),
+                                "e6": Piece(1, 1)})
+    heuristic = heuristic_for(game)
+    jump = Move(("b3", "d5"))
+    step = Move(("a1", "a2"))
+    for move, expected in ((jump, True), (step, False)):
+        assert game.check(state, move) is None
+        after = game.apply(state, move)
+        reasons = heuristic.reasons(game, state, move, after, 0)
+        crossing = [r for r in reasons if r.code == "crosses"]
+        assert bool(crossing) is expected, reasons
+        for reason in crossing:
+            _check_position_reason(game, state, move, after, reason)
+            assert reason.text(seats=("White", "Black")) == \
+                "gets your 5 past Black's 5: the two can no longer block each other"
 
 
 def test_vierer_blocks_a_real_four() -> None:

@@ -173,6 +173,8 @@ class Halma(Heuristic):
             return found
         if action.bears_off:
             found.append(Reason("bears_off", {"count": game.scores(after)[mover]}))
+        else:
+            found.extend(_crossing(before, action, mover))
         if not _is_step(action, mover):
             found.append(Reason("jumps", {"count": len(action.path) - 1}))
         if not action.bears_off:
@@ -187,6 +189,24 @@ class Halma(Heuristic):
             elif player != mover and change < 0:
                 found.append(Reason("hinders", {"player": player, "count": -change}))
         return found
+
+
+def _crossing(before: State, move: Move, mover: int) -> list[Reason]:
+    """``crosses`` when ``move`` takes the mover's piece past the other player's piece of the
+    same number (see ``crossed``)."""
+    number = before.board[move.start].number
+    twin = next((cell for cell, piece in before.board.items()
+                 if piece.number == number and piece.owner not in (None, mover)), None)
+    if twin is None:
+        return []
+    other = before.board[twin].owner
+
+    def past(mine: str) -> bool:
+        return crossed(mine, twin) if mover == 0 else crossed(twin, mine)
+
+    if past(move.start) or not past(move.path[-1]):
+        return []
+    return [Reason("crosses", {"number": number, "player": other})]
 
 
 def movable_starts(game: HalmaDominari, state: State, player: int) -> set[str]:
