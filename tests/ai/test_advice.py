@@ -113,14 +113,14 @@ def test_kosmos_points_name_the_areas_completed() -> None:
 
 def test_halma_says_when_a_piece_gets_past_its_twin() -> None:
     # White's 5 on b3 jumps over Black's 5 on c4 to d5: right of it and above it, the two
-    # can no longer block each other. White's 1 stepping to a2 is still below and left of
-    # Black's 1 on e6.
+    # can no longer block each other. White's 1 stepping to b2 is still below and left of
+    # Black's 1 on e6. The words count right: one jump, two steps, one step.
     game = new_game("halma-dominari")
     state = game.initial_state({"b3": Piece(0, 5), "a1": Piece(0, 1), "c4": Piece(1, 5),
                                 "e6": Piece(1, 1)})
     heuristic = heuristic_for(game)
     jump = Move(("b3", "d5"))
-    step = Move(("a1", "a2"))
+    step = Move(("a1", "b2"))
     for move, expected in ((jump, True), (step, False)):
         assert game.check(state, move) is None
         after = game.apply(state, move)
@@ -131,6 +131,11 @@ def test_halma_says_when_a_piece_gets_past_its_twin() -> None:
             _check_position_reason(game, state, move, after, reason)
             assert reason.text(seats=("White", "Black")) == \
                 "gets your 5 past Black's 5: the two can no longer block each other"
+        texts = [r.text() for r in reasons]
+        assert texts == (["gets your 5 past player 2's 5: the two can no longer block each "
+                          "other", "jumps over one piece",
+                          "brings the piece 2 steps nearer the exit"] if expected
+                         else ["brings the piece one step nearer the exit"]), texts
 
 
 def test_vierer_blocks_a_real_four() -> None:

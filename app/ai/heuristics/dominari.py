@@ -176,11 +176,13 @@ class Halma(Heuristic):
         else:
             found.extend(_crossing(before, action, mover))
         if not _is_step(action, mover):
-            found.append(Reason("jumps", {"count": len(action.path) - 1}))
+            jumps = len(action.path) - 1
+            found.append(Reason("jumps", {"count": jumps}) if jumps > 1 else Reason("jumps_once"))
         if not action.bears_off:
             gained = steps_home(action.start, mover) - steps_home(action.path[-1], mover)
             if gained > 0:
-                found.append(Reason("advances", {"steps": gained}))
+                found.append(Reason("advances", {"steps": gained}) if gained > 1
+                             else Reason("advances_one"))
         assert isinstance(game, HalmaDominari)
         for player in range(before.players):
             change = movable_pieces(game, after, player) - movable_pieces(game, before, player)
