@@ -22,8 +22,8 @@ two-player game by ``expectimax`` instead: every action one look ahead, then the
 against every card the opponent may hold. Between two turns of the mover at a table of three
 or four, two or three others play, and the next player's reply alone judged a move no better
 than one look did (nor with five times the positions); the tree search, whose plies run
-through every player's turn in order, finished first a little more often there, so
-``strong`` keeps it at those tables.
+through every player's turn in order, finished first more often there, so ``strong`` keeps it
+at those tables.
 
 Effort is counted in positions evaluated, never in seconds: the same seed, position and level
 give the same action on any machine. The clock is only a safety stop (``Decision.clock_stop``,
