@@ -17,14 +17,6 @@ blank policy (``blank_step``) chooses; asked in a blank phase, the engine answer
 policy's next step. The policy is a function of the position alone, so asking again on each
 following position returns the rest of the planned turn.
 
-Where a family's heuristic asks for it (``Heuristic.search``: KOSMOS), ``strong`` searches a
-two-player game by ``expectimax`` instead: every action one look ahead, then the best of them
-against every card the opponent may hold. Between two turns of the mover at a table of three
-or four, two or three others play, and the next player's reply alone judged a move no better
-than one look did (nor with five times the positions); the tree search, whose plies run
-through every player's turn in order, finished first more often there, so ``strong`` keeps it
-at those tables.
-
 Effort is counted in positions evaluated, never in seconds: the same seed, position and level
 give the same action on any machine. The clock is only a safety stop (``Decision.clock_stop``,
 logged as a warning).
@@ -337,7 +329,7 @@ def decide(game: Game, state: State, *, level: str = "normal", seed: int = 0,
         action, values = _one_look(game, state, actions, heuristic)
         return Decision(action, values, len(actions), time.perf_counter() - started,
                         hand=number)
-    if level == "strong" and heuristic.search == "expectimax" and state.players == 2:
+    if level == "strong" and heuristic.search == "expectimax":
         found = expectimax(game, state, actions, heuristic, budget)
         seconds = time.perf_counter() - started
         if found.clock_stop:
@@ -358,13 +350,11 @@ def decide(game: Game, state: State, *, level: str = "normal", seed: int = 0,
 
 def expectimax(game: Game, state: State, actions: Sequence[Action], heuristic: Heuristic,
                budget: Budget) -> Decision:
-    """Two plies over the hidden cards, for ``strong`` in a two-player game whose heuristic
-    asks for it (at three and four players the tree search plays; see the module): every
-    action is looked at once; then, best first and as far as the budget goes, each is judged
-    by the next player's best reply to every card they may hold, averaged by how many of that
-    card they have left (the mover's own later cards do not matter here: the reply is the
-    next player's). The action with the best average wins; an action the budget did not reach
-    keeps its one-look rank below them.
+    """Two plies over the hidden cards: every action is looked at once; then, best first and
+    as far as the budget goes, each is judged by the next player's best reply to every card
+    they may hold, averaged by how many of that card they have left (the mover's own later
+    cards do not matter here: the reply is the next player's). The action with the best
+    average wins; an action the budget did not reach keeps its one-look rank below them.
     Deterministic: no card is drawn."""
     mover = state.to_move
     assert mover is not None

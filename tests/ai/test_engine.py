@@ -10,7 +10,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from app.ai import LEVELS, Budget, EngineError, choose, decide
-from app.ai.engine import Search, action_number, blank_step, expectimax, play_turn
+from app.ai.engine import action_number, blank_step, play_turn
 from app.ai.heuristics import heuristic_for
 from app.rules.actions import Action, Blank, EndTurn
 from app.rules.game import BLANKS_PHASE, Game, State, new_game
@@ -186,29 +186,3 @@ def test_kosmos_strong_weighs_every_card_of_the_next_player(variant: str) -> Non
     assert found.values == pytest.approx(expected)
     assert found.positions >= len([a for a in game.legal_actions(state)
                                    if action_number(a) == hand])
-
-
-@pytest.mark.parametrize(("variant", "players"), [("hexa-sudoku", 3), ("3d-sudoku", 4),
-                                                  ("classic-sudoku", 2)])
-def test_kosmos_strong_searches_the_tree_at_three_and_four(variant: str, players: int) -> None:
-    """At a KOSMOS table of three or four the strong level runs the tree search through
-    every player's turn (its action, chances and positions are those of the search from the
-    same seed); at two it stays with expectimax over the opponent's card."""
-    game, state = random_position(variant, players, 10, seed=5)
-    mover = state.to_move
-    assert mover is not None
-    hand = sorted(game.hand_supply(state, mover) or {})[-1]
-    actions = [a for a in game.legal_actions(state) if action_number(a) == hand]
-    budget = Budget(positions=3 * len(actions) + 60, seconds=60.0)
-    heuristic = heuristic_for(game)
-    found = decide(game, state, level="strong", seed=7, hand=hand, budget=budget)
-    if players == 2:
-        expected = expectimax(game, state, actions, heuristic, budget)
-        assert (found.action, found.values, found.positions) == \
-            (expected.action, expected.values, expected.positions)
-        return
-    search = Search(game, heuristic, random.Random(7), budget)
-    action, child = search.run(state, hand)
-    assert found.action == action
-    assert found.positions == search.positions > 2 * len(actions)
-    assert found.values == [child.total[p] / child.visits for p in range(players)]

@@ -24,9 +24,8 @@ class Heuristic:
     """How many units of standing make a clear lead (the softness of ``values``)."""
     search: str = "mcts"
     """How the ``strong`` level searches this family: ``"mcts"`` (the tree search), or
-    ``"expectimax"`` (in a two-player game every action one look ahead, then the best of them
-    against each card the opponent may hold, averaged by how likely the card is;
-    ``engine.expectimax``; at three and four players the tree search)."""
+    ``"expectimax"`` (every action one look ahead, then the best of them against each card the
+    next player may hold, averaged by how likely the card is; ``engine.expectimax``)."""
 
     def standing(self, game: Game, state: State) -> list[float]:
         """Each player's standing in ``state``, about in points."""

@@ -256,8 +256,7 @@ class Kosmos(Heuristic):
     # With some 40 cells for each card, a tree search judges the replies to a move on one
     # drawn card each, and the noise of those samples outweighed what it saw: one look with
     # this estimate beat the tree search against the greedy player. Expectimax weighs every
-    # card the opponent may hold instead. At three and four players the engine keeps the
-    # tree search: it runs through the turns of all the others (see ``engine``).
+    # card the next player may hold instead.
 
     def standing(self, game: Game, state: State) -> list[float]:
         assert isinstance(game, KosmosGame) and isinstance(state, KosmosState)
