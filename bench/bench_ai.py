@@ -21,7 +21,8 @@ players: easy, normal, strong; four: the same plus greedy), every seat order in 
 
 Run: ``.venv/bin/python bench/bench_ai.py [--games 30] [--games-fast 20] [--games-multi 24]
 [--workers 2]`` (about 40 minutes on a 2-core PC with the defaults)
-(``--only VARIANT`` repeats to pick games, ``--levels strong`` to pick levels).
+(``--only VARIANT`` repeats to pick games, ``--levels strong`` to pick levels; ``--games 0
+--games-fast 0`` leaves out the duels, ``--players 4`` keeps only the four-player tables).
 """
 
 from __future__ import annotations
@@ -204,6 +205,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--opponents", nargs="*", default=["random", "greedy"],
                         choices=["random", "greedy"])
     parser.add_argument("--no-multi", action="store_true", help="skip the mixed tables")
+    parser.add_argument("--players", nargs="*", type=int, default=[3, 4], choices=[3, 4],
+                        help="the mixed tables' numbers of players (default 3 4)")
     args = parser.parse_args(argv)
     variants = [cls.id for cls in all_variants() if not args.only or cls.id in args.only]
 
@@ -211,9 +214,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     for variant in variants:
         for level in args.levels:
             n = args.games if level == "strong" else args.games_fast
+            if n <= 0:
+                continue
             for opponent in args.opponents:
                 duels[(variant, level, opponent)] = duel_tables(variant, level, opponent, n)
-        if "normal" in args.levels and "easy" in args.levels:
+        if "normal" in args.levels and "easy" in args.levels and args.games_fast > 0:
             duels[(variant, "normal", "easy")] = duel_tables(variant, "normal", "easy",
                                                              args.games_fast)
     multi: dict[tuple[str, int], list[Table]] = {}
@@ -221,7 +226,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         for variant in variants:
             if variant not in KOSMOS_MULTI:
                 continue
-            for players in (3, 4):
+            for players in args.players:
                 roster = ["easy", "normal", "strong"] + (["greedy"] if players == 4 else [])
                 orders = list(itertools.permutations(roster))
                 multi[(variant, players)] = [
@@ -256,19 +261,27 @@ def main(argv: Sequence[str] | None = None) -> int:
     if multi:
         print()
         print(f"{'game':<18} {'players':>7} {'games':>5}  first places by level "
-              "(share [95% CI])")
+              "(share [95% CI]); the engine's seconds per move by level")
         for (variant, players), tables in multi.items():
             firsts: dict[str, float] = defaultdict(float)
+            seconds: dict[str, float] = defaultdict(float)
+            moves: dict[str, int] = defaultdict(int)
             for t in tables:
                 o = results[t]
                 for seat in o.winners:
                     firsts[t.seats[seat]] += 1 / len(o.winners)
+                for seat, spent in o.engine_seconds.items():
+                    seconds[t.seats[seat]] += spent
+                    moves[t.seats[seat]] += o.engine_moves.get(seat, 0)
             cells = []
             for level in ("easy", "normal", "strong", "greedy")[:players]:
                 low, high = wilson(firsts[level], len(tables))
                 cells.append(f"{level} {firsts[level] / len(tables):.0%} "
                              f"[{low:.0%}, {high:.0%}]")
-            print(f"{variant:<18} {players:>7} {len(tables):>5}  " + "; ".join(cells))
+            timing = ", ".join(f"{level} {seconds[level] / max(moves[level], 1):.3f}"
+                               for level in LEVELS)
+            print(f"{variant:<18} {players:>7} {len(tables):>5}  " + "; ".join(cells)
+                  + f"  (s/move: {timing})")
     print(f"\n{len(everything)} games in {time.perf_counter() - started:.0f} s "
           f"with {args.workers} workers")
     return 0
