@@ -359,18 +359,12 @@ def expectimax(game: Game, state: State, actions: Sequence[Action], heuristic: H
     mover = state.to_move
     assert mover is not None
     started = time.perf_counter()
-    looked = []
-    for action in actions:
-        after = play_turn(game, state, action, heuristic)
-        values = heuristic.values(game, after)
-        looked.append((values[mover], heuristic.margin(game, after, mover), action, after,
-                       values))
+    looked = _looks(game, state, actions, heuristic, mover)
     positions = len(actions)
-    looked.sort(key=lambda entry: (entry[0], entry[1]), reverse=True)
     best: tuple[float, float] | None = None
-    chosen, chosen_values = looked[0][2], looked[0][4]
+    _, chosen, _, chosen_values = looked[0]
     clock_stop = False
-    for rank, (_, margin, action, after, _values) in enumerate(looked):
+    for rank, ((_, margin), action, after, _values) in enumerate(looked):
         if rank >= 2 and positions >= budget.positions:
             break
         if rank >= 1 and time.perf_counter() - started > budget.seconds:
@@ -400,18 +394,31 @@ def _replies(game: Game, after: State, mover: int,
     expected = [0.0] * after.players
     cost = 0
     for number, weight in weights.items():
-        reply_key: tuple[float, float] | None = None
-        reply_values: list[float] = []
-        for reply in groups[number]:
-            position = play_turn(game, after, reply, heuristic)
-            values = heuristic.values(game, position)
-            cost += 1
-            key = (values[nxt], heuristic.margin(game, position, nxt))
-            if reply_key is None or key > reply_key:
-                reply_key, reply_values = key, values
+        replies = groups[number]
+        reply_values = _looks(game, after, replies, heuristic, nxt)[0][3]
+        cost += len(replies)
         for p, v in enumerate(reply_values):
             expected[p] += v * weight / total
     return expected, cost
+
+
+Look = tuple[tuple[float, float], Action, State, list[float]]
+"""One action looked at: its key for the player judging it (chance to win, then margin), the
+action, the position after it and every player's values there."""
+
+
+def _looks(game: Game, state: State, actions: Sequence[Action], heuristic: Heuristic,
+           player: int) -> list[Look]:
+    """Each action one look ahead, judged by ``player``: best first (equal keys keep the order
+    of ``actions``)."""
+    looked: list[Look] = []
+    for action in actions:
+        after = play_turn(game, state, action, heuristic)
+        values = heuristic.values(game, after)
+        looked.append(((values[player], heuristic.margin(game, after, player)), action, after,
+                       values))
+    looked.sort(key=lambda look: look[0], reverse=True)
+    return looked
 
 
 def _one_look(game: Game, state: State, actions: Sequence[Action],
@@ -419,16 +426,8 @@ def _one_look(game: Game, state: State, actions: Sequence[Action],
     """The action whose position looks best to the mover after one look."""
     mover = state.to_move
     assert mover is not None
-    best: tuple[float, float] | None = None
-    chosen = actions[0]
-    chosen_values: list[float] = []
-    for action in actions:
-        after = play_turn(game, state, action, heuristic)
-        values = heuristic.values(game, after)
-        key = (values[mover], heuristic.margin(game, after, mover))
-        if best is None or key > best:
-            best, chosen, chosen_values = key, action, values
-    return chosen, chosen_values
+    _, action, _, values = _looks(game, state, actions, heuristic, mover)[0]
+    return action, values
 
 
 def choose(game: Game, state: State, *, level: str = "normal", seed: int = 0,
