@@ -122,14 +122,6 @@ def section_outlook(sums: list[int], present: list[bool], mean: float, square: f
     players = len(sums)
     share = 1.0 / players
     first, second = SECTION_POINTS
-    if players == 2:
-        mu = (sums[0] - sums[1]) / math.sqrt(2.0 * empty * square)
-        win = 0.5 * (1.0 + math.erf(mu))
-        joins = 1.0 - 0.5 ** empty
-        there0 = 1.0 if present[0] else joins
-        there1 = 1.0 if present[1] else joins
-        return [there0 * (first * (1.0 - there1 * (1.0 - win)) + second * there1 * (1.0 - win)),
-                there1 * (first * (1.0 - there0 * win) + second * there0 * win)]
     # each player's final sum: about normal
     means = [s + empty * share * mean for s in sums]
     # the difference of two players' sums: each empty cell adds +v, -v or nothing
