@@ -21,20 +21,21 @@ from ..engine import action_number
 from ..reasons import Reason
 from . import Heuristic, register
 
-_HOUSES: dict[str, tuple[tuple[tuple[str, ...], int], ...]] = {}
+_HOUSES: dict[str, tuple[tuple[str, tuple[str, ...], int], ...]] = {}
 
 
-def one_short(game: Game, state: State) -> dict[str, int]:
-    """The empty cells that complete a house, with the points a stone placed there gets."""
+def short_houses(game: Game, state: State) -> list[tuple[str, str, int]]:
+    """The houses one stone from full: name, empty cell and the points a stone there gets, in
+    the geometry's order."""
     houses = _HOUSES.get(game.geometry.id)
     if houses is None:
         geometry = game.geometry
         houses = _HOUSES[geometry.id] = tuple(
-            (cells, TRIANGLE_POINTS if name in geometry.regions else len(cells))
+            (name, cells, TRIANGLE_POINTS if name in geometry.regions else len(cells))
             for name, cells in geometry.houses.items())
     board = state.board
-    found: dict[str, int] = {}
-    for cells, points in houses:
+    found: list[tuple[str, str, int]] = []
+    for name, cells, points in houses:
         empty = None
         for cell in cells:
             if cell not in board:
@@ -43,7 +44,15 @@ def one_short(game: Game, state: State) -> dict[str, int]:
                 empty = cell
         else:
             if empty is not None:
-                found[empty] = found.get(empty, 0) + points
+                found.append((name, empty, points))
+    return found
+
+
+def one_short(game: Game, state: State) -> dict[str, int]:
+    """The empty cells that complete a house, with the points a stone placed there gets."""
+    found: dict[str, int] = {}
+    for _, cell, points in short_houses(game, state):
+        found[cell] = found.get(cell, 0) + points
     return found
 
 
@@ -92,14 +101,11 @@ def within_reach(game: Game, state: State) -> tuple[float, float]:
 def areas_to_complete(game: Game, state: State) -> list[str]:
     """The lines and triangles the player to move can complete now: one cell is left and
     some stone still in the bag (or a joker) may legally go there, in the geometry's order."""
-    board = state.board
+    short = short_houses(game, state)
+    if not short:
+        return []
     reachable = {a.cell for a in game.legal_actions(state) if isinstance(a, Place | Joker)}
-    found = []
-    for name, cells in game.geometry.houses.items():
-        gaps = [cell for cell in cells if cell not in board]
-        if len(gaps) == 1 and gaps[0] in reachable:
-            found.append(name)
-    return found
+    return [name for name, cell, _ in short if cell in reachable]
 
 
 def threat(game: Game, state: State) -> int:
