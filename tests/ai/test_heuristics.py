@@ -10,10 +10,9 @@ from app.ai.heuristics import Heuristic, heuristic_for
 from app.ai.heuristics.dominari import (
     LOCK_RISK_ALONE,
     crossed,
-    deadlocked,
     lock_risk,
-    locked_pieces,
     pair_can_pass,
+    pairs,
 )
 from app.ai.heuristics.family import within_reach
 from app.rules.actions import Move, Place
@@ -35,6 +34,11 @@ def test_a_pair_of_one_number_can_pass_or_not(white: str, black: str, passes: bo
     assert pair_can_pass(HALMA, white, black) is passes
 
 
+def locked(state: State) -> list[tuple[str, str]]:
+    """The pairs of one number that can never both leave the board alone."""
+    return [pair for pair in pairs(state) if not pair_can_pass(HALMA, *pair)]
+
+
 def _halma(setup: dict[str, Piece], to_move: int) -> State:
     game = new_game(HALMA)
     return game.initial_state(setup).replace(to_move=to_move)
@@ -44,14 +48,13 @@ def test_a_lock_caps_the_leader_at_a_draw_and_raises_nobody() -> None:
     game = new_game(HALMA)
     heuristic = heuristic_for(game)
     # Black has borne off five and needs three steps more; White's 5 and Black's 5 lock.
-    locked = _halma({"b6": Piece(0, 5), "c1": Piece(1, 5), "a1": Piece(0, 1)}, 1)
+    locked_state = _halma({"b6": Piece(0, 5), "c1": Piece(1, 5), "a1": Piece(0, 1)}, 1)
     free = _halma({"e6": Piece(0, 5), "c1": Piece(1, 5), "a1": Piece(0, 1)}, 1)
-    assert deadlocked(game, locked) and not deadlocked(game, free)
-    assert locked_pieces(game, locked) == 2
+    assert locked(locked_state) == [("b6", "c1")] and not locked(free)
     assert heuristic.values(game, free)[1] > 0.8
-    race = Heuristic.values(heuristic, game, locked)  # the race alone
+    race = Heuristic.values(heuristic, game, locked_state)  # the race alone
     assert race[1] > 0.8 and race[0] < 0.2
-    assert heuristic.values(game, locked) == pytest.approx([race[0], 0.5])
+    assert heuristic.values(game, locked_state) == pytest.approx([race[0], 0.5])
 
 
 def test_a_lock_made_early_is_a_risk_until_no_third_piece_is_left() -> None:
@@ -62,7 +65,7 @@ def test_a_lock_made_early_is_a_risk_until_no_third_piece_is_left() -> None:
     black = {"d4": 1, "e6": 2, "d6": 3, "d5": 4, "e5": 5, "f4": 6}
     state = _halma({**{c: Piece(0, n) for c, n in white.items()},
                     **{c: Piece(1, n) for c, n in black.items()}}, 1)
-    assert locked_pieces(game, state) == 2
+    assert locked(state) == [("a5", "f4")]
     heuristic = heuristic_for(game)
     race = Heuristic.values(heuristic, game, state)
     leader = max(range(2), key=lambda p: race[p])
@@ -114,7 +117,7 @@ def test_the_leader_steps_round_a_lock() -> None:
                     "d5": Piece(1, 5), "c4": Piece(1, 3)}, 1)
     lock = Move(("d5", "b3"))
     assert game.check(state, lock) is None
-    assert deadlocked(game, game._apply(state, lock))
+    assert locked(game._apply(state, lock))
     for level in ("normal", "strong"):
         for seed in range(3):
             action = choose(game, state, level=level, seed=seed,

@@ -57,7 +57,7 @@ def pair_can_pass(game_id: str, white: str, black: str) -> bool:
     return False
 
 
-def _pairs(state: State) -> list[tuple[str, str]]:
+def pairs(state: State) -> list[tuple[str, str]]:
     """The squares of each number's White and Black piece, where both are on the board."""
     cells: list[dict[int, str]] = [{}, {}]
     for cell, piece in state.board.items():
@@ -65,18 +65,6 @@ def _pairs(state: State) -> list[tuple[str, str]]:
             cells[piece.owner][piece.number] = cell
     return [(white, cells[1][number]) for number, white in sorted(cells[0].items())
             if number in cells[1]]
-
-
-def locked_pieces(game: HalmaDominari, state: State) -> int:
-    """How many pieces stand in pairs of one number, White and Black, that can never both
-    leave the board (see ``pair_can_pass``)."""
-    return sum(2 for white, black in _pairs(state) if not pair_can_pass(game.id, white, black))
-
-
-def deadlocked(game: HalmaDominari, state: State) -> bool:
-    """True when some number's White and Black piece can never both leave the board, unless
-    a third piece opens a jump: the game is heading for a draw."""
-    return locked_pieces(game, state) > 0
 
 
 def crossed(white: str, black: str) -> bool:
@@ -114,7 +102,7 @@ def lock_risk(game: HalmaDominari, state: State, leader: int) -> float:
     pieces = len(state.board)
     spare = sum(1 for piece in state.board.values() if piece.owner == leader) - 1
     safe = 1.0
-    for white, black in _pairs(state):
+    for white, black in pairs(state):
         if not pair_can_pass(game.id, white, black):
             risk = LOCK_RISK_ALONE / (pieces - 1)
         elif crossed(white, black):
