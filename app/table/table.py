@@ -283,7 +283,6 @@ class Table:
             frame: Frame = {}
             self._look = None
         else:
-            self._draw_locked(companion)
             self._think_locked()
             self._look = present.look(companion)  # once per change: the frame and the view
             frame = lights.compose_frame(self._look.signals, self._look.last_player)
@@ -652,19 +651,16 @@ class Table:
         """The search's seed: the same game at the same action always plays the same."""
         return (self._game_id or 0) * 1009 + len(companion.actions)
 
-    def _draw_locked(self, c: Companion) -> None:
-        """Under the lock, after every change: where the table draws the computer's cards and
-        it is to move without one, draw it (journaled before anyone sees it)."""
-        if not self._closed:
-            c.draw_for_computer()
-
     def _think_locked(self) -> None:
-        """Under the lock: when a computer seat is to move and its action is not known yet,
-        start searching for it in a thread of its own (``strong`` may take a second; the
-        sensors and the panel never wait for it)."""
+        """Under the lock, after every change: when a computer seat is to move and its action
+        is not known yet, draw its card where the table draws them (journaled before anyone
+        sees it), then start searching for its action in a thread of its own (``strong`` may
+        take a second; the sensors and the panel never wait for it)."""
         c = self._companion
-        if c is None or self._closed or not c.computer_turn or c.needs_hand or \
-                c.expect is not None:
+        if c is None or self._closed:
+            return
+        c.draw_for_computer()
+        if not c.computer_turn or c.needs_hand or c.expect is not None:
             return
         state, hand = c.state, c.known_hand
         if any(t[0] is c and t[1] is state and t[2] == hand for t in self._thinking):
