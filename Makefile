@@ -10,7 +10,7 @@ ON_PI  := $(shell grep -qs "Raspberry Pi" /proc/device-tree/model && echo yes)
 EXTRAS := test$(if $(ON_PI),$(comma)pi)
 comma  := ,
 
-.PHONY: run test setup browser bench lint install clean
+.PHONY: run test setup system system-test browser bench lint install clean
 
 $(BIN)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -20,18 +20,34 @@ $(BIN)/.installed: pyproject.toml
 
 setup: $(BIN)/.installed
 
-run: setup
+run: setup system
 	$(BIN)/sudoku-table serve --host $(HOST) --port $(PORT)
 
-# The browser tests drive Debian's chromium: installed here where that is possible (root or
-# sudo without a password); otherwise make stops and names the one command to run.
-browser:
-	@command -v chromium >/dev/null 2>&1 || { \
+# Debian packages, each "command:package": RUN_TOOLS are what the table itself uses, TEST_TOOLS
+# what only the suite needs (the browser tests drive Debian's chromium). They are installed here
+# where that is possible (root, or sudo without a password); otherwise make stops and names the
+# one command to run. Nothing is skipped silently.
+RUN_TOOLS  :=
+TEST_TOOLS := chromium:chromium
+
+define apt_install
+	@missing=""; for entry in $(1); do \
+	  command -v "$${entry%%:*}" >/dev/null 2>&1 || missing="$$missing $${entry#*:}"; done; \
+	if [ -n "$$missing" ]; then \
 	  if [ "$$(id -u)" = 0 ]; then SUDO=""; \
 	  elif command -v sudo >/dev/null 2>&1 && sudo -n true 2>/dev/null; then SUDO="sudo"; \
-	  else echo "The browser tests need Debian's chromium. Run:  sudo apt-get install chromium" >&2; exit 1; fi; \
-	  echo "installing Debian's chromium for the browser tests"; \
-	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq chromium >/dev/null; }
+	  else echo "The table needs Debian packages. Run:  sudo apt-get install$$missing" >&2; exit 1; fi; \
+	  echo "installing Debian packages:$$missing"; \
+	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq $$missing >/dev/null; fi
+endef
+
+system:
+	$(call apt_install,$(RUN_TOOLS))
+
+system-test:
+	$(call apt_install,$(RUN_TOOLS) $(TEST_TOOLS))
+
+browser: setup system-test
 	@$(BIN)/python -m tests.web.axe >/dev/null
 
 test: setup browser
