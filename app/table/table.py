@@ -11,9 +11,11 @@ take-back made on the board).
 
 from __future__ import annotations
 
+import json
 import logging
 import os
 import secrets
+import sqlite3
 import sys
 import threading
 import time
@@ -34,16 +36,25 @@ from . import signals as lights
 from .archive import ImportPlan, Reason, game_key, plan_import
 from .companion import Companion
 from .computer import check_draws, computers_json, parse_computers
-from .errors import ConfirmNeeded, InputError
+from .errors import ConfirmNeeded, InputError, StaleInput
 from .history import GAME_FINISHED, GAME_REOPENED
 from .inputs import parse_input
 from .journal import ACTION, DRAW, FINISHED, HINTS, UNDO, Journal, JournalError
+from .shelf import Shelf
 from .view import Message, TableView, View, count, message, render, render_next
 
 log = logging.getLogger(__name__)
 
 Resolver = Callable[[str], type[Game]]
 MAX_FAULTS = 20
+
+
+def _same(a: tuple[Any, ...], b: tuple[Any, ...]) -> bool:
+    """Two ``_answers_now`` equal: the companion and the state the very same objects (a new
+    state is a new object), the rest equal in value."""
+    if len(a) != len(b):
+        return False
+    return all(x is y if i < 2 else x == y for i, (x, y) in enumerate(zip(a, b, strict=True)))
 
 
 def moves(companion: Companion) -> list[dict[str, Any]]:
@@ -101,6 +112,10 @@ class Table:
         self._game_frame: Frame = {}
         self._frame: tuple[int, Frame] = (0, {})
         self.version = 0
+        self._answers: tuple[Any, ...] = ()
+        self._answered = 0
+        """The version of the last change an input answers (``_answers``): an input made from
+        an older view is stale."""
         self._computer = computer or ComputerConfig()
         self._thinking: list[tuple[Companion, Any, int | None]] = []  # searches under way
         self._hinting: list[tuple[Companion, Any, int | None]] = []
@@ -286,9 +301,26 @@ class Table:
             self._think_locked()
             self._look = present.look(companion)  # once per change: the frame and the view
             frame = lights.compose_frame(self._look.signals, self._look.last_player)
+        answers = self._answers_now()
+        if not _same(answers, self._answers):
+            self._answers, self._answered = answers, self.version
         self._game_frame = frame
         self._feedback_frame()
         self._cond.notify_all()
+
+    def _answers_now(self) -> tuple[Any, ...]:
+        """What a panel input answers (under the lock, after ``present.look``): the game and
+        its state, the prompt, the pending piece, the number chosen before its piece, the
+        computer's card as told and the hints switch. A felt (tentative) square, the
+        computer's thinking, a hint found, a message or a fault change none of it, so an input
+        made before them is not stale."""
+        c = self._companion
+        if c is None:
+            return ()
+        pending = c.pending
+        return (c, c.state, self._look.prompt if self._look is not None else None,
+                None if pending is None else (pending.square, pending.number),
+                c.in_hand, c.known_hand, c.hints)
 
     def _feedback_frame(self) -> None:
         """The game's frame with the feedback light on every square whose tentative state
@@ -571,9 +603,19 @@ class Table:
         return view
 
     def input(self, data: Mapping[str, Any]) -> View:
-        """One panel input of docs/api.md; ``InputError`` (changing nothing) if unusable."""
+        """One panel input of docs/api.md; ``InputError`` (changing nothing) if unusable.
+
+        With ``version`` (the view the input was made from), an input older than the last
+        change it answers (``_answers_now``), or from a view this table never showed (newer
+        than its version: from before a restart), is refused with ``StaleInput``, which
+        carries the current view."""
         parsed = parse_input(data)
+        version = parsed.pop("version", None)
         with self._lock:
+            if version is not None and not self._answered <= version <= self.version:
+                raise StaleInput(N_("the game changed before this tap arrived (on another "
+                                    "phone or on the board): nothing was done; look again and "
+                                    "tap again"), self._view_locked())
             companion = self._companion
             if companion is None:
                 raise InputError(N_("no game is running: choose a game first"))
@@ -601,21 +643,38 @@ class Table:
         with self._lock:
             return self._record_locked()
 
-    def finished_games(self) -> list[dict[str, Any]]:
-        """Finished games kept in the journal, oldest first; a damaged record is left out and
-        told in the view's notices."""
+    def shelf(self) -> Shelf | None:
+        """The finished games, to read beside the game (``shelf.Shelf``, a context manager
+        with a connection of its own: never under the table's lock); None without a journal.
+        A damaged record met on the way is left out and told in the view's notices."""
+        if self._journal is None:
+            return None
+        return Shelf(self._journal.path, self._damaged_record)
+
+    def _damaged_record(self, game: int, code: str) -> None:
         with self._lock:
-            if self._journal is None:
-                return []
-            try:
-                games = self._journal.finished_games()
-            except Exception as e:  # a damaged journal is reported, not raised
+            before = len(self._notices)
+            self._notice(code, game=game)
+            if len(self._notices) != before:
+                self._bump()
+
+    def finished_games(self) -> list[dict[str, Any]]:
+        """Finished games kept in the journal, oldest first, each with its record and state
+        (parsed: for tools and tests; the panel reads them a page at a time from ``shelf``);
+        a damaged record is left out and told in the view's notices."""
+        shelf = self.shelf()
+        if shelf is None:
+            return []
+        try:
+            with shelf:
+                return [{"id": g.id, "variant": g.variant, "finished": g.finished,
+                         "record": json.loads(g.record), "state": json.loads(g.state),
+                         "imported": g.imported} for g in shelf.every()]
+        except sqlite3.Error as e:  # a damaged journal is reported, not raised
+            with self._lock:
                 self._notice("finished_unreadable", detail=str(e))
                 self._bump()
-                return []
-            if self._journal_notices():
-                self._bump()
-            return games
+            return []
 
     def import_finished(self, document: object) -> ImportPlan:
         """Add the finished games of an exported file (``archive``): every record is replayed

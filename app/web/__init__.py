@@ -42,6 +42,12 @@ DEFAULT_STREAMS_PER_HOST = 6
 DEFAULT_STREAM_SECONDS = 300.0
 """A live view is ended after this long; the browser reconnects by itself within seconds."""
 
+DEFAULT_ARCHIVE_READERS = 3
+"""Reads of the finished games (a page, a record, the export) under way at once; each holds a
+server thread while it sends."""
+
+DEFAULT_ARCHIVE_READERS_PER_HOST = 2
+
 DEFAULT_CONNECTIONS_PER_HOST = 32
 """Open connections one device may hold; further ones are closed at once (see ``server``)."""
 
@@ -75,6 +81,8 @@ class PanelState:
     pin: PinGuard = field(default_factory=lambda: PinGuard(""))
     streams: HostCounter = field(
         default_factory=lambda: HostCounter(DEFAULT_MAX_STREAMS, DEFAULT_STREAMS_PER_HOST))
+    readers: HostCounter = field(default_factory=lambda: HostCounter(
+        DEFAULT_ARCHIVE_READERS, DEFAULT_ARCHIVE_READERS_PER_HOST))
     stream_seconds: float = DEFAULT_STREAM_SECONDS
     stopping: threading.Event = field(default_factory=threading.Event)
     keepalive_seconds: float = 10.0
@@ -111,7 +119,8 @@ def create_app(
     ``CONNECTIONS_PER_HOST``, ``KEEPALIVE_SECONDS``, ``OVERLAY_PITCH_MM`` (the board's square
     pitch, for printable overlays), ``SETTINGS_PATH`` (where brightness is
     kept), ``POWER`` (an ``app.power.Power`` instead of the one ``[panel] power`` chooses:
-    tests hand in a fake), ``IMPORT_MAX_BYTES`` (the largest import file).
+    tests hand in a fake), ``IMPORT_MAX_BYTES`` (the largest import file),
+    ``ARCHIVE_READERS`` and ``ARCHIVE_READERS_PER_HOST`` (reads of the finished games at once).
     """
     app = Flask(__name__)
     app.config.update(
@@ -124,6 +133,8 @@ def create_app(
         STREAMS_PER_HOST=DEFAULT_STREAMS_PER_HOST,
         STREAM_SECONDS=DEFAULT_STREAM_SECONDS,
         CONNECTIONS_PER_HOST=DEFAULT_CONNECTIONS_PER_HOST,
+        ARCHIVE_READERS=DEFAULT_ARCHIVE_READERS,
+        ARCHIVE_READERS_PER_HOST=DEFAULT_ARCHIVE_READERS_PER_HOST,
         KEEPALIVE_SECONDS=10.0,
         SETTINGS_PATH=None,
         OVERLAY_PITCH_MM=40.0,
@@ -148,6 +159,8 @@ def create_app(
         pin=PinGuard(str(app.config["PANEL_PIN"] or "")),
         streams=HostCounter(int(app.config["MAX_STREAMS"]),
                             int(app.config["STREAMS_PER_HOST"])),
+        readers=HostCounter(int(app.config["ARCHIVE_READERS"]),
+                            int(app.config["ARCHIVE_READERS_PER_HOST"])),
         stream_seconds=float(app.config["STREAM_SECONDS"]),
         keepalive_seconds=float(app.config["KEEPALIVE_SECONDS"]),
         settings_path=app.config["SETTINGS_PATH"],

@@ -10,12 +10,12 @@ from __future__ import annotations
 import logging
 from typing import Any
 
-from flask import Flask, Response, jsonify, request
+from flask import Flask, Response, current_app, jsonify, request
 from werkzeug.exceptions import HTTPException
 
 from app.rules.errors import RulesError
 from app.rules.wording import N_
-from app.table.errors import ConfirmNeeded, InputError
+from app.table.errors import ConfirmNeeded, InputError, StaleInput
 
 from .i18n import translate
 
@@ -77,6 +77,15 @@ def register_error_handlers(app: Flask) -> None:
         # 409: the request is fine, but it would change what the players may want to keep;
         # sent again with the confirmation it is done.
         return error_response(said(e), CONFLICT, code=f"confirm_{e.code}", confirm=e.code)
+
+    @app.errorhandler(StaleInput)
+    def _stale_input(e: StaleInput) -> Response:
+        # 409: made from an older view than the game's; nothing was done, and the phone gets
+        # the view it missed to decide again.
+        from .views import present
+
+        view = present(current_app.extensions["sudoku_table"], e.view)
+        return error_response(said(e), CONFLICT, code="stale", view=view)
 
     @app.errorhandler(InputError)
     def _input_error(e: InputError) -> Response:

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import json
 import logging
-import threading
 import time
 from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any
@@ -25,6 +24,7 @@ from app.rules.wording import N_
 
 from .errors import ApiError
 from .security import check_request
+from .streaming import client_of, pending_bytes, release_once
 from .validation import query
 from .views import present
 
@@ -74,26 +74,7 @@ def stream() -> Response:
 
 
 def _release_once(panel: PanelState, host: str) -> Callable[[], None]:
-    lock = threading.Lock()
-    held = [True]
-
-    def release() -> None:
-        with lock:
-            if held[0]:
-                held[0] = False
-                panel.streams.release(host)
-
-    return release
-
-
-def pending_bytes(disconnected: Callable[[], bool] | None) -> int:
-    """Bytes of this response waiting in the server for a client that has not read them.
-
-    Waitress gives a request ``waitress.client_disconnected``, a method of its connection, and
-    the connection counts what is still to be sent; 0 under other servers."""
-    channel = getattr(disconnected, "__self__", None)
-    pending = getattr(channel, "total_outbufs_len", 0)
-    return pending if isinstance(pending, int) else 0
+    return release_once(lambda: panel.streams.release(host))
 
 
 def _stream(panel: PanelState, disconnected: Callable[[], bool] | None,
@@ -110,7 +91,7 @@ def _stream(panel: PanelState, disconnected: Callable[[], bool] | None,
             if disconnected is not None and disconnected():
                 return
             if pending_bytes(disconnected) > PENDING_LIMIT:
-                log.info("a live view of %s does not read: ended", _client_of(disconnected))
+                log.info("a live view of %s does not read: ended", client_of(disconnected))
                 return
             new_version, view = table.wait_for_change(version, POLL_SECONDS, panel.stopping)
             if new_version != version:
@@ -122,8 +103,3 @@ def _stream(panel: PanelState, disconnected: Callable[[], bool] | None,
                 yield ": keep-alive\n\n"
     finally:
         release()
-
-
-def _client_of(disconnected: Callable[[], bool] | None) -> str:
-    addr = getattr(getattr(disconnected, "__self__", None), "addr", None)
-    return str(addr[0]) if isinstance(addr, tuple) and addr else "?"
