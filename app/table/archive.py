@@ -18,7 +18,7 @@ import json
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any
+from typing import Any, Protocol
 
 from app.rules.errors import Illegal, RulesError
 from app.rules.record import Record, ReplayError, replay
@@ -42,6 +42,24 @@ class ArchiveError(ValueError):
         self.template = template
         self.params = params
         super().__init__(template.format(**params) if params else template)
+
+
+class Readable(Protocol):
+    """Where a file is read from: a binary file, or a request's body."""
+
+    def read(self, size: int = -1, /) -> bytes: ...
+
+
+class NotJson(ArchiveError):
+    """The file is not JSON at all (or breaks off): nothing was changed."""
+
+
+class ArchiveBusy(ArchiveError):
+    """Another file of finished games is being taken in; this one was not looked at."""
+
+
+MAX_GROWTH = 64 * 1024 * 1024
+"""The most one import may add to the journal (about 3,000 games of average length)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -127,6 +145,137 @@ def _finished_time(value: object) -> str | None:
     return value if moment.tzinfo is not None else None
 
 
+MAX_DEPTH = 12
+"""The deepest nesting in a file of finished games (a Halma path inside an action inside a
+record inside a game inside the file is 6)."""
+
+MAX_GAME_VALUES = 40_000
+"""JSON values (and keys) one game of a file may hold: the longest real game with its final
+state holds a few thousand; a game that holds more is no game, and is never built in memory."""
+
+MAX_TEXT = 4096
+"""The longest text one value of a file may be (names are at most 24 characters)."""
+
+MAX_OTHER_VALUES = 10_000
+"""JSON values outside the games (the program's version and the like)."""
+
+
+def read_export(stream: Readable, most: int = MAX_GAMES) -> Iterator[tuple[int, Any]]:
+    """The games of an export file, each ``(index, game as parsed)``, read from ``stream`` as
+    it comes (``ijson``): at most one game is in memory at a time, and a game is refused
+    before it grows past ``MAX_GAME_VALUES``. The file's ``format`` and ``version`` are
+    checked where they stand and once more at its end; ``ArchiveError`` for a file that is no
+    export (the caller then takes back whatever it did with the games already read)."""
+    import ijson
+
+    header: dict[str, Any] = {}
+    depth = 0
+    index = -1
+    builder: Any = None
+    values = 0
+    outside = 0
+    lists = 0
+    try:
+        for prefix, event, value in ijson.parse(stream, use_float=True):
+            if event in ("start_map", "start_array"):
+                depth += 1
+                if depth > MAX_DEPTH:
+                    raise ArchiveError(N_("this file is nested deeper than a file of finished "
+                                          "games ever is (more than {most} levels)"),
+                                       most=MAX_DEPTH)
+            elif event in ("end_map", "end_array"):
+                depth -= 1
+            if isinstance(value, str) and len(value) > MAX_TEXT:
+                raise ArchiveError(N_("this file holds a text of {size} characters; a file "
+                                      "of finished games holds none longer than {most}"),
+                                   size=len(value), most=MAX_TEXT)
+            if prefix == "" and event not in ("start_map", "end_map", "map_key"):
+                raise ArchiveError(N_("this is not a file of finished games (a JSON object "
+                                      "was expected)"))
+            if prefix == "games":
+                if event == "start_array":
+                    lists += 1
+                    if lists > 1:
+                        raise ArchiveError(N_("the file has no list of games"))
+                elif event != "end_array":
+                    raise ArchiveError(N_("the file has no list of games"))
+                continue
+            if prefix.startswith("games.item"):
+                if builder is None:
+                    index += 1
+                    if index >= most:
+                        raise ArchiveError(N_("the file holds more than {count} games; at "
+                                              "most {most} can be imported at once"),
+                                           count=most, most=most)
+                    builder, values = ijson.ObjectBuilder(), 0
+                values += 1
+                if values > MAX_GAME_VALUES:
+                    raise ArchiveError(N_("game {number} of the file holds more than {most} "
+                                          "values: no game is that large"),
+                                       number=index + 1, most=MAX_GAME_VALUES)
+                builder.event(event, value)
+                if depth == 2:  # the game is complete
+                    yield index, builder.value
+                    builder = None
+                continue
+            outside += 1
+            if outside > MAX_OTHER_VALUES:
+                raise ArchiveError(N_("this is not a file of finished games exported by a "
+                                      "Sudoku Table"))
+            if prefix in ("format", "version") and event not in ("map_key",):
+                header[prefix] = value if event not in ("start_map", "start_array") else event
+                _check_header(header, final=False)
+    except ArchiveError:
+        raise
+    except (ijson.JSONError, ValueError) as e:  # and a number too long, bad UTF-8
+        raise NotJson(N_("this is not a file of finished games: {detail}"),
+                           detail=_first_line(e)) from None
+    _check_header(header, final=True)
+    if not lists:
+        raise ArchiveError(N_("the file has no list of games"))
+
+
+def _first_line(error: Exception) -> str:
+    """The parser's complaint in one line ("parse error: premature EOF")."""
+    text = error.args[0] if error.args else str(error)
+    if isinstance(text, bytes):
+        text = text.decode("utf-8", errors="replace")
+    return str(text).strip().splitlines()[0][:120] if str(text).strip() else type(error).__name__
+
+
+def _check_header(header: Mapping[str, Any], final: bool) -> None:
+    if "format" in header or final:
+        if header.get("format") != FORMAT:
+            raise ArchiveError(N_("this is not a file of finished games exported by a Sudoku "
+                                  "Table"))
+    if "version" in header or final:
+        version = header.get("version")
+        if version != FORMAT_VERSION or isinstance(version, bool):
+            raise ArchiveError(N_("this file has version {version}; this table reads version "
+                                  "{supported}: update the table first"),
+                               version=repr(version), supported=FORMAT_VERSION)
+
+
+def check_entry(index: int, entry: object) -> tuple[Outcome, dict[str, Any] | None]:
+    """One game of a file: its outcome (``rejected`` with the reason, else ``added`` for the
+    caller to check against the games on the table) and the game ready for the journal."""
+    variant = None
+    if isinstance(entry, Mapping):
+        record = entry.get("record")
+        variant = entry.get("variant") or (
+            record.get("variant") if isinstance(record, Mapping) else None)
+    finished = _finished_time(entry.get("finished")) if isinstance(entry, Mapping) else None
+    outcome = Outcome(index, variant if isinstance(variant, str) else None, finished,
+                      "rejected")
+    checked = _check_game(entry)
+    if isinstance(checked, Reason):
+        outcome.reason = checked
+        return outcome, None
+    outcome.variant = checked["variant"]
+    outcome.result = "added"
+    return outcome, checked
+
+
 def plan_import(document: object, existing: Iterable[Mapping[str, Any]]) -> ImportPlan:
     """Check a file of finished games against the games on the table (``existing``, as the
     journal lists them); ``ArchiveError`` if it is no such file."""
@@ -148,33 +297,26 @@ def plan_import(document: object, existing: Iterable[Mapping[str, Any]]) -> Impo
         raise ArchiveError(N_("the file holds {count} games; at most {most} can be imported "
                               "at once"), count=len(games), most=MAX_GAMES)
 
-    seen = {game_key(_canonical(g.get("record")), str(g.get("finished") or ""))
-            for g in existing}
+    seen = {existing_key(g.get("record"), str(g.get("finished") or "")) for g in existing}
     plan = ImportPlan()
     for index, entry in enumerate(games):
-        variant = None
-        if isinstance(entry, Mapping):
-            record = entry.get("record")
-            variant = entry.get("variant") or (
-                record.get("variant") if isinstance(record, Mapping) else None)
-        finished = _finished_time(entry.get("finished")) if isinstance(entry, Mapping) else None
-        outcome = Outcome(index, variant if isinstance(variant, str) else None, finished,
-                          "rejected")
+        outcome, checked = check_entry(index, entry)
         plan.outcomes.append(outcome)
-        checked = _check_game(entry)
-        if isinstance(checked, Reason):
-            outcome.reason = checked
+        if checked is None:
             continue
-        outcome.variant = checked["variant"]
         key = game_key(checked["record"], checked["finished"])
         if key in seen:
             outcome.result = "skipped"
             outcome.reason = Reason(N_("already on the table"))
             continue
         seen.add(key)
-        outcome.result = "added"
         plan.new.append(checked)
     return plan
+
+
+def existing_key(record: object, finished: str) -> str:
+    """The identity of a game already on the table (its record as the journal keeps it)."""
+    return game_key(_canonical(record), finished)
 
 
 def _canonical(record: object) -> Any:

@@ -192,7 +192,7 @@ class Shelf:
             if self._db is not None and self._db.in_transaction:
                 self._db.execute("COMMIT")
 
-    def keys_finished_at(self, finished: str) -> list[Any]:
+    def records_finished_at(self, finished: str) -> list[Any]:
         """The records (parsed) of the finished games that finished at ``finished``: the only
         ones an imported game with that finish time can be the same as."""
         return [_json(r[0]) for r in self.db.execute(

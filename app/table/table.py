@@ -11,6 +11,7 @@ take-back made on the board).
 
 from __future__ import annotations
 
+import io
 import json
 import logging
 import os
@@ -33,13 +34,34 @@ from firmware.ports import Display, Frame, Light, SensorEvent, SensorFault, Sens
 
 from . import placing, present
 from . import signals as lights
-from .archive import ImportPlan, Reason, game_key, plan_import
+from .archive import (
+    MAX_GROWTH,
+    ArchiveBusy,
+    ArchiveError,
+    ImportPlan,
+    Readable,
+    Reason,
+    check_entry,
+    existing_key,
+    game_key,
+    read_export,
+)
 from .companion import Companion
 from .computer import check_draws, computers_json, parse_computers
 from .errors import ConfirmNeeded, InputError, StaleInput
 from .history import GAME_FINISHED, GAME_REOPENED
 from .inputs import parse_input
-from .journal import ACTION, DRAW, FINISHED, HINTS, UNDO, Journal, JournalError
+from .journal import (
+    ACTION,
+    DRAW,
+    FINISHED,
+    HINTS,
+    UNDO,
+    Journal,
+    JournalError,
+    now_iso,
+    stored_size,
+)
 from .shelf import Shelf
 from .view import Message, TableView, View, count, message, render, render_next
 
@@ -47,6 +69,8 @@ log = logging.getLogger(__name__)
 
 Resolver = Callable[[str], type[Game]]
 MAX_FAULTS = 20
+IMPORT_BATCH = 16
+"""Imported games written in one transaction: a short hold of the lock each."""
 
 
 def _same(a: tuple[Any, ...], b: tuple[Any, ...]) -> bool:
@@ -120,6 +144,7 @@ class Table:
         self._thinking: list[tuple[Companion, Any, int | None]] = []  # searches under way
         self._hinting: list[tuple[Companion, Any, int | None]] = []
         self._journal: Journal | None = None
+        self._importing = threading.Lock()
         if journal is not None:
             self._journal = Journal(journal)
             self._recover()
@@ -677,32 +702,76 @@ class Table:
             return []
 
     def import_finished(self, document: object) -> ImportPlan:
-        """Add the finished games of an exported file (``archive``): every record is replayed
-        first (outside the lock, so the sensors are never held up), then the new ones are
-        written in one transaction. ``ArchiveError`` for a file that is no export,
-        ``JournalError`` when they cannot be kept: either way nothing changed."""
-        if self._journal is None or not self._journal.ok:
+        """``import_file`` for a file already parsed (tools and tests)."""
+        return self.import_file(io.BytesIO(json.dumps(document).encode("utf-8")))
+
+    def import_file(self, stream: Readable, max_growth: int = MAX_GROWTH) -> ImportPlan:
+        """Add the finished games of an exported file (``archive``), read from ``stream`` as it
+        comes, one game in memory at a time. Each game is replayed outside the lock; the new
+        ones are written a few at a time (``IMPORT_BATCH`` per transaction, each a short hold
+        of the lock, so that the sensors and the phones are never held up for long), staged
+        until the whole file has been read; then all of them count at once. ``ArchiveError``
+        for a file that is no export or too large (``max_growth`` bytes for the journal),
+        ``ArchiveBusy`` while another import runs, ``JournalError`` when they cannot be kept:
+        in every case the staged games are removed again and nothing changed. The plan lists
+        every game's outcome (its ``new`` stays empty: the games are in the journal)."""
+        journal = self._journal
+        if journal is None or not journal.ok:
             raise JournalError("the table keeps no journal, so it cannot keep imported games")
-        plan = plan_import(document, self.finished_games())
-        if not plan.new:
-            return plan
-        with self._lock:
-            # A game another import added meanwhile is skipped now.
-            have = {game_key(g["record"], str(g["finished"]))
-                    for g in self._journal.finished_games()}
-            keep = []
-            for game, outcome in zip(plan.new, [o for o in plan.outcomes
-                                                if o.result == "added"], strict=True):
-                if game_key(game["record"], game["finished"]) in have:
-                    outcome.result, outcome.reason = "skipped", Reason(N_("already on the table"))
-                else:
-                    keep.append(game)
-            plan.new = keep
-            if keep:
-                self._journal.import_finished(keep)
-            self._journal_notices()
-            self._bump()
+        if not self._importing.acquire(blocking=False):
+            raise ArchiveBusy(N_("another file of finished games is being loaded: try again "
+                                 "when it is done"))
+        stamp = now_iso()
+        plan = ImportPlan()
+        try:
+            batch: list[dict[str, Any]] = []
+            growth = 0
+            seen: set[str] = set()
+            with Shelf(journal.path) as shelf:
+                for index, entry in read_export(stream):
+                    outcome, checked = check_entry(index, entry)
+                    plan.outcomes.append(outcome)
+                    if checked is None:
+                        continue
+                    finished = checked["finished"]
+                    key = game_key(checked["record"], finished)
+                    if key in seen or key in {existing_key(r, finished)
+                                              for r in shelf.records_finished_at(finished)}:
+                        outcome.result = "skipped"
+                        outcome.reason = Reason(N_("already on the table"))
+                        continue
+                    seen.add(key)
+                    growth += stored_size(checked)
+                    if growth > max_growth:
+                        raise ArchiveError(N_(
+                            "the games of this file would add more than {most} MB to the "
+                            "table's journal, the most one file may add: split it and load "
+                            "the parts one after the other"), most=max_growth // (1024 * 1024))
+                    batch.append(checked)
+                    if len(batch) >= IMPORT_BATCH:
+                        self._stage(journal, batch, stamp)
+                        batch = []
+            if batch:
+                self._stage(journal, batch, stamp)
+            if plan.count("added"):
+                with self._lock:
+                    journal.commit_import(stamp)
+                    self._journal_notices()
+                    self._bump()
+        except BaseException:
+            with self._lock:
+                try:
+                    journal.discard_import(stamp)
+                except JournalError as e:
+                    self._notice("journal_error", detail=str(e))
+            raise
+        finally:
+            self._importing.release()
         return plan
+
+    def _stage(self, journal: Journal, games: list[dict[str, Any]], stamp: str) -> None:
+        with self._lock:
+            journal.stage_import(games, stamp)
 
     # --- the computer ----------------------------------------------------------------------
 

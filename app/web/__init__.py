@@ -17,6 +17,7 @@ from flask import Flask
 
 from app.power import Power, choose
 from app.table import Table
+from app.table.archive import MAX_GROWTH
 
 from .config import PanelConfig
 from .errors import register_error_handlers
@@ -120,6 +121,7 @@ def create_app(
     pitch, for printable overlays), ``SETTINGS_PATH`` (where brightness is
     kept), ``POWER`` (an ``app.power.Power`` instead of the one ``[panel] power`` chooses:
     tests hand in a fake), ``IMPORT_MAX_BYTES`` (the largest import file),
+    ``IMPORT_MAX_GROWTH`` (the most one import may add to the journal),
     ``ARCHIVE_READERS`` and ``ARCHIVE_READERS_PER_HOST`` (reads of the finished games at once).
     """
     app = Flask(__name__)
@@ -140,6 +142,7 @@ def create_app(
         OVERLAY_PITCH_MM=40.0,
         TEMPLATES_AUTO_RELOAD=False,
         IMPORT_MAX_BYTES=IMPORT_MAX_BYTES,
+        IMPORT_MAX_GROWTH=MAX_GROWTH,
         LARGE_BODIES={IMPORT_PATH: IMPORT_MAX_BYTES},
         POWER=None,
     )

@@ -21,8 +21,7 @@ from app import power as power_control
 from app.rules.errors import RulesError
 from app.rules.squares import SQUARES
 from app.rules.wording import N_
-from app.safejson import parse_json
-from app.table.archive import ArchiveError, Outcome, export_chunks
+from app.table.archive import ArchiveBusy, ArchiveError, NotJson, Outcome, export_chunks
 from app.table.journal import JournalError, now_iso
 from app.table.shelf import Shelf, Summary
 from app.version import current as current_version
@@ -341,7 +340,11 @@ def _streamed(chunks: Iterator[str], shelf: Shelf, release: Callable[[], None],
             release()
 
     response = Response(stream_with_context(paced(made(), request.environ)), mimetype=mimetype)
-    response.call_on_close(lambda: (shelf.close(), release()))
+    def closed() -> None:
+        shelf.close()
+        release()
+
+    response.call_on_close(closed)
     return response
 
 
@@ -408,6 +411,9 @@ def _every_summary(shelf: Shelf) -> Iterator[str]:
 
 @api.get("/games/<int:game_id>/record")
 def finished_record(game_id: int) -> Response:
+    if game_id >= 2**63:  # no game has such an id (SQLite's ids are 64-bit)
+        raise ApiError(N_("there is no finished game {game_id}"), 404,
+                       params={"game_id": game_id})
     shelf, release = _reading()
     try:
         with shelf:
@@ -446,32 +452,33 @@ def export_games() -> Response:
     return response
 
 
-IMPORT_DEPTH = 12
-"""The deepest nesting of a file of finished games (a Halma path inside an action inside a
-record inside a game is 6)."""
-
-
 @api.post("/games/import")
 def import_games() -> Response:
     """Take in a file of finished games: every record is replayed, new games are added,
     games already on the table skipped, bad ones rejected with the reason. A file that is not
     such an export, or that is too large, changes nothing. With a PIN set, only with the PIN
-    (the ``X-Table-Pin`` header: the body is the file as it was exported)."""
+    (the ``X-Table-Pin`` header: the body is the file as it was exported); under the panel's
+    server the PIN and the size are checked from the headers, before any of the body is read
+    (``server``). The body is read as a stream (``archive.read_export``), never whole."""
     largest = int(current_app.config["IMPORT_MAX_BYTES"])
     size = request.content_length
     if size is not None and size > largest:
         raise ApiError(N_("the file is too large: {size} MB; the table takes files of up to "
                           "{most} MB"), 413,
                        params={"size": _megabytes(size), "most": _megabytes(largest)})
-    request.max_content_length = largest
     require_pin()
+    request.max_content_length = largest  # Flask's own limit is the 16 KiB of other bodies
+    body = _Body(request.stream, largest)
     try:
-        document = parse_json(request.get_data(cache=False), IMPORT_DEPTH)
-    except ValueError as e:
-        raise ApiError(N_("this is not a file of finished games: {detail}"),
-                       params={"detail": str(e)}) from None
-    try:
-        plan = _panel().table.import_finished(document)
+        plan = _panel().table.import_file(body, int(current_app.config["IMPORT_MAX_GROWTH"]))
+    except _TooLarge:
+        raise ApiError(N_("the file is too large: {size} MB; the table takes files of up to "
+                          "{most} MB"), 413, params={"size": _megabytes(body.count),
+                                                     "most": _megabytes(largest)}) from None
+    except ArchiveBusy as e:
+        raise ApiError(said(e), 503, retry_after=5) from None
+    except NotJson as e:
+        raise ApiError(said(e)) from None
     except ArchiveError as e:
         raise ApiError(N_("{reason}. Nothing was changed."), 422,
                        params={"reason": said(e)}) from None
@@ -484,6 +491,31 @@ def import_games() -> Response:
         "rejected": plan.count("rejected"),
         "games": [_outcome(o) for o in plan.outcomes],
     })
+
+
+class _TooLarge(Exception):
+    """The body of an import went past its cap while it was read."""
+
+
+class _Body:
+    """The request body for the streaming parser: a read of nothing answers nothing (werkzeug
+    takes it for a client that went away), and reading past ``most`` bytes stops the import
+    (a body sent in chunks has no length to check first)."""
+
+    def __init__(self, stream: Any, most: int) -> None:
+        self._stream = stream
+        self._most = most
+        self.count = 0
+
+    def read(self, size: int | None = -1) -> bytes:
+        if size == 0:
+            return b""
+        wanted = self._most + 1 - self.count if size is None or size < 0 else size
+        data = self._stream.read(max(1, wanted))
+        self.count += len(data)
+        if self.count > self._most:
+            raise _TooLarge()
+        return bytes(data)
 
 
 def _megabytes(size: int) -> str:
