@@ -22,7 +22,7 @@ from app.table.archive import MAX_GROWTH
 from .config import PanelConfig
 from .errors import register_error_handlers
 from .i18n import init_i18n
-from .limits import HostCounter
+from .limits import Holders, HostCounter
 from .security import PinGuard, init_security
 
 MAX_BODY_BYTES = 16 * 1024
@@ -39,6 +39,12 @@ DEFAULT_MAX_STREAMS = 32
 
 DEFAULT_STREAMS_PER_HOST = 6
 """Open live views one device may hold (a phone with a few tabs)."""
+
+STREAMS_FREE_SHARE = 2
+"""Live views a device may open while any is free; more only while ``STREAMS_RESERVE`` stay
+free for devices not seen yet (``limits.HostCounter``)."""
+
+STREAMS_RESERVE = 8
 
 DEFAULT_STREAM_SECONDS = 300.0
 """A live view is ended after this long; the browser reconnects by itself within seconds."""
@@ -80,8 +86,9 @@ class PanelState:
     config: PanelConfig = field(default_factory=PanelConfig)
     configured_brightness: float | None = None
     pin: PinGuard = field(default_factory=lambda: PinGuard(""))
-    streams: HostCounter = field(
-        default_factory=lambda: HostCounter(DEFAULT_MAX_STREAMS, DEFAULT_STREAMS_PER_HOST))
+    streams: HostCounter = field(default_factory=lambda: HostCounter(
+        DEFAULT_MAX_STREAMS, DEFAULT_STREAMS_PER_HOST, STREAMS_FREE_SHARE, STREAMS_RESERVE))
+    live_views: Holders = field(default_factory=Holders)
     readers: HostCounter = field(default_factory=lambda: HostCounter(
         DEFAULT_ARCHIVE_READERS, DEFAULT_ARCHIVE_READERS_PER_HOST))
     stream_seconds: float = DEFAULT_STREAM_SECONDS
@@ -133,6 +140,8 @@ def create_app(
         PANEL_LANGUAGE=config.language if config is not None else "en",
         MAX_STREAMS=DEFAULT_MAX_STREAMS,
         STREAMS_PER_HOST=DEFAULT_STREAMS_PER_HOST,
+        STREAMS_FREE_SHARE=STREAMS_FREE_SHARE,
+        STREAMS_RESERVE=STREAMS_RESERVE,
         STREAM_SECONDS=DEFAULT_STREAM_SECONDS,
         CONNECTIONS_PER_HOST=DEFAULT_CONNECTIONS_PER_HOST,
         ARCHIVE_READERS=DEFAULT_ARCHIVE_READERS,
@@ -160,8 +169,9 @@ def create_app(
         config=config if config is not None else PanelConfig(),
         configured_brightness=brightness,
         pin=PinGuard(str(app.config["PANEL_PIN"] or "")),
-        streams=HostCounter(int(app.config["MAX_STREAMS"]),
-                            int(app.config["STREAMS_PER_HOST"])),
+        streams=HostCounter(int(app.config["MAX_STREAMS"]), int(app.config["STREAMS_PER_HOST"]),
+                            int(app.config["STREAMS_FREE_SHARE"]),
+                            int(app.config["STREAMS_RESERVE"])),
         readers=HostCounter(int(app.config["ARCHIVE_READERS"]),
                             int(app.config["ARCHIVE_READERS_PER_HOST"])),
         stream_seconds=float(app.config["STREAM_SECONDS"]),

@@ -312,9 +312,8 @@ def _reading() -> tuple[Shelf, Callable[[], None]]:
     host = request.remote_addr or "?"
     refused = panel.readers.acquire(host)
     if refused is not None:
-        raise ApiError(N_("the table is busy sending finished games to other devices "
-                          "({refused}): try again in a moment"), 503, retry_after=1,
-                       params={"refused": refused})
+        raise ApiError(N_("the table is busy sending finished games to other devices: try "
+                          "again in a moment"), 503, retry_after=1)
     release = release_once(lambda: panel.readers.release(host))
     try:
         shelf.__enter__()
@@ -519,7 +518,7 @@ class _Body:
 
 
 def _megabytes(size: int) -> str:
-    return f"{size / (1024 * 1024):.1f}".replace(".", "," if i18n.current() == "de" else ".")
+    return i18n.megabytes(size, i18n.current())
 
 
 def _outcome(outcome: Outcome) -> dict[str, Any]:

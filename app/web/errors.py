@@ -104,7 +104,7 @@ def register_error_handlers(app: Flask) -> None:
         messages = {
             404: "there is no such page or resource",
             405: f"{request.method} is not allowed here",
-            413: "the request body is too large",
+            413: translate(N_("the request body is too large")),  # as the server says it
         }
         status = e.code or 400
         response = error_response(messages.get(status, e.description or e.name), status)

@@ -19,7 +19,7 @@ from typing import Any
 import pytest
 
 from app.table import Table
-from app.web import create_app
+from app.web import create_app, panel_state
 
 from .helpers import LiveServer
 
@@ -151,24 +151,64 @@ def test_one_host_cannot_take_every_live_view(serve: Any) -> None:
 
 def test_a_live_view_that_does_not_read_is_ended_and_its_slot_freed(
         serve: Any, table: Table) -> None:
-    port = port_of(serve(MAX_STREAMS=2, STREAMS_PER_HOST=2))
+    server = serve(MAX_STREAMS=8, STREAMS_PER_HOST=2)
+    port = port_of(server)
+    streams = panel_state(server.app).streams
     table.new_game("classic-sudoku", 4)
     silent = [open_stream(port, rcvbuf=4096) for _ in range(2)]
     try:
-        time.sleep(0.3)
-        assert stream_status(port) == 429  # both slots are held
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline and streams.held("127.0.0.1") < 2:
+            time.sleep(0.05)
+        assert streams.held("127.0.0.1") == 2
         squares = ["a1", "b2", "c3", "d4"]
-        deadline = time.monotonic() + 10
-        freed_after = None
-        while time.monotonic() < deadline:
-            for square in squares:  # every change sends the whole view to both streams
+        while time.monotonic() < deadline and streams.held("127.0.0.1"):
+            for square in squares:  # a game going on: every change sends the whole view
                 table.set_board([square])
-            if stream_status(port) == 200:
-                freed_after = 10 - (deadline - time.monotonic())
-                break
-        assert freed_after is not None, "a live view that never reads kept its slot"
+            time.sleep(0.05)
+        assert streams.held("127.0.0.1") == 0, "a live view that never reads kept its slot"
+        assert all(closed_by_server(s, 5.0) for s in silent)
     finally:
         for sock in silent:
+            sock.close()
+
+
+def fill_live_views(port: int, hosts: list[str], each: int) -> list[socket.socket]:
+    """Every host of ``hosts`` opens up to ``each`` live views it never reads; the ones held."""
+    held = []
+    for host in hosts:
+        for _ in range(each):
+            sock = open_stream(port, host, rcvbuf=4096)
+            try:
+                status = status_of(sock)
+            except (EOFError, OSError):
+                status = 0
+            if status == 200:
+                held.append(sock)
+            else:
+                sock.close()
+    return held
+
+
+def test_a_crowd_of_hosts_cannot_keep_a_new_phone_from_a_live_view(serve: Any) -> None:
+    """The attack: 6 addresses with 6 silent live views each held all 32; a new phone got 429
+    for 30 s. Now each host has a free share, the last places are kept for newcomers, and when
+    very many hosts take every place all the same, a newcomer takes one back from the host
+    holding the most."""
+    server = serve(MAX_STREAMS=12, STREAMS_PER_HOST=6, STREAMS_FREE_SHARE=1, STREAMS_RESERVE=3)
+    port = port_of(server)
+    held = fill_live_views(port, [f"127.0.1.{n}" for n in range(1, 5)], 6)
+    try:
+        # Two hosts stop where the newcomers' last 3 places begin; the other two still get
+        # their free share from them: 6 + 3 + 1 + 1.
+        assert len(held) == 11
+        assert stream_status(port, "127.0.2.1") == 200
+        more = fill_live_views(port, [f"127.0.3.{n}" for n in range(1, 13)], 1)
+        held += more
+        assert len(more) == 12  # each newcomer took a place back from the crowd
+        assert stream_status(port, OTHER_PHONE) == 200  # and so does the next one
+    finally:
+        for sock in held:
             sock.close()
 
 
