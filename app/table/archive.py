@@ -156,6 +156,11 @@ state holds a few thousand; a game that holds more is no game, and is never buil
 MAX_TEXT = 4096
 """The longest text one value of a file may be (names are at most 24 characters)."""
 
+READ_BYTES = 1024
+"""How much of the file the parser takes at a time. It hands out the events of each piece at
+once, each with its path: a piece of 64 KiB of ``[`` would be 65,536 levels whose paths
+together take gigabytes before the depth check sees the first; 1 KiB keeps that near 2 MB."""
+
 MAX_OTHER_VALUES = 10_000
 """JSON values outside the games (the program's version and the like)."""
 
@@ -176,7 +181,7 @@ def read_export(stream: Readable, most: int = MAX_GAMES) -> Iterator[tuple[int, 
     outside = 0
     lists = 0
     try:
-        for prefix, event, value in ijson.parse(stream, use_float=True):
+        for prefix, event, value in ijson.parse(stream, buf_size=READ_BYTES, use_float=True):
             if event in ("start_map", "start_array"):
                 depth += 1
                 if depth > MAX_DEPTH:

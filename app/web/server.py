@@ -136,6 +136,9 @@ def make_server(app: Flask, host: str, port: int) -> Any:
         connection_limit=WAITRESS_CONNECTIONS,
         channel_timeout=int(app.config.get("CHANNEL_TIMEOUT", CHANNEL_TIMEOUT)),
         cleanup_interval=1,
+        # poll, not select: select fails outright once a socket's number passes 1024, which a
+        # crowd of connections (or a busy process) reaches.
+        asyncore_use_poll=True,
     )
     per_host = int(app.config.get("CONNECTIONS_PER_HOST", CONNECTION_LIMIT))
     shares = HostCounter(CONNECTION_LIMIT, per_host, CONNECTIONS_FREE_SHARE, CONNECTIONS_RESERVE)

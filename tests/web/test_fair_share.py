@@ -278,3 +278,125 @@ def test_the_stream_limits_are_documented() -> None:
 
     assert DEFAULT_MAX_STREAMS >= 24  # a family and its guests
     assert json.dumps(DEFAULT_MAX_STREAMS)
+
+
+# --- crowds of addresses ----------------------------------------------------------------
+
+def trickle(port: int, source: str) -> socket.socket:
+    """A request whose head never ends: one byte now, more only when ``keep_trickling``."""
+    sock = connect(port, source)
+    sock.sendall(b"G")
+    return sock
+
+
+def test_a_request_must_arrive_whole_in_time_however_it_trickles(serve: Any) -> None:
+    """The attack: a header byte every 5 s reset waitress's idle timer and kept a connection
+    forever. Now a request's head has a total deadline from its first byte."""
+    port = port_of(serve(REQUEST_SECONDS=1.0, CHANNEL_TIMEOUT=30))
+    sock = trickle(port, "127.0.4.1")
+    try:
+        closed = False
+        for byte in b"ET /api/state HTTP/1.1\r\nHost: x\r\n" * 3:
+            try:
+                sock.sendall(bytes([byte]))
+            except OSError:
+                closed = True
+                break
+            if closed_by_server(sock, 0.3):
+                closed = True
+                break
+        assert closed, "a trickled request outlived its deadline"
+    finally:
+        sock.close()
+
+
+def test_a_body_that_trickles_in_is_cut_off_too(serve: Any) -> None:
+    port = port_of(serve(REQUEST_SECONDS=1.0, CHANNEL_TIMEOUT=30))
+    sock = connect(port, "127.0.4.2")
+    try:
+        sock.sendall(b"POST /api/input HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: "
+                     b"application/json\r\nContent-Length: 100\r\n\r\n{")
+        assert closed_by_server(sock, 6.0)
+    finally:
+        sock.close()
+
+
+@pytest.mark.slow
+def test_sixteen_addresses_holding_everything_they_may_do_not_keep_a_new_phone_out(
+        serve: Any, table: Table) -> None:
+    """The goal of the attack run: 16 addresses each hold every connection they may (idle and
+    trickling) and every live view they may (never read); a new phone is still answered and
+    gets a live view. (How fast is measured in ``bench/bench_connections.py``.)"""
+    server = serve()
+    port = port_of(server)
+    table.new_game("classic-sudoku", 4)
+    crowd = [f"127.0.5.{n}" for n in range(1, 17)]
+    held: list[socket.socket] = []
+    try:
+        held += fill_live_views(port, crowd, 6)
+        for host in crowd:
+            for n in range(40):  # more than the 32 a host may hold
+                try:
+                    held.append(trickle(port, host) if n % 2 else connect(port, host))
+                except OSError:
+                    break
+        phone = "127.0.6.1"
+        status, _ = get_state(port, phone)
+        assert status == 200
+        assert stream_status(port, phone) == 200
+        shares = panel_state(server.app)
+        assert shares.streams.held() <= shares.streams.total
+    finally:
+        for sock in held:
+            sock.close()
+
+
+# --- the import's PIN, from its headers -----------------------------------------------
+
+def answer_of(sock: socket.socket) -> bytes:
+    """Everything the server sends until it closes the connection (after a refusal)."""
+    sock.settimeout(5)
+    answer = b""
+    while True:
+        chunk = sock.recv(65536)
+        if not chunk:
+            return answer
+        answer += chunk
+
+
+def test_the_import_pin_is_checked_before_any_of_the_body_is_read(serve: Any) -> None:
+    """The attack: with a PIN set, import bodies of up to 16 MiB were written to a temporary
+    file before the PIN was checked. Now the answer comes from the headers alone."""
+    port = port_of(serve(PANEL_PIN="4711"))
+    for pin, status in ((None, 401), ("0000", 401)):
+        sock = connect(port, "127.0.7.1")
+        try:
+            head = (f"POST /api/games/import HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n"
+                    "Content-Type: application/json\r\nContent-Length: 8000000\r\n"
+                    "Accept-Language: de\r\n")
+            if pin:
+                head += f"X-Table-Pin: {pin}\r\n"
+            sock.sendall((head + "\r\n").encode())  # not one byte of the body
+            answer = answer_of(sock)
+            assert answer.startswith(f"HTTP/1.1 {status}".encode()), answer[:60]
+            body = json.loads(answer.split(b"\r\n\r\n", 1)[1])
+            assert body["pin"] is True and "PIN" in body["error"]
+        finally:
+            sock.close()
+
+
+def test_an_import_too_large_is_refused_from_its_length_in_the_readers_language(
+        serve: Any) -> None:
+    port = port_of(serve())
+    sock = connect(port, "127.0.7.2")
+    try:
+        sock.sendall((f"POST /api/games/import HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n"
+                      "Content-Type: application/json\r\nContent-Length: 50000000\r\n"
+                      "Cookie: lang=de\r\n\r\n").encode())
+        answer = answer_of(sock)
+        assert answer.startswith(b"HTTP/1.1 413")
+        assert b"application/json" in answer.split(b"\r\n\r\n")[0]
+        assert json.loads(answer.split(b"\r\n\r\n", 1)[1])["error"].startswith(
+            "die Datei ist zu groß")
+    finally:
+        sock.close()

@@ -335,3 +335,57 @@ def test_a_stale_input_is_409_with_the_current_view_in_the_readers_language(
     assert body["view"]["version"] == client.get("/api/state").get_json()["version"]
     bad = client.post("/api/input", json={"type": "undo", "version": "new"})
     assert bad.status_code == 400
+
+
+# --- read floods ----------------------------------------------------------------------------------
+
+def test_the_finished_games_are_read_while_the_game_holds_the_table(table: Table,
+                                                                    hardware: Any) -> None:
+    """The attack: 32 clients reading records or the export made a tap on the board take
+    6-10 s, because every read held the table's lock. Now a read never takes it: with the lock
+    held all the while, every read answers (and a crowd of readers gets 503, not a queue)."""
+    import json
+    import threading
+
+    from tests.table.test_archive import FINISHED, file_of
+
+    table.import_finished(file_of(*FINISHED))
+    app = create_app(table, hardware=hardware, test_config={
+        "TESTING": True, "ARCHIVE_READERS": 2, "ARCHIVE_READERS_PER_HOST": 2})
+    client = app.test_client()
+    answers: dict[str, Any] = {}
+
+    def read() -> None:
+        page = client.get("/api/games?limit=3").get_json()
+        answers["page"] = page
+        answers["next"] = client.get(f"/api/games?limit=3&after={page['next']}").get_json()
+        answers["all"] = client.get("/api/games").get_json()
+        record = client.get(f"/api/games/{page['games'][0]['id']}/record")
+        answers["record"] = (record.status_code, json.loads(record.get_data(as_text=True)))
+        answers["export"] = client.get("/api/games/export?download=0").get_data(as_text=True)
+
+    with table._lock:
+        reader = threading.Thread(target=read)
+        reader.start()
+        reader.join(timeout=60)
+        assert not reader.is_alive(), "a read of the finished games waited for the game"
+    page = answers["page"]
+    assert len(page["games"]) == 3 and page["total"] == len(FINISHED)
+    assert not {g["id"] for g in page["games"]} & {g["id"] for g in answers["next"]["games"]}
+    assert [g["id"] for g in answers["all"]][:6] == [g["id"] for g in page["games"]
+                                                     + answers["next"]["games"]]
+    assert answers["record"][0] == 200 and answers["record"][1]["actions"]
+    export = json.loads(answers["export"])
+    assert len(export["games"]) == len(FINISHED)
+    # Two reads at once at most: a third is told to come back, it does not queue.
+    panel = app.extensions["sudoku_table"]
+    assert panel.readers.acquire("127.0.0.1") is None
+    assert panel.readers.acquire("127.0.0.1") is None
+    try:
+        busy = client.get("/api/games?limit=3")
+        assert busy.status_code == 503 and busy.headers["Retry-After"] == "1"
+    finally:
+        panel.readers.release("127.0.0.1")
+        panel.readers.release("127.0.0.1")
+    assert client.get("/api/games?limit=101").status_code == 400
+    assert client.get("/api/games?after=3").status_code == 400
