@@ -690,8 +690,29 @@ class Journal:
         as finished: ``commit_import`` makes the whole import count at once, and
         ``discard_import`` (or the next start, after a cut) removes them."""
         added: list[int] = []
-        self._tx(lambda db: len(_insert_imported(db, games, IMPORTING, stamp, added)))
+        self._unsynced_tx(lambda db: len(_insert_imported(db, games, IMPORTING, stamp, added)))
         return added
+
+    def _unsynced_tx(self, work: Callable[[sqlite3.Connection], int]) -> int:
+        """A transaction for staged games: not synced to disk and no mark written (they count
+        for nothing until ``commit_import``, whose transaction is synced as every other, and a
+        cut before that discards them anyway). It costs no fsync, so the lock is held briefly."""
+        if self._db is None:
+            raise JournalError("the journal is not open")
+        db = self._db
+        try:
+            db.execute("PRAGMA synchronous=OFF")
+            db.execute("BEGIN IMMEDIATE")
+            result = work(db)
+            db.execute("COMMIT")
+        except sqlite3.Error as e:
+            with contextlib.suppress(sqlite3.Error):
+                db.execute("ROLLBACK")
+            raise JournalError(f"cannot write the journal: {e}") from None
+        finally:
+            with contextlib.suppress(sqlite3.Error):
+                db.execute("PRAGMA synchronous=FULL")
+        return result
 
     def commit_import(self, stamp: str) -> int:
         """Every game staged by the import ``stamp`` counts as finished, at once."""

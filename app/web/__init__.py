@@ -49,11 +49,11 @@ STREAMS_RESERVE = 8
 DEFAULT_STREAM_SECONDS = 300.0
 """A live view is ended after this long; the browser reconnects by itself within seconds."""
 
-DEFAULT_ARCHIVE_READERS = 3
+DEFAULT_ARCHIVE_READERS = 2
 """Reads of the finished games (a page, a record, the export) under way at once; each holds a
 server thread while it sends."""
 
-DEFAULT_ARCHIVE_READERS_PER_HOST = 2
+DEFAULT_ARCHIVE_READERS_PER_HOST = 1
 
 DEFAULT_CONNECTIONS_PER_HOST = 32
 """Open connections one device may hold; further ones are closed at once (see ``server``)."""
