@@ -122,3 +122,16 @@ def test_two_undos_racing_from_one_view_take_back_exactly_one_action() -> None:
         table, _ = started()
         assert sorted(race(table, table.view()["version"])) == ["stale", "taken"]
         assert len(table.record()["actions"]) == 2
+
+
+def test_the_computer_thinking_does_not_make_an_input_stale() -> None:
+    """The computer's plan arrives as new views while a person may be tapping: an input made
+    before it is still taken."""
+    from .test_computer import QUICK, settled
+
+    table, _, _ = make_table(computer=QUICK)
+    before = table.new_game("vierer-dominari", computers={0: "easy"})["version"]
+    view = settled(table)  # the computer has chosen: a new version, the same game
+    assert view["version"] > before and view["table"]["plan"] is not None
+    table.input({"type": "hints", "on": True, "version": before})
+    assert table.view()["table"]["hints"] is True
