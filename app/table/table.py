@@ -71,6 +71,9 @@ Resolver = Callable[[str], type[Game]]
 MAX_FAULTS = 20
 IMPORT_BATCH = 16
 """Imported games written in one transaction: a short hold of the lock each."""
+IMPORT_BREATH = 0.001
+"""A pause before each imported game is replayed, handing Python's interpreter lock to the
+sensors' and the phones' threads (see ``app.web.streaming.BREATH_SECONDS``)."""
 
 
 def _same(a: tuple[Any, ...], b: tuple[Any, ...]) -> bool:
@@ -729,6 +732,7 @@ class Table:
             seen: set[str] = set()
             with Shelf(journal.path) as shelf:
                 for index, entry in read_export(stream):
+                    time.sleep(IMPORT_BREATH)  # the interpreter's lock to the game's threads
                     outcome, checked = check_entry(index, entry)
                     plan.outcomes.append(outcome)
                     if checked is None:
