@@ -13,9 +13,13 @@ twice, or brought back after a round trip through another table, is the same gam
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
-from collections.abc import Iterable, Iterator, Mapping
+import multiprocessing
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Protocol
@@ -279,6 +283,31 @@ def check_entry(index: int, entry: object) -> tuple[Outcome, dict[str, Any] | No
     outcome.variant = checked["variant"]
     outcome.result = "added"
     return outcome, checked
+
+
+Checker = Callable[[int, object], tuple[Outcome, dict[str, Any] | None]]
+
+
+@contextlib.contextmanager
+def checking(separate: bool) -> Iterator[Checker]:
+    """``check_entry``, run in a worker process of its own when ``separate`` (a clean, spawned
+    interpreter: replaying a few thousand games is seconds of pure Python, which in the table's
+    own process would hold Python's interpreter lock against the sensors and the phones for
+    5 ms at each turn), else here (a small file, tools and tests)."""
+    if not separate:
+        yield check_entry
+        return
+    context = multiprocessing.get_context("spawn")
+    with ProcessPoolExecutor(max_workers=1, mp_context=context) as pool:
+
+        def check(index: int, entry: object) -> tuple[Outcome, dict[str, Any] | None]:
+            try:
+                return pool.submit(check_entry, index, entry).result()
+            except BrokenProcessPool as e:
+                raise ArchiveError(N_("the games could not be checked: {detail}"),
+                                   detail=str(e)[:200]) from None
+
+        yield check
 
 
 def plan_import(document: object, existing: Iterable[Mapping[str, Any]]) -> ImportPlan:

@@ -41,7 +41,7 @@ from .archive import (
     ImportPlan,
     Readable,
     Reason,
-    check_entry,
+    checking,
     existing_key,
     game_key,
     read_export,
@@ -708,7 +708,8 @@ class Table:
         """``import_file`` for a file already parsed (tools and tests)."""
         return self.import_file(io.BytesIO(json.dumps(document).encode("utf-8")))
 
-    def import_file(self, stream: Readable, max_growth: int = MAX_GROWTH) -> ImportPlan:
+    def import_file(self, stream: Readable, max_growth: int = MAX_GROWTH,
+                    separate: bool = False) -> ImportPlan:
         """Add the finished games of an exported file (``archive``), read from ``stream`` as it
         comes, one game in memory at a time. Each game is replayed outside the lock; the new
         ones are written a few at a time (``IMPORT_BATCH`` per transaction, each a short hold
@@ -717,7 +718,9 @@ class Table:
         for a file that is no export or too large (``max_growth`` bytes for the journal),
         ``ArchiveBusy`` while another import runs, ``JournalError`` when they cannot be kept:
         in every case the staged games are removed again and nothing changed. The plan lists
-        every game's outcome (its ``new`` stays empty: the games are in the journal)."""
+        every game's outcome (its ``new`` stays empty: the games are in the journal). With
+        ``separate`` the games are replayed in a worker process (``archive.checking``: for a
+        large file, so that the replay never holds this process's interpreter lock)."""
         journal = self._journal
         if journal is None or not journal.ok:
             raise JournalError("the table keeps no journal, so it cannot keep imported games")
@@ -730,10 +733,10 @@ class Table:
             batch: list[dict[str, Any]] = []
             growth = 0
             seen: set[str] = set()
-            with Shelf(journal.path) as shelf:
+            with Shelf(journal.path) as shelf, checking(separate) as check:
                 for index, entry in read_export(stream):
                     time.sleep(IMPORT_BREATH)  # the interpreter's lock to the game's threads
-                    outcome, checked = check_entry(index, entry)
+                    outcome, checked = check(index, entry)
                     plan.outcomes.append(outcome)
                     if checked is None:
                         continue

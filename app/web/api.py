@@ -469,7 +469,8 @@ def import_games() -> Response:
     request.max_content_length = largest  # Flask's own limit is the 16 KiB of other bodies
     body = _Body(request.stream, largest)
     try:
-        plan = _panel().table.import_file(body, int(current_app.config["IMPORT_MAX_GROWTH"]))
+        plan = _panel().table.import_file(body, int(current_app.config["IMPORT_MAX_GROWTH"]),
+                                          separate=size is None or size > SEPARATE_BYTES)
     except _TooLarge:
         raise ApiError(N_("the file is too large: {size} MB; the table takes files of up to "
                           "{most} MB"), 413, params={"size": _megabytes(body.count),
@@ -490,6 +491,11 @@ def import_games() -> Response:
         "rejected": plan.count("rejected"),
         "games": [_outcome(o) for o in plan.outcomes],
     })
+
+
+SEPARATE_BYTES = 64 * 1024
+"""A file larger than this (some twenty games) is replayed in a worker process of its own
+(``archive.checking``); a smaller one takes less time than starting it."""
 
 
 class _TooLarge(Exception):

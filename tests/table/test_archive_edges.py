@@ -231,3 +231,17 @@ def test_a_second_import_at_once_is_refused_unread(tmp_path: Path) -> None:
         release.set()
         first.join(10)
         assert len(table.finished_games()) == 1
+
+
+@pytest.mark.slow
+def test_a_large_import_replays_its_games_in_a_worker_process(tmp_path: Path) -> None:
+    """The same outcome as replaying here, with the replay out of the table's interpreter."""
+    from .test_archive import UNFINISHED
+
+    text = json.dumps(file_of(*FINISHED, UNFINISHED[0])).encode()
+    with Table(journal=tmp_path / "a.db") as here, Table(journal=tmp_path / "b.db") as apart:
+        local = here.import_file(io.BytesIO(text))
+        worker = apart.import_file(io.BytesIO(text), separate=True)
+        assert [(o.result, o.reason and o.reason.english) for o in worker.outcomes] == [
+            (o.result, o.reason and o.reason.english) for o in local.outcomes]
+        assert len(apart.finished_games()) == len(FINISHED)
