@@ -1,4 +1,4 @@
-"""The command line: ``sudoku-table serve | replay | move | selftest | overlay``.
+"""The command line: ``sudoku-table serve | replay | move | selftest | overlay | speak``.
 
 The parts of ``serve`` are composed in ``app.assembly``; the config file is read by
 ``app.config`` and each command is handed its part."""
@@ -193,6 +193,10 @@ def build_parser() -> argparse.ArgumentParser:
                    help="tile onto A4 or US Letter pages as one PDF (default: one SVG sheet)")
     p.add_argument("--out", default=None, help="write to this file (default: stdout)")
     p.set_defaults(func=_overlay)
+
+    from .speech.cli import add_parser as add_speak
+
+    add_speak(sub, LANGUAGES)
     return parser
 
 
