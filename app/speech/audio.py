@@ -9,6 +9,8 @@ import time
 from collections.abc import Callable
 from typing import Protocol
 
+from app.rules.wording import N_
+
 from .engine import SpeechError, measure
 
 
@@ -32,7 +34,7 @@ class AplayPlayer:
 
     def problem(self) -> str | None:
         if shutil.which(self.command) is None:
-            return f"{self.command} is not installed (sudo apt-get install alsa-utils)"
+            return N_("aplay is not installed: sudo apt-get install alsa-utils")
         return None
 
     def play(self, wav: bytes) -> None:

@@ -19,6 +19,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Protocol
 
+from app.rules.wording import N_
+
 from .config import DEFAULT_VOICES, SpeechConfig
 
 MAX_CHARS = 2000
@@ -38,7 +40,8 @@ class Engine(Protocol):
     name: str
 
     def problem(self) -> str | None:
-        """Why the engine cannot speak here (None: it can)."""
+        """Why the engine cannot speak here (None: it can), in English words of the panel's
+        catalog."""
 
     def render(self, text: str, language: str, volume: float = 0.5) -> bytes:
         """``text`` spoken in ``language`` as a WAV file; ``volume`` from 0.0 to 1.0.
@@ -135,8 +138,8 @@ class EspeakEngine:
 
     def problem(self) -> str | None:
         if shutil.which(self.command) is None:
-            return (f"{self.command} is not installed (sudo apt-get install espeak-ng; "
-                    f"make run installs it)")
+            return N_("espeak-ng is not installed: sudo apt-get install espeak-ng (make run "
+                      "installs it)")
         return None
 
     def voice(self, language: str) -> str:
@@ -183,7 +186,7 @@ class SilentEngine:
     name = "none"
 
     def problem(self) -> str | None:
-        return "speech is switched off in the table's config ([speech] engine = \"none\")"
+        return N_("speech is switched off in the table's config file ([speech] engine)")
 
     def render(self, text: str, language: str, volume: float = 0.5) -> bytes:
         raise SpeechError(self.problem() or "")

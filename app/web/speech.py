@@ -126,8 +126,8 @@ def _status() -> dict[str, Any]:
     panel = _panel()
     speaker = _speaker()
     chosen = speech_settings(panel)
-    problem = (speaker.problem() if speaker is not None
-               else i18n.translate(N_("this table has no speaker")))
+    problem = speaker.problem() if speaker is not None else N_("this table has no speaker")
+    problem = i18n.translate(problem) if problem else None
     status = speaker.status() if speaker is not None else {"error": None, "said": []}
     return {"available": problem is None, "problem": problem, "error": status["error"],
             "on": chosen.on, "volume": chosen.volume, "language": chosen.language,
@@ -193,11 +193,10 @@ def repeat() -> Response:
     only_fields(json_body(), set(), "a repeat request")
     panel = _panel()
     speaker = _speaker()
-    if speaker is None or speaker.problem() is not None:
+    problem = speaker.problem() if speaker is not None else N_("this table has no speaker")
+    if problem is not None:
         return jsonify({"repeated": False, "reason": i18n.translate(
-            N_("the table cannot speak: {problem}"),
-            problem=speaker.problem() if speaker is not None else i18n.translate(
-                N_("this table has no speaker")))})
+            N_("the table cannot speak: {problem}"), problem=i18n.translate(problem))})
     if not speech_settings(panel).on:
         return jsonify({"repeated": False, "reason": i18n.translate(
             N_("speech at the table is off: switch it on on the Table page, or switch on "
