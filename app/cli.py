@@ -131,6 +131,18 @@ def _overlay(args: argparse.Namespace) -> int:
     return overlay(args, say=lambda text: translate(text, language))
 
 
+def _speak(args: argparse.Namespace) -> int:
+    from .config import ConfigError, load_config
+    from .speech.cli import main as speak
+
+    try:
+        config = load_config(args.config).speech
+    except ConfigError as e:
+        print(f"sudoku-table speak: cannot start: {e}", file=sys.stderr)
+        return 2
+    return speak(args, config)
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="sudoku-table",
@@ -196,7 +208,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     from .speech.cli import add_parser as add_speak
 
-    add_speak(sub, LANGUAGES)
+    add_speak(sub, LANGUAGES, _speak)
     return parser
 
 

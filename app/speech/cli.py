@@ -10,12 +10,15 @@ import argparse
 import os
 import sys
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
 
+from .config import SpeechConfig
 from .engine import SpeechError, measure, open_engine
 
 
-def add_parser(sub: argparse._SubParsersAction, languages: tuple[str, ...]) -> None:
+def add_parser(sub: argparse._SubParsersAction, languages: tuple[str, ...],
+               run: Callable[[argparse.Namespace], int]) -> None:
     """The ``speak`` command of ``sudoku-table``."""
     p = sub.add_parser("speak", help="render a text with the table's speech engine to a WAV file")
     p.add_argument("text", help="what to say (- reads it from stdin)")
@@ -24,17 +27,11 @@ def add_parser(sub: argparse._SubParsersAction, languages: tuple[str, ...]) -> N
     p.add_argument("--out", required=True, help="the WAV file to write (- for stdout)")
     p.add_argument("--volume", type=float, default=0.6, help="from 0 to 1 (default: 0.6)")
     p.add_argument("--config", default=None, help="the table's TOML config ([speech])")
-    p.set_defaults(func=main)
+    p.set_defaults(func=run)
 
 
-def main(args: argparse.Namespace) -> int:
-    from app.config import ConfigError, load_config
-
-    try:
-        config = load_config(args.config).speech
-    except ConfigError as e:
-        print(f"sudoku-table speak: cannot start: {e}", file=sys.stderr)
-        return 2
+def main(args: argparse.Namespace, config: SpeechConfig) -> int:
+    """Render ``args.text`` to ``args.out`` with the engine ``config`` names."""
     engine = open_engine(config)
     problem = engine.problem()
     if problem:

@@ -32,7 +32,7 @@ if TYPE_CHECKING:
     from .companion import Companion
     from .present import Look
 
-KINDS = ("game", "action", "take_away", "flips", "computer", "turn", "end")
+KINDS = ("game", "action", "take_away", "step", "flips", "computer", "turn", "end")
 """The kinds of part, in the order one announcement says them. A speaker that falls behind
 drops a part not yet spoken when a newer part of the same kind arrives."""
 
@@ -47,10 +47,16 @@ ILLEGAL_MESSAGES = ("number_illegal", "blank_illegal", "no_number_here_because",
 COMPUTER_SILENT = ("computer_thinking",)
 """Computer steps not said: the computer's move follows within a second."""
 
+ATTENTION_STEPS = ("take_away", "lay_joker", "set_aside", "lift_again", "bear_off", "put_right",
+                   "blank_colour", "computer_take_away", "computer_put_back")
+"""Next steps said as they come (kind ``step``): what is out of the ordinary. The ordinary ones
+(put a piece down, tap its number, move) are what a turn means, said by the turn itself."""
+
 PHRASES: Mapping[str, str] = {
     "action": N_("{player}: {action}"),
     "place": N_("{number} on {cell}"),
     "blank": N_("blank on {cell}"),
+    "blank_of": N_("blank in {player}'s colour on {cell}"),
     "joker": N_("joker on {cell}"),
     "discard": N_("{number} set aside"),
     "end_turn": N_("end of turn"),
@@ -70,8 +76,6 @@ PHRASES: Mapping[str, str] = {
     "winners": N_("game over: {reason}. {players} share the win"),
     "draw": N_("game over: {reason}. A draw"),
     "speech_on": N_("speech at the table is on"),
-    "one_piece": N_("1 piece"),
-    "pieces": N_("{count} pieces"),
 }
 """Every spoken phrase of the announcements with its English wording (the catalog has the
 German); the ``game``, ``flips`` and ``computer`` parts are said with the table's own messages
@@ -132,6 +136,12 @@ def moment(c: Companion, look: Look) -> Moment:
                   frozenset(c.computers))
 
 
+def _key(step: Next) -> tuple[Any, ...]:
+    """What makes a next step new: its code and parameters; for putting the board right the
+    code alone (each piece lifted or put back changes which squares blink)."""
+    return (step["code"],) if step["code"] == "put_right" else (step["code"], step["params"])
+
+
 def _part(kind: str, code: str, seat: int | None = None, **params: Any) -> Part:
     return {"kind": kind, "code": code, "params": params, "seat": seat}
 
@@ -169,13 +179,16 @@ def announce(before: Moment | None, now: Moment, turn: int | None) -> tuple[list
         else:
             parts.append(_part("take_away", "take_away_plain", now.mover, square=square))
     was = before.next if before is not None else None
+    if step["code"] in ATTENTION_STEPS and not appeared and (
+            was is None or _key(was) != _key(step)):
+        parts.append(_part("step", step["code"], step["actor"], **step["params"]))
     if step["code"] == "turn_over" and (was is None or was["code"] != "turn_over"
                                         or (before is not None
                                             and before.actions != now.actions)):
         parts.append(_part("flips", "turn_over", step["actor"],
                            squares=list(step["params"].get("squares") or [])))
     if (step["code"].startswith("computer_") and step["code"] not in COMPUTER_SILENT
-            and step["code"] not in ("computer_take_away", "computer_put_back")
+            and step["code"] not in ATTENTION_STEPS
             and (was is None or (was["code"], was["params"]) != (step["code"], step["params"]))):
         parts.append(_part("computer", step["code"], step["actor"], **step["params"]))
         turn = step["actor"]
@@ -234,11 +247,16 @@ def seat_names(seats: Seats, say: Callable[[str], str]) -> list[str]:
     return names
 
 
-def _action(voice: Voice, action: Mapping[str, Any] | None) -> str:
+def _action(voice: Voice, action: Mapping[str, Any] | None, names: list[str],
+            mover: Any = None) -> str:
     if not isinstance(action, Mapping):
         return ""
     kind = action.get("type")
     say = voice.text
+    owner = action.get("owner")
+    if kind == "blank" and isinstance(owner, int) and owner != mover and 0 <= owner < len(names):
+        # A blank in another player's colour (Revers, Score): whose colour is said.
+        return say(PHRASES["blank_of"]).format(player=names[owner], cell=action.get("cell"))
     if kind in ("place", "blank", "joker", "discard", "end_turn"):
         return say(PHRASES[str(kind)]).format(number=action.get("number"),
                                               cell=action.get("cell"))
@@ -255,12 +273,63 @@ def _action(voice: Voice, action: Mapping[str, Any] | None) -> str:
     return ""
 
 
-def _count(voice: Voice, value: Any) -> Any:
-    if isinstance(value, Mapping) and value.get("noun") == "piece":
-        n = value.get("count")
-        return (voice.text(PHRASES["one_piece"]) if n == 1
-                else voice.text(PHRASES["pieces"]).format(count=n))
-    return value
+COUNTED: Mapping[str, tuple[str, str]] = {
+    "piece": (N_("1 piece"), N_("{count} pieces")),
+    "action": (N_("1 action"), N_("{count} actions")),
+    "entry": (N_("1 entry"), N_("{count} entries")),
+    "damaged entry": (N_("1 damaged entry"), N_("{count} damaged entries")),
+    "finished game": (N_("1 finished game"), N_("{count} finished games")),
+}
+"""How a counted parameter (``view.count``) is said, one and many."""
+
+
+def _count(voice: Voice, value: Mapping[str, Any]) -> str:
+    one, many = COUNTED.get(str(value.get("noun")), ("1 {noun}", "{count} {noun}s"))
+    n = value.get("count")
+    return voice.text(one if n == 1 else many).format(count=n, noun=value.get("noun"))
+
+
+def _params(params: Mapping[str, Any], voice: Voice, names: list[str]) -> dict[str, Any]:
+    """The parameters of a message or a next step as said: counts and actions in words,
+    lists of squares or areas as a list of the language, players by name, the rules' reason
+    (``why``) in the language's words, other words from the catalog."""
+    said: dict[str, Any] = {}
+    for key, value in params.items():
+        if isinstance(value, Mapping) and set(value) == {"count", "noun"}:
+            said[key] = _count(voice, value)
+        elif key == "action":
+            said[key] = _action(voice, value, names, params.get("player"))
+        elif key == "player" and isinstance(value, int):
+            said[key] = names[value] if 0 <= value < len(names) else str(value + 1)
+        elif key == "piece" and isinstance(value, Mapping):  # a start piece: its number
+            said[key] = voice.text("blank") if value.get("blank") else value.get("number")
+            said["number"] = said[key]
+        elif isinstance(value, list):
+            said[key] = voice.join([voice.area(str(v)) for v in value])
+        elif isinstance(value, str):
+            said[key] = voice.text(value)
+        else:
+            said[key] = value
+    why = params.get("why")
+    if isinstance(why, Mapping) and isinstance(why.get("text"), str):
+        try:
+            said["reason"] = voice.text(why["text"]).format(
+                **_params(why.get("params") or {}, voice, names))
+        except (KeyError, IndexError, ValueError):
+            pass
+    if "reason" in params and params["reason"] in END_REASONS:
+        said["reason"] = voice.text(END_REASONS[params["reason"]])
+    return said
+
+
+def say_message(code: str, params: Mapping[str, Any], voice: Voice, names: list[str]) -> str:
+    """A message of the table (``view.MESSAGES``) in ``voice``'s language."""
+    return voice.text(MESSAGES[code]).format(**_params(params, voice, names))
+
+
+def say_step(code: str, params: Mapping[str, Any], voice: Voice, names: list[str]) -> str:
+    """A next step (``view.NEXT_STEPS``) in ``voice``'s language."""
+    return voice.text(NEXT_STEPS[code]).format(**_params(params, voice, names))
 
 
 def say_part(part: Part, voice: Voice, names: list[str]) -> str:
@@ -273,12 +342,13 @@ def say_part(part: Part, voice: Voice, names: list[str]) -> str:
 
     code = part["code"]
     if part["kind"] == "game":
-        return say(MESSAGES[code]).format(game=say(str(p.get("game", ""))),
-                                          pieces=_count(voice, p.get("pieces")))
+        return say_message(code, p, voice, names)
+    if part["kind"] in ("step", "flips", "computer"):
+        return say_step(code, p, voice, names)
     if code == "action":
         mover = p.get("player")
-        text = say(PHRASES["action"]).format(player=name(mover), action=_action(voice,
-                                                                              p["action"]))
+        text = say(PHRASES["action"]).format(player=name(mover), action=_action(
+            voice, p["action"], names, mover))
         extra = []
         if p.get("completed"):
             areas = voice.join([voice.area(str(a)) for a in p["completed"]])
@@ -296,16 +366,9 @@ def say_part(part: Part, voice: Voice, names: list[str]) -> str:
                                                                     points=abs(points)))
         return ", ".join([text, *extra])
     if code == "taken_back":
-        return say(PHRASES["taken_back"]).format(action=_action(voice, p.get("action")))
+        return say(PHRASES["taken_back"]).format(action=_action(voice, p.get("action"), names))
     if code == "take_away":
-        why = p["why"]
-        params = {k: voice.join([voice.area(str(i)) for i in v]) if isinstance(v, list)
-                  else say(v) if isinstance(v, str) else v
-                  for k, v in (why.get("params") or {}).items()}
-        try:
-            reason = say(why["text"]).format(**params)
-        except (KeyError, IndexError, ValueError):
-            reason = ""
+        reason = _params(p, voice, names).get("reason")
         if reason:
             return say(PHRASES["take_away"]).format(square=p["square"], reason=reason)
         return say(PHRASES["take_away_plain"]).format(square=p["square"])
@@ -323,16 +386,6 @@ def say_part(part: Part, voice: Voice, names: list[str]) -> str:
         if winners:
             return say(PHRASES["winners"]).format(reason=reason, players=voice.join(winners))
         return say(PHRASES["draw"]).format(reason=reason)
-    if code in NEXT_STEPS:  # flips and the computer's steps: the what-now bar's own words
-        params = dict(p)
-        for key in ("squares", "via"):
-            if isinstance(params.get(key), list):
-                params[key] = voice.join([str(s) for s in params[key]])
-        if isinstance(params.get("piece"), str):
-            params["piece"] = say(params["piece"])
-        if "player" in params:
-            params["player"] = name(params["player"])
-        return say(NEXT_STEPS[code]).format(**params)
     return ""
 
 
