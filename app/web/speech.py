@@ -168,9 +168,9 @@ def change_table_speech() -> Response:
                        params={"volume": repr(volume)[:20]})
     language = body.get("language", chosen.language)
     if language not in i18n.LANGUAGES:
-        raise ApiError(N_("language must be one of {languages}, got {language}"),
+        raise ApiError(N_("language must be one of {languages}, got {given}"),
                        params={"languages": ", ".join(i18n.LANGUAGES),
-                               "language": repr(language)[:20]})
+                               "given": repr(language)[:20]})
     on = body.get("on", chosen.on)
     data = settings.load(panel.settings_path)
     data["speech"] = {"on": on, "volume": float(volume), "language": language}
