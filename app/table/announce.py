@@ -84,7 +84,8 @@ and next steps (``view.MESSAGES``, ``view.NEXT_STEPS``)."""
 
 class Part(TypedDict):
     """One thing said: its ``kind`` (of ``KINDS``), a ``code`` with ``params``, and the seat it
-    is addressed to (the player who must act on it; None: everybody)."""
+    is addressed to: the player who must act on it (their turn, their flips, their piece to take
+    away); None for what is news to everybody (an action, the end, the computer's move)."""
 
     kind: str
     code: str
@@ -162,7 +163,7 @@ def announce(before: Moment | None, now: Moment, turn: int | None) -> tuple[list
             parts.append(_part("game", code, **{k: v for k, v in params.items()
                                                 if k in ("game", "pieces")}))
         elif code == "action":
-            parts.append(_part("action", "action", params.get("player"),
+            parts.append(_part("action", "action", None,
                                action=params.get("action"), player=params.get("player"),
                                points=list(params.get("points") or []),
                                completed=list(params.get("completed") or [])))
@@ -190,7 +191,8 @@ def announce(before: Moment | None, now: Moment, turn: int | None) -> tuple[list
     if (step["code"].startswith("computer_") and step["code"] not in COMPUTER_SILENT
             and step["code"] not in ATTENTION_STEPS
             and (was is None or (was["code"], was["params"]) != (step["code"], step["params"]))):
-        parts.append(_part("computer", step["code"], step["actor"], **step["params"]))
+        # Addressed to whoever is at hand: the computer has no phone.
+        parts.append(_part("computer", step["code"], None, **step["params"]))
         turn = step["actor"]
     if now.over:
         if before is None or not before.over:

@@ -138,7 +138,7 @@ def test_a_new_game_says_the_game_and_whose_turn_then_each_move_once() -> None:
     assert table.view()["table"]["say"]["id"] == first["id"], "a piece waiting says nothing"
     table.input({"type": "number", "square": "c4", "number": 7})
     assert texts(table) == ["Anna: 7 on c4.", "Ben's turn."]
-    assert [p["seat"] for p in table.view()["table"]["say"]["parts"]] == [0, 1]
+    assert [p["seat"] for p in table.view()["table"]["say"]["parts"]] == [None, 1]
     # A piece slid aside and put back: the board is put right, Ben's turn is not said again.
     lift(table, clock, "c4")
     assert texts(table) == ["Put the board right: the blinking squares."]

@@ -36,7 +36,7 @@ def test_every_view_carries_the_last_announcement_in_the_phone_s_language(
     assert german["text"] == "Anna: 7 auf c4. Ben ist dran."
     assert german["id"] != first["id"]
     assert [(p["kind"], p["seat"], p["text"]) for p in german["parts"]] == [
-        ("action", 0, "Anna: 7 auf c4."), ("turn", 1, "Ben ist dran.")]
+        ("action", None, "Anna: 7 auf c4."), ("turn", 1, "Ben ist dran.")]
     # Leftovers of the last game: the table says how many to take away.
     client.post("/api/game", json={"variant": "vierer-dominari", "replace": True})
     assert say(client, "en")["text"] == "Vierer-Dominari: first take the 1 piece left on the " \

@@ -63,15 +63,33 @@ const Speech = (() => {
     pump();
   }
 
+  // The announcement in this phone's language: views come worded in the language of the
+  // request that carried them, and a live stream may have been opened before the language
+  // was chosen on this phone; then the table is asked once more.
+  async function inLanguage(say) {
+    if (!say.language || say.language === Panel.language()) return say;
+    try {
+      const view = await Panel.get("/api/state");
+      const again = view && view.table && view.table.say;
+      if (again && again.id === say.id) return again;
+    } catch (e) {
+      // Said as it came.
+    }
+    return say;
+  }
+
   // Every view goes through here: a new announcement is said (when speech is on).
-  function follow(view) {
+  async function follow(view) {
     const say = view && view.table && view.table.say;
     if (!say || say.id === undefined) return;
     const fresh = seen !== undefined && say.id !== seen;
     seen = say.id;
     last = say;
     showButtons();
-    if (fresh && on()) enqueue(say, (say.parts || []).filter(addressed));
+    if (!fresh || !on() || !say.id) return;
+    const worded = await inLanguage(say);
+    if (last === say) last = worded;
+    enqueue(worded, (worded.parts || []).filter(addressed));
   }
 
   async function repeat() {
@@ -80,6 +98,7 @@ const Speech = (() => {
       queue = [];
       synth.cancel();
       speaking = false;
+      last = await inLanguage(last);
       enqueue(last, (last.parts || []).filter(addressed));
       return;
     }
