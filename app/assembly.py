@@ -116,7 +116,7 @@ def open_speaker(config: Config, table: Table, app: Flask, simulated: bool) -> S
     from .speech.engine import open_engine
     from .web import speech as panel_speech
 
-    device = config.speech.device
+    device = config.hardware.speaker.device
     player: Player = (QuietPlayer() if simulated and not device
                       else AplayPlayer(device or "default"))
     speaker = Speaker(open_engine(config.speech), player, panel_speech.sentence_of,

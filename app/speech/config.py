@@ -1,4 +1,5 @@
-"""The ``[speech]`` section of the table's config: the engine, its voices and the sound device."""
+"""The ``[speech]`` section of the table's config: the engine and its voices (the speaker it
+speaks through is the firmware's ``[speaker]``)."""
 
 from __future__ import annotations
 
@@ -22,11 +23,6 @@ class SpeechConfig:
 
     engine: str = "espeak-ng"
     """``espeak-ng`` (Debian's package) or ``none`` (the table never speaks)."""
-    device: str = ""
-    """The ALSA device the table speaks through (``aplay -D``): empty for the system's default
-    on the real table and silence on the simulated one (its speech is kept and shown, not
-    played); ``default``, ``plughw:CARD=Headphones`` (a Pi 4's jack),
-    ``plughw:CARD=MAX98357A`` (an I2S amplifier), ``plughw:CARD=Device`` (a USB stick)..."""
     rate: int = 150
     """Words per minute (80 to 300)."""
     voices: Mapping[str, str] = field(default_factory=lambda: dict(DEFAULT_VOICES))
@@ -41,13 +37,6 @@ class SpeechConfig:
                 raise ConfigError(f"speech.engine must be one of {', '.join(map(repr, ENGINES))}"
                                   f", got {raw['engine']!r}")
             out["engine"] = raw["engine"]
-        if "device" in raw:
-            device = raw["device"]
-            if not isinstance(device, str) or len(device) > 80 or not all(
-                    ch.isalnum() or ch in ":,=_-." for ch in device):
-                raise ConfigError(f"speech.device must be an ALSA device name such as "
-                                  f'"default" or "plughw:CARD=Headphones", got {device!r}')
-            out["device"] = device
         if "rate" in raw:
             rate = raw["rate"]
             if isinstance(rate, bool) or not isinstance(rate, int) or not 80 <= rate <= 300:

@@ -132,13 +132,15 @@ def test_the_table_speaks_in_its_own_language_once_switched_on(composed: Any) ->
 
 
 def test_the_speech_section_of_the_config_is_checked() -> None:
-    config = from_mapping({"speech": {"device": "plughw:CARD=Headphones", "rate": 170,
-                                      "voices": {"en": "en-us"}}})
-    assert config.speech.device == "plughw:CARD=Headphones"
+    config = from_mapping({"speech": {"rate": 170, "voices": {"en": "en-us"}},
+                           "speaker": {"device": "plughw:CARD=Headphones"}})
+    assert config.hardware.speaker.device == "plughw:CARD=Headphones"
     assert dict(config.speech.voices) == {"de": "de", "en": "en-us"}
     for bad, key in ((
             {"engine": "festival"}, "speech.engine"), ({"rate": 20}, "speech.rate"),
-            ({"device": "hw;rm -rf"}, "speech.device"), ({"voices": {"de": 3}}, "speech.voices"),
+            ({"voices": {"de": 3}}, "speech.voices"),
             ({"loud": 1}, "loud")):
         with pytest.raises(ConfigError, match=key):
             from_mapping({"speech": bad})
+    with pytest.raises(ConfigError, match="speaker.device"):
+        from_mapping({"speaker": {"device": "hw;rm -rf"}})
