@@ -70,12 +70,16 @@ def open_game(phone: Phone) -> None:
     phone.page.wait_for_selector("body[data-rendered='true']")
 
 
+def playing(speaking_phone: tuple[Phone, str]) -> tuple[Phone, dict[str, str], Any]:
+    """A game opened on the phone: the phone, the words it should say, its page."""
+    phone, language = speaking_phone
+    open_game(phone)
+    return phone, WORDS[language], phone.page
+
+
 def test_the_phone_speaks_each_announcement_in_its_language_once_switched_on(
         speaking_phone: tuple[Phone, str]) -> None:
-    phone, language = speaking_phone
-    words = WORDS[language]
-    page = phone.page
-    open_game(phone)
+    phone, words, page = playing(speaking_phone)
     # Off by default: a move is shown, not said; the page opening reads out nothing old.
     assert page.get_attribute("#speech", "aria-pressed") == "false"
     phone.place("c4", 7)
@@ -102,10 +106,7 @@ def test_the_phone_speaks_each_announcement_in_its_language_once_switched_on(
 
 def test_a_seat_s_own_phone_hears_what_is_addressed_to_its_seat(
         speaking_phone: tuple[Phone, str]) -> None:
-    phone, language = speaking_phone
-    words = WORDS[language]
-    page = phone.page
-    open_game(phone)
+    phone, words, page = playing(speaking_phone)
     page.evaluate("() => localStorage.setItem('sudoku-table-speech', 'on')")
     page.evaluate("() => Speech.setSeat(1)")  # this phone belongs to Ben
     phone.play_by_api([{"type": "place", "cell": "c4", "number": 7}])
