@@ -441,7 +441,26 @@ def read_toml(path: str | os.PathLike[str] | None) -> tuple[dict[str, Any], str 
         raise ConfigError(f"config file {where} is not valid TOML: {e}") from None
     except UnicodeDecodeError:
         raise ConfigError(f"config file {where} is not UTF-8 text") from None
+    except RecursionError:  # tomllib parses nested tables and arrays by recursion
+        raise ConfigError(f"config file {where} is nested too deeply to be a config file "
+                          f"(tables or arrays inside each other hundreds of times)") from None
+    if _depth(data) > MAX_CONFIG_DEPTH:
+        raise ConfigError(f"config file {where} is nested more than {MAX_CONFIG_DEPTH} levels "
+                          f"deep; no config file is")
     return data, str(where)
+
+
+MAX_CONFIG_DEPTH = 8
+"""The deepest nesting of tables and arrays a config file may have (the file's sections are 2;
+a list of pins inside them 3)."""
+
+
+def _depth(value: object, limit: int = MAX_CONFIG_DEPTH + 1) -> int:
+    """How deep ``value`` nests (stops counting past ``limit``, so it never recurses far)."""
+    if limit <= 0 or not isinstance(value, dict | list):
+        return 0
+    children = value.values() if isinstance(value, dict) else value
+    return 1 + max((_depth(v, limit - 1) for v in children), default=0)
 
 
 def load_config(path: str | os.PathLike[str] | None = None,
