@@ -92,7 +92,7 @@ class Judgement:
     family's ``measure`` (the chance from 0 to 1, or points); ``loss`` is how much worse the
     move was (0 when it was no worse). ``odds``: where the next player's card decided which of
     the two moves was better, how many of the cards they might hold favoured the move played,
-    of how many (by weight), else None."""
+    of how many (by weight), else None; ``opponent`` is the player who moved next."""
 
     index: int
     player: int
@@ -111,6 +111,7 @@ class Judgement:
     reasons: tuple[Reason, ...] = ()
     played_reasons: tuple[Reason, ...] = ()
     odds: tuple[int, int] | None = None
+    opponent: int | None = None
     seconds: float = 0.0
 
     @property
@@ -130,7 +131,7 @@ class Judgement:
             "reasons": [r.to_json() for r in self.reasons],
             "played_reasons": [r.to_json() for r in self.played_reasons],
             "odds": list(self.odds) if self.odds is not None else None,
-            "seconds": round(self.seconds, 3),
+            "opponent": self.opponent, "seconds": round(self.seconds, 3),
         }
 
     @classmethod
@@ -149,7 +150,7 @@ class Judgement:
             reasons=tuple(_reason(r) for r in data.get("reasons") or ()),
             played_reasons=tuple(_reason(r) for r in data.get("played_reasons") or ()),
             odds=(int(odds[0]), int(odds[1])) if odds else None,
-            seconds=float(data.get("seconds") or 0.0))
+            opponent=data.get("opponent"), seconds=float(data.get("seconds") or 0.0))
 
 
 def _reason(data: Mapping[str, Any]) -> Reason:
@@ -180,11 +181,14 @@ def outlook(game: Game, heuristic: Heuristic, after: State, mover: int) -> Outlo
         chance = heuristic.values(game, after)[mover]
         margin = _margin(game, heuristic, after, mover)
         return Outlook(chance, margin, {None: (1, chance, margin)})
-    groups = group_by_number(candidates(game, after))
+    replies = candidates(game, after)
     supply = game.hand_supply(after, nxt)
-    weights: dict[int | None, int] = (
-        {n: left for n, left in supply.items() if left > 0 and n in groups} if supply
-        else {None: 1} if None in groups else {n: 1 for n in groups})
+    if supply is None:  # nothing hidden: the next player chooses among all their moves
+        groups: dict[int | None, list[Action]] = {None: replies}
+        weights: dict[int | None, int] = {None: 1}
+    else:  # each card they may hold, as likely as the copies of it they have left
+        groups = group_by_number(replies)
+        weights = {n: left for n, left in supply.items() if left > 0 and n in groups}
     total = sum(weights.values())
     cards: dict[int | None, tuple[int, float, float]] = {}
     chance = margin = 0.0
@@ -236,6 +240,17 @@ def _odds(played: Outlook, best: Outlook, measure: str) -> tuple[int, int] | Non
     return (favoured, total) if 0 < favoured < total else None
 
 
+REVIEW_SECONDS = 30.0
+"""The clock of a review's searches: a review is not waited for move by move, so only the
+positions count (the same record, level and budget always judge alike); the clock stops a
+search only where something went badly wrong."""
+
+
+def review_budget(budget: Budget) -> Budget:
+    """A level's effort for a review: its positions, with the review's generous clock."""
+    return Budget(budget.positions, max(budget.seconds, REVIEW_SECONDS))
+
+
 # --- one move, one game -----------------------------------------------------------------------
 
 def judge(game: Game, state: State, action: Action, *, index: int, level: str = "strong",
@@ -258,7 +273,8 @@ def judge(game: Game, state: State, action: Action, *, index: int, level: str = 
         open_actions = [a for a in open_actions if action_number(a) == hand]
     after = game.apply(state, action)
     best_after = after if best == action else game.apply(state, best)
-    played_look = outlook(game, heuristic, play_turn(game, state, action, heuristic), mover)
+    turn = play_turn(game, state, action, heuristic)
+    played_look = outlook(game, heuristic, turn, mover)
     best_look = (played_look if best == action else
                  outlook(game, heuristic, play_turn(game, state, best, heuristic), mover))
     loss = max(0.0, best_look.worth(measure) - played_look.worth(measure))
@@ -277,7 +293,8 @@ def judge(game: Game, state: State, action: Action, *, index: int, level: str = 
         chance=played_look.chance, best_chance=best_look.chance,
         reasons=tuple(heuristic.reasons(game, state, best, best_after, mover)),
         played_reasons=tuple(heuristic.reasons(game, state, action, after, mover)),
-        odds=odds, seconds=time.perf_counter() - started)
+        odds=odds, opponent=turn.to_move if turn.to_move != mover else None,
+        seconds=time.perf_counter() - started)
 
 
 def review(game: Game, states: Sequence[State], actions: Sequence[Action], *,
