@@ -38,6 +38,8 @@ from .errors import ConfirmNeeded, InputError
 from .history import GAME_FINISHED, GAME_REOPENED
 from .inputs import parse_input
 from .journal import ACTION, DRAW, FINISHED, HINTS, UNDO, Journal, JournalError
+from .replaying import BoardReplay
+from .reviews import Reviews
 from .view import Message, TableView, View, count, message, render, render_next
 
 log = logging.getLogger(__name__)
@@ -108,6 +110,10 @@ class Table:
         if journal is not None:
             self._journal = Journal(journal)
             self._recover()
+        self._replay: BoardReplay | None = None
+        self.reviews = Reviews(self._journal.path.with_name(self._journal.path.name + ".reviews")
+                               if self._journal is not None else None, self._computer)
+        """The reviews of finished games, kept beside the journal (``reviews``)."""
         with self._lock:
             self._bump()
         self._ticker: threading.Thread | None = None
@@ -293,7 +299,7 @@ class Table:
     def _feedback_frame(self) -> None:
         """The game's frame with the feedback light on every square whose tentative state
         differs from the confirmed board (called under the lock)."""
-        frame = self._game_frame
+        frame = self._game_frame if self._replay is None else self._replay.frame()
         unconfirmed = self._felt ^ self._occupied
         if unconfirmed:
             frame = {**frame, **dict.fromkeys(unconfirmed, lights.FELT)}
@@ -338,6 +344,7 @@ class Table:
             "version": self.version,
             "legend": lights.legend(),
             "player_colors": [lights.hex_color(c) for c in lights.PLAYER_COLORS],
+            "replay": self._replay.view() if self._replay is not None else None,
         }
         game_doc = None
         if companion is not None:
@@ -452,6 +459,7 @@ class Table:
         with self._lock:
             if self._closed:
                 return
+            ended = self._end_replay_locked()  # a hand at the board: back to the game at once
             felt = (square in self._felt) != occupied
             (self._felt.add if occupied else self._felt.discard)(square)
             try:
@@ -471,7 +479,7 @@ class Table:
             elif felt:
                 self._feedback_frame()
                 self._felt_changed()
-        if changed or felt:
+        if changed or felt or ended:
             self._show()
 
     def handle_fault(self, fault: SensorFault) -> None:
@@ -542,6 +550,7 @@ class Table:
                     and not running.state.over):
                 raise ConfirmNeeded(N_("{game} is still running: a new game ends it (it stays "
                                        "in the journal)"), "replace", game=running.game.name)
+            self._end_replay_locked()
             self._names = [str(n) for n in (names or [])][:game.players]
             self._colors = [str(c) for c in (colors or [])][:game.players]
             companion.set_board(self._occupied)
@@ -577,6 +586,7 @@ class Table:
             companion = self._companion
             if companion is None:
                 raise InputError(N_("no game is running: choose a game first"))
+            self._end_replay_locked()
             try:
                 companion.input(parsed)
             except RulesError as e:
@@ -733,6 +743,7 @@ class Table:
                 raise InputError(N_("set up the board first: then ask for a hint"))
             if c.mover in c.computers:
                 raise InputError(N_("it is the computer's turn: hints are for people"))
+            self._end_replay_locked()
             hand = c.hint_hand()
             if c.advice_now() is None and not any(
                     t[0] is c and t[1] is c.state and t[2] == hand for t in self._hinting):
@@ -759,6 +770,61 @@ class Table:
                 c.advice = (state, hand, advice)
             self._bump()
         self._show()
+
+    # --- a finished game replayed on the board (``replaying``) ------------------------------
+
+    def show_replay(self, game_id: int, move: int) -> View:
+        """Show move ``move`` (counted from 1) of finished game ``game_id`` on the LEDs, with
+        the computer's better move where the review has judged it. The running game is left
+        as it is. ``InputError`` for a game or move that is not there."""
+        entry = next((g for g in self.finished_games() if g.get("id") == game_id), None)
+        if entry is None:
+            raise InputError(N_("there is no finished game {game_id}"), game_id=game_id)
+        record = entry["record"]
+        total = len(record.get("actions") or [])
+        if not 1 <= move <= total:
+            raise InputError(N_("game {game_id} has moves 1 to {total}, not {move}"),
+                             game_id=game_id, total=total, move=move)
+        judged = self.reviews.progress(record).judged
+        best = judged[move - 1].best if move <= len(judged) else None
+        with self._lock:
+            replay = self._replay
+            if replay is None or replay.game_id != game_id:
+                try:
+                    replay = BoardReplay(game_id, record)
+                except (RulesError, ValueError) as e:
+                    raise InputError(N_("game {game_id} cannot be replayed: {detail}"),
+                                     game_id=game_id, detail=str(e)) from None
+            replay.go(move - 1, best)
+            self._replay = replay
+            self._replay_changed()
+            view = self._view_locked()
+        self._show()
+        return view
+
+    def leave_replay(self) -> View:
+        """End the replay: the LEDs show the running game again, as they were."""
+        with self._lock:
+            self._end_replay_locked()
+            view = self._view_locked()
+        self._show()
+        return view
+
+    def _end_replay_locked(self) -> bool:
+        """Under the lock: end a replay, if one is shown (True then)."""
+        if self._replay is None:
+            return False
+        self._replay = None
+        self._replay_changed()
+        return True
+
+    def _replay_changed(self) -> None:
+        """Under the lock: the LEDs' frame and a new view version for a replay's change; the
+        game's own frame (``_game_frame``) is not touched."""
+        self._feedback_frame()
+        self.version += 1
+        self._view = None
+        self._cond.notify_all()
 
     # --- time --------------------------------------------------------------------------------
 
@@ -842,6 +908,7 @@ class Table:
                     self._display.show({})
                 except Exception:
                     log.exception("the LEDs could not be darkened")
+        self.reviews.close()
         with self._lock:
             if self._journal is not None:
                 self._journal.close()

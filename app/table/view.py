@@ -386,6 +386,7 @@ class TableView(TypedDict, total=False):
     computer_draws: bool
     plan: dict[str, Any] | None
     hint: dict[str, Any] | None
+    replay: dict[str, Any] | None
 
 
 class View(TypedDict):
