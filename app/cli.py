@@ -120,7 +120,8 @@ def _review(args: argparse.Namespace) -> int:
                                language)
             print("\n".join(move_lines(entry)), flush=True)
     doc = document(game, states, record.actions, judged, record.names, language,
-                   level=args.level)
+                   {"level": args.level, "status": "done", "done": len(judged),
+                    "total": len(record.actions)})
     if args.json:
         print(json.dumps(doc, ensure_ascii=False))
     else:

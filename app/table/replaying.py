@@ -84,9 +84,12 @@ class BoardReplay:
         """What the panel shows of the replay (docs/api.md, ``table.replay``)."""
         after = self.states[self.index + 1]
         better = self.better()
-        return {"game": self.game_id, "variant": self.game.id, "move": self.index + 1,
-                "moves": self.total, "player": self.states[self.index].to_move,
-                "action": self.actions[self.index].to_json(),
+        before = self.states[self.index]
+        return {"game": self.game_id, "variant": self.game.id, "players": self.game.players,
+                "names": list(self.names), "move": self.index + 1, "moves": self.total,
+                "player": before.to_move, "action": self.actions[self.index].to_json(),
                 "points": list(after.last.points),
                 "better": better.to_json() if better is not None else None,
+                "better_points": (list(self.game.apply(before, better).last.points)
+                                  if better is not None else None),
                 "signals": self.signals()}

@@ -611,6 +611,12 @@ class Table:
         with self._lock:
             return self._record_locked()
 
+    @property
+    def game_id(self) -> int | None:
+        """The journal's number of the game on the table (None before one, or unjournaled)."""
+        with self._lock:
+            return self._game_id
+
     def finished_games(self) -> list[dict[str, Any]]:
         """Finished games kept in the journal, oldest first; a damaged record is left out and
         told in the view's notices."""

@@ -158,10 +158,12 @@ def create_app(
     from .api import api
     from .events import events
     from .pages import pages
+    from .reviewing import reviewing
 
     app.register_blueprint(pages)
     app.register_blueprint(api)
     app.register_blueprint(events)
+    app.register_blueprint(reviewing)
     register_error_handlers(app)
     init_security(app)
     init_i18n(app)

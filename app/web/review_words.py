@@ -194,7 +194,7 @@ def move_entry(game: Game, states: Sequence[State], actions: Sequence[Action], i
 
 def document(game: Game, states: Sequence[State], actions: Sequence[Action],
              judgements: Sequence[Judgement], names: Sequence[str], language: str,
-             **extra: Any) -> dict[str, Any]:
+             extra: Mapping[str, Any] | None = None) -> dict[str, Any]:
     """The review as one JSON document (docs/records.md, "The review of a game"): every move
     (judged or not yet), the score of every player after every move, each player's summary,
     all worded in ``language``; ``extra`` fields (status, progress) are added as they are."""
@@ -216,7 +216,7 @@ def document(game: Game, states: Sequence[State], actions: Sequence[Action],
         "summary": [{**s.to_json(), "name": seats[s.player],
                      "text": summary_words(s, seats, language)}
                     for s in summarize(done, game.players)],
-        **extra,
+        **(extra or {}),
     }
 
 
