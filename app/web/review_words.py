@@ -40,6 +40,7 @@ GAIN_WORDS: Mapping[str, tuple[str, str]] = {
 SUMMARY = N_("{player}: {good} of {moves} moves as good as the computer's")
 SUMMARY_ONE = N_("{player}: {good} of 1 move as good as the computer's")
 SUMMARY_NONE = N_("{player}: no move with a choice")
+SUMMARY_PENDING = N_("{player}: no move judged yet")
 SUMMARY_MISSED = N_("the biggest chance missed: {action} ({gain}), move {move}")
 SUMMARY_FORCED = N_("{count} more had only one possibility")
 KNOWN = N_("Each move is judged with what its player knew: the {piece} in hand, not the "
@@ -136,6 +137,8 @@ def note_words(game: Game, judged: Judgement, names: Sequence[str], language: st
 def summary_words(summary: Summary, names: Sequence[str], language: str) -> str:
     """One player's summary in a sentence."""
     name = names[summary.player]
+    if not summary.moves:
+        return translate(SUMMARY_PENDING, language, player=name)
     if not summary.choices:
         text = translate(SUMMARY_NONE, language, player=name)
     else:
