@@ -70,12 +70,14 @@ class Table:
         settle: float = 1.0,
         ticker: bool | None = None,
         computer: ComputerConfig | None = None,
+        review_workers: str = "process",
     ) -> None:
         """``resolve`` finds a variant class by id (tests pass their own small games);
         ``settle`` is how long a Halma jump or a take-back on the board must stand still;
         ``ticker`` runs the settle timer in a thread (default: only with the real clock; with
         a test clock, call ``tick()``); ``computer`` is each level's effort (the config's
-        ``[computer]`` section)."""
+        ``[computer]`` section); ``review_workers`` is where reviews are computed
+        (``reviews.Reviews``: a worker process, or a thread for tools and tests)."""
         self._lock = threading.Lock()
         self._cond = threading.Condition(self._lock)
         self._display = display
@@ -112,7 +114,8 @@ class Table:
             self._recover()
         self._replay: BoardReplay | None = None
         self.reviews = Reviews(self._journal.path.with_name(self._journal.path.name + ".reviews")
-                               if self._journal is not None else None, self._computer)
+                               if self._journal is not None else None, self._computer,
+                               review_workers)
         """The reviews of finished games, kept beside the journal (``reviews``)."""
         with self._lock:
             self._bump()
