@@ -33,7 +33,7 @@ VERDICT_WORDS: Mapping[str, str] = {
 GAIN_WORDS: Mapping[str, tuple[str, str]] = {
     "points": (N_("+{n} point"), N_("+{n} points")),
     "markers": (N_("+{n} marker"), N_("+{n} markers")),
-    "chance": (N_("+{n} % chance to win"), N_("+{n} % chance to win")),
+    "chance": (N_("chance to win +{n} %"), N_("chance to win +{n} %")),
 }
 """How much better the computer's move was, in the family's unit (one, many)."""
 
@@ -43,20 +43,19 @@ SUMMARY_NONE = N_("{player}: no move with a choice")
 SUMMARY_PENDING = N_("{player}: no move judged yet")
 SUMMARY_MISSED = N_("the biggest chance missed: {action} ({gain}), move {move}")
 SUMMARY_FORCED = N_("{count} more had only one possibility")
-KNOWN = N_("Each move is judged with what its player knew: the {piece} in hand, not the "
-           "{pieces} still to come.")
+KNOWN = N_("Each move is judged only with what its player knew: what they held in hand, not "
+           "the {pieces} still to come.")
 KNOWN_ALL = N_("Each move is judged in the position its player saw; nothing was hidden.")
-FORCED_CARD = N_("The {number} fitted only here: the {piece} decided this move.")
-FORCED_NOWHERE = N_("The {number} fitted nowhere: the {piece} decided this move.")
+FORCED_CARD = N_("The {number} fitted only here: chance decided this move, not the player.")
+FORCED_NOWHERE = N_("The {number} fitted nowhere: chance decided this move, not the player.")
 FORCED_MOVE = N_("There was no other move.")
 ODDS = N_("Chance decided which was better: {player}'s move would have done as well for {good} "
           "of the {total} {pieces} {next} could hold next.")
 MOVE = N_("Move {move}: {player}: {action}")
 BETTER = N_("The computer: {action}")
 SCORED = N_("{player} {points}")
-PIECES = {"card": (N_("card"), N_("cards")), "stone": (N_("stone"), N_("stones")),
-          "piece": (N_("piece"), N_("pieces"))}
-"""What a game's pieces are called (``Game.piece_word``), one and many."""
+PIECES = {"card": N_("cards"), "stone": N_("stones"), "piece": N_("pieces")}
+"""What a game's pieces are called (``Game.piece_word``), many of them."""
 
 
 def player_names(game: Game, names: Sequence[str], language: str) -> list[str]:
@@ -113,9 +112,8 @@ def gain_words(loss: float, measure: str, language: str) -> str:
     return translate(one if n == 1 else many, language, n=n)
 
 
-def _pieces(game: Game, many: bool, language: str) -> str:
-    one, several = PIECES.get(game.piece_word, PIECES["piece"])
-    return translate(several if many else one, language)
+def _pieces(game: Game, language: str) -> str:
+    return translate(PIECES.get(game.piece_word, PIECES["piece"]), language)
 
 
 def note_words(game: Game, judged: Judgement, names: Sequence[str], language: str) -> str | None:
@@ -125,11 +123,10 @@ def note_words(game: Game, judged: Judgement, names: Sequence[str], language: st
         if judged.hand is None:
             return translate(FORCED_MOVE, language)
         template = FORCED_NOWHERE if isinstance(judged.action, Discard | Joker) else FORCED_CARD
-        return translate(template, language, number=judged.hand,
-                         piece=_pieces(game, False, language))
+        return translate(template, language, number=judged.hand)
     if judged.odds is not None and judged.opponent is not None:
         return translate(ODDS, language, player=names[judged.player], good=judged.odds[0],
-                         total=judged.odds[1], pieces=_pieces(game, True, language),
+                         total=judged.odds[1], pieces=_pieces(game, language),
                          next=names[judged.opponent])
     return None
 
@@ -210,8 +207,8 @@ def document(game: Game, states: Sequence[State], actions: Sequence[Action],
         "variant": game.id, "name": translate(game.name, language), "players": game.players,
         "names": seats, "measure": heuristic_for(game).measure,
         "hidden_hands": game.hidden_hands,
-        "known": (translate(KNOWN, language, piece=_pieces(game, False, language),
-                            pieces=_pieces(game, True, language)) if game.hidden_hands
+        "known": (translate(KNOWN, language, pieces=_pieces(game, language))
+                  if game.hidden_hands
                   else translate(KNOWN_ALL, language)),
         "scores": [list(game.scores(s)) for s in states],
         "moves": [move_entry(game, states, actions, i, judged.get(i), seats, language)
@@ -233,9 +230,8 @@ def title_lines(game: Game, seats: Sequence[str], level: str, language: str) -> 
     """The head of the review as text: the game, its players, the level, what was known."""
     from app.table.computer import LEVEL_WORDS
 
-    known = (translate(KNOWN, language, piece=_pieces(game, False, language),
-                       pieces=_pieces(game, True, language)) if game.hidden_hands
-             else translate(KNOWN_ALL, language))
+    known = (translate(KNOWN, language, pieces=_pieces(game, language))
+             if game.hidden_hands else translate(KNOWN_ALL, language))
     return [translate(TITLE, language, game=translate(game.name, language),
                       players=", ".join(seats),
                       level=translate(LEVEL_WORDS.get(level, level), language)),
