@@ -92,8 +92,9 @@
       .range([height - margin.bottom, margin.top]);
     svg.append("g").attr("class", "axis").attr("transform", `translate(0,${height - margin.bottom})`)
       .call(d3.axisBottom(x).ticks(Math.min(moves, Math.floor(width / 55))).tickFormat(d3.format("d")));
+    const [low, high] = y.domain();
     svg.append("g").attr("class", "axis").attr("transform", `translate(${margin.left},0)`)
-      .call(d3.axisLeft(y).ticks(5).tickFormat(d3.format("d")));
+      .call(d3.axisLeft(y).ticks(Math.max(1, Math.min(5, high - low))).tickFormat(d3.format("d")));
     const line = d3.line().x((d, i) => x(i)).y((d) => y(d)).curve(d3.curveStepAfter);
     for (let p = 0; p < doc.players; p++) {
       svg.append("path").datum(scores.map((s) => s[p] ?? 0)).attr("class", "chart-line")
