@@ -55,15 +55,25 @@ def _replay(args: argparse.Namespace) -> int:
     return 0
 
 
-def _move(args: argparse.Namespace) -> int:
-    from .ai import EngineError, decide
+def _config(args: argparse.Namespace) -> Any:
+    """The table's config for a command (``--config``); on a bad one the reason is printed on
+    stderr and 2 returned."""
     from .config import ConfigError, load_config
 
     try:
-        budget = load_config(args.config).computer.budget(args.level)
+        return load_config(args.config)
     except ConfigError as e:
-        print(f"sudoku-table move: cannot start: {e}", file=sys.stderr)
+        print(f"sudoku-table {args.command}: cannot start: {e}", file=sys.stderr)
         return 2
+
+
+def _move(args: argparse.Namespace) -> int:
+    from .ai import EngineError, decide
+
+    config = _config(args)
+    if isinstance(config, int):
+        return config
+    budget = config.computer.budget(args.level)
     loaded = _load(args.record)
     if isinstance(loaded, int):
         return loaded
@@ -88,7 +98,6 @@ def _move(args: argparse.Namespace) -> int:
 
 def _review(args: argparse.Namespace) -> int:
     from .ai.review import review, review_budget
-    from .config import ConfigError, load_config
     from .web.review_words import (
         document,
         move_entry,
@@ -98,12 +107,10 @@ def _review(args: argparse.Namespace) -> int:
         title_lines,
     )
 
-    try:
-        config = load_config(args.config)
-        budget = review_budget(config.computer.budget(args.level))
-    except ConfigError as e:
-        print(f"sudoku-table review: cannot start: {e}", file=sys.stderr)
-        return 2
+    config = _config(args)
+    if isinstance(config, int):
+        return config
+    budget = review_budget(config.computer.budget(args.level))
     loaded = _load_record(args.record)
     if isinstance(loaded, int):
         return loaded
