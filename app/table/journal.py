@@ -792,15 +792,16 @@ class Journal:
             return None
         return self._stored(row)
 
-    def finished_games(self) -> list[dict[str, Any]]:
-        """Every finished game, oldest first: id, variant, finish time, record, state and
-        whether it was imported. A damaged record is left out with a notice (it stays in the
-        file)."""
+    def finished_games(self, game: int | None = None) -> list[dict[str, Any]]:
+        """Every finished game, oldest first (or only ``game``): id, variant, finish time,
+        record, state and whether it was imported. A damaged record is left out with a notice
+        (it stays in the file)."""
         if self._db is None:
             return []
+        one = "" if game is None else " AND id = ?"
         rows = self._db.execute(
             "SELECT id, variant, finished, record, state, seal, imported FROM games WHERE "
-            "record IS NOT NULL ORDER BY id").fetchall()
+            f"record IS NOT NULL{one} ORDER BY id", () if game is None else (game,)).fetchall()
         result = []
         for gid, variant, finished, record, state, seal, imported in rows:
             reason = None

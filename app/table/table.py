@@ -623,11 +623,20 @@ class Table:
     def finished_games(self) -> list[dict[str, Any]]:
         """Finished games kept in the journal, oldest first; a damaged record is left out and
         told in the view's notices."""
+        return self._read_finished(None)
+
+    def finished_game(self, game_id: int) -> dict[str, Any] | None:
+        """One finished game as ``finished_games`` gives it, or None: one row read, so the
+        review's polling holds the lock only for a moment however many games are kept."""
+        found = self._read_finished(game_id)
+        return found[0] if found else None
+
+    def _read_finished(self, game: int | None) -> list[dict[str, Any]]:
         with self._lock:
             if self._journal is None:
                 return []
             try:
-                games = self._journal.finished_games()
+                games = self._journal.finished_games(game)
             except Exception as e:  # a damaged journal is reported, not raised
                 self._notice("finished_unreadable", detail=str(e))
                 self._bump()
@@ -786,7 +795,7 @@ class Table:
         """Show move ``move`` (counted from 1) of finished game ``game_id`` on the LEDs, with
         the computer's better move where the review has judged it. The running game is left
         as it is. ``InputError`` for a game or move that is not there."""
-        entry = next((g for g in self.finished_games() if g.get("id") == game_id), None)
+        entry = self.finished_game(game_id)
         if entry is None:
             raise InputError(N_("there is no finished game {game_id}"), game_id=game_id)
         record = entry["record"]

@@ -54,9 +54,9 @@ def _guard() -> None:
 
 
 def _finished(game_id: int) -> dict[str, Any]:
-    for entry in _panel().table.finished_games():
-        if entry.get("id") == game_id:
-            return entry
+    entry = _panel().table.finished_game(game_id)
+    if entry is not None:
+        return entry
     raise ApiError(N_("there is no finished game {game_id}"), 404, params={"game_id": game_id})
 
 
@@ -149,8 +149,7 @@ def replay_status() -> Response:
     except RulesError as e:  # pragma: no cover - a replay starts only from a game that replays
         raise ApiError(str(e), 422) from None
     seats = player_names(game, shown.get("names") or [], language)
-    entry = next((g for g in _panel().table.finished_games() if g.get("id") == shown["game"]),
-                 None)
+    entry = _panel().table.finished_game(int(shown["game"]))
     words = None
     if entry is not None:
         record = Record.from_json(entry["record"])
