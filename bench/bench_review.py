@@ -8,12 +8,13 @@ players, fixed seed), the same on every run. Every move is judged as the table's
 process), once with the default budgets (``[computer]`` of a desktop PC) and once with the
 budgets ``firmware/table.example.toml`` proposes for a Pi 4 (``strong_positions = 200``).
 
-Printed per game and budget: moves, the time to judge the first move (what the review page
-shows first), the median and slowest move, and the whole game; for the Pi budgets also the
-whole game estimated on a Pi 4, at the example config's "about four times slower". Then the
-time from asking for a review to its first judgement through the real worker process
-(``Reviews``, spawned fresh: the start of a Python process with the rules and the engine,
-plus the first move).
+Printed per game and budget, in CPU seconds of this process (what the judging costs, the same
+on a busy machine as on an idle one; the wall clock is printed too): moves, the first move
+(what the review page shows first), the median and slowest move, and the whole game; for the Pi
+budgets also the whole game estimated on a Pi 4, at the example config's "about four times
+slower". Then the time from asking for a review to its first judgement through the real worker
+process (``Reviews``, spawned fresh: the start of a Python process with the rules and the
+engine, plus the first move), on the wall clock.
 
 Run: ``.venv/bin/python bench/bench_review.py [--only VARIANT] [--budgets desktop|pi|both]``.
 Timing figures move with the machine's load: the load average is printed with them.
@@ -72,17 +73,19 @@ def played_game(variant: str, seed: int = 1) -> dict[str, Any]:
             "actions": actions}
 
 
-def time_review(record: dict[str, Any], config: ComputerConfig) -> list[float]:
-    """Seconds per move, judging the whole game at ``strong`` with ``config``'s budget."""
+def time_review(record: dict[str, Any], config: ComputerConfig) -> tuple[list[float], float]:
+    """CPU seconds per move judging the whole game at ``strong`` with ``config``'s budget, and
+    the whole game on the wall clock."""
     rec = Record.from_json(record)
     game, states = replay(rec)
     budget = review_budget(config.budget("strong"))
     times = []
+    wall = time.perf_counter()
     for index, action in enumerate(rec.actions):
-        started = time.perf_counter()
+        started = time.process_time()
         judge(game, states[index], action, index=index, budget=budget)
-        times.append(time.perf_counter() - started)
-    return times
+        times.append(time.process_time() - started)
+    return times, time.perf_counter() - wall
 
 
 def first_through_the_worker(record: dict[str, Any]) -> float:
@@ -105,11 +108,13 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--only", action="append", default=[], help="a variant id (repeat)")
     parser.add_argument("--budgets", choices=("desktop", "pi", "both"), default="both")
+    parser.add_argument("--no-worker", action="store_true",
+                        help="leave out the time to a first judgement through the worker")
     args = parser.parse_args()
     chosen = ["desktop", "pi"] if args.budgets == "both" else [args.budgets]
     print(f"load average at start: {', '.join(f'{x:.1f}' for x in os.getloadavg())}")
     print(f"{'game':<18} {'budget':<8} {'moves':>5} {'first s':>8} {'median s':>9} "
-          f"{'slowest s':>10} {'game s':>8} {'on a Pi 4':>10}")
+          f"{'slowest s':>10} {'game s':>8} {'on a Pi 4':>10} {'wall s':>8}")
     records = {}
     for cls in all_variants():
         if args.only and cls.id not in args.only:
@@ -120,13 +125,14 @@ def main() -> int:
             record, source = played_game(cls.id), "played"
         records[cls.id] = record
         for name in chosen:
-            times = time_review(record, BUDGETS[name])
+            times, wall = time_review(record, BUDGETS[name])
             total = sum(times)
             pi = f"{total * PI_SLOWER / 60:.1f} min" if name == "pi" else ""
             print(f"{cls.id:<18} {name:<8} {len(times):>5} {times[0]:>8.2f} "
                   f"{statistics.median(times):>9.2f} {max(times):>10.2f} {total:>8.1f} "
-                  f"{pi:>10}  ({source}, {record.get('players', 2)} players)", flush=True)
-    if records:
+                  f"{pi:>10} {wall:>8.1f}  ({source}, {record.get('players', 2)} players)",
+                  flush=True)
+    if records and not args.no_worker:
         first = next(iter(records.values()))
         print(f"asking the worker process to its first judgement "
               f"({first['variant']}): {first_through_the_worker(first):.2f} s")
