@@ -33,6 +33,7 @@ import queue
 import sqlite3
 import threading
 from collections.abc import Mapping
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -331,11 +332,9 @@ class Reviews:
                 log.exception("a review could not be made")
                 failed = str(e) or type(e).__name__
             with self._lock:
-                closing = self._closed
-            if not closing:
-                with contextlib.suppress(sqlite3.Error):
-                    self.store.finish(job.key, failed)
-            with self._lock:
+                if not self._closed:
+                    with contextlib.suppress(sqlite3.Error):
+                        self.store.finish(job.key, failed)
                 self._running = None
                 self._queued.pop(job.key, None)
                 self.changes += 1
@@ -353,7 +352,7 @@ class Reviews:
                 future = self._executor().submit(judge_move, job.key, job.record, index,
                                                   job.level, budget.positions, budget.seconds)
                 data = future.result()
-            except futures.process.BrokenProcessPool:
+            except BrokenProcessPool:
                 log.warning("the review worker stopped; reviews go on in a thread")
                 self.workers, self._pool = "thread", None
                 data = self._executor().submit(judge_move, job.key, job.record, index,
@@ -361,8 +360,10 @@ class Reviews:
                                                budget.seconds).result()
             except futures.CancelledError:
                 return
-            self.store.add(job.key, Judgement.from_json(data))
-            with self._lock:
+            with self._lock:  # kept unless the reviews closed while the move was judged
+                if self._closed:
+                    return
+                self.store.add(job.key, Judgement.from_json(data))
                 self.changes += 1
                 self._lock.notify_all()
 
@@ -380,4 +381,5 @@ class Reviews:
             pool.shutdown(wait=False, cancel_futures=True)
         if self._collector is not None:
             self._collector.join(timeout=5.0)
-        self.store.close()
+        with self._lock:  # a collector still waiting for its move finds the reviews closed
+            self.store.close()

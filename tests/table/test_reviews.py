@@ -139,7 +139,7 @@ def test_a_review_is_made_in_a_worker_process(tmp_path: Path) -> None:
     reviews.request(record)
     assert reviews.wait(record, timeout=120).status == DONE
     pool = reviews._pool
-    assert isinstance(pool, module.futures.ProcessPoolExecutor)
+    assert isinstance(pool, module.futures.ProcessPoolExecutor), "not the thread fallback"
     assert pool.submit(os.getpid).result() != os.getpid()
     reviews.close()
 
@@ -253,3 +253,22 @@ def test_reviews_are_kept_in_their_own_file_beside_the_journal(tmp_path: Path) -
     assert "judged" not in tables, "the journal's schema is untouched"
     assert json.loads(sqlite3.connect(kept).execute(
         "SELECT data FROM judged WHERE idx = 0").fetchone()[0])["index"] == 0
+
+
+def test_closing_while_a_move_is_judged_loses_nothing_kept_and_says_no_error(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    """The table stops in the middle of a review: the move being judged is dropped (judged
+    again next time), nothing fails, and what was kept stays kept."""
+    path = tmp_path / "reviews"
+    record = _record("classic-sudoku-7-66.json")
+    reviews = Reviews(path, QUICK, workers="thread")
+    seen = reviews.changes
+    reviews.request(record)
+    while reviews.progress(record).done < 1:
+        seen = reviews.wait_for_change(seen, timeout=60)
+    reviews.close()
+    assert not [r for r in caplog.records if r.levelname in ("ERROR", "CRITICAL")]
+    again = Reviews(path, QUICK, workers="thread")
+    kept = again.progress(record)
+    assert kept.status == WAITING and 1 <= kept.done < 66
+    again.close()
