@@ -29,7 +29,7 @@ from app.rules.squares import SQUARES, is_square
 from app.rules.wording import N_
 from firmware.ports import Display, Frame, Light, SensorEvent, SensorFault, SensorSource
 
-from . import placing, present
+from . import announce, placing, present
 from . import signals as lights
 from .archive import ImportPlan, Reason, game_key, plan_import
 from .companion import Companion
@@ -108,6 +108,7 @@ class Table:
         self._computer = computer or ComputerConfig()
         self._thinking: list[tuple[Companion, Any, int | None]] = []  # searches under way
         self._hinting: list[tuple[Companion, Any, int | None]] = []
+        self._announcer = announce.Announcer()
         self._journal: Journal | None = None
         if journal is not None:
             self._journal = Journal(journal)
@@ -295,6 +296,7 @@ class Table:
             self._think_locked()
             self._look = present.look(companion)  # once per change: the frame and the view
             frame = lights.compose_frame(self._look.signals, self._look.last_player)
+        self._announce_locked()
         self._game_frame = frame
         self._feedback_frame()
         self._cond.notify_all()
@@ -383,9 +385,42 @@ class Table:
             game_doc = companion.document()
         if table["message"] is None and self._notices:
             table["message"] = render(self._notices[-1])
+        table["say"] = self._say_locked()
         view: View = {"game": game_doc, "table": table, "version": self.version}
         self._view = (self.version, view)
         return view
+
+    # --- what the table says aloud (``announce``) ---------------------------------------------
+
+    def _seats_locked(self) -> announce.Seats:
+        c = self._companion
+        labels = list(c.game.player_labels) if c is not None else []
+        return {"players": c.game.players if c is not None else 0,
+                "names": list(self._names), "labels": labels,
+                "computers": computers_json(c.computers) if c is not None else {}}
+
+    def _announce_locked(self) -> None:
+        c, look = self._companion, self._look
+        now = announce.moment(c, look) if c is not None and look is not None else None
+        self._announcer.observe(now, self._seats_locked())
+
+    def _say_locked(self) -> dict[str, Any]:
+        said = self._announcer.last
+        return announce.view(said, announce.seat_names(said["seats"], str) if said else [])
+
+    def on_announcement(self, listener: announce.Listener) -> None:
+        """Call ``listener`` with every new announcement, under the table's lock: it must
+        only queue it (the table's speaker speaks in a thread of its own)."""
+        with self._lock:
+            self._announcer.listen(listener)
+
+    def repeat_announcement(self) -> bool:
+        """Have the listeners say the last announcement again; False when there is none."""
+        with self._lock:
+            if self._announcer.last is None:
+                return False
+            self._announcer.repeat()
+            return True
 
     def view(self) -> View:
         """The view of docs/api.md: the state document and what the table shows and asks."""

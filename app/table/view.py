@@ -387,6 +387,7 @@ class TableView(TypedDict, total=False):
     plan: dict[str, Any] | None
     hint: dict[str, Any] | None
     replay: dict[str, Any] | None
+    say: dict[str, Any]
 
 
 class View(TypedDict):

@@ -574,6 +574,7 @@
     renderSim();
     renderFaults();
     sounds(previous, next);
+    Speech.follow(next);
     document.body.dataset.version = String(view.version ?? "");
     document.body.dataset.rendered = "true";
   }
@@ -618,6 +619,7 @@
     };
     soundButton.addEventListener("click", () => { Sound.toggle(); showSound(); });
     showSound();
+    Speech.bind($("speech"), $("repeat"));
     if (simulated) $("sim-clear").addEventListener("click", () => send("/api/sim/clear", {}));
     await Panel.ready;
     showSound();
