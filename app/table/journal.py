@@ -882,15 +882,17 @@ class Journal:
             return None
         return self._stored(row)
 
-    def finished_games(self) -> list[dict[str, Any]]:
-        """Every finished game, oldest first: id, variant, finish time, record, state and
-        whether it was imported. A damaged record is left out with a notice (it stays in the
-        file)."""
+    def finished_games(self, game: int | None = None) -> list[dict[str, Any]]:
+        """Every finished game, oldest first (or only ``game``): id, variant, finish time,
+        record, state and whether it was imported. A damaged record is left out with a notice
+        (it stays in the file)."""
         if self._db is None:
             return []
+        one = "" if game is None else " AND id = ?"
         rows = self._db.execute(
             "SELECT id, variant, finished, record, state, seal, imported FROM games WHERE "
-            "record IS NOT NULL AND status != ? ORDER BY id", (IMPORTING,)).fetchall()
+            f"record IS NOT NULL AND status != ?{one} ORDER BY id",
+            (IMPORTING,) if game is None else (IMPORTING, game)).fetchall()
         result = []
         for gid, variant, finished, record, state, seal, imported in rows:
             reason = None

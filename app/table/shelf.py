@@ -163,6 +163,8 @@ class Shelf:
 
     def game(self, gid: int) -> Stored | None:
         """One finished game as stored, or None (none such, or its record is damaged)."""
+        if not 0 <= gid < 2**63:  # no game has such an id (SQLite's ids are 64-bit)
+            return None
         row = self.db.execute(
             "SELECT id, variant, finished, imported, record, state, seal, "
             f"json_valid(record) AND json_valid(state) FROM games WHERE id = ? AND "

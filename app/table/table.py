@@ -62,6 +62,8 @@ from .journal import (
     now_iso,
     stored_size,
 )
+from .replaying import BoardReplay
+from .reviews import Reviews
 from .shelf import Shelf
 from .view import Message, TableView, View, count, message, render, render_next
 
@@ -106,12 +108,14 @@ class Table:
         settle: float = 1.0,
         ticker: bool | None = None,
         computer: ComputerConfig | None = None,
+        review_workers: str = "process",
     ) -> None:
         """``resolve`` finds a variant class by id (tests pass their own small games);
         ``settle`` is how long a Halma jump or a take-back on the board must stand still;
         ``ticker`` runs the settle timer in a thread (default: only with the real clock; with
         a test clock, call ``tick()``); ``computer`` is each level's effort (the config's
-        ``[computer]`` section)."""
+        ``[computer]`` section); ``review_workers`` is where reviews are computed
+        (``reviews.Reviews``: a worker process, or a thread for tools and tests)."""
         self._lock = threading.Lock()
         self._cond = threading.Condition(self._lock)
         self._display = display
@@ -152,6 +156,11 @@ class Table:
         if journal is not None:
             self._journal = Journal(journal)
             self._recover()
+        self._replay: BoardReplay | None = None
+        self.reviews = Reviews(self._journal.path.with_name(self._journal.path.name + ".reviews")
+                               if self._journal is not None else None, self._computer,
+                               review_workers)
+        """The reviews of finished games, kept beside the journal (``reviews``)."""
         with self._lock:
             self._bump()
         self._ticker: threading.Thread | None = None
@@ -355,7 +364,7 @@ class Table:
     def _feedback_frame(self) -> None:
         """The game's frame with the feedback light on every square whose tentative state
         differs from the confirmed board (called under the lock)."""
-        frame = self._game_frame
+        frame = self._game_frame if self._replay is None else self._replay.frame()
         unconfirmed = self._felt ^ self._occupied
         if unconfirmed:
             frame = {**frame, **dict.fromkeys(unconfirmed, lights.FELT)}
@@ -400,6 +409,7 @@ class Table:
             "version": self.version,
             "legend": lights.legend(),
             "player_colors": [lights.hex_color(c) for c in lights.PLAYER_COLORS],
+            "replay": self._replay.view() if self._replay is not None else None,
         }
         game_doc = None
         if companion is not None:
@@ -547,6 +557,7 @@ class Table:
         with self._lock:
             if self._closed:
                 return
+            ended = self._end_replay_locked()  # a hand at the board: back to the game at once
             felt = (square in self._felt) != occupied
             (self._felt.add if occupied else self._felt.discard)(square)
             try:
@@ -566,7 +577,7 @@ class Table:
             elif felt:
                 self._feedback_frame()
                 self._felt_changed()
-        if changed or felt:
+        if changed or felt or ended:
             self._show()
 
     def handle_fault(self, fault: SensorFault) -> None:
@@ -637,6 +648,7 @@ class Table:
                     and not running.state.over):
                 raise ConfirmNeeded(N_("{game} is still running: a new game ends it (it stays "
                                        "in the journal)"), "replace", game=running.game.name)
+            self._end_replay_locked()
             self._names = [str(n) for n in (names or [])][:game.players]
             self._colors = [str(c) for c in (colors or [])][:game.players]
             companion.set_board(self._occupied)
@@ -682,6 +694,7 @@ class Table:
             companion = self._companion
             if companion is None:
                 raise InputError(N_("no game is running: choose a game first"))
+            self._end_replay_locked()
             try:
                 companion.input(parsed)
             except RulesError as e:
@@ -705,6 +718,32 @@ class Table:
         """The current game's record (docs/records.md), or None before a game is chosen."""
         with self._lock:
             return self._record_locked()
+
+    @property
+    def game_id(self) -> int | None:
+        """The journal's number of the game on the table (None before one, or unjournaled)."""
+        with self._lock:
+            return self._game_id
+
+    def finished_game(self, game_id: int) -> dict[str, Any] | None:
+        """One finished game as ``finished_games`` gives it, or None: one row read beside the
+        game (never under the table's lock), so the review's polling never holds anyone up."""
+        shelf = self.shelf()
+        if shelf is None:
+            return None
+        try:
+            with shelf:
+                g = shelf.game(game_id)
+                if g is None:
+                    return None
+                return {"id": g.id, "variant": g.variant, "finished": g.finished,
+                        "record": json.loads(g.record), "state": json.loads(g.state),
+                        "imported": g.imported}
+        except sqlite3.Error as e:  # a damaged journal is reported, not raised
+            with self._lock:
+                self._notice("finished_unreadable", detail=str(e))
+                self._bump()
+            return None
 
     def shelf(self) -> Shelf | None:
         """The finished games, to read beside the game (``shelf.Shelf``, a context manager
@@ -903,6 +942,7 @@ class Table:
                 raise InputError(N_("set up the board first: then ask for a hint"))
             if c.mover in c.computers:
                 raise InputError(N_("it is the computer's turn: hints are for people"))
+            self._end_replay_locked()
             hand = c.hint_hand()
             if c.advice_now() is None and not any(
                     t[0] is c and t[1] is c.state and t[2] == hand for t in self._hinting):
@@ -929,6 +969,61 @@ class Table:
                 c.advice = (state, hand, advice)
             self._bump()
         self._show()
+
+    # --- a finished game replayed on the board (``replaying``) ------------------------------
+
+    def show_replay(self, game_id: int, move: int) -> View:
+        """Show move ``move`` (counted from 1) of finished game ``game_id`` on the LEDs, with
+        the computer's better move where the review has judged it. The running game is left
+        as it is. ``InputError`` for a game or move that is not there."""
+        entry = self.finished_game(game_id)
+        if entry is None:
+            raise InputError(N_("there is no finished game {game_id}"), game_id=game_id)
+        record = entry["record"]
+        total = len(record.get("actions") or [])
+        if not 1 <= move <= total:
+            raise InputError(N_("game {game_id} has moves 1 to {total}, not {move}"),
+                             game_id=game_id, total=total, move=move)
+        judged = self.reviews.progress(record).judged
+        best = judged[move - 1].best if move <= len(judged) else None
+        with self._lock:
+            replay = self._replay
+            if replay is None or replay.game_id != game_id:
+                try:
+                    replay = BoardReplay(game_id, record)
+                except (RulesError, ValueError) as e:
+                    raise InputError(N_("game {game_id} cannot be replayed: {detail}"),
+                                     game_id=game_id, detail=str(e)) from None
+            replay.go(move - 1, best)
+            self._replay = replay
+            self._replay_changed()
+            view = self._view_locked()
+        self._show()
+        return view
+
+    def leave_replay(self) -> View:
+        """End the replay: the LEDs show the running game again, as they were."""
+        with self._lock:
+            self._end_replay_locked()
+            view = self._view_locked()
+        self._show()
+        return view
+
+    def _end_replay_locked(self) -> bool:
+        """Under the lock: end a replay, if one is shown (True then)."""
+        if self._replay is None:
+            return False
+        self._replay = None
+        self._replay_changed()
+        return True
+
+    def _replay_changed(self) -> None:
+        """Under the lock: the LEDs' frame and a new view version for a replay's change; the
+        game's own frame (``_game_frame``) is not touched."""
+        self._feedback_frame()
+        self.version += 1
+        self._view = None
+        self._cond.notify_all()
 
     # --- time --------------------------------------------------------------------------------
 
@@ -1012,6 +1107,7 @@ class Table:
                     self._display.show({})
                 except Exception:
                     log.exception("the LEDs could not be darkened")
+        self.reviews.close()
         with self._lock:
             if self._journal is not None:
                 self._journal.close()

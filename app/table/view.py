@@ -388,6 +388,7 @@ class TableView(TypedDict, total=False):
     computer_draws: bool
     plan: dict[str, Any] | None
     hint: dict[str, Any] | None
+    replay: dict[str, Any] | None
     say: dict[str, Any]
 
 

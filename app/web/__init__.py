@@ -184,11 +184,13 @@ def create_app(
     from .api import api
     from .events import events
     from .pages import pages
+    from .reviewing import reviewing
     from .speech import speech_api
 
     app.register_blueprint(pages)
     app.register_blueprint(api)
     app.register_blueprint(events)
+    app.register_blueprint(reviewing)
     app.register_blueprint(speech_api)
     register_error_handlers(app)
     init_security(app)

@@ -554,6 +554,7 @@
         next.version < view.version) return; // an older answer after a newer live view
     const previous = view;
     view = next;
+    document.dispatchEvent(new CustomEvent("panel:view", { detail: view })); // replay_bar.js
     const game = view.game;
     $("no-game").hidden = !!game;
     $("game").hidden = !game;

@@ -108,7 +108,10 @@
       el("a", { class: "button secondary", href: `/api/games/${g.id}/record?download=1`,
                 download: `${g.variant}-${g.id}.json`, text: t("Record"),
                 "aria-label": t("Record of {game}, {date}", { game: g.name || g.variant,
-                                                                date: localDate(g.finished) }) }));
+                                                                date: localDate(g.finished) }) }),
+      el("a", { class: "button", href: `/review/${g.id}`, "data-review": String(g.id),
+                text: t("Review"), "aria-label": t("Review of {game}, {date}", {
+                  game: g.name || g.variant, date: localDate(g.finished) }) }));
   }
 
   // The buzzer's switch: off by default; without a usable buzzer pin it says why.
