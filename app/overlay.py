@@ -389,13 +389,18 @@ def render(game: Game, pitch: float = DEFAULT_PITCH_MM,
     return "\n".join(out) + "\n"
 
 
+GLUE = "\u00a0"
+"""A space the title is never wrapped at (printed as a plain space)."""
+
+
 def _title(text: str, margin: float, board: float) -> list[str]:
     """The title as SVG text lines in the margin above the board: as large as the margin
     allows, wrapped between words (never inside "100 %" or "360 x 360 mm") so that each line
     fits the board's width and the first page of a tiled print."""
     from reportlab.pdfbase.pdfmetrics import stringWidth
 
-    glued = text.replace(" %", "\u00a0%").replace(" x ", "\u00a0x\u00a0").replace(" mm", "\u00a0mm")
+    glued = (text.replace(" %", GLUE + "%").replace(" x ", f"{GLUE}x{GLUE}")
+             .replace(" mm", GLUE + "mm"))
     words = glued.split(" ")
     room = min(board, FIRST_PAGE_MM - margin) - 2 * TITLE_INDENT_MM
     band = margin - 1.5  # above the board, clear of its edge
@@ -420,8 +425,8 @@ def _title(text: str, margin: float, board: float) -> list[str]:
     step = size * 1.2
     first = (band - len(lines) * step) / 2 + size
     return [f'<text x="{_n(margin + TITLE_INDENT_MM)}" y="{_n(first + i * step)}" '
-            f'font-size="{_n(size)}" fill="{INK}" class="title">{escape(line)}</text>'
-            for i, line in enumerate(lines)]
+            f'font-size="{_n(size)}" fill="{INK}" class="title">'
+            f'{escape(line.replace(GLUE, " "))}</text>' for i, line in enumerate(lines)]
 
 
 def _region_borders(geometry: Geometry, owner: Mapping[str, str], pitch: float,
