@@ -156,6 +156,16 @@ class Table:
         except JournalError as e:
             self._notice("finish_not_kept", detail=str(e))
 
+    def _keep_unfinished(self) -> None:
+        """The running game, replaced by a new one: kept with its record as far as it went."""
+        if self._journal is None or self._game_id is None or self._companion is None:
+            return
+        try:
+            self._journal.keep_unfinished(self._game_id, self._record_locked() or {},
+                                          self._companion.document())
+        except JournalError as e:
+            self._notice("journal_error", detail=str(e))
+
     def _reopened(self) -> None:
         if self._journal is not None and self._game_id is not None:
             try:
@@ -540,8 +550,12 @@ class Table:
             running = self._companion
             if (not replace and running is not None and running.actions
                     and not running.state.over):
-                raise ConfirmNeeded(N_("{game} is still running: a new game ends it (it stays "
-                                       "in the journal)"), "replace", game=running.game.name)
+                raise ConfirmNeeded(N_("{game} is still running: a new game ends it. It is "
+                                       "kept, marked unfinished and with its record, among "
+                                       "the games on the Table page."), "replace",
+                                    game=running.game.name)
+            if running is not None and running.actions and not running.state.over:
+                self._keep_unfinished()  # with its players' names, before the new ones
             self._names = [str(n) for n in (names or [])][:game.players]
             self._colors = [str(c) for c in (colors or [])][:game.players]
             companion.set_board(self._occupied)
@@ -623,7 +637,7 @@ class Table:
         written in one transaction. ``ArchiveError`` for a file that is no export,
         ``JournalError`` when they cannot be kept: either way nothing changed."""
         if self._journal is None or not self._journal.ok:
-            raise JournalError("the table keeps no journal, so it cannot keep imported games")
+            raise JournalError("the table keeps no save file, so it cannot keep imported games")
         plan = plan_import(document, self.finished_games())
         if not plan.new:
             return plan

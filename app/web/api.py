@@ -293,7 +293,8 @@ def sim_clear() -> Response:
 
 @api.get("/games")
 def finished_games() -> Response:
-    """Finished games, newest first, without their records (download those one by one)."""
+    """Finished games, newest first, without their records (download those one by one); a
+    game replaced by a new one before its end is among them, marked ``unfinished``."""
     games = []
     for entry in _panel().table.finished_games():
         state = entry.get("state") or {}
@@ -309,6 +310,7 @@ def finished_games() -> Response:
             "winners": state.get("winners"),
             "end_reason": state.get("end_reason"),
             "imported": bool(entry.get("imported")),
+            "unfinished": bool(entry.get("unfinished")),
         })
     games.sort(key=lambda g: (g["finished"] or "", g["id"] or 0), reverse=True)
     return jsonify(games)
@@ -329,10 +331,11 @@ def finished_record(game_id: int) -> Response:
 @api.get("/games/export")
 def export_games() -> Response:
     """Every finished game in one file (docs/records.md, "Finished games file"), named with
-    today's date; ``?download=0`` shows it instead of saving it."""
+    today's date; ``?download=0`` shows it instead of saving it. Unfinished games (replaced
+    before their end) stay on this table: another table takes only finished ones."""
     from datetime import date
 
-    games = sorted(_panel().table.finished_games(),
+    games = sorted((g for g in _panel().table.finished_games() if not g.get("unfinished")),
                    key=lambda g: (str(g.get("finished") or ""), g.get("id") or 0))
     document = export_document(games, now_iso(), current_version().to_json())
     name = f"sudoku-table-games-{date.today().isoformat()}.json"

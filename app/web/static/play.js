@@ -68,6 +68,7 @@
       legend,
       pieceLooks: traitsOf(variantId).piece_looks,
       jokers: traitsOf(variantId).has_jokers,
+      pieceWord: traitsOf(variantId).piece_word,
       clickable: simulated,
       onSquare: simulated ? onSquare : null,
     });
@@ -166,7 +167,7 @@
     who.replaceChildren();
     const actor = next.actor;
     if (game.over) {
-      who.append(winnerWords(game));
+      who.append(el("strong", { text: winnerWords(game) }));
     } else if (actor !== null && actor !== undefined) {
       who.append(swatch(actor), el("strong", { text: playerName(actor) }));
       who.dataset.actor = String(actor);
@@ -326,10 +327,13 @@
     return said("reasons", reason.code, params) || reason.text;
   }
 
+  // The hint: in the bar, the advised action with the mark its square carries on the board
+  // (the targets step back meanwhile); below the bar, why.
   function renderHint() {
     const hint = view.table.hint;
     const box = $("hint-box");
     box.hidden = !hint;
+    $("hint-why").hidden = !hint || hint.status !== "ready" || !(hint.reasons || []).length;
     if (!hint) return;
     box.dataset.status = hint.status;
     if (hint.status !== "ready") {
@@ -337,8 +341,8 @@
       $("hint-reasons").replaceChildren();
       return;
     }
-    $("hint-action").textContent = t("Hint for {player}: {action} (it lights up on the board).",
-                                     { player: playerName(hint.player), action: describe(hint.action) });
+    $("hint-action").textContent = t("Hint: {action} (marked i)",
+                                     { action: describe(hint.action) });
     $("hint-reasons").replaceChildren(...(hint.reasons || []).map((r) =>
       el("li", { "data-reason": r.code, text: reasonText(r) })));
   }
@@ -367,6 +371,8 @@
   function renderEnd(game) {
     $("end").hidden = !game.over;
     $("moves-box").hidden = !game.over;
+    // At the end the final scores, split as the rule book counts them, take the scores' place.
+    $("scores-box").hidden = game.over;
     $("rematch").hidden = !game.over;
     $("another").hidden = !game.over;
     if (!game.over) return;
@@ -375,11 +381,13 @@
                                  { winner: winnerWords(game), reason: endWords(game.end_reason) });
     renderBreakdown(game);
     const moves = view.table.moves || [];
-    $("moves").replaceChildren(...moves.map((m) => {
+    $("moves").replaceChildren(...moves.map((m, index) => {
       const scored = (m.points || []).map((n, i) => [i, n]).filter(([, n]) => n)
         .map(([i, n]) => `${playerName(i)} ${n > 0 ? "+" : ""}${n}`).join(", ");
       const done = (m.completed || []).map(area).join(", ");
-      return el("li", {}, m.player === null || m.player === undefined ? "" : swatch(m.player), " ",
+      // The move's number is text of its own, so that no list marker is cut at the edge.
+      return el("li", {}, el("span", { class: "move-number", text: `${index + 1}.` }), " ",
+                m.player === null || m.player === undefined ? "" : swatch(m.player), " ",
                 `${m.player === null || m.player === undefined ? "" : playerName(m.player) + ": "}` +
                 `${describe(m.action)}${scored ? ` (${scored}${done ? `: ${done}` : ""})` : ""}`);
     }));
@@ -485,8 +493,12 @@
     $("joker").setAttribute("aria-pressed", mode === "joker" ? "true" : "false");
   }
 
-  function renderSim() {
+  function renderSim(game) {
     if (!simulated || !board) return;
+    const word = traitsOf(game.variant).piece_word;
+    $("sim-help").textContent = word === "card" ? t("Tap a square to put a card down or lift it.")
+      : word === "stone" ? t("Tap a square to put a stone down or lift it.")
+        : t("Tap a square to put a piece down or lift it; tap a piece twice to turn it over.");
     const cells = new Set(board.geometry.cells);
     const off = ((view.table && view.table.occupied) || []).filter((s) => !cells.has(s));
     const box = $("off-board");
@@ -515,7 +527,7 @@
       ...(Object.keys(view.table.computers || {}).length ? ["computer"] : [])];
     const listNode = $("legend");
     listNode.replaceChildren();
-    for (const [word, meaning] of Object.entries(Board.meanings())) {
+    for (const [word, meaning] of Object.entries(Board.meanings(traits.piece_word))) {
       if (shown && !shown.includes(word)) continue;
       const look = legend.signals[word] || { color: "#fff", pattern: "steady" };
       const light = el("span", { class: `light pattern-${look.pattern}`, text: Board.SYMBOLS[word],
@@ -570,7 +582,7 @@
     renderActions(game);
     renderHint();
     renderEnd(game);
-    renderSim();
+    renderSim(game);
     renderFaults();
     sounds(previous, next);
     document.body.dataset.version = String(view.version ?? "");
@@ -610,12 +622,13 @@
       mode = mode === "joker" ? null : "joker";
       render(view);
     });
-    const soundButton = $("sound");
-    const showSound = () => {
-      soundButton.setAttribute("aria-pressed", Sound.on() ? "true" : "false");
-      soundButton.textContent = Sound.on() ? t("Sound on") : t("Sound off");
-    };
-    soundButton.addEventListener("click", () => { Sound.toggle(); showSound(); });
+    // Sounds on this phone: a switch that shows whether they are on.
+    const soundSwitch = $("sound");
+    const showSound = () => { soundSwitch.checked = Sound.on(); };
+    soundSwitch.addEventListener("change", () => {
+      if (soundSwitch.checked !== Sound.on()) Sound.toggle();
+      showSound();
+    });
     showSound();
     if (simulated) $("sim-clear").addEventListener("click", () => send("/api/sim/clear", {}));
     await Panel.ready;

@@ -63,7 +63,7 @@
     const games = await get("/api/games");
     const list = $("finished");
     list.replaceChildren();
-    if (!games.length) list.append(el("li", { class: "muted", text: t("No finished games yet.") }));
+    if (!games.length) list.append(el("li", { class: "muted", text: t("No games played yet.") }));
     for (const g of games) {
       // Seats nobody named are listed by their seat's name (White, Player 2) in this language.
       const names = (g.names || []).map((n) => {
@@ -73,13 +73,15 @@
       const scores = g.scores || [];
       const winners = g.winners || [];
       const who = names.map((n, i) => `${n} ${scores[i] ?? ""}`.trim()).join(" : ");
-      const won = winners.length === 1
+      // A game replaced by a new one before its end: kept as far as it went.
+      const won = g.unfinished ? t("unfinished: replaced by a new game")
+        : winners.length === 1
         ? t("{player} won", { player: names[winners[0]] || t("Player {n}", { n: winners[0] + 1 }) })
         : winners.length > 1 ? t("{players} shared the win", { players: winners.map((w) => names[w]).join(", ") })
           : t("a draw");
-      const reason = said("end", g.end_reason);
+      const reason = g.unfinished ? null : said("end", g.end_reason);
       const why = reason ? ` (${reason})` : "";
-      list.append(el("li", { "data-game": String(g.id) },
+      list.append(el("li", { "data-game": String(g.id), "data-unfinished": g.unfinished ? "true" : null },
         el("div", {},
           el("strong", { text: g.name || g.variant }), " ",
           el("span", { class: "muted", text: localDate(g.finished) }),
@@ -92,13 +94,13 @@
     }
   }
 
-  // The buzzer's switch: off by default; without a usable buzzer pin it says why.
+  // The buzzer's switch, showing whether it is on: off by default; without a usable buzzer
+  // pin it says why.
   function showTableSound(sound) {
-    const button = $("table-sound");
+    const toggle = $("table-sound");
     if (!sound) return;
-    button.setAttribute("aria-pressed", sound.on ? "true" : "false");
-    button.textContent = sound.on ? t("Table sound: on") : t("Table sound: off");
-    button.disabled = !sound.available;
+    toggle.checked = !!sound.on;
+    toggle.disabled = !sound.available;
     const problem = $("table-sound-problem");
     problem.hidden = sound.available;
     problem.textContent = sound.available ? ""
@@ -226,9 +228,10 @@
                                                  { level: Number(slider.value) }).catch(() => {}));
     $("led-test").addEventListener("click", () => ledTest().catch(() => {}));
     showTableSound(info.sound);
-    $("table-sound").addEventListener("click", () => {
-      const on = $("table-sound").getAttribute("aria-pressed") !== "true";
-      post("/api/table/sound", { on }).then((r) => showTableSound(r.sound)).catch(() => {});
+    $("table-sound").addEventListener("change", () => {
+      const toggle = $("table-sound");
+      post("/api/table/sound", { on: toggle.checked }).then((r) => showTableSound(r.sound))
+        .catch(() => { toggle.checked = !toggle.checked; });
     });
     showPower(info.power);
     for (const id of ["power-off", "power-restart"]) {
