@@ -96,6 +96,18 @@ def test_every_page_in_every_moment(seen: Phone) -> None:
     page.wait_for_selector("body[data-rendered='true']", state="attached")
     page.click("#hint")
     page.wait_for_selector("#hint-box[data-status='ready']")
+    # The hint's square stands out: every target steps back (thin, faint, no badge).
+    rings = page.evaluate("""() => {
+        const all = (s) => [...document.querySelectorAll(s)];
+        return {targets: all('#board .signal-ring[data-signal=target]').length,
+                behind: all('#board .signal-ring.behind[data-signal=target]').length,
+                badges: all('#board .signal-dot').length,
+                hint: all('#board .signal-ring[data-signal=hint]:not(.behind)').length,
+                faint: all('#board .signal-ring.behind').every(
+                    (r) => Number(r.getAttribute('stroke-opacity')) <= 0.35)};
+    }""")
+    assert rings["hint"] == 1 and rings["targets"] > 20 and rings["faint"], rings
+    assert rings["behind"] == rings["targets"] and rings["badges"] < 5, rings
     look(phone, None, play_in_view(phone) + ["#hint-box", "#pad"], "a hint among targets")
 
     # A card put down, then one that does not fit: the reason said, the pad offered.
@@ -140,6 +152,19 @@ def test_every_page_in_every_moment(seen: Phone) -> None:
     # The other pages: a game chosen on the start page, the table, the rules.
     page.goto(phone.url + "/")
     page.wait_for_selector("body[data-rendered='true']", state="attached")
+    # Every game with a small drawing of its board, read out in words of this language.
+    from app.rules.game import all_variants
+
+    pictures = page.evaluate("""() => [...document.querySelectorAll('svg[data-thumb]')].map(
+        (svg) => [svg.dataset.thumb, svg.querySelectorAll('[data-square]').length,
+                  svg.getAttribute('role'), svg.getAttribute('aria-label')])""")
+    assert len(pictures) == len(all_variants()) == 12
+    board_words = "Das Brett: " if page.evaluate("document.documentElement.lang") == "de" \
+        else "The board: "
+    for variant, squares, role, label in pictures:
+        cells = len(phone.api(f"/api/variants/{variant}")["cells"])
+        assert squares == cells and role == "img", variant
+        assert label.startswith(board_words) and str(cells) in label, (variant, label)
     page.click("[data-variant='sudoku-family']")
     page.wait_for_selector("#player-names input")
     time.sleep(0.4)  # the form scrolls into view smoothly

@@ -412,6 +412,8 @@
     pad.hidden = moveGame || game.over || !(numberPrompt || mode || preChoice);
     pad.dataset.mode = mode || (numberPrompt ? "answer" : "pre-choice");
     pad.style.setProperty("--numbers", String(high - low + 1));
+    // Upright, up to six numbers stand in one row; nine in two.
+    pad.style.setProperty("--pad-columns", String(high - low + 1 <= 6 ? high - low + 1 : 5));
     const inHand = view.table.in_hand;
     const modeChoices = new Set(mode === "discard" ? (view.table.discard_choices || [])
       : mode === "joker" ? (view.table.joker_choices || []) : []);
@@ -480,7 +482,9 @@
       !((view.table.computers || {})[String(next.actor)]);
     $("hint").hidden = !personToMove;
     $("hint").disabled = !view.table.hints || !!(view.table.hint && view.table.hint.status === "thinking");
-    $("hint").textContent = view.table.hints ? t("Hint") : t("Hints off");
+    // The button names its action; whether hints are on is the switch's to show.
+    if (view.table.hints) $("hint").removeAttribute("aria-describedby");
+    else $("hint").setAttribute("aria-describedby", "hint-off");
     $("hint-off").hidden = !personToMove || !!view.table.hints;
     $("end-turn").hidden = game.over || game.phase !== "blanks";
     // On the computer's turn the button is there only when the computer sets its card aside.

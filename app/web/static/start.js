@@ -74,7 +74,10 @@
       if (!svg) return;
       const board = Board.build(svg, geometry, { legend, picture: true,
                                                  pieceLooks: (v.traits || {}).piece_looks });
-      Board.update(board, { game: { cells: {} }, table: { signals: {} } });
+      // A fixed start position is drawn too (Halma's and Revers' pieces); a random one is not.
+      const cells = v.has_setup && !(v.traits || {}).random_setup
+        ? await get(`/api/variants/${encodeURIComponent(v.id)}/setup`) : {};
+      Board.update(board, { game: { cells }, table: { signals: {} } });
       svg.setAttribute("aria-label", t("The board: {words}", { words: Board.describe(geometry) }));
     }));
   }
