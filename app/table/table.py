@@ -148,23 +148,22 @@ class Table:
                 self._reopened()
 
     def _finished(self) -> None:
-        if self._journal is None or self._game_id is None or self._companion is None:
-            return
-        try:
-            self._journal.finish(self._game_id, self._record_locked() or {},
-                                 self._companion.document())
-        except JournalError as e:
-            self._notice("finish_not_kept", detail=str(e))
+        self._keep_record(finished=True)
 
     def _keep_unfinished(self) -> None:
         """The running game, replaced by a new one: kept with its record as far as it went."""
+        self._keep_record(finished=False)
+
+    def _keep_record(self, finished: bool) -> None:
+        """The current game's record and state into the journal, finished or replaced; a
+        failing disk is told in a notice."""
         if self._journal is None or self._game_id is None or self._companion is None:
             return
+        keep = self._journal.finish if finished else self._journal.keep_unfinished
         try:
-            self._journal.keep_unfinished(self._game_id, self._record_locked() or {},
-                                          self._companion.document())
+            keep(self._game_id, self._record_locked() or {}, self._companion.document())
         except JournalError as e:
-            self._notice("journal_error", detail=str(e))
+            self._notice("finish_not_kept" if finished else "journal_error", detail=str(e))
 
     def _reopened(self) -> None:
         if self._journal is not None and self._game_id is not None:
