@@ -65,21 +65,27 @@
        el("span", { class: "desc", text: t(v.description) }))));
   }
 
-  // The small drawings, from the same geometry the play page draws the board from.
+  // The small drawings, from the same geometry the play page draws the board from: one at a
+  // time, each in a task of its own, so that a tap on a game is answered at once meanwhile.
   async function drawBoards(legend) {
-    await Promise.all(variants.map(async (v) => {
-      const geometry = await get(`/api/variants/${encodeURIComponent(v.id)}`);
+    // (A board that cannot be fetched is left undrawn; the toast says why.)
+    const geometries = variants.map((v) => get(`/api/variants/${encodeURIComponent(v.id)}`)
+      .catch(() => null));
+    for (const [index, v] of variants.entries()) {
+      await new Promise((resolve) => setTimeout(resolve, 0));
+      const geometry = await geometries[index];
+      if (!geometry) continue;
       v.numbers = v.numbers || geometry.numbers;  // the setup form needs them too
       const svg = document.querySelector(`svg[data-thumb="${CSS.escape(v.id)}"]`);
-      if (!svg) return;
+      if (!svg) continue;
       const board = Board.build(svg, geometry, { legend, picture: true,
                                                  pieceLooks: (v.traits || {}).piece_looks });
       // A fixed start position is drawn too (Halma's and Revers' pieces); a random one is not.
       const cells = v.has_setup && !(v.traits || {}).random_setup
-        ? await get(`/api/variants/${encodeURIComponent(v.id)}/setup`) : {};
+        ? await get(`/api/variants/${encodeURIComponent(v.id)}/setup`).catch(() => ({})) : {};
       Board.update(board, { game: { cells }, table: { signals: {} } });
       svg.setAttribute("aria-label", t("The board: {words}", { words: Board.describe(geometry) }));
-    }));
+    }
   }
 
   // The real pieces of the DOMINARI games are white and black: no colour to choose there.
