@@ -1,4 +1,4 @@
-"""The command line: ``sudoku-table serve | replay | move | selftest | overlay``.
+"""The command line: ``sudoku-table serve | replay | move | selftest | overlay | speak``.
 
 The parts of ``serve`` are composed in ``app.assembly``; the config file is read by
 ``app.config`` and each command is handed its part."""
@@ -131,6 +131,18 @@ def _overlay(args: argparse.Namespace) -> int:
     return overlay(args, say=lambda text: translate(text, language))
 
 
+def _speak(args: argparse.Namespace) -> int:
+    from .config import ConfigError, load_config
+    from .speech.cli import main as speak
+
+    try:
+        config = load_config(args.config).speech
+    except ConfigError as e:
+        print(f"sudoku-table speak: cannot start: {e}", file=sys.stderr)
+        return 2
+    return speak(args, config)
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="sudoku-table",
@@ -193,6 +205,10 @@ def build_parser() -> argparse.ArgumentParser:
                    help="tile onto A4 or US Letter pages as one PDF (default: one SVG sheet)")
     p.add_argument("--out", default=None, help="write to this file (default: stdout)")
     p.set_defaults(func=_overlay)
+
+    from .speech.cli import add_parser as add_speak
+
+    add_speak(sub, LANGUAGES, _speak)
     return parser
 
 
