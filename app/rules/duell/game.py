@@ -9,9 +9,12 @@ Markers (one per house, ``markers`` maps a house to its winner):
 
 - a house that becomes full goes at once to the player with more cards in it (gold cards count
   for nobody; equal counts: the higher highest card, and so on);
-- at the start of a player's turn, every house decided in that player's favour is awarded to
-  them (``claims.claim_holds``: even the opponent's best case cannot outdo them);
-- twelve markers win at once; if one action brings both players to twelve, its mover wins;
+- right after a player's card (placed or set aside), every house then decided in that player's
+  favour is awarded to them in that same turn (``claims.claim_holds``: even the opponent's best
+  case cannot outdo them); at the start of a player's turn, every house decided in their favour
+  meanwhile (by the opponent's card) is awarded to them;
+- twelve markers win at once; if one action brings both players to twelve, its mover wins (the
+  game ends before the opponent's turn, and its claims, begin);
 - when both stacks are used up, every house not yet awarded goes to the player with more cards
   in it (no player card: nobody), then more markers win and equal markers draw.
 
@@ -82,7 +85,8 @@ class DuellState(State):
     ``markers`` maps each awarded house to its winner, in the order they were awarded;
     ``discarded`` counts the cards set aside by both; ``passed`` lists the players whose turn
     was skipped after the last action (their stack was used up); ``awarded`` names the houses
-    the last action brought in (full ones and claims at the start of the next turn).
+    the last action brought in, in this order: full ones, the mover's claims in the same turn,
+    the next player's claims at the start of their turn.
     """
 
     used: tuple[tuple[int, ...], ...] = (NO_CARDS_USED, NO_CARDS_USED)
@@ -423,14 +427,32 @@ class DuellDerMeister(Game):
             discarded += 1
         after = state.replace(board=board, used=tuple(tuple(c) for c in used), markers=markers,
                               discarded=discarded, passed=(), awarded=())
-        after = self._next_turn(after, mover, awarded)
+        claimed: list[str] = []
+        after = self._claim(after, mover, awarded, claimed)
+        after = self._next_turn(after, mover, awarded, claimed)
         before_scores, after_scores = self.scores(state), self.scores(after)
         points = tuple(a - b for a, b in zip(after_scores, before_scores, strict=True))
-        return after.replace(last=Effects(completed=tuple(completed), points=points))
+        return after.replace(last=Effects(completed=tuple(completed), points=points,
+                                          claimed=tuple(claimed)))
 
-    def _next_turn(self, state: DuellState, mover: int, awarded: list[str]) -> DuellState:
-        """After ``mover``'s action: a win at twelve markers, or the next turn (with its
-        automatic claims and passes), or the end once both stacks are used up."""
+    def _claim(self, state: DuellState, player: int, awarded: list[str],
+               claimed: list[str]) -> DuellState:
+        """``state`` with every house now decided in ``player``'s favour awarded to them (each
+        appended to ``awarded`` and ``claimed`` as well)."""
+        decided = decided_houses(state, player)
+        if not decided:
+            return state
+        markers = dict(state.markers)
+        for name in decided:
+            markers[name] = player
+        awarded.extend(decided)
+        claimed.extend(decided)
+        return state.replace(markers=markers)
+
+    def _next_turn(self, state: DuellState, mover: int, awarded: list[str],
+                   claimed: list[str]) -> DuellState:
+        """After ``mover``'s action and claims: a win at twelve markers, or the next turn (with
+        its player's claims and the passes), or the end once both stacks are used up."""
         won = self._twelve(state, mover)
         if won is not None:
             return state.replace(over=True, to_move=None, winners=(won,),
@@ -443,12 +465,9 @@ class DuellDerMeister(Game):
             player, passed = mover, (opponent,)
         else:
             return self._final(state, awarded)
-        markers = dict(state.markers)
-        for name in decided_houses(state, player):
-            markers[name] = player
-            awarded.append(name)
-        state = state.replace(markers=markers, to_move=player, passed=passed,
-                              awarded=tuple(awarded))
+        if player != mover:  # the mover's own claims were made right after the action
+            state = self._claim(state, player, awarded, claimed)
+        state = state.replace(to_move=player, passed=passed, awarded=tuple(awarded))
         won = self._twelve(state, mover)
         if won is not None:
             return state.replace(over=True, to_move=None, winners=(won,))
