@@ -247,6 +247,15 @@
     return said("messages", code.code, params);
   }
 
+  // The areas an action completed, then those it won before they were full (Duell's early
+  // claims): "file a; decided early: block a7".
+  function scoredAreas(effects) {
+    const parts = [(effects.completed || []).map(area).join(", ")];
+    const claimed = (effects.claimed || []).map(area);
+    if (claimed.length) parts.push(t("decided early: {areas}", { areas: claimed.join(", ") }));
+    return parts.filter((part) => part).join("; ");
+  }
+
   // "Anna: 3 on e3 - Anna +2, Ben -1 (rank 4, block b4)" for an action; otherwise the table's
   // message (or its latest notice) in this phone's language.
   function messageText() {
@@ -254,7 +263,7 @@
     if (code && code.code === "action") {
       const p = code.params || {};
       const scored = (p.points || []).map((n, i) => [i, n]).filter(([, n]) => n);
-      const done = (p.completed || []).map(area).join(", ");
+      const done = scoredAreas(p);
       const did = t("{player}: {action}", { player: playerName(p.player),
                                             action: p.action ? describe(p.action) : "" });
       if (scored.length) {
@@ -378,7 +387,7 @@
     $("moves").replaceChildren(...moves.map((m) => {
       const scored = (m.points || []).map((n, i) => [i, n]).filter(([, n]) => n)
         .map(([i, n]) => `${playerName(i)} ${n > 0 ? "+" : ""}${n}`).join(", ");
-      const done = (m.completed || []).map(area).join(", ");
+      const done = scoredAreas(m);
       return el("li", {}, m.player === null || m.player === undefined ? "" : swatch(m.player), " ",
                 `${m.player === null || m.player === undefined ? "" : playerName(m.player) + ": "}` +
                 `${describe(m.action)}${scored ? ` (${scored}${done ? `: ${done}` : ""})` : ""}`);
