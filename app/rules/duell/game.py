@@ -26,7 +26,7 @@ leaves the second player one last card after the first player's stack is empty.
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator, Mapping
+from collections.abc import Collection, Iterator, Mapping
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
@@ -143,31 +143,53 @@ def cards_in(board: Mapping[str, Piece], cells: tuple[str, ...],
     return cards
 
 
-def decided_houses(state: DuellState, claimant: int) -> list[str]:
+HouseView = tuple[tuple[list[int], list[int]], list[int]]
+"""One house as the claims see it: each player's card numbers in it, and for each of its empty
+cells the mask of numbers the Sudoku rule still allows there."""
+
+
+def house_views(board: Mapping[str, Piece],
+                awarded: Collection[str] = ()) -> list[HouseView | None]:
+    """Every house (in ``HOUSE_NAMES`` order) as the claims see it on ``board``; None for the
+    houses in ``awarded``, which nobody can claim any more."""
+    masks = house_masks(board)
+    open_of = {cell: open_numbers(masks, cell) for cell in CELLS if cell not in board}
+    views: list[HouseView | None] = []
+    for name, cells in zip(HOUSE_NAMES, HOUSE_CELLS, strict=True):
+        if name in awarded:
+            views.append(None)
+            continue
+        cards: tuple[list[int], list[int]] = ([], [])
+        open_masks: list[int] = []
+        for cell in cells:
+            piece = board.get(cell)
+            if piece is None:
+                open_masks.append(open_of[cell])
+            elif piece.owner is not None and piece.number is not None:
+                cards[piece.owner].append(piece.number)
+        views.append((cards, open_masks))
+    return views
+
+
+def decided_houses(state: DuellState, claimant: int,
+                   views: list[HouseView | None] | None = None) -> list[str]:
     """The houses not yet awarded that are decided in ``claimant``'s favour now: even if the
     opponent filled every cell of the house that can still be filled (with numbers the Sudoku
     rule allows there and that remain in the opponent's stack), the claimant would rank
-    higher."""
-    board = state.board
+    higher. ``views`` are the board's ``house_views`` when the caller has them already."""
+    if views is None:
+        views = house_views(state.board, state.markers)
     opponent = 1 - claimant
     available = remaining_numbers(state, opponent)
-    masks = house_masks(board)
     result = []
-    for h, name in enumerate(HOUSE_NAMES):
-        if name in state.markers:
+    for name, view in zip(HOUSE_NAMES, views, strict=True):
+        if view is None or name in state.markers:
             continue
-        mine: list[int] = []
-        theirs: list[int] = []
-        options: list[int] = []
-        for cell in HOUSE_CELLS[h]:
-            piece = board.get(cell)
-            if piece is None:
-                options.append(open_numbers(masks, cell) & available)
-            elif piece.owner == claimant:
-                mine.append(piece.number)  # type: ignore[arg-type]
-            elif piece.owner == opponent:
-                theirs.append(piece.number)  # type: ignore[arg-type]
-        if mine and claim_holds(mine, theirs, options):
+        cards, open_masks = view
+        mine = cards[claimant]
+        if not mine:
+            continue
+        if claim_holds(mine, cards[opponent], [m & available for m in open_masks]):
             result.append(name)
     return result
 
@@ -428,18 +450,19 @@ class DuellDerMeister(Game):
         after = state.replace(board=board, used=tuple(tuple(c) for c in used), markers=markers,
                               discarded=discarded, passed=(), awarded=())
         claimed: list[str] = []
-        after = self._claim(after, mover, awarded, claimed)
-        after = self._next_turn(after, mover, awarded, claimed)
+        views = house_views(board, markers)  # the same board for both players' claims
+        after = self._claim(after, mover, views, awarded, claimed)
+        after = self._next_turn(after, mover, views, awarded, claimed)
         before_scores, after_scores = self.scores(state), self.scores(after)
         points = tuple(a - b for a, b in zip(after_scores, before_scores, strict=True))
         return after.replace(last=Effects(completed=tuple(completed), points=points,
                                           claimed=tuple(claimed)))
 
-    def _claim(self, state: DuellState, player: int, awarded: list[str],
-               claimed: list[str]) -> DuellState:
+    def _claim(self, state: DuellState, player: int, views: list[HouseView | None],
+               awarded: list[str], claimed: list[str]) -> DuellState:
         """``state`` with every house now decided in ``player``'s favour awarded to them (each
-        appended to ``awarded`` and ``claimed`` as well)."""
-        decided = decided_houses(state, player)
+        appended to ``awarded`` and ``claimed`` as well); ``views`` are its board's."""
+        decided = decided_houses(state, player, views)
         if not decided:
             return state
         markers = dict(state.markers)
@@ -449,8 +472,8 @@ class DuellDerMeister(Game):
         claimed.extend(decided)
         return state.replace(markers=markers)
 
-    def _next_turn(self, state: DuellState, mover: int, awarded: list[str],
-                   claimed: list[str]) -> DuellState:
+    def _next_turn(self, state: DuellState, mover: int, views: list[HouseView | None],
+                   awarded: list[str], claimed: list[str]) -> DuellState:
         """After ``mover``'s action and claims: a win at twelve markers, or the next turn (with
         its player's claims and the passes), or the end once both stacks are used up."""
         won = self._twelve(state, mover)
@@ -466,7 +489,7 @@ class DuellDerMeister(Game):
         else:
             return self._final(state, awarded)
         if player != mover:  # the mover's own claims were made right after the action
-            state = self._claim(state, player, awarded, claimed)
+            state = self._claim(state, player, views, awarded, claimed)
         state = state.replace(to_move=player, passed=passed, awarded=tuple(awarded))
         won = self._twelve(state, mover)
         if won is not None:
