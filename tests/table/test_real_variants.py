@@ -155,6 +155,11 @@ def test_duell_a_claim_is_said_with_the_card_that_decides_it() -> None:
     assert view["game"]["markers"] == {"file a": 0, "block a7": 0}
     assert view["game"]["to_move"] == 1
     assert view["table"]["signals"]["a8"] == "last"
+    # Said aloud with the same card: both markers, and the block as decided early.
+    said = table.view()["table"]["say"]
+    assert said["parts"][0]["params"]["claimed"] == ["block a7"]
+    assert said["text"] == ("Player 1: 9 on a8, file a complete, block a7 decided early, "
+                            "plus 2. Player 2's turn.")
 
 
 def test_a_wrong_square_during_duell_setup_shows_extra_and_waits() -> None:
