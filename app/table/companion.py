@@ -265,7 +265,8 @@ class Companion:
         self.takeback_at = None
         last = self.state.last
         self.say("action", action=action.to_json(), player=self.history.last_player(),
-                 points=list(last.points), completed=list(last.completed))
+                 points=list(last.points), completed=list(last.completed),
+                 claimed=list(last.claimed))
         return None
 
     def cancel_pending(self) -> bool:
