@@ -621,11 +621,17 @@ def brightness() -> Response:
         raise ApiError(N_("level must be a number from 0 to 1, got {level}"),
                        params={"level": repr(level)})
     panel = _panel()
+    before = settings.brightness(panel)
     try:
         panel.table.set_brightness(float(level))
     except (ValueError, RulesError) as e:
         raise ApiError(str(e)) from None
-    settings.save_brightness(panel, float(level))
+    try:
+        settings.save_brightness(panel, float(level))
+    except settings.NotSaved:
+        if before is not None:  # not kept, so not shown either: the LEDs go back
+            panel.table.set_brightness(before)
+        raise
     return jsonify({"brightness": float(level)})
 
 

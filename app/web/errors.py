@@ -18,6 +18,7 @@ from app.rules.wording import N_
 from app.table.errors import ConfirmNeeded, InputError, StaleInput
 
 from .i18n import translate
+from .settings import NotSaved
 
 log = logging.getLogger(__name__)
 
@@ -71,6 +72,12 @@ def register_error_handlers(app: Flask) -> None:
     @app.errorhandler(ApiError)
     def _api_error(e: ApiError) -> Response:
         return error_response(said(e), e.status, **e.extra)
+
+    @app.errorhandler(NotSaved)
+    def _not_saved(e: NotSaved) -> Response:
+        # 503: the card is full or read-only; the old settings stay as they were.
+        return error_response(translate(N_("the setting cannot be saved ({detail}): nothing "
+                                           "changed"), detail=str(e)), 503)
 
     @app.errorhandler(ConfirmNeeded)
     def _confirm_needed(e: ConfirmNeeded) -> Response:

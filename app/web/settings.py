@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import logging
 import os
+import threading
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -16,6 +17,14 @@ if TYPE_CHECKING:
     from . import PanelState
 
 log = logging.getLogger(__name__)
+
+lock = threading.RLock()
+"""Held around every read-change-write of the file: two phones changing two settings at once
+(the speaker switched on while its language is chosen) both keep theirs."""
+
+
+class NotSaved(OSError):
+    """The settings file could not be written: the change is not kept (said to the phone)."""
 
 
 def load(path: str | os.PathLike[str] | None) -> dict[str, Any]:
@@ -32,16 +41,27 @@ def load(path: str | os.PathLike[str] | None) -> dict[str, Any]:
 
 
 def save(path: str | os.PathLike[str] | None, data: dict[str, Any]) -> None:
-    """Write atomically: a power cut leaves the old file or the new one, never half of one."""
+    """Write atomically: a power cut leaves the old file or the new one, never half of one.
+    A write that fails (a full or read-only card) raises ``NotSaved`` and leaves the old file."""
     if path is None:
         return
     target = Path(path)
     tmp = target.with_name(target.name + ".tmp")
     try:
-        tmp.write_text(json.dumps(data, indent=2), encoding="utf-8")
-        os.replace(tmp, target)
+        with lock:
+            tmp.write_text(json.dumps(data, indent=2), encoding="utf-8")
+            os.replace(tmp, target)
     except OSError as e:
         log.warning("cannot save settings %s: %s", path, e)
+        raise NotSaved(str(e)) from None
+
+
+def update(path: str | os.PathLike[str] | None, **changes: Any) -> None:
+    """Change some settings and keep the others, as one step under ``lock``."""
+    with lock:
+        data = load(path)
+        data.update(changes)
+        save(path, data)
 
 
 def brightness(panel: PanelState) -> float | None:
@@ -53,9 +73,7 @@ def brightness(panel: PanelState) -> float | None:
 
 
 def save_brightness(panel: PanelState, level: float) -> None:
-    data = load(panel.settings_path)
-    data["brightness"] = level
-    save(panel.settings_path, data)
+    update(panel.settings_path, brightness=level)
 
 
 def table_sound(path: str | os.PathLike[str] | None) -> bool:
@@ -64,6 +82,4 @@ def table_sound(path: str | os.PathLike[str] | None) -> bool:
 
 
 def save_table_sound(path: str | os.PathLike[str] | None, on: bool) -> None:
-    data = load(path)
-    data["table_sound"] = on
-    save(path, data)
+    update(path, table_sound=on)

@@ -157,24 +157,25 @@ def change_table_speech() -> Response:
     body = setting_body({"on", "volume", "language"}, "a speech setting")
     if not body.keys() - {"pin"}:
         raise ApiError(N_("a speech setting needs on, volume or language"))
-    panel = _panel()
-    chosen = speech_settings(panel)
     if "on" in body and not isinstance(body["on"], bool):
         raise ApiError(N_("on must be true or false, got {value}"),
                        params={"value": repr(body["on"])[:20]})
-    volume = body.get("volume", chosen.volume)
-    if isinstance(volume, bool) or not isinstance(volume, int | float) or not 0 <= volume <= 1:
-        raise ApiError(N_("volume must be a number from 0 to 1, got {volume}"),
-                       params={"volume": repr(volume)[:20]})
-    language = body.get("language", chosen.language)
-    if language not in i18n.LANGUAGES:
-        raise ApiError(N_("language must be one of {languages}, got {given}"),
-                       params={"languages": ", ".join(i18n.LANGUAGES),
-                               "given": repr(language)[:20]})
-    on = body.get("on", chosen.on)
-    data = settings.load(panel.settings_path)
-    data["speech"] = {"on": on, "volume": float(volume), "language": language}
-    settings.save(panel.settings_path, data)
+    panel = _panel()
+    with settings.lock:  # read, change and write as one: a change made meanwhile is kept
+        chosen = speech_settings(panel)
+        volume = body.get("volume", chosen.volume)
+        if (isinstance(volume, bool) or not isinstance(volume, int | float)
+                or not 0 <= volume <= 1):
+            raise ApiError(N_("volume must be a number from 0 to 1, got {volume}"),
+                           params={"volume": repr(volume)[:20]})
+        language = body.get("language", chosen.language)
+        if language not in i18n.LANGUAGES:
+            raise ApiError(N_("language must be one of {languages}, got {given}"),
+                           params={"languages": ", ".join(i18n.LANGUAGES),
+                                   "given": repr(language)[:20]})
+        on = body.get("on", chosen.on)
+        settings.update(panel.settings_path,
+                        speech={"on": on, "volume": float(volume), "language": language})
     speaker = _speaker()
     if on and speaker is not None and (not chosen.on or body.keys() & {"volume", "language"}):
         # A sign of life in the new voice, as the buzzer gives when it is switched on.

@@ -205,12 +205,12 @@ def test_a_move_picked_shows_on_the_board_and_on_the_table(
     page.wait_for_selector("body[data-replay='5']")
     assert _view(url)["table"]["replay"]["move"] == 5
     page.locator("#move-next").click()
-    page.wait_for_function("document.body.dataset.replay === '6'")
+    page.wait_for_selector("body[data-replay='6']", state="attached")
     deadline = time.monotonic() + 5
     while _view(url)["table"]["replay"]["move"] != 6 and time.monotonic() < deadline:
         time.sleep(0.05)
     assert _view(url)["table"]["replay"]["move"] == 6
     page.locator("#replay-leave").click()
-    page.wait_for_function("document.body.dataset.replay === ''")
+    page.wait_for_selector("body[data-replay='']", state="attached")
     assert _view(url)["table"]["replay"] is None
     assert not page.errors, page.errors

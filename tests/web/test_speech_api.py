@@ -144,3 +144,67 @@ def test_the_speech_section_of_the_config_is_checked() -> None:
             from_mapping({"speech": bad})
     with pytest.raises(ConfigError, match="speaker.device"):
         from_mapping({"speaker": {"device": "hw;rm -rf"}})
+
+
+def test_settings_changed_at_once_from_two_phones_are_all_kept(
+        client: FlaskClient, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The speaker switched on while its language is chosen (two requests at once, as the
+    Table page sends them): each change is kept, none written over by the other's older read
+    (the language was lost before)."""
+    import threading
+
+    from app.web import settings
+
+    real_load = settings.load
+    both_read = threading.Barrier(2, timeout=2)
+
+    def slow_load(path: Any) -> dict[str, Any]:
+        data = real_load(path)
+        try:  # both requests have read the file before either writes (when nothing stops it)
+            both_read.wait()
+        except threading.BrokenBarrierError:
+            pass
+        return data
+
+    monkeypatch.setattr(settings, "load", slow_load)
+    app = client.application
+    bodies = [{"on": True}, {"language": "de"}, {"volume": 0.8}, {"brightness": 0.5}]
+
+    def send(body: dict[str, Any]) -> None:
+        with app.test_client() as own:
+            if "brightness" in body:
+                own.post("/api/table/brightness", json={"level": body["brightness"]})
+            else:
+                own.post("/api/table/speech", json=body)
+
+    threads = [threading.Thread(target=send, args=(b,)) for b in bodies]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    kept = json.loads((tmp_path / "settings.json").read_text())
+    assert kept["speech"] == {"on": True, "volume": 0.8, "language": "de"}
+    assert kept["brightness"] == 0.5
+
+
+def test_a_setting_the_card_cannot_keep_is_refused_in_words_and_changes_nothing(
+        client: FlaskClient, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from pathlib import Path as P
+
+    client.post("/api/table/speech", json={"on": True, "volume": 0.4, "language": "de"})
+    client.post("/api/table/brightness", json={"level": 0.3})
+    before = (tmp_path / "settings.json").read_text()
+
+    def full(self: P, *args: Any, **kwargs: Any) -> int:
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(P, "write_text", full)
+    for path, body in (("/api/table/speech", {"volume": 0.9}),
+                       ("/api/table/brightness", {"level": 0.9}),
+                       ("/api/table/sound", {"on": True})):
+        answer = client.post(path, json=body, headers={"Accept-Language": "de"})
+        assert answer.status_code == 503, path
+        assert "kann nicht gespeichert werden" in answer.get_json()["error"], path
+    monkeypatch.undo()
+    assert (tmp_path / "settings.json").read_text() == before
+    assert client.get("/api/table/speech").get_json()["speech"]["volume"] == 0.4
