@@ -25,3 +25,13 @@ class ConfirmNeeded(InputError):
     def __init__(self, message: str, code: str, **params: Any) -> None:
         super().__init__(message, **params)
         self.code = code
+
+
+class CannotSave(InputError):
+    """The table cannot save now (its disk is full, read-only or failing), so the input was not
+    accepted and nothing changed; ``cause`` says why (``full``, ``read_only``, ``io``,
+    ``other``). The view's ``table.saving`` says what waits and what to do."""
+
+    def __init__(self, message: str, cause: str = "other", **params: Any) -> None:
+        super().__init__(message, **params)
+        self.cause = cause

@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from firmware.ports import RGB, Frame, Light
 
 SIGNALS = ("illegal", "conflict", "flip", "number", "dead", "target", "missing", "extra",
-           "setup", "last", "computer", "hint")
+           "setup", "last", "computer", "hint", "unsaved")
 """Every word of the LED language, as docs/api.md names them."""
 
 PRIORITY = ("dead", "last", "target", "hint", "computer", "conflict", "flip", "missing", "extra",
@@ -29,6 +29,7 @@ GREEN: RGB = (0, 255, 0)
 CYAN: RGB = (0, 190, 255)
 PINK: RGB = (255, 51, 204)
 LAVENDER: RGB = (153, 102, 255)
+LIME: RGB = (170, 255, 119)
 
 LIGHTS: Mapping[str, Light] = {
     # Every word has its own pattern and level, so colour-blind players can tell them apart;
@@ -47,6 +48,9 @@ LIGHTS: Mapping[str, Light] = {
     # and every player's under simulated colour blindness (tests/web/test_palette.py).
     "computer": Light(PINK, "pulse", 0.8),  # carry out the computer's action here
     "hint": Light(LAVENDER, "steady", 1.0),  # the hint asked for acts here
+    # The table cannot save: this piece is not counted yet (and the board's corners say the
+    # table cannot save). A pattern of its own, in a colour kept apart from every other light.
+    "unsaved": Light(LIME, "double_blink", 1.0),
 }
 
 FELT = Light(WHITE, "steady", 1.0)

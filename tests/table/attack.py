@@ -1,6 +1,6 @@
 """The attack on the journal, shared by the tests and ``bench/bench_trust.py``.
 
-Two parts, both with fixed seeds:
+Four parts, all with fixed seeds:
 
 * ``chaos``: a scripted game played through the JSON-lines runner in a subprocess, killed with
   SIGKILL at random points; after each restart every action whose view was printed before the
@@ -9,6 +9,18 @@ Two parts, both with fixed seeds:
   entries, all in the WAL), damaged in one way, then opened by a table. The outcome is
   ``recovered`` (nothing missing), ``told`` (something missing and the view says so) or
   ``silent`` (something missing and no word of it): the goal is no silent case.
+* ``write_faults``: a scripted evening (a game with a hints switch, take-backs from the panel
+  and on the board, a finish, a reopen, an import, a new game) played once per write it makes,
+  with that write failing as a full or failing disk fails it (``faults.Faults``). After each
+  step whatever did not count must be said (the input refused, or the view's ``saving`` state
+  ``failing``); then the disk comes back, the table saves what waited, and the evening goes on
+  exactly as without the fault. After a restart every acknowledged action and finished game
+  is there and the journal's chain holds.
+* ``disk_full_chaos``: Fake Kosmos through the runner in a subprocess on a real small disk
+  (a tmpfs, root only) that is filled and freed at random, the runner killed (SIGKILL) at
+  random points and restarted, sometimes while the disk is still full. After each restart
+  every acknowledged action is there, and every piece on the board the game does not count
+  shows as a disagreement (or the view says the table cannot save).
 """
 
 from __future__ import annotations
@@ -28,8 +40,12 @@ from pathlib import Path
 from typing import Any
 
 from app.table import Table
+from app.table.errors import CannotSave, InputError
+from app.table.journal import Journal, JournalError
+from app.table.table import RETRY_SECONDS, SPACE_SECONDS
 
-from .helpers import Clock, make_table, put
+from .faults import Faults, installed
+from .helpers import Clock, lift, make_table, put
 
 ROOT = Path(__file__).resolve().parents[2]
 FULL_GAME = [("a1", 1), ("b1", 2), ("c1", 3), ("d1", 4), ("a2", 3), ("b2", 4), ("c2", 1),
@@ -265,3 +281,173 @@ def chaos(base: Path, kills: int, seed: int, max_delay: float = 0.06) -> dict[st
             not acked["game"]["over"] else []
     return {"kills": kills, "survived": survived, "lost": lost, "games": finished,
             "acted": acted, "problems": problems}
+
+
+# --- write faults -------------------------------------------------------------------------------
+
+EVENING: list[tuple[Any, ...]] = [
+    ("new",), ("place", "a1", 1), ("place", "b1", 2), ("hints", True),
+    ("choose", "c1", 3),  # the number first: the piece's sensor event makes the action
+    ("undo",), ("choose", "c1", 3), ("place", "d1", 4),
+    ("takeback", "d1"),  # lifted again: taken back on the board once it has settled
+    *[("place", square, number) for square, number in FULL_GAME[3:]],  # the last one finishes
+    ("reopen",), ("place", "d4", 1), ("import",), ("new",), ("place", "a1", 1),
+    ("hints", False), ("place", "b1", 2),
+]
+"""The evening each write fault is tried on."""
+
+
+def _import_document() -> dict[str, Any]:
+    from app.table.archive import export_document
+    from tests.web.appliance import example
+
+    game = example()
+    return export_document([{"id": 1, "variant": game["record"]["variant"],
+                             "finished": "2025-01-01T20:00:00+00:00", **game}],
+                           "2025-02-01T10:00:00+00:00", {"version": "0.1.0"})
+
+
+def _evening_step(table: Table, clock: Clock, step: tuple[Any, ...],
+                  document: dict[str, Any]) -> None:
+    """One step of ``EVENING``; raises ``CannotSave`` or ``JournalError`` when refused."""
+    kind = step[0]
+    if kind == "new":
+        table.new_game("fake-kosmos", replace=True)
+        table.set_board([])
+    elif kind == "place":
+        place(table, clock, step[1], step[2])
+    elif kind == "choose":
+        table.input({"type": "number", "number": step[2]})
+        put(table, clock, step[1])
+    elif kind == "hints":
+        table.input({"type": "hints", "on": step[1]})
+    elif kind == "undo":
+        table.input({"type": "undo"})
+    elif kind == "reopen":
+        table.input({"type": "undo", "confirm": True})
+    elif kind == "takeback":
+        lift(table, clock, step[1])
+        clock.now += 1.1
+        table.tick()
+    elif kind == "import":
+        table.import_finished(document)
+
+
+def _snapshot(table: Table) -> tuple[Any, list[Any]]:
+    return table.record(), [(g["id"], g["record"]) for g in table.finished_games()]
+
+
+def _until_saved(table: Table, clock: Clock, faults: Faults, rounds: int = 40) -> bool:
+    """Let the table's timer try again until it saves (the disk is freed after a few tries,
+    as a person would free it); True once it does."""
+    for n in range(rounds):
+        state = table.saving()["state"]
+        if state == "ok":
+            return True
+        if n == 3:
+            faults.up()
+        clock.now += RETRY_SECONDS if state == "failing" else SPACE_SECONDS
+        table.tick()
+    return table.saving()["state"] == "ok"
+
+
+def _evening(path: Path, faults: Faults, reference: list[Any] | None, reserve: int,
+             checkpoint: int) -> dict[str, Any]:
+    """Play ``EVENING`` once; with ``reference`` (the snapshots of a run without faults), check
+    every step against it. Returns the snapshots, the problems and counts."""
+    document = _import_document()
+    table, clock, _ = make_table(path, reserve=reserve, checkpoint=checkpoint)
+    snaps: list[Any] = []
+    problems: list[str] = []
+    told = 0
+    try:
+        for index, step in enumerate(EVENING):
+            refused = False
+            try:
+                _evening_step(table, clock, step, document)
+            except (CannotSave, JournalError):
+                refused = True
+            except InputError as e:
+                problems.append(f"step {index} {step}: refused for another reason: {e}")
+            snap = _snapshot(table)
+            if reference is not None and snap != reference[index]:
+                if refused or table.saving()["state"] == "failing":
+                    told += 1
+                else:
+                    problems.append(f"step {index} {step}: did not count and nothing said")
+            if not _until_saved(table, clock, faults):
+                problems.append(f"step {index} {step}: never saved again: {table.saving()}")
+            if refused:  # a refused input is given again once the table saves
+                try:
+                    _evening_step(table, clock, step, document)
+                except (InputError, JournalError) as e:
+                    problems.append(f"step {index} {step}: refused again: {e}")
+                _until_saved(table, clock, faults)
+            if step[0] in ("undo", "reopen"):  # the piece taken back leaves the board
+                view = table.view()
+                for square in sorted(set(view["table"]["occupied"])
+                                     - set((view["game"] or {}).get("cells", {}))):
+                    lift(table, clock, square)
+            snap = _snapshot(table)
+            if reference is not None and snap != reference[index]:
+                problems.append(f"step {index} {step}: the evening went another way")
+            snaps.append(snap)
+        last = snaps[-1]
+    finally:
+        table.close()
+    faults.up()
+    again, _, _ = make_table(path, reserve=0)
+    after = _snapshot(again)
+    notices = again.view()["table"]["notices"]
+    again.close()
+    had = (last[0] or {}).get("actions", [])
+    have = (after[0] or {}).get("actions", [])
+    kept = next((i for i, (a, b) in enumerate(zip(had, have, strict=False)) if a != b),
+                min(len(had), len(have)))
+    lost = len(had) - kept + len([g for g in last[1] if g not in after[1]])
+    if lost or after != last:
+        problems.append(f"after the restart {lost} acknowledged missing")
+    if notices:
+        problems.append(f"the restart said: {notices}")
+    journal = Journal(path, reserve=0)
+    if journal.troubled:
+        problems.append(f"the journal's checks failed: {journal.notices}")
+    journal.close()
+    return {"snaps": snaps, "problems": problems, "told": told, "lost": lost,
+            "acknowledged": len((last[0] or {}).get("actions", [])) + len(last[1])}
+
+
+def write_faults(base: Path, monkeypatch: Any, cause: str = "full", persist: int = 1,
+                 reserve: int = 0, checkpoint: int = 16 * 1024,
+                 only: list[int] | None = None) -> dict[str, Any]:
+    """``EVENING`` once without faults (counting its writes), then once per write with that
+    write failing (and the ``persist - 1`` after it; 0: until the disk is freed) with ``cause``
+    (``full``, ``io``, ``read_only``). Returns ``writes``, ``runs``, ``acknowledged``, ``lost``,
+    ``told`` (steps that did not count and said so), ``silent`` and ``problems``."""
+    faults = Faults(cause)
+    with installed(faults, monkeypatch):
+        clean = _evening(base / "clean.db", faults, None, reserve, checkpoint)
+        writes = faults.count
+        kinds = list(faults.log)
+        result = {"writes": writes, "runs": 0, "acknowledged": 0, "lost": 0, "told": 0,
+                  "silent": 0, "problems": list(clean["problems"])}
+        for k in (range(writes) if only is None else only):
+            faults.reset()
+            faults.up()
+            if persist:
+                faults.fail(k, persist)
+            else:
+                faults.fail(k, 10 ** 6)
+            run = _evening(base / f"fault{k}.db", faults, clean["snaps"], reserve, checkpoint)
+            result["runs"] += 1
+            result["acknowledged"] += run["acknowledged"]
+            result["lost"] += run["lost"]
+            result["told"] += run["told"]
+            silent = [p for p in run["problems"] if "nothing said" in p]
+            result["silent"] += len(silent)
+            result["problems"] += [f"write {k} ({kinds[k] if k < len(kinds) else '?'}): {p}"
+                                   for p in run["problems"]]
+            for p in (base / f"fault{k}.db", ):
+                for side in p.parent.glob(p.name + "*"):
+                    side.unlink()
+    return result
