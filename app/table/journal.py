@@ -398,7 +398,8 @@ class Journal:
         """The journal cannot be opened now, through no fault of its own: say why, keep it."""
         cause = cause_of(error, self.path.parent)
         self.open_error = JournalError(str(error), cause)
-        self._tell("journal_cannot_open", file=self.path.name, detail=str(error))
+        self._tell("journal_cannot_open" if cause != OTHER else "journal_open_failed",
+                   file=self.path.name, detail=str(error))
 
     def _open_with_reserve(self) -> sqlite3.Connection:
         try:

@@ -16,9 +16,9 @@ SIGNALS = ("illegal", "conflict", "flip", "number", "dead", "target", "missing",
 """Every word of the LED language, as docs/api.md names them."""
 
 PRIORITY = ("dead", "last", "target", "hint", "computer", "conflict", "flip", "missing", "extra",
-            "setup", "number", "illegal")
+            "setup", "number", "illegal", "unsaved")
 """When several words apply to one square, the later one wins: what the players must do about
-that square now beats what it merely is."""
+that square now beats what it merely is; nothing counts while the table cannot save."""
 
 RED: RGB = (255, 0, 0)
 AMBER: RGB = (255, 150, 0)

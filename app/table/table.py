@@ -214,6 +214,9 @@ class Table:
         self._failure = None
         self._retry_at = None
         log.warning("the table saves again")
+        companion = self._companion
+        if companion is not None and companion.held is None:  # else its action says it
+            companion.say("saves_again")
         self._watch_space()
 
     def _watch_space(self) -> None:

@@ -67,7 +67,8 @@ MESSAGES: Mapping[str, str] = {
     # Notices: what the table tells about itself, its journal and its hardware.
     "journal_fresh_failed": N_("cannot start a fresh journal at {file}: {detail}; this game is "
                             "not saved"),
-    "journal_open_failed": N_("cannot open the journal {file}: {detail}; this game is not saved"),
+    "journal_open_failed": N_("cannot open the journal {file}: {detail}; it is kept as it is, "
+                              "and nothing is saved until it opens"),
     "journal_unmovable": N_("the journal {file} is unreadable ({detail}) and could not be moved "
                          "aside: {error}"),
     "journal_set_aside": N_("the journal {file} was unreadable ({detail}); it was kept as {kept} "

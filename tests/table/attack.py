@@ -25,6 +25,7 @@ Four parts, all with fixed seeds:
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import random
@@ -44,7 +45,7 @@ from app.table.errors import CannotSave, InputError
 from app.table.journal import Journal, JournalError
 from app.table.table import RETRY_SECONDS, SPACE_SECONDS
 
-from .faults import Faults, installed
+from .faults import Faults, SmallDisk, installed
 from .helpers import Clock, lift, make_table, put
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -188,10 +189,10 @@ def damage_outcome(snap: Path, expected: dict[str, Any], work: Path, case: str
 
 # --- kill -9 chaos ------------------------------------------------------------------------------
 
-def runner(path: Path, board: list[str]) -> subprocess.Popen[str]:
+def runner(path: Path, board: list[str], *extra: str) -> subprocess.Popen[str]:
     return subprocess.Popen(
         [sys.executable, "-m", "app.table.runner", "--journal", str(path),
-         "--board", ",".join(board), "--resolve", "tests.table.fakes:resolve"],
+         "--board", ",".join(board), "--resolve", "tests.table.fakes:resolve", *extra],
         cwd=ROOT, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
         env={**os.environ, "PYTHONPATH": str(ROOT)})
 
@@ -419,11 +420,12 @@ def _evening(path: Path, faults: Faults, reference: list[Any] | None, reserve: i
 
 def write_faults(base: Path, monkeypatch: Any, cause: str = "full", persist: int = 1,
                  reserve: int = 0, checkpoint: int = 16 * 1024,
-                 only: list[int] | None = None) -> dict[str, Any]:
+                 only: Callable[[list[str]], list[int]] | None = None) -> dict[str, Any]:
     """``EVENING`` once without faults (counting its writes), then once per write with that
     write failing (and the ``persist - 1`` after it; 0: until the disk is freed) with ``cause``
-    (``full``, ``io``, ``read_only``). Returns ``writes``, ``runs``, ``acknowledged``, ``lost``,
-    ``told`` (steps that did not count and said so), ``silent`` and ``problems``."""
+    (``full``, ``io``, ``read_only``); ``only`` picks some writes by their kinds in order.
+    Returns ``writes``, ``runs``, ``acknowledged``, ``lost``, ``told`` (steps that did not count
+    and said so), ``silent`` and ``problems``."""
     faults = Faults(cause)
     with installed(faults, monkeypatch):
         clean = _evening(base / "clean.db", faults, None, reserve, checkpoint)
@@ -431,7 +433,7 @@ def write_faults(base: Path, monkeypatch: Any, cause: str = "full", persist: int
         kinds = list(faults.log)
         result = {"writes": writes, "runs": 0, "acknowledged": 0, "lost": 0, "told": 0,
                   "silent": 0, "problems": list(clean["problems"])}
-        for k in (range(writes) if only is None else only):
+        for k in (range(writes) if only is None else only(kinds)):
             faults.reset()
             faults.up()
             if persist:
@@ -451,3 +453,196 @@ def write_faults(base: Path, monkeypatch: Any, cause: str = "full", persist: int
                 for side in p.parent.glob(p.name + "*"):
                     side.unlink()
     return result
+
+
+# --- a real disk that fills, with kill -9 -------------------------------------------------------
+
+class _Runner:
+    """The runner in a subprocess, one line in and one view out at a time."""
+
+    def __init__(self, path: Path, board: set[str], reserve_kb: int, checkpoint_kb: int) -> None:
+        self.proc = runner(path, sorted(board), "--reserve-kb", str(reserve_kb),
+                           "--checkpoint-kb", str(checkpoint_kb))
+        self.seen: list[dict[str, Any]] = []
+        self.start = self.read()
+
+    def read(self) -> dict[str, Any]:
+        assert self.proc.stdout is not None
+        line = self.proc.stdout.readline()
+        view: dict[str, Any] = json.loads(line) if line.strip() else {"error": "no answer"}
+        self.seen.append(view)
+        return view
+
+    def send(self, line: dict[str, Any]) -> dict[str, Any]:
+        assert self.proc.stdin is not None
+        self.proc.stdin.write(json.dumps(line) + "\n")
+        self.proc.stdin.flush()
+        return self.read()
+
+    def kill(self, rng: random.Random, line: dict[str, Any] | None) -> None:
+        """SIGKILL, now or while ``line`` is being handled; the views it printed before dying
+        are read too (they were shown: acknowledged)."""
+        assert self.proc.stdin is not None and self.proc.stdout is not None
+        if line is not None:
+            self.proc.stdin.write(json.dumps(line) + "\n")
+            self.proc.stdin.flush()
+            time.sleep(rng.uniform(0.0, 0.03))
+        self.proc.send_signal(signal.SIGKILL)
+        self.proc.wait(timeout=10)
+        for text in self.proc.stdout.read().splitlines():
+            try:
+                self.seen.append(json.loads(text))
+            except json.JSONDecodeError:
+                pass  # cut by the kill: never shown
+        for stream in (self.proc.stdin, self.proc.stdout):
+            with contextlib.suppress(BrokenPipeError, OSError):
+                stream.close()
+
+    def close(self) -> None:
+        assert self.proc.stdin is not None and self.proc.stdout is not None
+        self.proc.stdin.close()
+        self.proc.wait(timeout=20)
+        self.proc.stdout.close()
+
+
+def _counted(view: dict[str, Any]) -> dict[str, Any] | None:
+    """The cells a view shows counted, with whether its game is over (None: no view of a
+    game)."""
+    game = view.get("game")
+    if not game:
+        return None
+    return {"cells": dict(game["cells"]), "over": bool(game["over"])}
+
+
+def disk_full_chaos(disk: SmallDisk, rounds: int, seed: int, reserve_kb: int = 256,
+                    checkpoint_kb: int = 64) -> dict[str, Any]:
+    """Fake Kosmos games through the runner on ``disk``, which is filled and freed at random
+    between lines; the runner is killed at random points (between lines or while one is
+    handled) and restarted with the board as the players left it, often while the disk is
+    still full. Returns ``rounds``, ``acknowledged`` (actions shown counted), ``lost``
+    (acknowledged, then missing after a restart), ``held`` (actions the table could not save
+    and said so), ``told`` (restarts where a piece the game does not count shows as a
+    disagreement, or the view says the table cannot save), ``silent`` and ``problems``."""
+    rng = random.Random(seed)
+    path = disk.path / "journal.db"
+    board: set[str] = set()  # the pieces the players left on the table
+    acked: dict[str, Any] | None = None  # the last view of the game shown
+    result: dict[str, Any] = {"rounds": rounds, "acknowledged": 0, "lost": 0, "held": 0,
+                              "told": 0, "silent": 0, "fills": 0, "problems": []}
+    seen_acks: set[tuple[int, str]] = set()
+    game_no = 0
+    problems: list[str] = result["problems"]
+
+    def note(view: dict[str, Any]) -> None:
+        nonlocal acked
+        counted = _counted(view)
+        if counted is None or "error" in view:
+            return
+        acked = counted
+        for square in counted["cells"]:
+            if (game_no, square) not in seen_acks:
+                seen_acks.add((game_no, square))
+                result["acknowledged"] += 1
+
+    for round_no in range(rounds + 1):
+        last = round_no == rounds
+        if last:
+            disk.free()
+        run = _Runner(path, board, reserve_kb, checkpoint_kb)
+        start = run.start
+        saving = start["table"].get("saving", {})
+        have = _counted(start)
+        if acked is not None:
+            if have is None:
+                if saving.get("state") == "failing":
+                    result["told"] += 1  # the journal could not be opened, and it says so
+                else:
+                    result["silent"] += 1
+                    problems.append(f"round {round_no}: no game after the restart, nothing said")
+            else:
+                missing = set(acked["cells"]) - set(have["cells"])
+                if missing and not (acked["over"] and not have["cells"]):
+                    result["lost"] += len(missing)
+                    problems.append(f"round {round_no}: lost {sorted(missing)}")
+                extra = set(have["cells"]) - set(acked["cells"])
+                if len(extra) > 2:
+                    problems.append(f"round {round_no}: {sorted(extra)} appeared")
+                uncounted = (board - set(have["cells"])) & set(FULL_CELLS)
+                signals = start["table"]["signals"]
+                if uncounted and not have["over"]:
+                    if all(signals.get(sq) in ("extra", "unsaved") for sq in uncounted):
+                        result["told"] += 1
+                    else:
+                        result["silent"] += 1
+                        problems.append(f"round {round_no}: {sorted(uncounted)} on the board, "
+                                        f"not counted, shown as {signals}")
+                note(start)
+        if last:
+            run.close()
+            break
+        line: dict[str, Any] | None = None
+        try:
+            game = start.get("game")
+            if game is None or game["over"]:
+                view = run.send({"new_game": {"variant": "fake-kosmos", "replace": True}})
+                if "error" in view:  # no room for a new game: the players free space
+                    disk.free()
+                    raise _Stop
+                game_no += 1
+                board = set()
+                acked = None
+                note(run.send({"board": []}))
+            for square, number in FULL_GAME:
+                if square in ((acked or {}).get("cells") or {}):
+                    continue
+                roll = rng.random()
+                if roll < 0.25:
+                    disk.fill()
+                    result["fills"] += 1
+                elif roll < 0.45:
+                    disk.free()
+                if rng.random() < 0.12:
+                    line = {"sensor": square, "occupied": True}
+                    board.add(square)
+                    raise _Stop
+                note(run.send({"sensor": square, "occupied": True}))
+                board.add(square)
+                line = {"input": {"type": "number", "square": square, "number": number}}
+                if rng.random() < 0.12:
+                    raise _Stop
+                view = run.send(line)
+                line = None
+                note(view)
+                held = (view.get("table") or {}).get("saving", {}).get("held")
+                if "error" in view or held is not None:
+                    result["held"] += 1
+                    choice = rng.random()
+                    if choice < 0.4:  # the players free space and wait for the table
+                        disk.free()
+                        view = run.send({"wait": 2.5})
+                        note(view)
+                        if square not in ((_counted(view) or {}).get("cells") or {}):
+                            problems.append(f"round {round_no}: {square} not saved after "
+                                            f"space came back: {view['table']['saving']}")
+                    elif choice < 0.7:  # they give it up and take the piece away
+                        note(run.send({"input": {"type": "undo"}}))
+                        note(run.send({"sensor": square, "occupied": False}))
+                        board.discard(square)
+                    else:
+                        raise _Stop  # and the table is switched off with the piece down
+                if (acked or {}).get("over"):
+                    raise _Stop
+            raise _Stop
+        except _Stop:
+            run.kill(rng, line)
+            for view in run.seen:
+                if "error" not in view and "game" in view:
+                    note(view)
+    return result
+
+
+class _Stop(Exception):
+    """The end of a round: the runner is killed."""
+
+
+FULL_CELLS = [square for square, _ in FULL_GAME]

@@ -1,8 +1,9 @@
 """Write faults for the journal: a wrapper around its SQLite connection that fails chosen writes
 the way a full or failing disk does, and a real small file system that fills up.
 
-* ``Faults`` counts every write the journal makes (each statement that changes the file, each
-  ``COMMIT``, each checkpoint, and each side file: the mark, the reserve, a set-aside file) and
+* ``Faults`` counts every write the journal makes (opening the file, each statement that
+  changes it, each ``COMMIT``, each checkpoint, and each side file: the mark, the reserve, a
+  set-aside file) and
   fails the ones it is told to, with the error the disk would give: ``SQLITE_FULL`` or
   ``SQLITE_IOERR`` from SQLite, ``ENOSPC``, ``EIO`` or ``EROFS`` from the file system.
   ``install`` puts it under a journal (the SQLite connection and the module's file writes).
@@ -52,8 +53,10 @@ class Faults:
     (counting from 0 since the last ``reset``); ``down()`` fails every write until ``up()``.
     ``log`` names each write as it happened: ``sql:INSERT``, ``file:mark``..."""
 
-    def __init__(self, cause: str = "full") -> None:
+    def __init__(self, cause: str = "full", kinds: set[str] | None = None) -> None:
         self.cause = cause
+        self.kinds = kinds
+        """Only writes of these kinds fail (``sql:COMMIT``, ``file:mark``...; None: all)."""
         self.count = 0
         self.failing: set[int] = set()
         self.always = False
@@ -81,7 +84,7 @@ class Faults:
         n = self.count
         self.count += 1
         self.log.append(what)
-        if self.always or n in self.failing:
+        if (self.always or n in self.failing) and (self.kinds is None or what in self.kinds):
             self.failed.append(what)
             return True
         return False
@@ -114,13 +117,15 @@ class FaultyConnection:
 
 @contextmanager
 def installed(faults: Faults, monkeypatch: pytest.MonkeyPatch) -> Iterator[Faults]:
-    """Every journal opened inside gets its SQLite connection and its side files through
-    ``faults``."""
+    """Every journal opened inside the block gets its SQLite connection and its side files
+    through ``faults``."""
     real_connect = journal_module.connect
     real_write = journal_module.write_atomically
     real_reserve = journal_module.fill_file
 
     def connect(*args: Any, **kwargs: Any) -> Any:
+        if faults.check("sql:OPEN"):  # a disk with no room for the shared memory file
+            raise sqlite_error(faults.cause)
         return FaultyConnection(real_connect(*args, **kwargs), faults)
 
     def write(path: Path, text: str) -> None:
@@ -134,10 +139,11 @@ def installed(faults: Faults, monkeypatch: pytest.MonkeyPatch) -> Iterator[Fault
             raise os_error(faults.cause)
         real_reserve(path, size)
 
-    monkeypatch.setattr(journal_module, "connect", connect)
-    monkeypatch.setattr(journal_module, "write_atomically", write)
-    monkeypatch.setattr(journal_module, "fill_file", reserve)
-    yield faults
+    with monkeypatch.context() as patched:  # undone when the block ends
+        patched.setattr(journal_module, "connect", connect)
+        patched.setattr(journal_module, "write_atomically", write)
+        patched.setattr(journal_module, "fill_file", reserve)
+        yield faults
 
 
 # --- a real small disk --------------------------------------------------------------------------
