@@ -156,6 +156,7 @@
       case "computer_end_turn": return t("The computer ends its turn.");
       case "computer_take_away": return t("That is not the computer's move: take the piece on {square} away.", p);
       case "computer_put_back": return t("That is not the computer's move: put the piece back on {square}.", p);
+      case "cannot_save": return (Panel.savingWords({ state: "failing", cause: p.cause }) || {}).title || "";
       default: return said("next", next.code, p) || "";
     }
   }
@@ -186,6 +187,28 @@
     }
     $("now-text").textContent = text;
     $("now").dataset.next = next.code || "";
+  }
+
+  // The table cannot save (or saves on its last space): what waits, and what to do.
+  function renderSaving(box) {
+    const saving = view.table.saving || {};
+    const words = Panel.savingWords(saving);
+    box.hidden = !words;
+    if (!words) return;
+    box.dataset.kind = words.kind;
+    const lines = [];
+    const held = saving.held;
+    if (held && held.kind === "undo") {
+      lines.push(t("Taking back {action} does not count yet: it counts as soon as the table can save. Undo gives it up.",
+                   { action: describe(held.action) }));
+    } else if (held) {
+      lines.push(t("{action} does not count yet: leave it where it is, it counts as soon as the table can save. Undo gives it up.",
+                   { action: describe(held.action) }));
+    }
+    if (saving.record_waits) lines.push(t("The finished game is kept as soon as the table can save."));
+    lines.push(words.todo);
+    const parts = box.id === "now-saving" ? [] : [el("strong", { text: words.title })];
+    box.replaceChildren(...parts, ...lines.map((line) => el("p", { text: line })));
   }
 
   function winnerWords(game) {
@@ -512,7 +535,7 @@
     legendFor = key;
     const traits = traitsOf(variantId);
     const shown = traits.signals && [...traits.signals, "hint",
-      ...(Object.keys(view.table.computers || {}).length ? ["computer"] : [])];
+      ...(Object.keys(view.table.computers || {}).length ? ["computer"] : []), "unsaved"];
     const listNode = $("legend");
     listNode.replaceChildren();
     for (const [word, meaning] of Object.entries(Board.meanings())) {
@@ -548,6 +571,7 @@
     const game = view.game;
     $("no-game").hidden = !!game;
     $("game").hidden = !game;
+    renderSaving(game ? $("now-saving") : $("no-game-saving"));
     if (!game) return;
     const b = await ensureBoard(game.variant);
     if (view !== next) return; // a newer view arrived while the board was loading
