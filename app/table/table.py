@@ -851,6 +851,8 @@ class Table:
                 raise InputError(str(e)) from None
             except CannotSave as e:
                 refused = e  # nothing changed, but the view now says the table cannot save
+                if e.cause == OTHER and self._failure is not None:
+                    e.cause = self._failure.cause  # the companion cannot know why
             finally:
                 self._after(companion)
             self._bump()

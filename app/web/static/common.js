@@ -138,12 +138,14 @@ const Panel = (() => {
   // table.saving): a headline and what to do, in this phone's language; null when all is well.
   function savingWords(saving) {
     if (!saving || !saving.state || saving.state === "ok") return null;
-    if (saving.state === "low") {
+    if (saving.state === "low") {  // short is what the what-now bar says: play goes on
       return saving.cause === "reserve_used"
         ? { kind: "low", title: t("The memory card is full."),
-            todo: t("The table uses the space it kept for this game, so the game can be played to the end and is saved. Free space on the card before the next game (see the table's guide).") }
+            todo: t("The table uses the space it kept for this game, so the game can be played to the end and is saved. Free space on the card before the next game (see the table's guide)."),
+            short: t("The memory card is full: this game is still saved to its end; free space before the next one.") }
         : { kind: "low", title: t("The memory card is nearly full."),
-            todo: t("A new game waits until there is space on the card (see the table's guide).") };
+            todo: t("A new game waits until there is space on the card (see the table's guide)."),
+            short: t("The memory card is nearly full: free space before the next game.") };
     }
     const titles = {
       full: t("The table cannot save: its memory card is full."),

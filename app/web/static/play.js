@@ -193,8 +193,12 @@
   function renderSaving(box) {
     const saving = view.table.saving || {};
     const words = Panel.savingWords(saving);
-    box.hidden = !words;
-    if (!words) return;
+    const low = $("now-low");
+    const inBar = box.id === "now-saving";
+    low.hidden = !(words && words.short && inBar);
+    if (!low.hidden) low.textContent = words.short;  // play goes on: said below the bar
+    box.hidden = !words || !low.hidden;
+    if (box.hidden) return;
     box.dataset.kind = words.kind;
     const lines = [];
     const held = saving.held;
@@ -207,7 +211,9 @@
     }
     if (saving.record_waits) lines.push(t("The finished game is kept as soon as the table can save."));
     lines.push(words.todo);
-    const parts = box.id === "now-saving" ? [] : [el("strong", { text: words.title })];
+    // In the bar, the next step already says that the table cannot save.
+    const titled = !inBar || words.kind !== "failing";
+    const parts = titled ? [el("strong", { text: words.title })] : [];
     box.replaceChildren(...parts, ...lines.map((line) => el("p", { text: line })));
   }
 
@@ -424,7 +430,9 @@
     // A number may be chosen before the piece goes down, whenever nothing else is asked.
     const preChoice = !game.over && !moveGame && !busyBoard && !computerTurn &&
       (kind === null || kind === "place" || kind === "end_turn");
-    pad.hidden = moveGame || game.over || !(numberPrompt || mode || preChoice);
+    // While the table cannot save, nothing but Undo is taken: no pad to tap in vain.
+    const failing = (view.table.saving || {}).state === "failing";
+    pad.hidden = moveGame || game.over || failing || !(numberPrompt || mode || preChoice);
     pad.dataset.mode = mode || (numberPrompt ? "answer" : "pre-choice");
     pad.style.setProperty("--numbers", String(high - low + 1));
     const inHand = view.table.in_hand;
@@ -493,17 +501,18 @@
     const next = view.table.next || {};
     const personToMove = !game.over && next.actor !== null && next.actor !== undefined &&
       !((view.table.computers || {})[String(next.actor)]);
-    $("hint").hidden = !personToMove;
+    const failing = (view.table.saving || {}).state === "failing";
+    $("hint").hidden = !personToMove || failing;
     $("hint").disabled = !view.table.hints || !!(view.table.hint && view.table.hint.status === "thinking");
     $("hint").textContent = view.table.hints ? t("Hint") : t("Hints off");
     $("hint-off").hidden = !personToMove || !!view.table.hints;
-    $("end-turn").hidden = game.over || game.phase !== "blanks";
+    $("end-turn").hidden = game.over || failing || game.phase !== "blanks";
     // On the computer's turn the button is there only when the computer sets its card aside.
     const computerStep = (next.code || "").startsWith("computer_");
-    $("discard").hidden = game.over || !traits.has_set_asides || view.table.clearing ||
+    $("discard").hidden = game.over || failing || !traits.has_set_asides || view.table.clearing ||
       (computerStep && !(next.code || "").endsWith("set_aside"));
     $("discard").setAttribute("aria-pressed", mode === "discard" ? "true" : "false");
-    $("joker").hidden = game.over || !traits.has_jokers ||
+    $("joker").hidden = game.over || failing || !traits.has_jokers ||
       !(prompt && prompt.kind === "number" && prompt.square);
     $("joker").setAttribute("aria-pressed", mode === "joker" ? "true" : "false");
   }
@@ -581,7 +590,11 @@
     $("game-name").textContent = meta ? meta.name : game.variant;
     $("rules-link").href = `/rules/${encodeURIComponent(game.variant)}`;
     $("end-record").setAttribute("download", `${game.variant}.json`);
-    const message = messageText();
+    // While the table cannot save, the box in the bar says what waits: not said twice.
+    const code = view.table.message_code;
+    const saidInBox = (view.table.saving || {}).state === "failing" && code &&
+      (code.code === "held" || code.code === "held_undo");
+    const message = saidInBox ? "" : messageText();
     $("message").hidden = !message;
     $("message").textContent = message || "";
     const prompt = view.table.prompt;
