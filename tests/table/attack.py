@@ -189,12 +189,14 @@ def damage_outcome(snap: Path, expected: dict[str, Any], work: Path, case: str
 
 # --- kill -9 chaos ------------------------------------------------------------------------------
 
-def runner(path: Path, board: list[str], *extra: str) -> subprocess.Popen[str]:
+def runner(path: Path, board: list[str], *extra: str,
+           quiet: bool = False) -> subprocess.Popen[str]:
+    """The JSON-lines runner on ``path``; ``quiet``: its log (every failed write) unseen."""
     return subprocess.Popen(
         [sys.executable, "-m", "app.table.runner", "--journal", str(path),
          "--board", ",".join(board), "--resolve", "tests.table.fakes:resolve", *extra],
         cwd=ROOT, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
-        env={**os.environ, "PYTHONPATH": str(ROOT)})
+        stderr=subprocess.DEVNULL if quiet else None, env={**os.environ, "PYTHONPATH": str(ROOT)})
 
 
 def _cells(view: dict[str, Any] | None) -> set[str]:
@@ -462,7 +464,7 @@ class _Runner:
 
     def __init__(self, path: Path, board: set[str], reserve_kb: int, checkpoint_kb: int) -> None:
         self.proc = runner(path, sorted(board), "--reserve-kb", str(reserve_kb),
-                           "--checkpoint-kb", str(checkpoint_kb))
+                           "--checkpoint-kb", str(checkpoint_kb), quiet=True)
         self.seen: list[dict[str, Any]] = []
         self.start = self.read()
 
@@ -582,6 +584,9 @@ def disk_full_chaos(disk: SmallDisk, rounds: int, seed: int, reserve_kb: int = 2
             break
         line: dict[str, Any] | None = None
         try:
+            for square in sorted(board - set((have or {}).get("cells") or {})):
+                note(run.send({"sensor": square, "occupied": False}))  # the board put right
+                board.discard(square)
             game = start.get("game")
             if game is None or game["over"]:
                 view = run.send({"new_game": {"variant": "fake-kosmos", "replace": True}})
@@ -614,7 +619,12 @@ def disk_full_chaos(disk: SmallDisk, rounds: int, seed: int, reserve_kb: int = 2
                 line = None
                 note(view)
                 held = (view.get("table") or {}).get("saving", {}).get("held")
-                if "error" in view or held is not None:
+                if "error" in view:  # refused, and said so: the piece is taken away again
+                    problems.append(f"round {round_no}: {square} refused: {view['error']}")
+                    note(run.send({"sensor": square, "occupied": False}))
+                    board.discard(square)
+                    raise _Stop
+                if held is not None:
                     result["held"] += 1
                     choice = rng.random()
                     if choice < 0.4:  # the players free space and wait for the table
