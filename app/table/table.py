@@ -21,7 +21,7 @@ import threading
 import time
 from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from app.ai import ComputerConfig, advise, choose
 from app.rules.actions import Action, EndTurn, action_from_json
@@ -60,6 +60,7 @@ from .view import Message, TableView, View, count, message, render, render_next
 log = logging.getLogger(__name__)
 
 Resolver = Callable[[str], type[Game]]
+_T = TypeVar("_T")
 MAX_FAULTS = 20
 RETRY_SECONDS = 2.0
 """While the table cannot save, how often it tries again."""
@@ -186,15 +187,22 @@ class Table:
         if not journal.ok or self._game_id is None or self._aside_owed is not None:
             raise self._cannot_save(failure or JournalError("the journal is not open"))
         companion = self._companion
+        game = self._game_id
         reopen = kind == UNDO and companion is not None and companion.state.over
+        self._journaled(lambda: journal.append(game, kind, data, reopen=reopen))
+
+    def _journaled(self, write: Callable[[], _T]) -> _T:
+        """One write of the journal: on disk, and the table saves again; or ``CannotSave``
+        (the table cannot save until a write succeeds)."""
         try:
-            journal.append(self._game_id, kind, data, reopen=reopen)
+            result = write()
         except JournalError as e:
             self._failed(e)
             raise self._cannot_save(e) from None
         finally:
             self._journal_notices()
         self._saved()
+        return result
 
     def _cannot_save(self, error: JournalError) -> CannotSave:
         return CannotSave(CANNOT_SAVE.get(error.cause, CANNOT_SAVE[OTHER]), error.cause,
@@ -809,18 +817,12 @@ class Table:
         names = [str(n) for n in (names or [])][:game.players]
         colors = [str(c) for c in (colors or [])][:game.players]
         game_id = None
-        if self._journal is not None:
-            try:
-                game_id = self._journal.start_game(
-                    game.id, game.players, game.options,
-                    {c: p.to_json() for c, p in companion.setup.items()}, companion.hints,
-                    names, colors, computers_json(companion.computers), companion.draw_seed)
-            except JournalError as e:
-                self._failed(e)
-                raise self._cannot_save(e) from None
-            finally:
-                self._journal_notices()
-            self._saved()
+        journal = self._journal
+        if journal is not None:
+            game_id = self._journaled(lambda: journal.start_game(
+                game.id, game.players, game.options,
+                {c: p.to_json() for c, p in companion.setup.items()}, companion.hints,
+                names, colors, computers_json(companion.computers), companion.draw_seed))
             self._aside_owed = None  # the damaged game is not the running one any more
         self._game_id = game_id
         self._names, self._colors = names, colors
