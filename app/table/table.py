@@ -520,6 +520,8 @@ class Table:
         self.version += 1
         self._view = None
         companion = self._companion
+        if companion is not None:
+            self._think_locked()  # may write (the computer's card) before anything is shown
         saving = None
         if self._journal is not None:
             self._watch_space()  # the journal may have given its reserve to the game
@@ -531,7 +533,6 @@ class Table:
                 frame = lights.compose_frame(dict.fromkeys(("a1", "i1", "a9", "i9"),
                                                            "unsaved"))
         else:
-            self._think_locked()
             self._look = present.look(companion, saving)  # once per change: frame and view
             frame = lights.compose_frame(self._look.signals, self._look.last_player)
         self._game_frame = frame

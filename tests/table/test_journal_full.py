@@ -443,3 +443,51 @@ def test_an_import_that_cannot_be_written_changes_nothing_at_any_of_its_writes(
             assert len(have) == (1 if imported else 0), (k, faults.failed)
             assert imported == mark_failed, (k, faults.failed)  # only the mark may fail after
             journal.close()
+
+
+def test_the_computers_card_is_drawn_only_once_the_table_can_save(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The draw is journaled before anyone sees it: when that write fails, no card is shown,
+    and the same card is drawn once the table saves again."""
+    from .test_computer_draws import draws, person_moves, settled, start
+
+    path = tmp_path / "journal.db"
+    faults = Faults("full")
+    with installed(faults, monkeypatch):
+        table, clock = start("classic-sudoku", 1, path)
+        faults.reset()
+        faults.fail(3, 1000)  # the person's action (entry, commit, mark) passes; the draw fails
+        view = person_moves(table, clock)
+        assert view["table"]["plan"] is None and view["table"]["next"]["code"] == "cannot_save"
+        assert len(table.record()["actions"]) == 1  # type: ignore[index]
+        faults.up()
+        retry(table, clock)
+        view = settled(table)
+        assert view["table"]["saving"]["state"] == "ok"
+        assert view["table"]["plan"] is not None
+        assert view["table"]["next"]["code"].startswith("computer_draw_")
+        table.close()
+    drawn = draws(path)
+    assert len(drawn) == 1 and drawn[0]["seat"] == 1
+
+
+def test_a_finished_game_taken_back_in_an_older_journal_runs_again(tmp_path: Path) -> None:
+    """Journals written before the take-back and the reopen were one transaction may hold a
+    finished game whose last entry takes its last action back: it is resumed, running."""
+    path = tmp_path / "j.db"
+    journal = Journal(path, reserve=0)
+    game = journal.start_game("fake-kosmos", 2, {}, {}, False)
+    for square, number in FULL_GAME:
+        journal.append(game, ACTION, {"type": "place", "cell": square, "number": number})
+    journal.finish(game, {"variant": "fake-kosmos"}, {"over": True})
+    journal.append(game, UNDO, None)  # the cut came before the status was written
+    journal.close()
+    table = restarted(path)
+    view = table.view()
+    assert view["game"] is not None and not view["game"]["over"]
+    assert len(table.record()["actions"]) == len(FULL_GAME) - 1  # type: ignore[index]
+    table.close()
+    again = Journal(path, reserve=0)
+    stored = again.running_game()
+    again.close()
+    assert stored is not None and stored.id == game
