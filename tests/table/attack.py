@@ -233,7 +233,8 @@ def chaos(base: Path, kills: int, seed: int, max_delay: float = 0.06) -> dict[st
                 survived += 1
             if start["table"]["notices"]:
                 problems.append(f"kill {kill}: notices {start['table']['notices']}")
-            acked = start if game else acked
+        if start["game"]:  # shown at start: acknowledged (a run may begin on an old journal)
+            acked = start
         if kill == kills:
             proc.stdin.close()
             proc.wait(timeout=10)
