@@ -525,9 +525,9 @@ def _shown(view: dict[str, Any]) -> set[tuple[str, int]]:
 
 def test_the_issues_forty_actions_with_the_disk_full_for_five_lose_nothing() -> None:
     """Issue 22: 40 placements (two games and a half); the disk fills before the 34th and is
-    freed five turns later. Before the fix the table went on, and 5 actions were gone after a restart
-    from a chain that still verified. Now none shown counted is lost, every one of the 40 is
-    made once space is back, and the restart finds them all with the chain whole."""
+    freed five turns later. Before the fix the table went on, and 5 actions were gone after a
+    restart from a chain that still verified. Now none shown counted is lost, every one of the
+    40 is made once space is back, and the restart finds them all with the chain whole."""
     with small_disk() as disk:
         path = disk.path / "j.db"
         table, clock, _ = make_table(path)
