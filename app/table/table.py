@@ -158,6 +158,7 @@ class Table:
             self._journal = Journal(journal, reserve=reserve, checkpoint=checkpoint)
             if self._journal.ok:
                 self._recover()
+                self._writable_at_start()
             else:
                 self._journal_notices()
                 self._failed(self._journal.open_error or JournalError("the journal is closed"))
@@ -227,6 +228,21 @@ class Table:
             companion.say("saves_again")
         self._watch_space()
 
+    def _writable_at_start(self) -> None:
+        """The journal opened, but its mark could not be written (a full or read-only card):
+        one real write says whether the table can save at all, so that a table switched on
+        with a full card says so before anyone plays (and the retry on the timer finds out
+        when it can again)."""
+        journal = self._journal
+        if journal is None or not journal.ok or not journal.mark_behind:
+            return
+        try:
+            journal.probe()
+        except JournalError as e:
+            self._failed(e)
+        finally:
+            self._journal_notices()
+
     def _watch_space(self) -> None:
         """Look for space to take the reserve again while it is missing."""
         journal = self._journal
@@ -288,6 +304,7 @@ class Table:
             self._recover()
             if self._companion is not None:
                 self._companion.set_board(self._occupied)
+        self._writable_at_start()
         self._watch_space()
         return True
 

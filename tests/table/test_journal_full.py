@@ -135,13 +135,25 @@ def test_a_restart_while_the_disk_is_full_resumes_what_was_acknowledged_and_show
         disk.fill()
         place(table, clock, "d1", 4)  # held: the piece stays on the board
         table.close()  # switched off while the disk is full
-        again = restarted(path, board=[*shown, "d1"])
-        view = again.view()
+        again, clock, display = make_table(path)
+        view = again.set_board([*shown, "d1"])
         assert dict(view["game"]["cells"]) == shown
+        # said at once, before anyone plays: the card is still full
+        saving = view["table"]["saving"]
+        assert (saving["state"], saving["cause"]) == ("failing", "full")
+        assert view["table"]["next"]["code"] == "cannot_save"
+        assert view["table"]["signals"]["d1"] in ("extra", "unsaved")  # never shown as counted
+        assert display.last_frame["a4"].pattern == "double_blink"  # the corners: unsaved
+        retry(again, clock)
+        assert again.saving()["state"] == "failing"
+        disk.free()
+        retry(again, clock)
+        view = again.view()
+        assert view["table"]["saving"]["state"] == "ok"
         assert view["table"]["signals"]["d1"] == "extra"  # the board disagrees, and shows it
         assert view["table"]["next"]["code"] == "put_right"
+        assert dict(view["game"]["cells"]) == shown
         again.close()
-        disk.free()
         assert chain_holds(path)
 
 
