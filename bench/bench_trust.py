@@ -42,6 +42,8 @@ from tests.table.attack import (  # noqa: E402
     chaos,
     damage_outcome,
     disk_full_chaos,
+    issue_forty,
+    issue_sixty,
     write_faults,
 )
 from tests.table.faults import can_mount, small_disk  # noqa: E402
@@ -122,6 +124,22 @@ def disk_full(base: Path, args: argparse.Namespace) -> bool:
     if why is not None:
         print(f"\na real full disk: skipped ({why})")
         return good
+    print("\nissue 22's sequences on a real small disk (before the fix: 5 of 40 and 50 of 60 lost)")
+    with small_disk() as disk:
+        r = issue_forty(disk)
+    print(f"  40 placements, the card full for five turns of a running game: "
+          f"{r['acknowledged']} acknowledged, {r['not_counted']} not counted at first (said), "
+          f"{len(r['lost'])} lost (goal 0)")
+    good = good and not r["lost"] and r["acknowledged"] == r["kept"] == 40 and r["chain_holds"]
+    for label, reserve_kb in (("with the 4 MiB reserve", None), ("without a reserve", 0)):
+        with small_disk(16 * 1024 * 1024) as disk:
+            r = issue_sixty(disk, reserve_kb)
+        print(f"  60 placements, full from the 11th, killed and restarted while full, "
+              f"{label}: {r['acknowledged']} acknowledged, {r['not_counted']} refused or "
+              f"waiting (said), {len(r['lost_while_full']) + len(r['lost'])} lost (goal 0), "
+              f"restart said so: {'yes' if r['restart_said'] else 'no'}")
+        good = good and not r["lost_while_full"] and not r["lost"] and not r["unsaid"] and \
+            r["restart_said"] and r["chain_holds"]
     started = time.perf_counter()
     with small_disk(3 * 1024 * 1024) as disk:
         r = disk_full_chaos(disk, rounds=args.rounds, seed=args.seed)

@@ -21,6 +21,10 @@ Four parts, all with fixed seeds:
   random points and restarted, sometimes while the disk is still full. After each restart
   every acknowledged action is there, and every piece on the board the game does not count
   shows as a disagreement (or the view says the table cannot save).
+* ``issue_forty`` and ``issue_sixty``: the two sequences issue 22 measured on a real small disk
+  (5 of 40 and 50 of 60 acknowledged actions were lost before the fix). They use only what the
+  table had before it could tell a failed write: a player who sees an action not counted takes
+  the piece away and tries it again later.
 """
 
 from __future__ import annotations
@@ -42,7 +46,7 @@ from typing import Any
 
 from app.table import Table
 from app.table.errors import CannotSave, InputError
-from app.table.journal import Journal, JournalError
+from app.table.journal import RESERVE_BYTES, Journal, JournalError
 from app.table.table import RETRY_SECONDS, SPACE_SECONDS
 
 from .faults import Faults, SmallDisk, installed
@@ -657,3 +661,150 @@ class _Stop(Exception):
 
 
 FULL_CELLS = [square for square, _ in FULL_GAME]
+
+
+# --- the issue's own sequences ------------------------------------------------------------------
+
+def _shown(view: dict[str, Any]) -> set[tuple[str, int]]:
+    game = view.get("game")
+    return {(c, v["number"]) for c, v in game["cells"].items()} if game else set()
+
+
+def _games_after(path: Path) -> list[set[tuple[str, int]]]:
+    """Every game's placements as the journal has them after a restart, oldest first."""
+    table, _, _ = make_table(path)
+    try:
+        games = [g["record"] for g in sorted(table.finished_games(), key=lambda g: g["id"])]
+        record = table.record()
+        if record is not None and record not in games:
+            games.append(record)
+        return [{(a["cell"], a["number"]) for a in g["actions"] if a.get("type") == "place"}
+                for g in games]
+    finally:
+        table.close()
+
+
+def _lost(acknowledged: list[set[tuple[str, int]]],
+          after: list[set[tuple[str, int]]]) -> list[tuple[int, str]]:
+    """(game, cell) of each placement shown counted that the journal no longer has."""
+    return [(n, cell) for n, game in enumerate(acknowledged) for cell, number in sorted(game)
+            if n >= len(after) or (cell, number) not in after[n]]
+
+
+def _chain_holds(path: Path) -> bool:
+    journal = Journal(path, reserve=0)
+    try:
+        return not journal.troubled
+    finally:
+        journal.close()
+
+
+def issue_forty(disk: SmallDisk) -> dict[str, Any]:
+    """40 placements of Fake Kosmos (two games and a half) in one table; the disk fills before
+    the 34th (in the running third game) and is freed five turns later; then a restart.
+    Returns ``acknowledged`` (placements shown counted), ``kept`` (placements in the journal
+    after the restart), ``lost`` (shown counted, then missing), ``not_counted`` (placements
+    refused or left waiting) and ``chain_holds``."""
+    path = disk.path / NAME
+    table, clock, _ = make_table(path)
+    acknowledged: list[set[tuple[str, int]]] = []  # each game's placements shown counted
+    not_counted = made = 0
+    filled: int | None = None
+    for turn in range(400):
+        if filled is not None and turn == filled + 5:
+            disk.free()  # five turns later someone frees space
+        clock.now += 5.0
+        table.tick()  # a waiting action is saved once the disk takes writes again
+        view = table.view()
+        if acknowledged:
+            acknowledged[-1] |= _shown(view)
+            made = 16 * (len(acknowledged) - 1) + len(acknowledged[-1])
+        if made >= 40:
+            break
+        if made == 33 and filled is None:
+            disk.fill()
+            filled = turn
+        if view["game"] is None or view["game"]["over"]:
+            try:
+                table.new_game("fake-kosmos", replace=True)
+            except InputError:
+                continue  # no room for a new game: they wait
+            table.set_board([])
+            acknowledged.append(set())
+            continue
+        if set(view["table"]["occupied"]) - set(view["game"]["cells"]):
+            continue  # a piece waits to be saved: the players wait with it
+        square, number = FULL_GAME[made % 16]
+        try:
+            view = place(table, clock, square, number)
+        except InputError:
+            lift(table, clock, square)  # refused: they take it away and try again later
+            not_counted += 1
+            continue
+        acknowledged[-1] |= _shown(view)
+        not_counted += (square, number) not in _shown(view)  # placed, waits to be saved
+    table.close()
+    after = _games_after(path)
+    return {"acknowledged": sum(map(len, acknowledged)), "kept": sum(map(len, after)),
+            "lost": _lost(acknowledged, after), "not_counted": not_counted,
+            "chain_holds": _chain_holds(path)}
+
+
+def issue_sixty(disk: SmallDisk, reserve_kb: int | None = None) -> dict[str, Any]:
+    """60 placements of Fake Kosmos through the runner (a new game after each 16); the disk
+    fills before the 11th and stays full; the runner is killed (SIGKILL) after the 60th and
+    the journal opened while the disk is still full, then again once it is freed. ``reserve_kb``:
+    the runner's reserve (None: the table's default). Returns ``acknowledged``, ``lost_while_full``
+    and ``lost`` (shown counted, missing after each restart), ``not_counted`` (refused, or left
+    waiting), ``unsaid`` (not counted, and the view did not say the table cannot save),
+    ``restart_said`` (the restart while full said the table cannot save, or that it saves in its
+    reserve) and ``chain_holds``."""
+    path = disk.path / NAME
+    extra = () if reserve_kb is None else ("--reserve-kb", str(reserve_kb))
+    proc = runner(path, [], *extra, quiet=True)
+    assert proc.stdin is not None and proc.stdout is not None
+    proc.stdout.readline()
+    acknowledged: list[set[tuple[str, int]]] = []
+    not_counted = unsaid = 0
+
+    def send(line: dict[str, Any]) -> dict[str, Any]:
+        assert proc.stdin is not None and proc.stdout is not None
+        proc.stdin.write(json.dumps(line) + "\n")
+        proc.stdin.flush()
+        view: dict[str, Any] = json.loads(proc.stdout.readline())
+        return view
+
+    for i in range(60):
+        if i == 10:
+            disk.fill()
+        square, number = FULL_GAME[i % 16]
+        if i % 16 == 0:
+            view = send({"new_game": {"variant": "fake-kosmos", "replace": True}})
+            if "error" in view:
+                not_counted += 60 - i  # no room for a new game, said in words
+                break
+            send({"board": []})
+            acknowledged.append(set())
+        send({"sensor": square, "occupied": True})
+        view = send({"input": {"type": "number", "square": square, "number": number}})
+        if "error" in view:
+            not_counted += 1
+            send({"sensor": square, "occupied": False})
+            continue
+        acknowledged[-1] |= _shown(view)
+        if (square, number) not in _shown(view):
+            not_counted += 1
+            unsaid += view["table"]["saving"]["state"] != "failing"
+    proc.kill()  # SIGKILL, the disk still full
+    proc.wait(timeout=10)
+    for stream in (proc.stdin, proc.stdout):
+        stream.close()
+    lost_while_full = _lost(acknowledged, _games_after(path))
+    reserve = RESERVE_BYTES if reserve_kb is None else reserve_kb * 1024
+    table, _, _ = make_table(path, reserve=reserve)
+    restart_said = table.saving()["state"] in ("failing", "low")
+    table.close()
+    disk.free()
+    return {"acknowledged": sum(map(len, acknowledged)), "lost_while_full": lost_while_full,
+            "lost": _lost(acknowledged, _games_after(path)), "not_counted": not_counted,
+            "unsaid": unsaid, "restart_said": restart_said, "chain_holds": _chain_holds(path)}

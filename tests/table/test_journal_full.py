@@ -13,11 +13,19 @@ from typing import Any
 import pytest
 
 from app.table import Table
-from app.table.errors import CannotSave, InputError
+from app.table.errors import CannotSave
 from app.table.journal import ACTION, UNDO, Journal
 from app.table.table import RETRY_SECONDS, SPACE_SECONDS
 
-from .attack import FULL_GAME, build_snapshot, disk_full_chaos, place, runner, write_faults
+from .attack import (
+    FULL_GAME,
+    build_snapshot,
+    disk_full_chaos,
+    issue_forty,
+    issue_sixty,
+    place,
+    write_faults,
+)
 from .faults import Faults, installed, small_disk
 from .helpers import Clock, lift, make_table, put
 
@@ -505,145 +513,36 @@ def test_a_finished_game_taken_back_in_an_older_journal_runs_again(tmp_path: Pat
     assert stored is not None and stored.id == game
 
 
+
 # --- the issue's own sequences, as it measured them ---------------------------------------------
-# These use only what the table had before it could tell a failed write (no ``saving`` state, no
-# ``CannotSave``): a player who sees an action not counted lifts the piece and tries it again
-# later. Before the fix, 5 of 40 actions and 50 of 60 were acknowledged and then lost.
+# Before the fix, 5 of 40 actions and 50 of 60 were acknowledged and then lost.
 
-def _games_after(path: Path) -> list[set[tuple[str, int]]]:
-    """Every game's placements as the journal has them after a restart, oldest first."""
-    table, _, _ = make_table(path)
-    try:
-        games = [g["record"] for g in sorted(table.finished_games(), key=lambda g: g["id"])]
-        record = table.record()
-        if record is not None and record not in games:
-            games.append(record)
-        return [{(a["cell"], a["number"]) for a in g["actions"] if a.get("type") == "place"}
-                for g in games]
-    finally:
-        table.close()
-
-
-def _lost(acknowledged: list[set[tuple[str, int]]],
-          after: list[set[tuple[str, int]]]) -> list[tuple[int, str]]:
-    return [(n, cell) for n, game in enumerate(acknowledged) for cell, number in sorted(game)
-            if n >= len(after) or (cell, number) not in after[n]]
-
-
-def _shown(view: dict[str, Any]) -> set[tuple[str, int]]:
-    game = view.get("game")
-    return {(c, v["number"]) for c, v in game["cells"].items()} if game else set()
-
-
-def test_the_issues_forty_actions_with_the_disk_full_for_five_lose_nothing() -> None:
-    """Issue 22: 40 placements (two games and a half); the disk fills before the 34th and is
-    freed five turns later. Before the fix the table went on, and 5 actions were gone after a
-    restart from a chain that still verified. Now none shown counted is lost, every one of the
-    40 is made once space is back, and the restart finds them all with the chain whole."""
+def test_the_issues_forty_actions_with_the_disk_full_for_five_turns_lose_nothing() -> None:
+    """40 placements (two games and a half); the disk fills before the 34th and is freed five
+    turns later. Before the fix the table went on, and 5 actions were gone after a restart
+    from a chain that still verified. Now none shown counted is lost, every one of the 40 is
+    made once space is back, and the restart finds them all with the chain whole."""
     with small_disk() as disk:
-        path = disk.path / "j.db"
-        table, clock, _ = make_table(path)
-        acknowledged: list[set[tuple[str, int]]] = []  # each game's placements shown counted
-        not_counted = made = 0
-        filled: int | None = None
-        for slot in range(400):
-            if filled is not None and slot == filled + 5:
-                disk.free()  # five turns later someone frees space
-            clock.now += 5.0
-            table.tick()  # a held action is saved once the disk takes writes again
-            view = table.view()
-            if acknowledged:
-                acknowledged[-1] |= _shown(view)
-                made = 16 * (len(acknowledged) - 1) + len(acknowledged[-1])
-            if made == 33 and filled is None:
-                disk.fill()  # the card fills during the third game, which is still running
-                filled = slot
-            if made >= 40:
-                break
-            if view["game"] is None or view["game"]["over"]:
-                try:
-                    table.new_game("fake-kosmos", replace=True)
-                except InputError:
-                    continue  # no room for a new game: they wait
-                table.set_board([])
-                acknowledged.append(set())
-                continue
-            if set(view["table"]["occupied"]) - set(view["game"]["cells"]):
-                continue  # a piece waits to be saved: the players wait with it
-            square, number = FULL_GAME[made % 16]
-            try:
-                view = place(table, clock, square, number)
-            except InputError:
-                lift(table, clock, square)  # refused: they take it away and try again later
-                not_counted += 1
-                continue
-            acknowledged[-1] |= _shown(view)
-            not_counted += (square, number) not in _shown(view)  # placed, waits to be saved
-        table.close()
-        after = _games_after(path)
-        lost = _lost(acknowledged, after)
-        assert not lost, f"{len(lost)} acknowledged actions lost after a restart: {lost}"
-        assert not_counted > 0, "the disk was never full while they played"
-        assert made == 40
-        assert sum(map(len, after)) == 40
-        assert chain_holds(path)
+        result = issue_forty(disk)
+    assert result["lost"] == [], f"{len(result['lost'])} acknowledged actions lost"
+    assert result["not_counted"] > 0, "the disk was never full while they played"
+    assert result["acknowledged"] == result["kept"] == 40
+    assert result["chain_holds"]
 
 
-@pytest.mark.parametrize("extra", [(), ("--reserve-kb", "0")], ids=["reserve", "no-reserve"])
+@pytest.mark.parametrize("reserve_kb", [None, 0], ids=["reserve", "no-reserve"])
 def test_the_issues_sixty_actions_killed_while_the_disk_is_full_lose_nothing(
-        extra: tuple[str, ...]) -> None:
-    """Issue 22: 60 placements through the runner, the disk full from the 11th on, the runner
-    killed (SIGKILL) while still full and restarted while still full, then once more after
-    space is freed. Before the fix, 50 of the 60 shown counted were lost and nothing was said
-    after the restart. Now every action shown counted is there after both restarts, and what
-    did not count said so when it was made."""
+        reserve_kb: int | None) -> None:
+    """60 placements through the runner, the disk full from the 11th on, the runner killed
+    (SIGKILL) while still full and restarted while still full, then once more after space is
+    freed. Before the fix, 50 of the 60 shown counted were lost and nothing was said after the
+    restart. Now every action shown counted is there after both restarts, what did not count
+    said so when it was made, and the restart while full says that the table cannot save."""
     with small_disk(16 * 1024 * 1024) as disk:  # room for the 4 MiB reserve twice over
-        path = disk.path / "j.db"
-        proc = runner(path, [], *extra)
-        assert proc.stdin is not None and proc.stdout is not None
-        views = [json.loads(proc.stdout.readline())]
-        acknowledged: list[set[tuple[str, int]]] = []
-        refused = 0
-
-        def send(line: dict[str, Any]) -> dict[str, Any]:
-            assert proc.stdin is not None and proc.stdout is not None
-            proc.stdin.write(json.dumps(line) + "\n")
-            proc.stdin.flush()
-            view: dict[str, Any] = json.loads(proc.stdout.readline())
-            views.append(view)
-            return view
-
-        for i in range(60):
-            if i == 10:
-                disk.fill()
-            square, number = FULL_GAME[i % 16]
-            if i % 16 == 0:
-                view = send({"new_game": {"variant": "fake-kosmos", "replace": True}})
-                if "error" in view:
-                    refused += 1  # no room for a new game, said in words
-                    break
-                send({"board": []})
-                acknowledged.append(set())
-            send({"sensor": square, "occupied": True})
-            view = send({"input": {"type": "number", "square": square, "number": number}})
-            if "error" in view:
-                refused += 1
-                send({"sensor": square, "occupied": False})
-                continue
-            acknowledged[-1] |= _shown(view)
-            if (square, number) not in _shown(view):
-                refused += 1
-                assert view["table"]["saving"]["state"] == "failing", view["table"]
-        proc.kill()  # SIGKILL, the disk still full
-        proc.wait(timeout=10)
-        proc.stdin.close()
-        proc.stdout.close()
-        shown = sum(map(len, acknowledged))
-        assert shown >= 10
-        lost = _lost(acknowledged, _games_after(path))  # restarted while still full
-        assert not lost, f"{len(lost)} of {shown} acknowledged actions lost: {lost}"
-        assert refused > 0 or shown == 60
-        disk.free()
-        lost = _lost(acknowledged, _games_after(path))
-        assert not lost, f"{len(lost)} of {shown} lost once space came back: {lost}"
-        assert chain_holds(path)
+        result = issue_sixty(disk, reserve_kb)
+    assert result["lost_while_full"] == [] and result["lost"] == []
+    assert result["acknowledged"] >= 10
+    assert result["not_counted"] > 0 or result["acknowledged"] == 60
+    assert result["unsaid"] == 0
+    assert result["restart_said"], "the restart while full said nothing of it"
+    assert result["chain_holds"]
