@@ -12,8 +12,10 @@ from collections.abc import Mapping
 from firmware.ports import RGB, Frame, Light
 
 SIGNALS = ("illegal", "conflict", "flip", "number", "dead", "target", "missing", "extra",
-           "setup", "last", "computer", "hint", "unsaved")
-"""Every word of the LED language, as docs/api.md names them."""
+           "setup", "last", "computer", "hint", "unsaved", "replayed", "better")
+"""Every word of the LED language, as docs/api.md names them. ``replayed`` and ``better`` are
+shown only while a finished game is replayed on the board (``replaying``), never with a
+game's own words."""
 
 PRIORITY = ("dead", "last", "target", "hint", "computer", "conflict", "flip", "missing", "extra",
             "setup", "number", "illegal", "unsaved")
@@ -51,6 +53,9 @@ LIGHTS: Mapping[str, Light] = {
     # The table cannot save: this piece is not counted yet (and the board's corners say the
     # table cannot save). A pattern of its own, in a colour kept apart from every other light.
     "unsaved": Light(LIME, "double_blink", 1.0),
+    # A finished game replayed on the board: the computer's better move is the hint it would
+    # have given then, in the hint's colour, pulsing as the engine's words do.
+    "better": Light(LAVENDER, "pulse", 0.9),
 }
 
 FELT = Light(WHITE, "steady", 1.0)
@@ -77,9 +82,12 @@ def player_color(player: int | None) -> RGB:
 
 
 def light(word: str, player: int | None = None) -> Light:
-    """The light for one signal word; ``player`` colours ``last``."""
+    """The light for one signal word; ``player`` colours ``last`` and ``replayed`` (the move
+    of a finished game shown on the board: steady in its player's colour)."""
     if word == "last":
         return Light(player_color(player), "flash", 1.0)
+    if word == "replayed":
+        return Light(player_color(player), "steady", 0.8)
     return LIGHTS[word]
 
 

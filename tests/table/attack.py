@@ -237,8 +237,9 @@ def chaos(base: Path, kills: int, seed: int, max_delay: float = 0.06) -> dict[st
                 survived += 1
             if start["table"]["notices"]:
                 problems.append(f"kill {kill}: notices {start['table']['notices']}")
-        if start["game"]:  # shown at start: acknowledged (a run may begin on an old journal)
-            acked = start
+            acked = start if game else acked
+        elif start["game"]:
+            acked = start  # a journal kept from an earlier run: all of it was acknowledged
         if kill == kills:
             proc.stdin.close()
             proc.wait(timeout=10)

@@ -50,8 +50,14 @@ def test_the_computer_hint_and_unsaved_lights_stay_apart_from_every_other_light(
     from app.table.signals import PLAYER_COLORS, SIGNALS, hex_color, legend
 
     colors = legend()
-    others = [colors[w]["color"] for w in SIGNALS if w not in (*OWN_COLOURS, "last")]
+    # ``last`` and ``replayed`` take the colour of the seat that moved; ``better`` (a finished
+    # game's better move, in a replay) is the hint it would have been: the hint's colour with
+    # a pattern of its own.
+    others = [colors[w]["color"] for w in SIGNALS
+              if w not in (*OWN_COLOURS, "last", "replayed", "better")]
     others += [hex_color(c) for c in PLAYER_COLORS]  # the ``last`` flash of every seat
+    assert colors["better"]["color"] == colors["hint"]["color"]
+    assert colors["better"]["pattern"] != colors["hint"]["pattern"]
     for word in OWN_COLOURS:
         mine = str(colors[word]["color"])
         rivals = [colors[w]["color"] for w in OWN_COLOURS if w != word]
