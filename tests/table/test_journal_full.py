@@ -163,6 +163,7 @@ def test_a_restart_while_the_disk_is_full_resumes_what_was_acknowledged_and_show
         assert dict(view["game"]["cells"]) == shown
         again.close()
         assert chain_holds(path)
+        assert not [p for p in disk.path.iterdir() if "unreadable" in p.name]  # nothing set aside
 
 
 def test_a_journal_on_a_disk_that_turned_read_only_is_kept_and_told() -> None:
