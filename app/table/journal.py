@@ -1049,11 +1049,18 @@ class Journal:
         self.checkpoint()
         return discarded
 
+    def staged(self) -> int:
+        """How many staged games of an import the journal holds (0 while none runs; more
+        only when an import was cut off or given up and its games could not be removed)."""
+        if self._db is None:
+            return 0
+        return int(self._db.execute("SELECT count(*) FROM games WHERE status = ?",
+                                    (IMPORTING,)).fetchone()[0])
+
     def _discard_cut_import(self) -> None:
         """An import cut off by a stop left staged games: they never counted, so they go."""
         assert self._db is not None
-        staged = self._db.execute("SELECT count(*) FROM games WHERE status = ?",
-                                  (IMPORTING,)).fetchone()[0]
+        staged = self.staged()
         if not staged:
             return
         try:

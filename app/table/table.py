@@ -1097,6 +1097,9 @@ class Table:
         stamp = now_iso()
         plan = ImportPlan()
         try:
+            with self._lock:  # an import given up earlier (on a failing card) may have left
+                if journal.staged():  # games staged: they go first, or this commit takes them
+                    self._import_write(journal.discard_import)
             batch: list[dict[str, Any]] = []
             growth = 0
             seen: set[str] = set()

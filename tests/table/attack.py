@@ -343,7 +343,11 @@ def _evening_step(table: Table, clock: Clock, step: tuple[Any, ...],
 
 
 def _snapshot(table: Table) -> tuple[Any, list[Any]]:
-    return table.record(), [(g["id"], g["record"]) for g in table.finished_games()]
+    """The running game's record and the finished games' records in their order. Not their
+    numbers: an import given up after some of its games were staged leaves a gap in them
+    (SQLite never hands out a number twice), which loses nothing."""
+    finished = sorted(table.finished_games(), key=lambda g: g["id"])
+    return table.record(), [(bool(g["imported"]), g["record"]) for g in finished]
 
 
 def _until_saved(table: Table, clock: Clock, faults: Faults, rounds: int = 40) -> bool:

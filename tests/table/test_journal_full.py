@@ -14,7 +14,7 @@ import pytest
 
 from app.table import Table
 from app.table.errors import CannotSave
-from app.table.journal import ACTION, UNDO, Journal
+from app.table.journal import ACTION, UNDO, Journal, JournalError
 from app.table.table import RETRY_SECONDS, SPACE_SECONDS
 
 from .attack import (
@@ -464,6 +464,48 @@ def test_an_import_that_cannot_be_written_changes_nothing_at_any_of_its_writes(
             assert len(have) == (1 if imported else 0), (k, faults.failed)
             assert imported == mark_failed, (k, faults.failed)  # only the mark may fail after
             journal.close()
+
+
+def test_a_table_import_failing_at_any_write_is_counted_once_when_given_again(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The table's import stages its games a few at a time and then makes them count. The card
+    fails at one of its writes and stays failing (so the staged games cannot be removed
+    either); once it is freed the same file is given again, within the same second: its
+    games count once, never twice, and the refusal said that the table cannot save."""
+    from app.table import table as table_module
+
+    from .attack import _import_document
+
+    document = _import_document()
+    monkeypatch.setattr(table_module, "now_iso", lambda: "2026-01-01T20:00:00+00:00")
+    faults = Faults("full")
+    with installed(faults, monkeypatch):
+        table, _, _ = make_table(tmp_path / "count.db", checkpoint=4 * KIB)
+        faults.reset()
+        table.import_finished(document)
+        writes = faults.count
+        table.close()
+        assert writes >= 5
+        for k in range(writes):
+            table, clock, _ = make_table(tmp_path / f"j{k}.db", checkpoint=4 * KIB)
+            faults.reset()
+            faults.fail(k, 10 ** 6)  # full from this write on, until freed
+            try:
+                table.import_finished(document)
+                refused = False
+            except JournalError:
+                refused = True
+                assert table.saving()["state"] == "failing", (k, faults.log[k])
+            faults.up()
+            retry(table, clock)
+            assert table.saving()["state"] == "ok"
+            if refused:
+                table.import_finished(document)
+            assert len(table.finished_games()) == 1, (k, faults.log[k])
+            table.close()
+            again, _, _ = make_table(tmp_path / f"j{k}.db")
+            assert len(again.finished_games()) == 1, (k, faults.log[k])
+            again.close()
 
 
 def test_the_computers_card_is_drawn_only_once_the_table_can_save(
