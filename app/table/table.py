@@ -203,7 +203,7 @@ class Table:
                 self._writable_at_start()
             else:
                 self._journal_notices()
-                self._failed(self._journal.open_error or JournalError("the journal is closed"))
+                self._failed(self._journal.open_error or JournalError("the save file is closed"))
             self._watch_space()
         self._replay: BoardReplay | None = None
         self.reviews = Reviews(self._journal_path.with_name(self._journal_path.name + ".reviews")
@@ -233,7 +233,7 @@ class Table:
         if failure is not None and not self._retrying:
             raise self._cannot_save(failure)
         if not journal.ok or self._game_id is None or self._aside_owed is not None:
-            raise self._cannot_save(failure or JournalError("the journal is not open"))
+            raise self._cannot_save(failure or JournalError("the save file is not open"))
         companion = self._companion
         game = self._game_id
         reopen = kind == UNDO and companion is not None and companion.state.over
@@ -344,7 +344,7 @@ class Table:
         self._journal = journal
         self._journal_notices()
         if not journal.ok:
-            self._failed(journal.open_error or JournalError("the journal is closed"))
+            self._failed(journal.open_error or JournalError("the save file is closed"))
             return False
         self._failure = None
         if self._companion is None:
@@ -373,7 +373,7 @@ class Table:
         if journal is None:
             return
         if not journal.ok:
-            raise self._cannot_save(journal.open_error or JournalError("the journal is closed"))
+            raise self._cannot_save(journal.open_error or JournalError("the save file is closed"))
         if journal.reserve > 0 and not journal.reserve_held:
             raise CannotSave(LOW_SPACE, FULL)
 
@@ -394,7 +394,7 @@ class Table:
                                   "record_waits": self._finish_owed}
         failure = self._failure
         if failure is None and journal is not None and not journal.ok:
-            failure = journal.open_error or JournalError("the journal is closed")
+            failure = journal.open_error or JournalError("the save file is closed")
         if failure is not None:
             result.update(state="failing", cause=failure.cause, detail=str(failure))
         elif journal is not None and journal.reserve > 0 and not journal.reserve_held:
@@ -433,8 +433,7 @@ class Table:
         if self._journal is None or self._game_id is None or self._companion is None:
             return
         try:
-            self._journal.finish(self._game_id, self._record_locked() or {},
-                                 self._companion.document())
+            self._keep_record(finished=True)
         except JournalError as e:
             self._finish_owed = True
             self._failed(e)
@@ -442,6 +441,14 @@ class Table:
             return
         self._finish_owed = False
         self._saved()
+
+    def _keep_record(self, finished: bool) -> None:
+        """The current game's record and state into the journal, finished or replaced by a new
+        game (``JournalError`` when the journal cannot take it)."""
+        if self._journal is None or self._game_id is None or self._companion is None:
+            return
+        keep = self._journal.finish if finished else self._journal.keep_unfinished
+        keep(self._game_id, self._record_locked() or {}, self._companion.document())
 
     def _set_aside_owed(self) -> None:
         """Set aside the damaged entries that could not be set aside at start (``JournalError``
@@ -930,13 +937,18 @@ class Table:
         running = self._companion
         if (not replace and running is not None and running.actions
                 and not running.state.over):
-            raise ConfirmNeeded(N_("{game} is still running: a new game ends it (it stays "
-                                   "in the journal)"), "replace", game=running.game.name)
+            raise ConfirmNeeded(N_("{game} is still running: a new game ends it. It is "
+                                   "kept, marked unfinished and with its record, among "
+                                   "the games on the Table page."), "replace",
+                                game=running.game.name)
+        journal = self._journal
+        if running is not None and running.actions and not running.state.over and \
+                journal is not None:  # kept with its players' names, before the new ones
+            self._journaled(lambda: self._keep_record(finished=False))
         self._end_replay_locked()
         names = [str(n) for n in (names or [])][:game.players]
         colors = [str(c) for c in (colors or [])][:game.players]
         game_id = None
-        journal = self._journal
         if journal is not None:
             game_id = self._journaled(lambda: journal.start_game(
                 game.id, game.players, game.options,
@@ -1050,16 +1062,21 @@ class Table:
 
     def finished_games(self) -> list[dict[str, Any]]:
         """Finished games kept in the journal, oldest first, each with its record and state
-        (parsed: for tools and tests; the panel reads them a page at a time from ``shelf``);
-        a damaged record is left out and told in the view's notices."""
+        (parsed: for tools and tests; the panel reads them a page at a time from ``shelf``),
+        and whether it is unfinished (replaced by a new game before its end); a damaged record
+        is left out and told in the view's notices."""
         shelf = self.shelf()
         if shelf is None:
             return []
         try:
             with shelf:
-                return [{"id": g.id, "variant": g.variant, "finished": g.finished,
-                         "record": json.loads(g.record), "state": json.loads(g.state),
-                         "imported": g.imported} for g in shelf.every()]
+                games = [{"id": g.id, "variant": g.variant, "finished": g.finished,
+                          "record": json.loads(g.record), "state": json.loads(g.state),
+                          "imported": g.imported} for g in shelf.every()]
+                for game in games:
+                    game["unfinished"] = not (isinstance(game["state"], dict)
+                                              and game["state"].get("over"))
+                return games
         except sqlite3.Error as e:  # a damaged journal is reported, not raised
             with self._lock:
                 self._notice("finished_unreadable", detail=str(e))
@@ -1085,7 +1102,7 @@ class Table:
         large file, so that the replay never holds this process's interpreter lock)."""
         journal = self._journal
         if journal is None or not journal.ok:
-            raise JournalError("the table keeps no journal, so it cannot keep imported games")
+            raise JournalError("the table keeps no save file, so it cannot keep imported games")
         with self._lock:
             try:
                 self._room_for_new()  # an import never takes the game's last space
@@ -1122,7 +1139,7 @@ class Table:
                     if growth > max_growth:
                         raise ArchiveError(N_(
                             "the games of this file would add more than {most} MB to the "
-                            "table's journal, the most one file may add: split it and load "
+                            "table's save file, the most one file may add: split it and load "
                             "the parts one after the other"), most=max_growth // (1024 * 1024))
                     batch.append(checked)
                     if len(batch) >= IMPORT_BATCH:

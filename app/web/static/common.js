@@ -157,7 +157,7 @@ const Panel = (() => {
     const todo = saving.cause === "full"
       ? t("Nothing counts until it can. Free space on the card (see the table's guide): the table tries again every few seconds and goes on by itself.")
       : saving.cause === "read_only" || saving.cause === "io"
-        ? t("Nothing counts until it can. The card is failing, but what was saved so far is safe on it: switch the table off, copy the journal from the card and put in a new one (see the table's guide).")
+        ? t("Nothing counts until it can. The card is failing, but what was saved so far is safe on it: switch the table off, copy the save file from the card and put in a new one (see the table's guide).")
         : t("Nothing counts until it can. The table tries again every few seconds.");
     return { kind: "failing", title: titles[saving.cause] || t("The table cannot save."), todo };
   }
