@@ -371,7 +371,7 @@ def test_a_journal_that_cannot_be_opened_is_kept_and_opened_once_it_can(
         view = table.view()
         assert view["game"] is None
         assert view["table"]["saving"]["state"] == "failing"
-        assert any("cannot open the journal" in n for n in view["table"]["notices"])
+        assert any("cannot open the save file" in n for n in view["table"]["notices"])
         assert {display.last_frame[c].pattern for c in ("a1", "i1", "a9", "i9")} == {
             "double_blink"}
         with pytest.raises(CannotSave):
