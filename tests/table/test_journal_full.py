@@ -45,6 +45,15 @@ def restarted(path: Path, board: list[str] | None = None) -> Table:
     return table
 
 
+def playing(table: Table, clock: Clock, placed: int = 0) -> Table:
+    """A new Fake Kosmos game on an empty board with its first ``placed`` pieces played."""
+    table.new_game("fake-kosmos")
+    table.set_board([])
+    for square, number in FULL_GAME[:placed]:
+        place(table, clock, square, number)
+    return table
+
+
 def retry(table: Table, clock: Clock, seconds: float = RETRY_SECONDS) -> None:
     clock.now += seconds
     table.tick()
@@ -66,10 +75,7 @@ def test_actions_made_while_the_disk_is_full_are_never_acknowledged_and_lost() -
     with small_disk() as disk:
         path = disk.path / "j.db"
         table, clock, display = make_table(path)
-        table.new_game("fake-kosmos")
-        table.set_board([])
-        for square, number in FULL_GAME[:4]:
-            place(table, clock, square, number)
+        playing(table, clock, 4)
         disk.fill()
         view = place(table, clock, "a2", 3)
         assert "a2" not in view["game"]["cells"]  # not counted: nothing shown as done
@@ -107,9 +113,7 @@ def test_the_reserve_lets_the_game_in_progress_finish_when_the_disk_fills() -> N
         path = disk.path / "j.db"
         table, clock, _ = make_table(path, reserve=512 * KIB)
         assert (disk.path / "j.db.reserve").stat().st_size == 512 * KIB
-        table.new_game("fake-kosmos")
-        table.set_board([])
-        place(table, clock, "a1", 1)
+        playing(table, clock, 1)
         disk.fill()
         for square, number in FULL_GAME[1:]:
             view = place(table, clock, square, number)
@@ -135,10 +139,7 @@ def test_a_restart_while_the_disk_is_full_resumes_what_was_acknowledged_and_show
     with small_disk() as disk:
         path = disk.path / "j.db"
         table, clock, _ = make_table(path)
-        table.new_game("fake-kosmos")
-        table.set_board([])
-        for square, number in FULL_GAME[:3]:
-            place(table, clock, square, number)
+        playing(table, clock, 3)
         shown = cells(table)
         disk.fill()
         place(table, clock, "d1", 4)  # held: the piece stays on the board
@@ -170,9 +171,7 @@ def test_a_journal_on_a_disk_that_turned_read_only_is_kept_and_told() -> None:
     with small_disk() as disk:
         path = disk.path / "j.db"
         table, clock, _ = make_table(path)
-        table.new_game("fake-kosmos")
-        table.set_board([])
-        place(table, clock, "a1", 1)
+        playing(table, clock, 1)
         table.close()
         disk.read_only()
         try:
@@ -257,9 +256,7 @@ def test_a_held_piece_lifted_again_is_given_up(tmp_path: Path,
     faults = Faults("full")
     with installed(faults, monkeypatch):
         table, clock, _ = make_table(tmp_path / "j.db")
-        table.new_game("fake-kosmos")
-        table.set_board([])
-        place(table, clock, "a1", 1)
+        playing(table, clock, 1)
         faults.down()
         view = place(table, clock, "b1", 2)
         assert view["table"]["saving"]["held"] is not None
@@ -281,10 +278,7 @@ def test_undo_gives_up_a_held_action_and_a_held_take_back_waits(
     with installed(faults, monkeypatch):
         path = tmp_path / "j.db"
         table, clock, _ = make_table(path)
-        table.new_game("fake-kosmos")
-        table.set_board([])
-        place(table, clock, "a1", 1)
-        place(table, clock, "b1", 2)
+        playing(table, clock, 2)
         faults.down()
         place(table, clock, "c1", 3)
         view = table.input({"type": "undo"})  # gives up the held c1, writes nothing
@@ -313,10 +307,7 @@ def test_a_take_back_on_the_board_waits_and_counts_once_saved(
     faults = Faults("full")
     with installed(faults, monkeypatch):
         table, clock, _ = make_table(tmp_path / "j.db")
-        table.new_game("fake-kosmos")
-        table.set_board([])
-        place(table, clock, "a1", 1)
-        place(table, clock, "b1", 2)
+        playing(table, clock, 2)
         faults.down()
         lift(table, clock, "b1")
         clock.now += 1.1
@@ -359,9 +350,7 @@ def test_a_journal_that_cannot_be_opened_is_kept_and_opened_once_it_can(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     path = tmp_path / "j.db"
     table, clock, _ = make_table(path)
-    table.new_game("fake-kosmos")
-    table.set_board([])
-    place(table, clock, "a1", 1)
+    playing(table, clock, 1)
     table.close()
     faults = Faults("full")
     with installed(faults, monkeypatch):
@@ -418,10 +407,7 @@ def test_a_failing_checkpoint_loses_nothing(tmp_path: Path,
     path = tmp_path / "j.db"
     with installed(faults, monkeypatch):
         table, clock, _ = make_table(path, checkpoint=1)
-        table.new_game("fake-kosmos")
-        table.set_board([])
-        for square, number in FULL_GAME[:6]:
-            place(table, clock, square, number)
+        playing(table, clock, 6)
         faults.down()  # every checkpoint fails from here on
         for square, number in FULL_GAME[6:12]:
             place(table, clock, square, number)
