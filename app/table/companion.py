@@ -307,7 +307,8 @@ class Companion:
     def _counted(self, action: Action) -> None:
         last = self.state.last
         self.say("action", action=action.to_json(), player=self.history.last_player(),
-                 points=list(last.points), completed=list(last.completed))
+                 points=list(last.points), completed=list(last.completed),
+                 claimed=list(last.claimed))
 
     def save_held(self) -> None:
         """Write the held entry again; it counts now (``CannotSave`` when it still cannot be

@@ -72,7 +72,7 @@ def test_the_view_carries_the_code_and_its_english_wording() -> None:
     code = view["table"]["message_code"]
     assert code == {"code": "action",
                     "params": {"action": {"type": "place", "cell": "b2", "number": 3},
-                               "player": 0, "points": [], "completed": []}}
+                               "player": 0, "points": [], "completed": [], "claimed": []}}
     assert view["table"]["message"] == render(code) == "3 on b2"
     prompt = put(table, clock, "c3")["table"]["prompt"]
     assert prompt is not None and prompt["kind"] in PROMPT_KINDS
