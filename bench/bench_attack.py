@@ -8,9 +8,17 @@ types, Unicode digits in squares), random JSON objects built from the API's own 
 bad query parameters, foreign hosts and origins, wrong content types and missing or wrong PINs.
 A refused state-changing request must leave the table's version where it was.
 
-Goals: 0 responses of 5xx; 0 state changes on a refused request.
+Then the disk fills: the same live panel with its journal's writes failing as a full or failing
+SD card fails them (``tests/table/faults.py``: SQLite's ``SQLITE_FULL`` and ``SQLITE_IOERR``,
+``ENOSPC`` and ``EIO`` for the side files), switched on and off at random while phones play
+through the API. Every answer that showed an action counted must find it again after a restart;
+anything else must have said so (``503 cannot_save``, or the view's ``table.saving`` with the
+action held).
 
-Run: .venv/bin/python bench/bench_attack.py [--random 2000] [--seed 1]
+Goals: 0 responses of 5xx except the documented ``503 cannot_save``; 0 state changes on a
+refused request; 0 acknowledged actions lost to the full disk.
+
+Run: .venv/bin/python bench/bench_attack.py [--random 2000] [--seed 1] [--disk-full 150]
 """
 
 from __future__ import annotations
@@ -32,6 +40,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from app.assembly import open_panel  # noqa: E402
+from app.table import Table  # noqa: E402
 from app.web.security import PinGuard  # noqa: E402
 from app.web.server import PanelServer  # noqa: E402
 
@@ -122,6 +131,119 @@ def routes(app: Any) -> list[tuple[str, str]]:
     return found
 
 
+def _post(port: int, path: str, body: dict[str, Any]) -> tuple[int, dict[str, Any]]:
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+    try:
+        conn.request("POST", path, body=json.dumps(body).encode(),
+                     headers={"Host": f"127.0.0.1:{port}", "Content-Type": "application/json"})
+        response = conn.getresponse()
+        return response.status, json.loads(response.read() or b"{}")
+    finally:
+        conn.close()
+
+
+def _get(port: int, path: str) -> dict[str, Any]:
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+    try:
+        conn.request("GET", path, headers={"Host": f"127.0.0.1:{port}"})
+        data: dict[str, Any] = json.loads(conn.getresponse().read() or b"{}")
+        return data
+    finally:
+        conn.close()
+
+
+def disk_full(inputs: int, seed: int) -> dict[str, Any]:
+    """Phones play Classic Sudoku through the API of a live panel whose journal's writes fail at
+    random (full, then I/O errors; freed again after a while), and restart it at the end: how
+    many actions were acknowledged, held or refused (told), and lost."""
+    import pytest
+
+    from tests.table.faults import Faults, installed
+
+    rng = random.Random(seed)
+    faults = Faults("full")
+    counts: Counter[str] = Counter()
+    acknowledged: dict[str, int] = {}
+    errors: list[str] = []
+    with tempfile.TemporaryDirectory() as data, pytest.MonkeyPatch.context() as patch, \
+            installed(faults, patch):
+        panel = open_panel(sim=True, data=data, config_path=None, test_config={})
+        server = PanelServer(panel.app, "127.0.0.1", 0)
+        thread = threading.Thread(target=server.run, daemon=True)
+        thread.start()
+        try:
+            port = server.port
+            status, view = _post(port, "/api/game", {"variant": "classic-sudoku", "players": 3})
+            assert status == 200, view
+            for _ in range(inputs):
+                roll = rng.random()
+                if roll < 0.1:
+                    faults.down(rng.choice(["full", "io"]))
+                elif roll < 0.25:
+                    faults.up()
+                state = view.get("table") or {}
+                if (state.get("saving") or {}).get("state") == "failing":
+                    if rng.random() < 0.3:  # somebody taps anyway: refused, and said so
+                        status, answer = _post(port, "/api/input", {
+                            "type": "hints", "on": not state.get("hints")})
+                        counts["requests"] += 1
+                        if status == 503 and answer.get("code") == "cannot_save":
+                            counts["refused, told"] += 1
+                        elif status >= 500:
+                            errors.append(f"{status} {answer}")
+                    time.sleep(2.2)  # the players wait for the table to try again
+                    view = _get(port, "/api/state")
+                    continue
+                game = view.get("game") or {}
+                if game.get("over"):
+                    break
+                cells = set(game.get("cells") or {})
+                occupied = set(state.get("occupied") or [])
+                prompt = state.get("prompt")
+                if prompt and prompt.get("kind") == "number" and prompt.get("choices"):
+                    body = {"type": "number", "square": prompt["square"],
+                            "number": rng.choice(prompt["choices"])}
+                    status, view = _post(port, "/api/input", body)
+                elif occupied - cells:  # a piece that does not count: taken away again
+                    status, view = _post(port, "/api/sim/square",
+                                         {"square": sorted(occupied - cells)[0],
+                                          "occupied": False})
+                else:
+                    free = [f"{f}{r}" for f in "abcdefghi" for r in "123456789"
+                            if f"{f}{r}" not in cells | occupied]
+                    status, view = _post(port, "/api/sim/square",
+                                         {"square": rng.choice(free), "occupied": True})
+                counts["requests"] += 1
+                if status == 503 and view.get("code") == "cannot_save":
+                    counts["refused, told"] += 1
+                    view = _get(port, "/api/state")
+                    continue
+                if status >= 500:
+                    errors.append(f"{status} {view}")
+                if status != 200:
+                    view = _get(port, "/api/state")
+                    continue
+                if ((view.get("table") or {}).get("saving") or {}).get("held") is not None:
+                    counts["held, told"] += 1
+                for cell, piece in ((view.get("game") or {}).get("cells") or {}).items():
+                    acknowledged.setdefault(cell, piece["number"])
+            faults.up()
+            time.sleep(2.5)  # the table's timer saves what waited
+        finally:
+            server.stop()
+            thread.join(timeout=5)
+            panel.close()
+        faults.up()
+        again = Table(journal=Path(data) / "journal.sqlite3")
+        game = again.view()["game"] or {}
+        again.close()
+    have = {cell: piece["number"] for cell, piece in (game.get("cells") or {}).items()}
+    lost = [cell for cell, number in acknowledged.items() if have.get(cell) != number]
+    return {"requests": counts["requests"], "acknowledged": len(acknowledged),
+            "held": counts["held, told"], "refused": counts["refused, told"],
+            "lost": len(lost), "errors": errors, "writes failed": len(faults.failed)}
+
+
 def pin_guessing_days() -> tuple[int, float]:
     """Guesses one attacker gets through in a day against the shared budget, and the days all
     10,000 four-digit PINs would take."""
@@ -143,6 +265,8 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--random", type=int, default=2000, help="random JSON bodies per run")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--disk-full", type=int, default=150,
+                        help="inputs played while the journal's disk fills and fails")
     args = parser.parse_args()
     rng = random.Random(args.seed)
     logging.getLogger("app.web.security").setLevel(logging.ERROR)  # a wrong PIN is logged
@@ -192,7 +316,20 @@ def main() -> int:
     for line in attacker.changed[:10]:
         print(f"  {line}")
     print(f"PIN guesses one attacker gets in a day: {per_day}; all 10,000 take {days:.0f} days")
-    return 1 if attacker.server_errors or attacker.changed else 0
+    logging.getLogger("app.table").setLevel(logging.ERROR)  # every failed write is logged
+    started = time.perf_counter()
+    full = disk_full(args.disk_full, args.seed)
+    seconds = time.perf_counter() - started
+    print(f"\ndisk full and failing at random ({full['writes failed']} writes failed, "
+          f"{seconds:.1f} s): {full['requests']} requests")
+    print(f"  actions acknowledged: {full['acknowledged']}; held and told: {full['held']}; "
+          f"refused with 503 cannot_save: {full['refused']}")
+    print(f"  acknowledged lost after a restart: {full['lost']} (goal 0)")
+    print(f"  other 5xx: {len(full['errors'])} (goal 0)")
+    for line in full["errors"][:10]:
+        print(f"  {line}")
+    return 1 if attacker.server_errors or attacker.changed or full["lost"] or \
+        full["errors"] else 0
 
 
 if __name__ == "__main__":

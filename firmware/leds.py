@@ -47,6 +47,9 @@ FLASH = ((0.0, 0.15, 1.0), (0.15, 0.25, 0.0), (0.25, 0.4, 1.0), (0.4, 0.5, 0.0),
          (0.5, 0.65, 1.0))
 """``flash``: three short bursts (start, end, intensity) from when the light appeared, then dark."""
 FLASH_END = FLASH[-1][1]
+DOUBLE_BLINK = 1.6
+"""Period of ``double_blink``: on, off, on for ``DOUBLE_ON`` each, then dark for the rest."""
+DOUBLE_ON = 0.15
 CACHE_SIZE = 1024
 """Bound of the display's small caches (checked lights, shaped colours)."""
 
@@ -68,6 +71,12 @@ def pattern_intensity(pattern: str, now: float, since: float) -> tuple[float, fl
         phase = (now % PULSE) / PULSE
         wave = 0.5 - 0.5 * math.cos(2 * math.pi * phase)
         return PULSE_FLOOR + (1 - PULSE_FLOOR) * wave, now + PULSE_STEP
+    if pattern == "double_blink":
+        start = math.floor(now / DOUBLE_BLINK) * DOUBLE_BLINK
+        for k, value in enumerate((1.0, 0.0, 1.0)):
+            if now < start + (k + 1) * DOUBLE_ON:
+                return value, start + (k + 1) * DOUBLE_ON
+        return 0.0, start + DOUBLE_BLINK
     if pattern == "flash":
         age = now - since
         for start, end, value in FLASH:

@@ -12,8 +12,9 @@ from typing import Protocol
 
 RGB = tuple[int, int, int]
 
-PATTERNS = ("steady", "blink_fast", "blink_slow", "pulse", "flash")
-"""How a light behaves over time: ``flash`` is a short burst that then goes dark."""
+PATTERNS = ("steady", "blink_fast", "blink_slow", "pulse", "flash", "double_blink")
+"""How a light behaves over time: ``flash`` is a short burst that then goes dark;
+``double_blink`` two short blinks and a pause, over and over (an alarm)."""
 
 
 @dataclass(frozen=True, slots=True)

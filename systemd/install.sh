@@ -202,7 +202,7 @@ if ((DRY_RUN)); then
 else
     tar -C "$SOURCE" "${TAR_EXCLUDES[@]}" -cf - . | tar -C "$PREFIX/src" -xf -
 fi
-run "$VENV/bin/pip" install --quiet --upgrade pip
+run "$VENV/bin/pip" install --quiet --no-cache-dir --upgrade pip
 # The LED driver decides the extra: the config that will be used (the existing one, else the
 # example), read with the system's Python (Bookworm's 3.11 has tomllib).
 DRIVER_SOURCE=$CONFIG
@@ -216,7 +216,7 @@ else
     EXTRAS=pi
 fi
 say "LED driver: $DRIVER (from $DRIVER_SOURCE): installing the [$EXTRAS] extra"
-run "$VENV/bin/pip" install --quiet --upgrade "$PREFIX/src[$EXTRAS]"
+run "$VENV/bin/pip" install --quiet --no-cache-dir --upgrade "$PREFIX/src[$EXTRAS]"
 
 # --- the config --------------------------------------------------------------------------------
 
@@ -393,6 +393,52 @@ polkit.addRule(function (action, subject) {
     }
 });
 EOF
+
+# --- what grows on the memory card --------------------------------------------------------------
+
+# The table keeps a reserve beside its journal so that a game in progress can always be saved to
+# its end (docs/DESIGN.md, "When the disk fills or fails"); what else grows on the card is capped
+# here so that it does not fill it in the first place. journald: at most 64 MB of logs, and it
+# stops writing while less than 256 MB of the card are free.
+readonly JOURNALD_CONF=/etc/systemd/journald.conf.d/50-sudoku-table.conf
+readonly LOGROTATE_CONF=/etc/logrotate.d/00-sudoku-table
+readonly LOGROTATE_TIMER=/etc/systemd/system/logrotate.timer.d/50-sudoku-table.conf
+say "journald $JOURNALD_CONF: at most 64 MB of logs, 256 MB of the card always left free"
+write_file "$JOURNALD_CONF" 0644 <<'EOF'
+# Sudoku Table (written by install.sh): the system's logs never fill the memory card.
+[Journal]
+SystemMaxUse=64M
+SystemMaxFileSize=16M
+SystemKeepFree=256M
+RuntimeMaxUse=16M
+MaxRetentionSec=1month
+EOF
+run systemctl restart systemd-journald.service
+# rsyslog (not installed on Raspberry Pi OS since Bookworm, often added later) writes plain files
+# that logrotate only rotates weekly: a flood of messages fills a card within that week. Where it
+# is installed, logrotate runs every hour and rotates any file over 20 MB, keeping two.
+if dpkg-query -W -f='${Status}' rsyslog 2>/dev/null | grep -q "install ok installed"; then
+    say "rsyslog: its files rotated at 20 MB, checked every hour ($LOGROTATE_CONF)"
+    write_file "$LOGROTATE_CONF" 0644 <<'EOF'
+# Sudoku Table (written by install.sh): read before the other files of /etc/logrotate.d, so
+# these defaults apply to every log rotated after it (rsyslog's among them).
+maxsize 20M
+rotate 2
+compress
+EOF
+    write_file "$LOGROTATE_TIMER" 0644 <<'EOF'
+# Sudoku Table (written by install.sh): rotate every hour, so that maxsize holds within hours.
+[Timer]
+OnCalendar=
+OnCalendar=hourly
+EOF
+    run systemctl daemon-reload
+else
+    say "rsyslog: not installed (journald keeps the logs)"
+fi
+# apt keeps every package it downloaded: emptied once the installs above are done.
+say "apt: its cache of downloaded packages emptied"
+run apt-get clean
 
 # --- the service -------------------------------------------------------------------------------
 

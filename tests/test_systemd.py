@@ -206,7 +206,8 @@ def test_a_dry_run_on_a_pi_4_shows_every_step_in_order(tmp_path: Path) -> None:
     # The program: a venv with the pi extra, built from a clean copy of this source tree.
     assert any(s.startswith(f"tar -C {ROOT} ") and s.endswith("tar -C /opt/sudoku-table/src -xf -")
                and "--exclude=./.git" in s and "--exclude=./.venv" in s for s in steps)
-    assert f"{venv}/bin/pip install --quiet --upgrade '/opt/sudoku-table/src[pi]'" in steps
+    assert (f"{venv}/bin/pip install --quiet --no-cache-dir --upgrade "
+            "'/opt/sudoku-table/src[pi]'") in steps
     # The config, from the firmware's example, readable by the service's group only.
     if not Path("/etc/sudoku-table/table.toml").exists():
         assert (f"install -m 0640 -o root -g sudoku-table {EXAMPLE_CONFIG} "
@@ -403,3 +404,41 @@ def test_the_unit_lets_the_service_reach_the_system_bus(unit: dict) -> None:
     assert "AF_UNIX" in one(unit, "Service", "RestrictAddressFamilies").split()
     assert "PrivateNetwork" not in service and "IPAddressDeny" not in service
     assert "InaccessiblePaths" not in service and "ProtectSystem" in service
+
+
+# --- what grows on the card ------------------------------------------------------------------
+
+def size_mb(value: str) -> int:
+    number, unit = int(value[:-1]), value[-1]
+    return number * {"K": 1, "M": 1024, "G": 1024 * 1024}[unit] // 1024
+
+
+def test_the_install_bounds_the_system_logs_and_caches(tmp_path: Path) -> None:
+    """The SD card must not fill with the system's own logs: journald is capped and keeps room
+    free, rsyslog's files (where installed) are rotated by size every hour, apt's cache is
+    emptied and pip keeps none; all before the service starts."""
+    result = install("--dry-run", model="Raspberry Pi 4 Model B Rev 1.4", tmp_path=tmp_path)
+    assert result.returncode == 0, result.stderr
+    out, steps = result.stdout, commands(result.stdout)
+    journald = parse_unit(written(out, "/etc/systemd/journald.conf.d/50-sudoku-table.conf"))
+    limits = {key: values[0] for key, values in journald["Journal"].items()}
+    assert size_mb(limits["SystemMaxUse"]) <= 100
+    assert size_mb(limits["SystemMaxFileSize"]) <= size_mb(limits["SystemMaxUse"])
+    assert size_mb(limits["SystemKeepFree"]) >= 100
+    assert size_mb(limits["RuntimeMaxUse"]) <= 32
+    assert "systemctl restart systemd-journald.service" in steps
+    rsyslog = subprocess.run(["dpkg-query", "-W", "-f=${Status}", "rsyslog"],
+                             capture_output=True, text=True).stdout.endswith("installed")
+    if rsyslog:
+        rotate = written(out, "/etc/logrotate.d/00-sudoku-table")
+        assert "maxsize 20M" in rotate.splitlines()
+        timer = parse_unit(written(out, "/etc/systemd/system/logrotate.timer.d/"
+                                        "50-sudoku-table.conf"))
+        assert timer["Timer"]["OnCalendar"] == ["", "hourly"]
+    else:
+        assert "rsyslog: not installed" in out
+        assert "logrotate" not in "\n".join(steps)
+    assert "apt-get clean" in steps
+    assert all("--no-cache-dir" in s for s in steps if "/bin/pip install" in s)
+    joined = "\n".join(steps)
+    assert joined.index("systemd-journald") < joined.index("systemctl restart sudoku-table")

@@ -13,11 +13,18 @@ protocol and the kind of each action, never from the variant's name:
 
 No threads, clocks or I/O here: the caller passes the time and gives a ``record`` callback that
 writes each entry to the journal before anything becomes visible.
+
+An entry the journal cannot take (``CannotSave`` from ``record``) does not count: the action or
+take-back is **held** (``held``), as a new piece waits for its number. The board is then expected
+to stand as after it (so the piece that was put down is no disagreement), its squares show the
+``unsaved`` light, and nothing else is inferred or accepted until the table saves it
+(``save_held``) or the players cancel it: Undo, or the board put back as it was before it.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from app.rules.actions import Action, EndTurn, Move
@@ -26,11 +33,26 @@ from app.rules.game import Game, Piece, State
 from app.rules.wording import N_
 
 from . import computer, moving, placing
-from .errors import ConfirmNeeded, InputError
+from .errors import CannotSave, ConfirmNeeded, InputError
 from .history import History, Record
 from .moving import Motion
 from .placing import NewPiece
 from .view import Message, message
+
+
+@dataclass(frozen=True)
+class Held:
+    """An entry made at the table that the journal could not take yet: an ``action`` (made) or
+    an ``undo`` (``action`` is the one taken back; ``how`` the message code of the take-back),
+    and the board as it stands once it counts."""
+
+    kind: str
+    action: Action
+    board: frozenset[str]
+    how: str = "taken_back"
+
+    def to_json(self) -> dict[str, Any]:
+        return {"kind": self.kind, "action": self.action.to_json()}
 
 
 class Companion:
@@ -76,6 +98,7 @@ class Companion:
         self.plan: tuple[State, Action] | None = None  # the computer's action, to carry out
         self.plan_failed: State | None = None  # the engine could not answer: people play it
         self.advice: tuple[State, int | None, Any] | None = None  # the last hint (an Advice)
+        self.held: Held | None = None  # an entry the journal could not take yet
         self.setup_order = sorted(self.setup, key=lambda c: (self.setup[c].owner is None,
                                                              self.setup[c].owner or 0, c[1], c))
         self.setting_up = bool(self.setup) and guide_setup
@@ -127,7 +150,8 @@ class Companion:
     def computer_turn(self) -> bool:
         """The mover is a computer seat and the table is ready for its action."""
         return (self.mover in self.computers and not self.state.over and not self.clearing
-                and not self.setting_up and self.plan_failed is not self.state)
+                and not self.setting_up and self.plan_failed is not self.state
+                and self.held is None)
 
     @property
     def known_hand(self) -> int | None:
@@ -257,17 +281,65 @@ class Companion:
 
     def commit(self, action: Action) -> Illegal | None:
         """Apply a legal action: journal it first, then make it the game's. ``Illegal`` if not
-        (or, on a computer's turn, if it is not the computer's action)."""
-        illegal = self.computer_refusal(action) or self.history.advance(action)
+        (or, on a computer's turn, if it is not the computer's action). When the journal
+        cannot take it, it is held (``held``): not counted, and no reason to refuse it."""
+        if self.held is not None:
+            return Illegal(N_("wait: the table cannot save the last action yet"))
+        illegal = self.computer_refusal(action)
+        if illegal is not None:
+            return illegal
+        try:
+            illegal = self.history.advance(action)
+        except CannotSave:
+            board = frozenset(self.game.apply(self.state, action).board)
+            self.held = Held("action", action, board)
+            self.blank_choice = None
+            self.takeback_at = None
+            self.say("held", action=action.to_json(), player=self.mover)
+            return None
         if illegal is not None:
             return illegal
         self.blank_choice = None
         self.takeback_at = None
+        self._counted(action)
+        return None
+
+    def _counted(self, action: Action) -> None:
         last = self.state.last
         self.say("action", action=action.to_json(), player=self.history.last_player(),
                  points=list(last.points), completed=list(last.completed),
                  claimed=list(last.claimed))
-        return None
+
+    def save_held(self) -> None:
+        """Write the held entry again; it counts now (``CannotSave`` when it still cannot be
+        written: it stays held)."""
+        held = self.held
+        if held is None:
+            return
+        if held.kind == "action":
+            illegal = self.history.advance(held.action)
+            self.held = None
+            if illegal is not None:  # the game did not move meanwhile; never expected
+                self.say("illegal", reason=illegal.reason, why=illegal.said())
+                return
+            self._counted(held.action)
+        else:
+            self.history.take_back()
+            self.held = None
+            self._taken_back(held.action, held.how)
+
+    def cancel_held(self, on_board: bool = False) -> bool:
+        """Give up the held entry (it never counted): by Undo, or ``on_board`` by putting the
+        board back as it was before it; True if there was one."""
+        held = self.held
+        if held is None:
+            return False
+        self.held = None
+        codes = {("action", False): "held_cancelled", ("undo", False): "held_cancelled_undo",
+                 ("action", True): "held_cancelled_on_board",
+                 ("undo", True): "held_cancelled_on_board_undo"}
+        self.say(codes[held.kind, on_board], action=held.action.to_json())
+        return True
 
     def cancel_pending(self) -> bool:
         """Cancel what is under way on the panel's side (a new piece waiting for its number, a
@@ -289,11 +361,27 @@ class Companion:
 
     def can_undo(self) -> bool:
         return (bool(self.actions) or self.pending is not None or self.in_hand is not None
+                or self.held is not None
                 or (self.known_hand is not None and self.draw_seed is None))
 
     def undo(self, how: str = "taken_back") -> None:
-        """Take back the last action; the signals then show what to put right on the board."""
-        action = self.history.take_back()
+        """Take back the last action; the signals then show what to put right on the board.
+        When the journal cannot take the take-back, it is held (``held``)."""
+        try:
+            action = self.history.take_back()
+        except CannotSave:
+            action = self.actions[-1]
+            self.held = Held("undo", action, frozenset(self.states[-2].board), how)
+            self._clear_under_way()
+            self.say("held_undo", action=action.to_json())
+            return
+        self._taken_back(action, how)
+
+    def _taken_back(self, action: Action, how: str) -> None:
+        self._clear_under_way()
+        self.say(how, action=action.to_json(), player=self.state.to_move)
+
+    def _clear_under_way(self) -> None:
         if self.draw_seed is not None:
             # The computer's drawn card goes back to its cards beside the board: the table
             # draws again (a new, journaled draw) when it is the computer's turn.
@@ -303,7 +391,6 @@ class Companion:
         self.in_hand = None
         self.blank_choice = None
         self.takeback_at = None
-        self.say(how, action=action.to_json(), player=self.state.to_move)
 
     def set_hints(self, on: bool) -> None:
         self.history.record_hints(bool(on))
@@ -312,8 +399,9 @@ class Companion:
     # --- the physical board ----------------------------------------------------------------
 
     def expected(self) -> set[str]:
-        """The cells that should hold a piece now, counting what is under way."""
-        expected = set(self.state.board)
+        """The cells that should hold a piece now, counting what is under way (a held entry
+        as if it counted)."""
+        expected = set(self.held.board if self.held is not None else self.state.board)
         if self.motion is not None:
             expected.discard(self.motion.start)
             if self.motion.at is not None:
@@ -374,6 +462,13 @@ class Companion:
                 self._check_setup_done()
             return True
         if square not in self.cells:
+            return True
+        if self.held is not None:
+            # Nothing is inferred while an entry waits to be saved; the board put back as it
+            # stood before it gives it up.
+            if self.held.board != frozenset(self.state.board) and \
+                    self.occupied & self.cells == set(self.state.board):
+                self.cancel_held(on_board=True)
             return True
         moving.before(self, square, occupied, now)
         if occupied:
@@ -458,6 +553,8 @@ class Companion:
 
     def tick(self, now: float) -> bool:
         """Do what waited for the board to settle; True when anything changed."""
+        if self.held is not None:
+            return False
         changed = False
         motion = self.motion
         if motion and motion.ready and motion.settle is not None and now >= motion.settle:
@@ -477,6 +574,15 @@ class Companion:
     def input(self, data: Mapping[str, Any]) -> None:
         """One panel input of docs/api.md (already shaped by ``app.table.inputs``)."""
         kind = data["type"]
+        if self.held is not None:
+            if kind == "undo":
+                self.cancel_held()
+                return
+            if self.held.kind == "undo":
+                raise CannotSave(N_("the table cannot save yet: the take-back waits to be "
+                                    "saved; wait, or tap Undo to give it up"))
+            raise CannotSave(N_("the table cannot save yet: the last action waits to be saved; "
+                                "wait, or tap Undo to give it up"))
         if kind == "undo":
             if self.cancel_pending():
                 return

@@ -27,6 +27,16 @@ class ConfirmNeeded(InputError):
         self.code = code
 
 
+class CannotSave(InputError):
+    """The table cannot save now (its disk is full, read-only or failing), so the input was not
+    accepted and nothing changed; ``cause`` says why (``full``, ``read_only``, ``io``,
+    ``other``). The view's ``table.saving`` says what waits and what to do."""
+
+    def __init__(self, message: str, cause: str = "other", **params: Any) -> None:
+        super().__init__(message, **params)
+        self.cause = cause
+
+
 class StaleInput(InputError):
     """An input made from a view older than the last change it would answer (another phone,
     or the board, changed the game, the prompt or the pending piece since): nothing was done.

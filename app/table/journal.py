@@ -39,13 +39,36 @@ Integrity, three layers:
   set-aside file.
 
 A version-1 journal (no chain) is migrated in place: the chain is computed for its rows.
+
+Writing on a disk that fills or fails (see docs/DESIGN.md, "When the disk fills or fails"):
+
+* **Every failure says why.** A write that does not reach the disk raises ``JournalError`` with
+  its ``cause``: ``full`` (no space), ``read_only`` (the file system turned read-only, as a
+  failing SD card does), ``io`` (an I/O error) or ``other``. A failed transaction is rolled back
+  whole, so the file holds either the entry or nothing of it; the caller decides that the
+  action does not count.
+* **A reserve.** Beside the journal a file ``<journal>.reserve`` holds ``reserve`` bytes of
+  real disk blocks. When a write fails for want of space, the reserve is given back and the
+  write tried once more, so the game in progress can be finished and saved; ``reserve_used``
+  says so until ``keep_reserve`` takes the space again once the disk has room for it twice.
+* **Checkpoints of our own.** SQLite's automatic checkpoint runs inside a commit and keeps its
+  errors to itself; here it is off, and after a commit that leaves the WAL larger than
+  ``checkpoint`` bytes a passive checkpoint runs. One that fails loses nothing (the entries are
+  in the WAL) and is counted in ``checkpoint_failures``.
+* **An open that fails for want of space or a read-only disk is no damage.** The journal is
+  then left as it is, closed (``open_error``), and opened again later (``Journal(path)``);
+  only a file SQLite finds damaged is set aside.
+* **Side files** (the mark, a set-aside file, the reserve) are written whole or not at all: a
+  failed temporary file is removed, never left taking space.
 """
 
 from __future__ import annotations
 
 import contextlib
+import errno
 import hashlib
 import json
+import logging
 import os
 import shutil
 import sqlite3
@@ -57,7 +80,29 @@ from typing import Any
 
 from .view import Message, count, message
 
+log = logging.getLogger(__name__)
+
 SCHEMA_VERSION = 2
+
+RESERVE_BYTES = 4 * 1024 * 1024
+"""The space kept beside the journal for the game in progress. With checkpoints every
+``CHECKPOINT_BYTES`` of WAL, a game needs at most that much WAL plus its entries in the main
+file (some 400 bytes each): 4 MiB hold several thousand entries, many games' worth."""
+CHECKPOINT_BYTES = 1024 * 1024
+"""A WAL larger than this after a commit is checkpointed (SQLite's own default is 4 MiB)."""
+LOW_SPACE = 1024 * 1024
+"""Evidence copies at start are skipped (and said) when they would leave less free space."""
+
+FULL, READ_ONLY, IO, OTHER = "full", "read_only", "io", "other"
+"""Why a write failed: no space, a read-only file system, an I/O error, anything else."""
+_SQLITE_CAUSES = {13: FULL, 8: READ_ONLY, 10: IO, 14: IO}  # FULL, READONLY, IOERR, CANTOPEN
+_OS_CAUSES = {errno.ENOSPC: FULL, errno.EDQUOT: FULL, errno.EROFS: READ_ONLY}
+_SQLITE_DAMAGE = {11, 26}
+"""SQLITE_CORRUPT and SQLITE_NOTADB: the file itself is damaged. Every other failure to open
+(no space, read-only, busy, cannot open, I/O) leaves the file as it is."""
+
+connect = sqlite3.connect
+"""How the journal opens its SQLite connection (the tests put a fault-injecting wrapper here)."""
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -155,7 +200,65 @@ def stored_size(game: Mapping[str, Any]) -> int:
 
 
 class JournalError(Exception):
-    """The journal could not be written; the message says why."""
+    """The journal could not be written; the message says why, ``cause`` what kind of failure
+    (``FULL``, ``READ_ONLY``, ``IO``, ``OTHER``)."""
+
+    def __init__(self, message: str, cause: str = OTHER) -> None:
+        super().__init__(message)
+        self.cause = cause
+
+
+def cause_of(error: BaseException, directory: Path | None = None) -> str:
+    """What kind of failure a SQLite or OS error is. An I/O error on a file system that has
+    turned read-only or has no space left is that (SQLite reports a full disk while growing
+    its shared memory file as an I/O error)."""
+    cause = OTHER
+    if isinstance(error, sqlite3.Error):
+        code = getattr(error, "sqlite_errorcode", None)
+        if isinstance(code, int):
+            cause = _SQLITE_CAUSES.get(code & 0xFF, OTHER)
+        else:  # an error raised without a code: its words
+            text = str(error).lower()
+            cause = (FULL if "full" in text else READ_ONLY if "readonly" in text
+                     else IO if "i/o" in text else OTHER)
+    elif isinstance(error, OSError):
+        cause = _OS_CAUSES.get(error.errno or 0, IO)
+    if cause == IO and directory is not None:
+        cause = disk_state(directory) or IO
+    return cause
+
+
+def disk_state(directory: Path) -> str | None:
+    """``READ_ONLY`` or ``FULL`` when the file system of ``directory`` is so, else None."""
+    try:
+        stat = os.statvfs(directory)
+    except OSError:
+        return None
+    if stat.f_flag & os.ST_RDONLY:
+        return READ_ONLY
+    if stat.f_bavail * stat.f_frsize < 64 * 1024:
+        return FULL
+    return None
+
+
+def free_space(directory: Path) -> int:
+    """Bytes an unprivileged writer may still use on the file system of ``directory``."""
+    try:
+        stat = os.statvfs(directory)
+    except OSError:
+        return 0
+    return stat.f_bavail * stat.f_frsize
+
+
+def transient(error: BaseException) -> bool:
+    """True for a failure to open that says nothing about the file (no space, read-only,
+    busy...): the journal is kept as it is and opened again later."""
+    if isinstance(error, JournalError):
+        return error.cause != OTHER
+    code = getattr(error, "sqlite_errorcode", None)
+    if isinstance(error, sqlite3.DatabaseError) and isinstance(code, int):
+        return code & 0xFF not in _SQLITE_DAMAGE
+    return isinstance(error, sqlite3.OperationalError)
 
 
 @dataclass
@@ -229,13 +332,43 @@ def _fsync_dir(directory: Path) -> None:
 
 
 def write_atomically(path: Path, text: str) -> None:
-    """Write ``text`` so that ``path`` holds either the old or the new text after a cut."""
+    """Write ``text`` so that ``path`` holds either the old or the new text after a cut; a
+    write that fails leaves the old text and no temporary file."""
     tmp = path.with_name(path.name + ".tmp")
-    with open(tmp, "w", encoding="utf-8") as f:
-        f.write(text)
-        f.flush()
-        os.fsync(f.fileno())
-    os.replace(tmp, path)
+    try:
+        with open(tmp, "w", encoding="utf-8") as f:
+            f.write(text)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            tmp.unlink()
+        raise
+    _fsync_dir(path.parent)
+
+
+def fill_file(path: Path, size: int) -> None:
+    """Make ``path`` a file of ``size`` bytes of real disk blocks (not a sparse file), synced:
+    ``OSError`` (and no file) when the disk has no room for it."""
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        try:
+            try:
+                os.posix_fallocate(fd, 0, size)
+            except OSError as e:
+                if e.errno not in (errno.EOPNOTSUPP, errno.EINVAL, errno.ENOSYS):
+                    raise
+                block = b"\0" * 65536
+                for start in range(0, size, len(block)):
+                    os.write(fd, block[:min(len(block), size - start)])
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            path.unlink()
+        raise
     _fsync_dir(path.parent)
 
 
@@ -254,12 +387,26 @@ class Journal:
     ``lost`` (``{"game": id, "actions": n}`` when the journal went back in time) and
     ``troubled`` (anything at all was wrong)."""
 
-    def __init__(self, path: str | os.PathLike[str]) -> None:
+    def __init__(self, path: str | os.PathLike[str], *, reserve: int = RESERVE_BYTES,
+                 checkpoint: int = CHECKPOINT_BYTES) -> None:
+        """``reserve``: bytes kept beside the journal for the game in progress (0: none);
+        ``checkpoint``: the WAL size after which a commit is followed by a checkpoint."""
         self.path = Path(path)
         self.notices: list[Message] = []
         self.troubled = False
         self.lost: dict[str, int] | None = None
         self.migrated = False
+        self.open_error: JournalError | None = None
+        """Why the journal could not be opened although nothing is wrong with it (no space, a
+        read-only disk): it stays closed; a new ``Journal(path)`` tries again."""
+        self.reserve = max(0, int(reserve))
+        self._reserve_held = self.reserve == 0
+        self.reserve_used = False
+        """The disk filled and the reserve was given back to go on writing."""
+        self.checkpoint_bytes = checkpoint
+        self.checkpoint_failures = 0
+        self.mark_behind = False
+        """The last mark could not be written (it is written again after the next commit)."""
         self._db: sqlite3.Connection | None = None
         self._chains: dict[int, tuple[list[dict[str, Any]], list[dict[str, Any]], bool]] = {}
         self._bad_records: dict[int, str] = {}
@@ -267,17 +414,20 @@ class Journal:
         held = self._hold_evidence()
         set_aside = False
         try:
-            self._db = self._open()
+            self._db = self._open_with_reserve()
         except (sqlite3.DatabaseError, JournalError) as e:
-            set_aside = True
-            self.troubled = True
-            try:
-                self._set_aside(str(e))  # on failure its notice says so; nothing is saved
-                self._db = self._open()
-            except (sqlite3.Error, OSError, JournalError) as e2:
-                self._tell("journal_fresh_failed", file=self.path.name, detail=str(e2))
+            if transient(e):
+                self._closed_by(e)
+            else:
+                set_aside = True
+                self.troubled = True
+                try:
+                    self._set_aside(str(e))  # on failure its notice says so; nothing is saved
+                    self._db = self._open()
+                except (sqlite3.Error, OSError, JournalError) as e2:
+                    self._tell("journal_fresh_failed", file=self.path.name, detail=str(e2))
         except OSError as e:
-            self._tell("journal_open_failed", file=self.path.name, detail=str(e))
+            self._closed_by(e)
         if self._db is not None and not set_aside:
             try:
                 self._check_chains()
@@ -290,13 +440,28 @@ class Journal:
         if self._db is not None:
             self._discard_cut_import()
             self.write_mark()
+            self.keep_reserve()
+
+    def _closed_by(self, error: BaseException) -> None:
+        """The journal cannot be opened now, through no fault of its own: say why, keep it."""
+        cause = cause_of(error, self.path.parent)
+        self.open_error = JournalError(str(error), cause)
+        self._tell("journal_cannot_open" if cause != OTHER else "journal_open_failed",
+                   file=self.path.name, detail=str(error))
+
+    def _open_with_reserve(self) -> sqlite3.Connection:
+        try:
+            return self._open()
+        except sqlite3.OperationalError as e:
+            if cause_of(e, self.path.parent) != FULL or not self._release_reserve():
+                raise
+        return self._open()
 
     # --- opening ---------------------------------------------------------------------------
 
     def _open(self) -> sqlite3.Connection:
         self.path.parent.mkdir(parents=True, exist_ok=True)
-        db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None,
-                             timeout=5.0)
+        db = connect(self.path, check_same_thread=False, isolation_level=None, timeout=5.0)
         # Damaged text reads as text with replacement characters, so that the chain (not the
         # decoder) finds it, and one bad row never stops the others from being read.
         db.text_factory = lambda b: b.decode("utf-8", errors="replace")
@@ -305,7 +470,11 @@ class Journal:
             if str(mode).lower() != "wal":
                 raise JournalError(f"the save file cannot use WAL mode (got {mode})")
             db.execute("PRAGMA synchronous=FULL")
-            db.execute(f"PRAGMA journal_size_limit={WAL_LIMIT}")
+            # Checkpoints are run by ``_checkpoint`` (and ``checkpoint``), where their failures
+            # are seen; the WAL is cut back after each one (to no more than ``WAL_LIMIT``).
+            db.execute("PRAGMA wal_autocheckpoint=0")
+            limit = min(int(self.checkpoint_bytes), WAL_LIMIT)
+            db.execute(f"PRAGMA journal_size_limit={limit}")
             check = db.execute("PRAGMA integrity_check").fetchone()[0]
             if check != "ok":
                 raise JournalError(f"the save file is damaged ({check})")
@@ -396,18 +565,25 @@ class Journal:
     def _hold_evidence(self) -> list[tuple[Path, Path]]:
         """Copy the main file and a non-empty WAL aside before SQLite touches them."""
         wal = self.path.with_name(self.path.name + "-wal")
+        held: list[tuple[Path, Path]] = []
         try:
             if not wal.exists() or wal.stat().st_size == 0:
                 return []
-            held = []
-            for src, suffix in ((self.path, ""), (wal, "-wal")):
-                if not src.exists():  # a WAL without its main file: keep the WAL alone
-                    continue
+            sources = [(src, suffix) for src, suffix in ((self.path, ""), (wal, "-wal"))
+                       if src.exists()]  # a WAL without its main file: keep the WAL alone
+            need = sum(src.stat().st_size for src, _ in sources)
+            if free_space(self.path.parent) < need + LOW_SPACE:
+                # The copies would take the space the game needs: none is made, and it is said.
+                raise OSError(errno.ENOSPC, "too little free space for a copy")
+            for src, suffix in sources:
                 dst = self.path.with_name(f".{self.path.name}.held{suffix}")
-                shutil.copyfile(src, dst)
                 held.append((dst, src))
+                shutil.copyfile(src, dst)
             return held
         except OSError as e:
+            for copy, _ in held:  # never a half copy left taking space
+                with contextlib.suppress(OSError):
+                    copy.unlink()
             self._tell("journal_not_copied", detail=str(e))
             return []
 
@@ -470,13 +646,33 @@ class Journal:
                 "digest": None if last is None else last[1], "finished": int(finished)}
 
     def write_mark(self) -> None:
-        """Record the journal's newest state in the mark (after every commit)."""
+        """Record the journal's newest state in the mark (after every commit). A mark that
+        cannot be written leaves the old one (behind the journal, which is safe) and is said;
+        for want of space the reserve is given back first."""
         if self._db is None:
             return
         try:
-            write_atomically(self.mark_path, json.dumps(self.current_mark()))
-        except (OSError, sqlite3.Error) as e:
+            text = json.dumps(self.current_mark())
+        except sqlite3.Error as e:
+            self.mark_behind = True
             self._tell("mark_unwritable", file=self.mark_path.name, detail=str(e))
+            return
+        try:
+            self._write_side(self.mark_path, text)
+            self.mark_behind = False
+        except OSError as e:
+            self.mark_behind = True
+            self._tell("mark_unwritable", file=self.mark_path.name, detail=str(e))
+
+    def _write_side(self, path: Path, text: str) -> None:
+        """A side file written atomically; for want of space the reserve is given back and the
+        write tried once more (``OSError`` if it still fails)."""
+        try:
+            write_atomically(path, text)
+        except OSError as e:
+            if cause_of(e, self.path.parent) != FULL or not self._release_reserve():
+                raise
+            write_atomically(path, text)
 
     def _compare_mark(self, mark: dict[str, Any] | None,
                       problem: tuple[str, str] | None) -> None:
@@ -600,9 +796,25 @@ class Journal:
 
     # --- writing ---------------------------------------------------------------------------
 
-    def _tx(self, work: Callable[[sqlite3.Connection], int]) -> int:
+    def _tx(self, work: Callable[[sqlite3.Connection], int], spare: bool = True) -> int:
+        """Run ``work`` in one transaction, on disk when this returns (``JournalError``, and
+        nothing of it in the file, when not). For want of space the reserve is given back and
+        the transaction run once more (``spare``: the write is for the game in progress; a new
+        game or an import never takes the reserve); ``work`` must start from what it reads."""
+        try:
+            result = self._commit(work)
+        except JournalError as e:
+            if e.cause != FULL or not spare or not self._release_reserve():
+                raise
+            result = self._commit(work)
+        self.write_mark()
+        self._checkpoint()
+        return result
+
+    def _commit(self, work: Callable[[sqlite3.Connection], int]) -> int:
         if self._db is None:
-            raise JournalError("the save file is not open")
+            raise JournalError("the save file is not open", self.open_error.cause
+                               if self.open_error is not None else OTHER)
         db = self._db
         try:
             db.execute("BEGIN IMMEDIATE")
@@ -610,12 +822,94 @@ class Journal:
             db.execute("COMMIT")
         except sqlite3.Error as e:
             try:
-                db.execute("ROLLBACK")
+                if db.in_transaction:
+                    db.execute("ROLLBACK")
             except sqlite3.Error:
                 pass
-            raise JournalError(f"cannot write the save file: {e}") from None
-        self.write_mark()
+            raise JournalError(f"cannot write the save file: {e}",
+                               cause_of(e, self.path.parent)) from None
         return result
+
+    def _checkpoint(self) -> None:
+        """Copy the WAL into the main file once it has grown past ``checkpoint_bytes``. A
+        checkpoint that fails (no space to grow the main file) loses nothing: the entries stay
+        in the WAL, and the next commit tries again."""
+        if self._db is None:
+            return
+        try:
+            size = self.path.with_name(self.path.name + "-wal").stat().st_size
+        except OSError:
+            return
+        if size <= self.checkpoint_bytes:
+            return
+        try:
+            self._db.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchall()
+        except sqlite3.Error as e:
+            self.checkpoint_failures += 1
+            log.warning("the journal's checkpoint failed (nothing is lost: the entries stay "
+                        "in the WAL): %s", e)
+
+    def probe(self) -> None:
+        """One small real write (``JournalError`` when it fails): whether the disk takes
+        writes again."""
+        self._tx(lambda db: db.execute("INSERT OR REPLACE INTO meta VALUES ('written', ?)",
+                                       (now_iso(),)).rowcount)
+
+    # --- the reserve ---------------------------------------------------------------------
+
+    @property
+    def reserve_path(self) -> Path:
+        return self.path.with_name(self.path.name + ".reserve")
+
+    @property
+    def reserve_held(self) -> bool:
+        """The reserve file stands, at its full size (as this journal made or found it)."""
+        return self._reserve_held
+
+    def _reserve_file_whole(self) -> bool:
+        try:
+            return self.reserve_path.stat().st_size >= self.reserve
+        except OSError:
+            return False
+
+    def keep_reserve(self) -> bool:
+        """Take the reserve's space (again) if the disk has room for it twice over; True when
+        it is held (or none is wanted). Called at start and, while it is missing, now and
+        then by the table."""
+        if self.reserve <= 0:
+            return True
+        if self._reserve_file_whole():
+            self.reserve_used = False
+            self._reserve_held = True
+            return True
+        if free_space(self.path.parent) < 2 * self.reserve:
+            return False
+        try:
+            fill_file(self.reserve_path, self.reserve)
+        except OSError as e:
+            log.warning("the journal's reserve could not be kept: %s", e)
+            return False
+        self.reserve_used = False
+        self._reserve_held = True
+        return True
+
+    def _release_reserve(self) -> bool:
+        """The disk is full: give the reserve's space to the journal. True if there was any."""
+        if self.reserve <= 0:
+            return False
+        try:
+            self.reserve_path.unlink()
+        except FileNotFoundError:
+            return False
+        except OSError as e:
+            log.warning("the journal's reserve could not be given back: %s", e)
+            return False
+        _fsync_dir(self.path.parent)
+        self.reserve_used = True
+        self._reserve_held = False
+        log.warning("the disk is full: the journal goes on in its reserve of %d bytes",
+                    self.reserve)
+        return True
 
     def start_game(self, variant: str, players: int | None, options: Mapping[str, Any],
                    setup: Mapping[str, Any], hints: bool, names: list[str] | None = None,
@@ -643,11 +937,12 @@ class Journal:
                        (game_root(gid, variant, players, options_text, setup_text, hints), gid))
             return gid
 
-        return self._tx(work)
+        return self._tx(work, spare=False)
 
-    def append(self, game: int, kind: str, data: Any) -> None:
+    def append(self, game: int, kind: str, data: Any, reopen: bool = False) -> None:
         """One entry (``action`` with its JSON, ``undo``, ``hints``, ``draw``), on disk when this
-        returns."""
+        returns. ``reopen``: the entry takes back the last action of a finished game, which
+        runs again; both are kept in one transaction."""
         text = json.dumps(data)
 
         def work(db: sqlite3.Connection) -> int:
@@ -662,6 +957,8 @@ class Journal:
                        "(?, ?, ?, ?, ?, ?)",
                        (game, seq, kind, text, now_iso(),
                         entry_digest(previous, game, seq, kind, text)))
+            if reopen:
+                db.execute("UPDATE games SET status = ? WHERE id = ?", (RUNNING, game))
             return seq
 
         self._tx(work)
@@ -694,7 +991,16 @@ class Journal:
         ``stage_import`` and ``commit_import`` instead.)"""
         stamp = now_iso()
         added: list[int] = []
-        self._tx(lambda db: len(_insert_imported(db, games, FINISHED, stamp, added)))
+
+        def work(db: sqlite3.Connection) -> int:
+            added.clear()  # a transaction run again starts afresh
+            return len(_insert_imported(db, games, FINISHED, stamp, added))
+
+        try:
+            self._tx(work, spare=False)  # an import never takes the game's reserve
+        except JournalError:
+            added.clear()
+            raise
         return added
 
     def stage_import(self, games: Sequence[Mapping[str, Any]], stamp: str) -> list[int]:
@@ -702,7 +1008,13 @@ class Journal:
         as finished: ``commit_import`` makes the whole import count at once, and
         ``discard_import`` (or the next start, after a cut) removes them."""
         added: list[int] = []
-        self._unsynced_tx(lambda db: len(_insert_imported(db, games, IMPORTING, stamp, added)))
+        try:
+            self._unsynced_tx(lambda db: len(_insert_imported(db, games, IMPORTING, stamp,
+                                                              added)))
+        except JournalError:
+            added.clear()
+            raise
+        self._checkpoint()  # the WAL stays bounded while a large import is staged
         return added
 
     def _unsynced_tx(self, work: Callable[[sqlite3.Connection], int]) -> int:
@@ -720,7 +1032,8 @@ class Journal:
         except sqlite3.Error as e:
             with contextlib.suppress(sqlite3.Error):
                 db.execute("ROLLBACK")
-            raise JournalError(f"cannot write the save file: {e}") from None
+            raise JournalError(f"cannot write the save file: {e}",
+                               cause_of(e, self.path.parent)) from None
         finally:
             with contextlib.suppress(sqlite3.Error):
                 db.execute("PRAGMA synchronous=FULL")
@@ -730,7 +1043,7 @@ class Journal:
         """Every game staged by the import ``stamp`` counts as finished, at once."""
         committed = self._tx(lambda db: db.execute(
             "UPDATE games SET status = ? WHERE status = ? AND imported = ?",
-            (FINISHED, IMPORTING, stamp)).rowcount)
+            (FINISHED, IMPORTING, stamp)).rowcount, spare=False)
         self.checkpoint()
         return committed
 
@@ -748,11 +1061,18 @@ class Journal:
         self.checkpoint()
         return discarded
 
+    def staged(self) -> int:
+        """How many staged games of an import the journal holds (0 while none runs; more
+        only when an import was cut off or given up and its games could not be removed)."""
+        if self._db is None:
+            return 0
+        return int(self._db.execute("SELECT count(*) FROM games WHERE status = ?",
+                                    (IMPORTING,)).fetchone()[0])
+
     def _discard_cut_import(self) -> None:
         """An import cut off by a stop left staged games: they never counted, so they go."""
         assert self._db is not None
-        staged = self._db.execute("SELECT count(*) FROM games WHERE status = ?",
-                                  (IMPORTING,)).fetchone()[0]
+        staged = self.staged()
         if not staged:
             return
         try:
@@ -764,7 +1084,7 @@ class Journal:
 
     def checkpoint(self) -> None:
         """Copy the WAL into the main file as far as readers allow, without waiting for them
-        (its file is then cut back to ``WAL_LIMIT`` at the next write)."""
+        (its file is then cut back at the next write). A checkpoint that fails loses nothing."""
         if self._db is not None:
             with contextlib.suppress(sqlite3.Error):
                 self._db.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchall()
@@ -796,9 +1116,10 @@ class Journal:
         doc = {"journal": self.path.name, "game": game, "variant": row[0] if row else None,
                "set_aside": now_iso(), "entries": entries}
         try:
-            write_atomically(aside, json.dumps(doc, indent=1))
+            self._write_side(aside, json.dumps(doc, indent=1))
         except OSError as e:
-            raise JournalError(f"the damaged entries could not be set aside: {e}") from None
+            raise JournalError(f"the damaged entries could not be set aside: {e}",
+                               cause_of(e, self.path.parent)) from None
         self.troubled = True
 
         def work(db: sqlite3.Connection) -> int:

@@ -8,10 +8,11 @@ the result for the LED frame and the view alike.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
-from app.rules.actions import Blank, Discard, Joker, Move, Place
+from app.rules.actions import OFF, Blank, Discard, Joker, Move, Place
 from app.rules.game import BLANKS_PHASE
+from app.rules.geometry import Geometry
 
 from . import computer, moving, placing
 from . import signals as lights
@@ -34,12 +35,45 @@ class Look:
     unturned: dict[str, int | None]
 
 
-def look(c: Companion) -> Look:
-    """The signals, the guidance, the prompt and the next step, each computed once."""
+def look(c: Companion, saving: SavingStep | None = None) -> Look:
+    """The signals, the guidance, the prompt and the next step, each computed once.
+    ``saving``: the table cannot save (why, as ``cannot_save``'s parameters): that is the next
+    step, and the board's corners show the ``unsaved`` light too."""
     missing, extra = c.differences()
     ask = prompt(c)
-    return Look(signals(c, missing, extra), guidance(missing, extra), ask,
-                c.history.last_player(), next_step(c, ask, missing, extra), unturned(c))
+    lit = signals(c, missing, extra)
+    nxt = next_step(c, ask, missing, extra)
+    if saving is not None:
+        lit.update(dict.fromkeys(corners(c.game.geometry), "unsaved"))
+        nxt = step("cannot_save", None, **saving)
+    return Look(lit, guidance(missing, extra), ask, c.history.last_player(), nxt, unturned(c))
+
+
+SavingStep = dict[str, Any]
+"""The parameters of the ``cannot_save`` step: ``cause`` and ``held`` (see ``Table``)."""
+
+
+def corners(geometry: Geometry) -> set[str]:
+    """The board's outermost cells in its four diagonal directions (its corners on a square
+    board): where the ``unsaved`` light shows that the table cannot save."""
+    def at(cell: str) -> tuple[int, int]:
+        return ord(cell[0]), int(cell[1:])
+    cells = sorted(geometry.cells)
+    return {max(cells, key=lambda x: (sx * at(x)[0] + sy * at(x)[1], x))
+            for sx in (-1, 1) for sy in (-1, 1)}
+
+
+def held_squares(c: Companion) -> set[str]:
+    """The squares of the entry that waits to be saved (its piece, its move's path)."""
+    held = c.held
+    if held is None:
+        return set()
+    action = held.action
+    if isinstance(action, Place | Blank | Joker):
+        return {action.cell}
+    if isinstance(action, Move):
+        return {s for s in action.path if s != OFF}
+    return set()
 
 
 def unturned(c: Companion) -> dict[str, int | None]:
@@ -61,6 +95,8 @@ def next_step(c: Companion, ask: Prompt | None, missing: set[str], extra: set[st
     """The next physical act, and who is to do it: the panel's what-now bar says it in words."""
     state = c.state
     mover = state.to_move
+    if c.held is not None:
+        return step("cannot_save", None, cause=None, held=c.held.to_json())
     if c.clearing:
         return step("clear_board", None, pieces=count(len(c.occupied), "piece"),
                     squares=sorted(c.occupied))
@@ -174,6 +210,8 @@ def signals(c: Companion, missing: set[str], extra: set[str]) -> dict[str, str]:
     ``Companion.differences`` gives them)."""
     if c.clearing:  # only the leftovers of the last game: take them away
         return lights.merge({"extra": extra})
+    if c.held is not None:  # nothing counts until it is saved: the board as it would then be
+        return lights.merge({"missing": missing, "extra": extra, "unsaved": held_squares(c)})
     if c.state.over:  # nothing left to place or put right: the last move and its flips
         return lights.merge({"flip": c.debt & set(c.state.board), "last": last_squares(c)})
     layers: dict[str, set[str]] = {
@@ -213,7 +251,7 @@ def guidance(missing: set[str], extra: set[str]) -> list[Guidance]:
 def prompt(c: Companion) -> Prompt | None:
     """What the table waits for from the panel, or None."""
     state = c.state
-    if c.clearing:
+    if c.clearing or c.held is not None:
         return None
     if c.setting_up:
         todo = [cell for cell in c.setup_order if cell not in c.occupied]

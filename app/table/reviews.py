@@ -92,6 +92,14 @@ class Progress:
         return len(self.judged)
 
 
+def _disk_trouble(error: sqlite3.Error) -> bool:
+    """The disk, not the file, is at fault: it cannot be opened, is read-only, full or
+    failing (a file left as it is; a damaged one is set aside instead)."""
+    name = str(getattr(error, "sqlite_errorname", "") or "")
+    return name.startswith(("SQLITE_CANTOPEN", "SQLITE_READONLY", "SQLITE_FULL",
+                            "SQLITE_IOERR"))
+
+
 class ReviewStore:
     """The kept reviews: SQLite in its own file beside the journal (or in memory). Safe to use
     from several threads (one connection behind a lock)."""
@@ -103,11 +111,13 @@ class ReviewStore:
 
     def _open(self) -> sqlite3.Connection:
         if self.path is None:
-            return self._prepare(sqlite3.connect(":memory:", check_same_thread=False))
+            return self._in_memory()
         try:
             return self._prepare(sqlite3.connect(self.path, check_same_thread=False,
                                                  timeout=5.0))
         except sqlite3.DatabaseError as e:
+            if _disk_trouble(e):
+                return self._in_memory(e)
             stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%S")
             aside = self.path.with_name(f"{self.path.name}.unreadable-{stamp}")
             log.warning("the kept reviews %s could not be read (%s): moved to %s, a fresh "
@@ -115,8 +125,20 @@ class ReviewStore:
                         aside.name)
             with contextlib.suppress(OSError):
                 os.replace(self.path, aside)
-            return self._prepare(sqlite3.connect(self.path, check_same_thread=False,
-                                                 timeout=5.0))
+            try:
+                return self._prepare(sqlite3.connect(self.path, check_same_thread=False,
+                                                     timeout=5.0))
+            except sqlite3.DatabaseError as again:
+                return self._in_memory(again)
+
+    def _in_memory(self, why: sqlite3.Error | None = None) -> sqlite3.Connection:
+        """Reviews kept in memory: without a file, or when the disk cannot take the file (a
+        full or read-only card must not keep the table from starting; the reviews are
+        derived data, computed again when asked for). The file, if any, is left as it is."""
+        if why is not None:
+            log.warning("the kept reviews %s cannot be used on this disk (%s): reviews are "
+                        "kept in memory until the table restarts", self.path, why)
+        return self._prepare(sqlite3.connect(":memory:", check_same_thread=False))
 
     @staticmethod
     def _prepare(db: sqlite3.Connection) -> sqlite3.Connection:

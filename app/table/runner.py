@@ -1,6 +1,6 @@
 """A table driven by JSON lines: for tools, demonstrations and the crash-recovery test.
 
-    python -m app.table.runner --journal games.db [--board a1,b2]
+    python -m app.table.runner --journal games.db [--board a1,b2] [--reserve-kb 4096]
 
 Each line on stdin is one of
 ``{"sensor": "c3", "occupied": true}``, ``{"input": {...}}`` (docs/api.md),
@@ -33,6 +33,7 @@ from app.safejson import parse_json
 from firmware.ports import SensorEvent
 
 from .errors import InputError
+from .journal import CHECKPOINT_BYTES, RESERVE_BYTES
 from .table import Table
 from .view import View
 
@@ -176,8 +177,13 @@ def main(argv: Sequence[str] | None = None) -> int:
                         help="seconds a Halma jump or a take-back must stand still")
     parser.add_argument("--resolve", default=None,
                         help="module:function that finds a variant class by id (for tests)")
+    parser.add_argument("--reserve-kb", type=int, default=RESERVE_BYTES // 1024,
+                        help="space kept beside the journal for the game in progress, in KiB")
+    parser.add_argument("--checkpoint-kb", type=int, default=CHECKPOINT_BYTES // 1024,
+                        help="WAL size after which the journal is checkpointed, in KiB")
     args = parser.parse_args(argv)
-    table = Table(None, args.journal, resolve=_resolver(args.resolve), settle=args.settle)
+    table = Table(None, args.journal, resolve=_resolver(args.resolve), settle=args.settle,
+                  reserve=args.reserve_kb * 1024, checkpoint=args.checkpoint_kb * 1024)
     try:
         board = [s for s in args.board.split(",") if s]
         if board:

@@ -12,15 +12,15 @@ from collections.abc import Mapping
 from firmware.ports import RGB, Frame, Light
 
 SIGNALS = ("illegal", "conflict", "flip", "number", "dead", "target", "missing", "extra",
-           "setup", "last", "computer", "hint", "replayed", "better")
+           "setup", "last", "computer", "hint", "unsaved", "replayed", "better")
 """Every word of the LED language, as docs/api.md names them. ``replayed`` and ``better`` are
 shown only while a finished game is replayed on the board (``replaying``), never with a
 game's own words."""
 
 PRIORITY = ("dead", "last", "target", "hint", "computer", "conflict", "flip", "missing", "extra",
-            "setup", "number", "illegal")
+            "setup", "number", "illegal", "unsaved")
 """When several words apply to one square, the later one wins: what the players must do about
-that square now beats what it merely is."""
+that square now beats what it merely is; nothing counts while the table cannot save."""
 
 RED: RGB = (255, 0, 0)
 AMBER: RGB = (255, 150, 0)
@@ -31,6 +31,7 @@ GREEN: RGB = (0, 255, 0)
 CYAN: RGB = (0, 190, 255)
 PINK: RGB = (255, 51, 204)
 LAVENDER: RGB = (153, 102, 255)
+LIME: RGB = (170, 255, 119)
 
 LIGHTS: Mapping[str, Light] = {
     # Every word has its own pattern and level, so colour-blind players can tell them apart;
@@ -49,6 +50,9 @@ LIGHTS: Mapping[str, Light] = {
     # and every player's under simulated colour blindness (tests/web/test_palette.py).
     "computer": Light(PINK, "pulse", 0.8),  # carry out the computer's action here
     "hint": Light(LAVENDER, "steady", 1.0),  # the hint asked for acts here
+    # The table cannot save: this piece is not counted yet (and the board's corners say the
+    # table cannot save). A pattern of its own, in a colour kept apart from every other light.
+    "unsaved": Light(LIME, "double_blink", 1.0),
     # A finished game replayed on the board: the computer's better move is the hint it would
     # have given then, in the hint's colour, pulsing as the engine's words do.
     "better": Light(LAVENDER, "pulse", 0.9),

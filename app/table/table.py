@@ -1,7 +1,9 @@
 """The table service: one game, the sensors, the LEDs, the journal and the panel, thread-safe.
 
 Sensor events arrive on the scanning thread and panel inputs on web threads; one lock orders
-them. Each accepted action is journaled (on disk) before the new frame is shown. Frames are
+them. Each accepted action is journaled (on disk) before the new frame is shown; an action the
+journal cannot take is not accepted but held until a write succeeds (docs/DESIGN.md, "When the
+disk fills or fails"), and the view's ``table.saving`` says so. Frames are
 shown outside the lock, newest first wins, so a slow LED chain never stalls the panel or the
 scanner. The sensors' tentative changes (felt a few ms after the switch, before the piece has
 come to rest) only light their squares' LEDs: the game hears a change once it is confirmed.
@@ -21,7 +23,8 @@ import sys
 import threading
 import time
 from collections.abc import Callable, Mapping
-from typing import Any
+from pathlib import Path
+from typing import Any, TypeVar
 
 from app.ai import ComputerConfig, advise, choose
 from app.rules.actions import Action, EndTurn, action_from_json
@@ -48,14 +51,20 @@ from .archive import (
 )
 from .companion import Companion
 from .computer import check_draws, computers_json, parse_computers
-from .errors import ConfirmNeeded, InputError, StaleInput
+from .errors import CannotSave, ConfirmNeeded, InputError, StaleInput
 from .history import GAME_FINISHED, GAME_REOPENED
 from .inputs import parse_input
 from .journal import (
     ACTION,
+    CHECKPOINT_BYTES,
     DRAW,
     FINISHED,
+    FULL,
     HINTS,
+    IO,
+    OTHER,
+    READ_ONLY,
+    RESERVE_BYTES,
     UNDO,
     Journal,
     JournalError,
@@ -70,7 +79,24 @@ from .view import Message, TableView, View, count, message, render, render_next
 log = logging.getLogger(__name__)
 
 Resolver = Callable[[str], type[Game]]
+_T = TypeVar("_T")
 MAX_FAULTS = 20
+RETRY_SECONDS = 2.0
+"""While the table cannot save, how often it tries again."""
+SPACE_SECONDS = 30.0
+"""While the journal's reserve is in use or missing, how often the table looks for the space
+to take it again."""
+
+CANNOT_SAVE = {
+    FULL: N_("the table cannot save: its memory card is full"),
+    READ_ONLY: N_("the table cannot save: its memory card has turned read-only"),
+    IO: N_("the table cannot save: its memory card reports errors ({detail})"),
+    OTHER: N_("the table cannot save: {detail}"),
+}
+"""What a refused input says, by why the journal cannot be written."""
+LOW_SPACE = N_("the memory card is nearly full: the table keeps its last space for a game in "
+               "progress, so a new game or an import waits until space is freed")
+
 IMPORT_BATCH = 16
 """Imported games written in one transaction: a short hold of the lock each."""
 IMPORT_BREATH = 0.001
@@ -109,14 +135,18 @@ class Table:
         settle: float = 1.0,
         ticker: bool | None = None,
         computer: ComputerConfig | None = None,
+        reserve: int = RESERVE_BYTES,
+        checkpoint: int = CHECKPOINT_BYTES,
         review_workers: str = "process",
     ) -> None:
         """``resolve`` finds a variant class by id (tests pass their own small games);
         ``settle`` is how long a Halma jump or a take-back on the board must stand still;
         ``ticker`` runs the settle timer in a thread (default: only with the real clock; with
         a test clock, call ``tick()``); ``computer`` is each level's effort (the config's
-        ``[computer]`` section); ``review_workers`` is where reviews are computed
-        (``reviews.Reviews``: a worker process, or a thread for tools and tests)."""
+        ``[computer]`` section); ``reserve`` and ``checkpoint`` are the journal's (bytes kept
+        for the game in progress, WAL size before a checkpoint); ``review_workers`` is where
+        reviews are computed (``reviews.Reviews``: a worker process, or a thread for tools and
+        tests)."""
         self._lock = threading.Lock()
         self._cond = threading.Condition(self._lock)
         self._display = display
@@ -153,13 +183,32 @@ class Table:
         self._hinting: list[tuple[Companion, Any, int | None]] = []
         self._announcer = announce.Announcer()
         self._journal: Journal | None = None
+        self._journal_path = Path(journal) if journal is not None else None
+        self._reserve, self._checkpoint = reserve, checkpoint
+        self._failure: JournalError | None = None
+        """Why the table cannot save now (None while it can): set by a failed write, cleared by
+        the next one that succeeds."""
+        self._retrying = False
+        self._retry_at: float | None = None
+        self._space_at: float | None = None
+        self._finish_owed = False
+        """The finished game's record is still to be written (its last action is on disk)."""
+        self._aside_owed: tuple[int, list[dict[str, Any]], dict[str, Any]] | None = None
+        """Damaged entries found at start that could not be set aside yet: nothing may be
+        written to their game until they are (its chain would go on from a damaged entry)."""
         self._importing = threading.Lock()
         if journal is not None:
-            self._journal = Journal(journal)
-            self._recover()
+            self._journal = Journal(journal, reserve=reserve, checkpoint=checkpoint)
+            if self._journal.ok:
+                self._recover()
+                self._writable_at_start()
+            else:
+                self._journal_notices()
+                self._failed(self._journal.open_error or JournalError("the save file is closed"))
+            self._watch_space()
         self._replay: BoardReplay | None = None
-        self.reviews = Reviews(self._journal.path.with_name(self._journal.path.name + ".reviews")
-                               if self._journal is not None else None, self._computer,
+        self.reviews = Reviews(self._journal_path.with_name(self._journal_path.name + ".reviews")
+                               if self._journal_path is not None else None, self._computer,
                                review_workers)
         """The reviews of finished games, kept beside the journal (``reviews``)."""
         with self._lock:
@@ -174,14 +223,192 @@ class Table:
     # --- journal ---------------------------------------------------------------------------
 
     def _write(self, kind: str, data: Any) -> None:
-        """Journal one entry; a failing disk is reported and the game goes on in memory."""
-        if self._journal is None or self._game_id is None or not self._journal.ok:
+        """Journal one entry: on disk when this returns, or ``CannotSave`` and nothing written
+        (the companion then holds what was made). While the table cannot save, only the retry
+        on the timer tries the disk: a sensor event never waits on a failing card. Without a
+        journal, games are kept in memory only."""
+        journal = self._journal
+        if journal is None:
+            return
+        failure = self._failure
+        if failure is not None and not self._retrying:
+            raise self._cannot_save(failure)
+        if not journal.ok or self._game_id is None or self._aside_owed is not None:
+            raise self._cannot_save(failure or JournalError("the save file is not open"))
+        companion = self._companion
+        game = self._game_id
+        reopen = kind == UNDO and companion is not None and companion.state.over
+        self._journaled(lambda: journal.append(game, kind, data, reopen=reopen))
+
+    def _journaled(self, write: Callable[[], _T]) -> _T:
+        """One write of the journal: on disk, and the table saves again; or ``CannotSave``
+        (the table cannot save until a write succeeds)."""
+        try:
+            result = write()
+        except JournalError as e:
+            self._failed(e)
+            raise self._cannot_save(e) from None
+        finally:
+            self._journal_notices()
+        self._saved()
+        return result
+
+    def _cannot_save(self, error: JournalError) -> CannotSave:
+        return CannotSave(CANNOT_SAVE.get(error.cause, CANNOT_SAVE[OTHER]), error.cause,
+                          detail=str(error))
+
+    def _failed(self, error: JournalError) -> None:
+        """A write failed: nothing counts until one succeeds; tried again on the timer."""
+        if self._failure is None:
+            self._notice("not_saved", detail=str(error))
+        self._failure = error
+        self._retry_at = self._clock() + RETRY_SECONDS  # the ticker wakes by ``_bump``
+
+    def _saved(self) -> None:
+        """A write succeeded: the table saves again."""
+        if self._failure is None:
+            return
+        self._failure = None
+        self._retry_at = None
+        log.warning("the table saves again")
+        companion = self._companion
+        if companion is not None and companion.held is None:  # else its action says it
+            companion.say("saves_again")
+        self._watch_space()
+
+    def _writable_at_start(self) -> None:
+        """The journal opened, but its mark could not be written (a full or read-only card):
+        one real write says whether the table can save at all, so that a table switched on
+        with a full card says so before anyone plays (and the retry on the timer finds out
+        when it can again)."""
+        journal = self._journal
+        if journal is None or not journal.ok or not journal.mark_behind:
             return
         try:
-            self._journal.append(self._game_id, kind, data)
+            journal.probe()
         except JournalError as e:
-            self._notice("not_saved", detail=str(e))
+            self._failed(e)
+        finally:
+            self._journal_notices()
+
+    def _watch_space(self) -> None:
+        """Look for space to take the reserve again while it is missing."""
+        journal = self._journal
+        missing = (journal is not None and journal.ok and journal.reserve > 0
+                   and not journal.reserve_held)
+        if missing and self._space_at is None:
+            self._space_at = self._clock() + SPACE_SECONDS
+        elif not missing:
+            self._space_at = None
+
+    def _retry_locked(self) -> bool:
+        """Under the lock, on the timer: write again what waits for the disk (damaged entries to
+        set aside, the held entry, the finished game's record, else a probe). True when the
+        players see a change."""
+        self._retry_at = None
+        journal = self._journal
+        if journal is None:
+            return False
+        if not journal.ok:
+            return self._reopen_journal()
+        companion = self._companion
+        held = companion.held if companion is not None else None
+        before = (self._failure is None, held, self._finish_owed, self._aside_owed)
+        self._retrying = True
+        try:
+            if self._aside_owed is not None:
+                self._set_aside_owed()
+            if companion is not None and companion.held is not None:
+                companion.save_held()
+                self._after(companion)
+            elif self._finish_owed:
+                self._finished()
+            elif self._failure is not None:
+                journal.probe()
+                self._saved()
+        except JournalError as e:
+            self._failed(e)
+        except CannotSave:
+            pass  # ``_write`` keeps why; the next retry is due
+        finally:
+            self._retrying = False
+            self._journal_notices()
+        held = companion.held if companion is not None else None
+        return (self._failure is None, held, self._finish_owed, self._aside_owed) != before
+
+    def _reopen_journal(self) -> bool:
+        """The journal could not be opened (no space, a read-only disk): try again, and resume
+        its game once it opens."""
+        assert self._journal_path is not None
+        journal = Journal(self._journal_path, reserve=self._reserve,
+                          checkpoint=self._checkpoint)
+        self._journal = journal
         self._journal_notices()
+        if not journal.ok:
+            self._failed(journal.open_error or JournalError("the save file is closed"))
+            return False
+        self._failure = None
+        if self._companion is None:
+            self._recover()
+            if self._companion is not None:
+                self._companion.set_board(self._occupied)
+        self._writable_at_start()
+        self._watch_space()
+        return True
+
+    def _check_space(self) -> bool:
+        """On the timer while the reserve is missing: take it again if there is room now."""
+        self._space_at = None
+        journal = self._journal
+        if journal is None or not journal.ok:
+            return False
+        if journal.keep_reserve():
+            return True
+        self._watch_space()
+        return False
+
+    def _room_for_new(self) -> None:
+        """A new game or an import may begin: the journal is open and holds its reserve
+        (``CannotSave`` otherwise)."""
+        journal = self._journal
+        if journal is None:
+            return
+        if not journal.ok:
+            raise self._cannot_save(journal.open_error or JournalError("the save file is closed"))
+        if journal.reserve > 0 and not journal.reserve_held:
+            raise CannotSave(LOW_SPACE, FULL)
+
+    def saving(self) -> dict[str, Any]:
+        """Whether the table saves (``table.saving`` of the view): ``state`` ``ok``, ``low``
+        (the reserve is in use, or could not be kept: finish the game, free space) or
+        ``failing`` (nothing counts until a write succeeds); ``cause``, ``detail``, the
+        ``held`` entry waiting to be saved, and whether the finished game's record waits."""
+        with self._lock:
+            return self._saving_locked()
+
+    def _saving_locked(self) -> dict[str, Any]:
+        journal = self._journal
+        companion = self._companion
+        held = companion.held if companion is not None else None
+        result: dict[str, Any] = {"state": "ok", "cause": None, "detail": None,
+                                  "held": held.to_json() if held is not None else None,
+                                  "record_waits": self._finish_owed}
+        failure = self._failure
+        if failure is None and journal is not None and not journal.ok:
+            failure = journal.open_error or JournalError("the save file is closed")
+        if failure is not None:
+            result.update(state="failing", cause=failure.cause, detail=str(failure))
+        elif journal is not None and journal.reserve > 0 and not journal.reserve_held:
+            result.update(state="low",
+                          cause="reserve_used" if journal.reserve_used else "no_reserve")
+        return result
+
+    def _saving_step(self) -> dict[str, Any] | None:
+        """The ``cannot_save`` step's parameters while the table cannot save, else None."""
+        saving = self._saving_locked()
+        if saving["state"] != "failing":
+            return None
+        return {"cause": saving["cause"], "held": saving["held"]}
 
     def _notice(self, code: str, **params: Any) -> None:
         """Tell the players something about the table (a code of ``view.MESSAGES``), once."""
@@ -199,32 +426,43 @@ class Table:
             if event == GAME_FINISHED:
                 self._finished()
             elif event == GAME_REOPENED:
-                self._reopened()
+                self._finish_owed = False  # kept with the take-back, in its transaction
 
     def _finished(self) -> None:
-        self._keep_record(finished=True)
-
-    def _keep_unfinished(self) -> None:
-        """The running game, replaced by a new one: kept with its record as far as it went."""
-        self._keep_record(finished=False)
+        """Keep the finished game's record; when the journal cannot take it, the record waits
+        (the game's last action is on disk, so nothing is lost) and is written on the timer."""
+        if self._journal is None or self._game_id is None or self._companion is None:
+            return
+        try:
+            self._keep_record(finished=True)
+        except JournalError as e:
+            self._finish_owed = True
+            self._failed(e)
+            self._notice("finish_not_kept", detail=str(e))
+            return
+        self._finish_owed = False
+        self._saved()
 
     def _keep_record(self, finished: bool) -> None:
-        """The current game's record and state into the journal, finished or replaced; a
-        failing disk is told in a notice."""
+        """The current game's record and state into the journal, finished or replaced by a new
+        game (``JournalError`` when the journal cannot take it)."""
         if self._journal is None or self._game_id is None or self._companion is None:
             return
         keep = self._journal.finish if finished else self._journal.keep_unfinished
-        try:
-            keep(self._game_id, self._record_locked() or {}, self._companion.document())
-        except JournalError as e:
-            self._notice("finish_not_kept" if finished else "journal_error", detail=str(e))
+        keep(self._game_id, self._record_locked() or {}, self._companion.document())
 
-    def _reopened(self) -> None:
-        if self._journal is not None and self._game_id is not None:
-            try:
-                self._journal.reopen(self._game_id)
-            except JournalError as e:
-                self._notice("journal_error", detail=str(e))
+    def _set_aside_owed(self) -> None:
+        """Set aside the damaged entries that could not be set aside at start (``JournalError``
+        when they still cannot be)."""
+        assert self._aside_owed is not None and self._journal is not None
+        game, bad, params = self._aside_owed
+        name = self._journal.set_aside_entries(game, bad)
+        self._aside_owed = None
+        code = "resumed_set_aside_because" if params.get("detail") else "resumed_set_aside"
+        self._notice(code, **{**params, "file": name})
+        if self._recovery is not None:
+            self._recovery["file"] = name
+        self._saved()
 
     def _journal_notices(self) -> bool:
         """Take over what the journal found; True if anything was new."""
@@ -296,22 +534,34 @@ class Table:
                 valid, failure = index, f"entry {index} could not be replayed: {e}"
                 break
         if not running:
-            if failure is not None or stored.damaged or not companion.state.over:
+            if failure is not None or stored.damaged:
                 return  # its record stays in the finished games; nothing to resume
-        else:
+            if not companion.state.over:
+                # Its last action was taken back, but the game's status was not written with
+                # it (journals before the two were one transaction): it runs again.
+                running = True
+                try:
+                    journal.reopen(stored.id)
+                except JournalError:
+                    pass  # resumed all the same; written at a later start
+        if running:
             bad = [dict(row, reason=failure if i == valid else "follows a damaged entry")
                    for i, row in enumerate(stored.rows[valid:], start=valid)] + stored.damaged
             if bad:
+                params = {"game": stored.id, "name": game.name,
+                          "actions": count(valid, "action"),
+                          "entries": count(len(bad), "damaged entry"), "detail": failure}
                 try:
                     name = journal.set_aside_entries(stored.id, bad)
                 except JournalError as e:
                     name = None
                     self._notice("journal_error", detail=str(e))
+                    # Nothing is written to this game until they are set aside: its chain
+                    # would go on from a damaged entry.
+                    self._aside_owed = (stored.id, bad, params)
+                    self._failed(e)
                 code = "resumed_set_aside" if name else "resumed_kept"
-                self._notice(code + ("_because" if failure else ""), game=stored.id,
-                             name=game.name, actions=count(valid, "action"),
-                             entries=count(len(bad), "damaged entry"), file=name,
-                             detail=failure)
+                self._notice(code + ("_because" if failure else ""), **params, file=name)
                 self._recovery = {"game": stored.id, "recovered": valid, "set_aside": len(bad),
                                   "file": name, "lost": 0}
                 self._journal_notices()
@@ -342,12 +592,20 @@ class Table:
         self.version += 1
         self._view = None
         companion = self._companion
+        if companion is not None:
+            self._think_locked()  # may write (the computer's card) before anything is shown
+        saving = None
+        if self._journal is not None:
+            self._watch_space()  # the journal may have given its reserve to the game
+            saving = self._saving_step()
         if companion is None:
             frame: Frame = {}
             self._look = None
+            if saving is not None:  # no game, and the journal cannot be written: the corners
+                frame = lights.compose_frame(dict.fromkeys(("a1", "i1", "a9", "i9"),
+                                                           "unsaved"))
         else:
-            self._think_locked()
-            self._look = present.look(companion)  # once per change: the frame and the view
+            self._look = present.look(companion, saving)  # once per change: frame and view
             frame = lights.compose_frame(self._look.signals, self._look.last_player)
         answers = self._answers_now()
         if not _same(answers, self._answers):
@@ -419,11 +677,13 @@ class Table:
             "version": self.version,
             "legend": lights.legend(),
             "player_colors": [lights.hex_color(c) for c in lights.PLAYER_COLORS],
+            "saving": self._saving_locked(),
             "replay": self._replay.view() if self._replay is not None else None,
         }
         game_doc = None
         if companion is not None:
-            look = self._look if self._look is not None else present.look(companion)
+            look = self._look if self._look is not None else present.look(
+                companion, self._saving_step())
             signals = look.signals
             table.update({
                 "signals": {s: signals[s] for s in SQUARES if s in signals},
@@ -652,44 +912,64 @@ class Table:
             companion.draw_seed = secrets.randbits(48) if computer_draws else None
         except RulesError as e:
             raise InputError(str(e)) from None
+        refused: CannotSave | None = None
         with self._lock:
-            running = self._companion
-            if (not replace and running is not None and running.actions
-                    and not running.state.over):
-                raise ConfirmNeeded(N_("{game} is still running: a new game ends it. It is "
-                                       "kept, marked unfinished and with its record, among "
-                                       "the games on the Table page."), "replace",
-                                    game=running.game.name)
-            if running is not None and running.actions and not running.state.over:
-                self._keep_unfinished()  # with its players' names, before the new ones
-            self._end_replay_locked()
-            self._names = [str(n) for n in (names or [])][:game.players]
-            self._colors = [str(c) for c in (colors or [])][:game.players]
-            companion.set_board(self._occupied)
-            companion.start_clean()
-            if companion.clearing:
-                companion.say("clear_board", game=game.name,
-                              pieces=count(len(self._occupied), "piece"))
-            else:
-                if computer_draws:  # once, at the start: the cards are laid out face up
-                    code = "set_up_board_draws" if companion.setting_up else "new_game_draws"
-                else:
-                    code = "set_up_board" if companion.setting_up else "new_game"
-                companion.say(code, game=game.name)
-            self._game_id = None
-            if self._journal is not None and self._journal.ok:
-                try:
-                    self._game_id = self._journal.start_game(
-                        game.id, game.players, game.options,
-                        {c: p.to_json() for c, p in pieces.items()}, hints, self._names,
-                        self._colors, computers_json(seats), companion.draw_seed)
-                except JournalError as e:
-                    self._notice("not_saved", detail=str(e))
-            self._companion = companion
+            try:
+                self._start_locked(companion, replace, names, colors)
+            except CannotSave as e:
+                refused = e  # nothing changed, but the view now says the table cannot save
             self._bump()
             view = self._view_locked()
         self._show()
+        if refused is not None:
+            raise refused
         return view
+
+    def _start_locked(self, companion: Companion, replace: bool, names: list[str] | None,
+                      colors: list[str] | None) -> None:
+        """Under the lock: the new game's start written first (a game the journal cannot keep
+        does not start: ``CannotSave``), then it becomes the table's."""
+        game = companion.game
+        self._room_for_new()
+        if self._finish_owed:
+            self._finished()  # the last game's record first: it would be lost with it
+            if self._finish_owed:
+                raise self._cannot_save(self._failure or JournalError("not written"))
+        running = self._companion
+        if (not replace and running is not None and running.actions
+                and not running.state.over):
+            raise ConfirmNeeded(N_("{game} is still running: a new game ends it. It is "
+                                   "kept, marked unfinished and with its record, among "
+                                   "the games on the Table page."), "replace",
+                                game=running.game.name)
+        journal = self._journal
+        if running is not None and running.actions and not running.state.over and \
+                journal is not None:  # kept with its players' names, before the new ones
+            self._journaled(lambda: self._keep_record(finished=False))
+        self._end_replay_locked()
+        names = [str(n) for n in (names or [])][:game.players]
+        colors = [str(c) for c in (colors or [])][:game.players]
+        game_id = None
+        if journal is not None:
+            game_id = self._journaled(lambda: journal.start_game(
+                game.id, game.players, game.options,
+                {c: p.to_json() for c, p in companion.setup.items()}, companion.hints,
+                names, colors, computers_json(companion.computers), companion.draw_seed))
+            self._aside_owed = None  # the damaged game is not the running one any more
+        self._game_id = game_id
+        self._names, self._colors = names, colors
+        companion.set_board(self._occupied)
+        companion.start_clean()
+        if companion.clearing:
+            companion.say("clear_board", game=game.name,
+                          pieces=count(len(self._occupied), "piece"))
+        else:
+            if companion.draw_seed is not None:  # once, at the start: the cards face up
+                code = "set_up_board_draws" if companion.setting_up else "new_game_draws"
+            else:
+                code = "set_up_board" if companion.setting_up else "new_game"
+            companion.say(code, game=game.name)
+        self._companion = companion
 
     def input(self, data: Mapping[str, Any]) -> View:
         """One panel input of docs/api.md; ``InputError`` (changing nothing) if unusable.
@@ -699,6 +979,7 @@ class Table:
         than its version: from before a restart), is refused with ``StaleInput``, which
         carries the current view."""
         parsed = parse_input(data)
+        refused: CannotSave | None = None
         version = parsed.pop("version", None)
         with self._lock:
             if version is not None and not self._answered <= version <= self.version:
@@ -713,11 +994,17 @@ class Table:
                 companion.input(parsed)
             except RulesError as e:
                 raise InputError(str(e)) from None
+            except CannotSave as e:
+                refused = e  # nothing changed, but the view now says the table cannot save
+                if e.cause == OTHER and self._failure is not None:
+                    e.cause = self._failure.cause  # the companion cannot know why
             finally:
                 self._after(companion)
             self._bump()
             view = self._view_locked()
         self._show()
+        if refused is not None:
+            raise refused
         return view
 
     def _record_locked(self) -> dict[str, Any] | None:
@@ -817,12 +1104,20 @@ class Table:
         journal = self._journal
         if journal is None or not journal.ok:
             raise JournalError("the table keeps no save file, so it cannot keep imported games")
+        with self._lock:
+            try:
+                self._room_for_new()  # an import never takes the game's last space
+            except CannotSave as e:
+                raise JournalError(str(e), e.cause) from None
         if not self._importing.acquire(blocking=False):
             raise ArchiveBusy(N_("another file of finished games is being loaded: try again "
                                  "when it is done"))
         stamp = now_iso()
         plan = ImportPlan()
         try:
+            with self._lock:  # an import given up earlier (on a failing card) may have left
+                if journal.staged():  # games staged: they go first, or this commit takes them
+                    self._import_write(journal.discard_import)
             batch: list[dict[str, Any]] = []
             growth = 0
             seen: set[str] = set()
@@ -855,7 +1150,7 @@ class Table:
                 self._stage(journal, batch, stamp)
             if plan.count("added"):
                 with self._lock:
-                    journal.commit_import(stamp)
+                    self._import_write(lambda: journal.commit_import(stamp))
                     self._journal_notices()
                     self._bump()
         except BaseException:
@@ -871,7 +1166,18 @@ class Table:
 
     def _stage(self, journal: Journal, games: list[dict[str, Any]], stamp: str) -> None:
         with self._lock:
-            journal.stage_import(games, stamp)
+            self._import_write(lambda: journal.stage_import(games, stamp))
+
+    def _import_write(self, write: Callable[[], object]) -> None:
+        """Under the lock, one write of an import: when it fails the table cannot save until
+        a write succeeds (and says so); the import is then given up (``JournalError``)."""
+        try:
+            write()
+        except JournalError as e:
+            self._failed(e)
+            self._bump()
+            raise
+        self._saved()
 
     # --- the computer ----------------------------------------------------------------------
 
@@ -887,7 +1193,11 @@ class Table:
         c = self._companion
         if c is None or self._closed:
             return
-        c.draw_for_computer()
+        if self._failure is None:  # else drawn once the table can save (the retry's bump)
+            try:
+                c.draw_for_computer()
+            except CannotSave:
+                return
         if not c.computer_turn or c.needs_hand or c.expect is not None:
             return
         state, hand = c.state, c.known_hand
@@ -1049,10 +1359,20 @@ class Table:
     def tick(self) -> None:
         """Finish whatever waited for the board to settle, if its time has come."""
         with self._lock:
-            companion = self._companion
-            if companion is None or not companion.tick(self._clock()):
+            if self._closed:
                 return
-            self._after(companion)
+            now = self._clock()
+            changed = False
+            if self._retry_at is not None and now >= self._retry_at:
+                changed = self._retry_locked()
+            if self._space_at is not None and now >= self._space_at:
+                changed = self._check_space() or changed
+            companion = self._companion
+            if companion is not None and companion.tick(now):
+                self._after(companion)
+                changed = True
+            if not changed:
+                return
             self._bump()
         self._show()
 
@@ -1062,7 +1382,9 @@ class Table:
                 if self._closed:
                     return
                 companion = self._companion
-                deadline = companion.next_deadline() if companion is not None else None
+                deadlines = [t for t in (companion.next_deadline() if companion else None,
+                                         self._retry_at, self._space_at) if t is not None]
+                deadline = min(deadlines) if deadlines else None
                 if deadline is None:
                     self._cond.wait(timeout=5.0)
                     continue

@@ -68,8 +68,8 @@ MESSAGES: Mapping[str, str] = {
     # A player reads them: they speak of the save file, never of the journal.
     "journal_fresh_failed": N_("cannot start a new save file at {file}: {detail}; this game is "
                             "not saved"),
-    "journal_open_failed": N_("cannot open the save file {file}: {detail}; this game is not "
-                           "saved"),
+    "journal_open_failed": N_("cannot open the save file {file}: {detail}; it is kept as it is, "
+                              "and nothing is saved until it opens"),
     "journal_unmovable": N_("the save file {file} is unreadable ({detail}) and could not be moved "
                          "aside: {error}"),
     "journal_set_aside": N_("the save file {file} was unreadable ({detail}); it was kept as "
@@ -107,8 +107,20 @@ MESSAGES: Mapping[str, str] = {
                            "finished games"),
     "record_not_json": N_("the record of finished game {game} is damaged (it is not valid JSON); "
                        "it is kept in the save file and left out of the finished games"),
-    "not_saved": N_("{detail}; the game goes on but is not saved"),
-    "finish_not_kept": N_("{detail}; the finished game is not kept"),
+    "not_saved": N_("{detail}: the table cannot save, so nothing counts until it can"),
+    "finish_not_kept": N_("{detail}; the finished game is kept as soon as the table can save"),
+    "saves_again": N_("the table saves again"),
+    "journal_cannot_open": N_("cannot open the save file {file} now ({detail}); it is kept as "
+                              "it is and opened as soon as it can be"),
+    "held": N_("{action} waits: the table cannot save it yet, and it counts as soon as it can"),
+    "held_undo": N_("taking back {action} waits: the table cannot save it yet"),
+    "held_cancelled": N_("{action} was never saved and is given up: put the board right"),
+    "held_cancelled_undo": N_("taking back {action} was never saved and is given up: put the "
+                              "board right"),
+    "held_cancelled_on_board": N_("{action} was never saved: given up, as the board is back "
+                                  "as before"),
+    "held_cancelled_on_board_undo": N_("taking back {action} was never saved: given up, as "
+                                       "the board is back as before"),
     "journal_error": N_("{detail}"),
     "not_replayed": N_("game {game} ({variant}) could not be replayed: {detail}; it is kept in "
                     "the save file, set aside"),
@@ -234,6 +246,7 @@ NEXT_STEPS: Mapping[str, str] = {
     "computer_end_turn": N_("the computer ends its turn"),
     "computer_take_away": N_("that is not the computer's move: take the piece on {square} away"),
     "computer_put_back": N_("that is not the computer's move: put the piece back on {square}"),
+    "cannot_save": N_("the table cannot save: nothing counts until it can"),
 }
 """Every next step with its English wording (the panel names the player who acts)."""
 
@@ -391,6 +404,7 @@ class TableView(TypedDict, total=False):
     computer_draws: bool
     plan: dict[str, Any] | None
     hint: dict[str, Any] | None
+    saving: dict[str, Any]
     replay: dict[str, Any] | None
     say: dict[str, Any]
 

@@ -15,7 +15,7 @@ from werkzeug.exceptions import HTTPException
 
 from app.rules.errors import RulesError
 from app.rules.wording import N_
-from app.table.errors import ConfirmNeeded, InputError, StaleInput
+from app.table.errors import CannotSave, ConfirmNeeded, InputError, StaleInput
 
 from .i18n import translate
 from .settings import NotSaved
@@ -27,6 +27,10 @@ CONFLICT = 409
 
 UNPROCESSABLE = 422
 """Well-formed input that the game cannot use (an illegal number, no game running...)."""
+
+UNAVAILABLE = 503
+"""The table cannot save now (its memory card is full, read-only or failing): nothing was
+accepted; the view's ``table.saving`` says what waits and what to do."""
 
 
 class ApiError(Exception):
@@ -84,6 +88,11 @@ def register_error_handlers(app: Flask) -> None:
         # 409: the request is fine, but it would change what the players may want to keep;
         # sent again with the confirmation it is done.
         return error_response(said(e), CONFLICT, code=f"confirm_{e.code}", confirm=e.code)
+
+    @app.errorhandler(CannotSave)
+    def _cannot_save(e: CannotSave) -> Response:
+        return error_response(said(e), UNAVAILABLE, code="cannot_save", cause=e.cause,
+                              retry_after=2)
 
     @app.errorhandler(StaleInput)
     def _stale_input(e: StaleInput) -> Response:

@@ -11,6 +11,8 @@ from firmware.config import LedConfig
 from firmware.layout import led_indices
 from firmware.leds import (
     BLINK_FAST,
+    DOUBLE_BLINK,
+    DOUBLE_ON,
     FLASH_END,
     LedDisplay,
     RecordingPixels,
@@ -100,6 +102,16 @@ def test_pulse_breathes_between_its_floor_and_full() -> None:
     assert min(values) == pytest.approx(0.25, abs=0.01)
     assert max(values) == pytest.approx(1.0, abs=0.01)
     assert pattern_intensity("pulse", 0.5, 0.0)[1] == pytest.approx(0.5 + 1 / 30)
+
+
+def test_a_double_blink_blinks_twice_then_rests_on_the_shared_clock() -> None:
+    period = DOUBLE_BLINK
+    assert pattern_intensity("double_blink", 10 * period + 0.05, 0.0) == pytest.approx(
+        (1.0, 10 * period + DOUBLE_ON))
+    assert pattern_intensity("double_blink", 10 * period + 0.2, 0.0)[0] == 0.0
+    assert pattern_intensity("double_blink", 10 * period + 0.35, 0.0)[0] == 1.0
+    dark, edge = pattern_intensity("double_blink", 10 * period + 0.5, 0.0)
+    assert dark == 0.0 and edge == pytest.approx(11 * period)
 
 
 def test_a_flash_bursts_from_when_it_appeared_then_goes_dark() -> None:
@@ -263,9 +275,10 @@ def test_an_unchanged_light_keeps_its_flash_running() -> None:
 
 def test_every_pattern_renders() -> None:
     display = recording_display(LedConfig(), clock=FakeClock())
-    display.show({sq: Light((255, 255, 255), p) for sq, p in zip(("a1", "b1", "c1", "d1", "e1"),
-                                                                  PATTERNS, strict=True)})
-    assert set(display.colors()) == {"a1", "b1", "c1", "d1", "e1"}  # all on at this moment
+    squares = ("a1", "b1", "c1", "d1", "e1", "f1")
+    display.show({sq: Light((255, 255, 255), p) for sq, p in zip(squares, PATTERNS,
+                                                                  strict=True)})
+    assert set(display.colors()) == set(squares)  # all on at this moment
     display.close()
 
 

@@ -51,6 +51,7 @@ def make_table(journal: str | Path | None = None, **kwargs: Any) -> tuple[Table,
                                                                            RecordingDisplay]:
     clock = Clock()
     display = RecordingDisplay()
+    kwargs.setdefault("reserve", 0)  # the tests that need the journal's reserve ask for one
     table = Table(display, journal, clock=clock, resolve=resolve, settle=1.0, **kwargs)
     return table, clock, display
 

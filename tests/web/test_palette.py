@@ -41,10 +41,12 @@ def test_every_choice_is_distinct_from_gold_and_marks_cover_every_seat() -> None
 
 
 ENGINE_CLEAR = 15.0
-"""A CIELAB distance the engine's two lights keep from every other light, under every eye."""
+"""A CIELAB distance the lights of their own colour keep from every other light, under every
+eye: the engine's two, and the table's word for "not saved"."""
+OWN_COLOURS = ("computer", "hint", "unsaved")
 
 
-def test_the_computer_and_hint_lights_stay_apart_from_every_other_light() -> None:
+def test_the_computer_hint_and_unsaved_lights_stay_apart_from_every_other_light() -> None:
     from app.table.signals import PLAYER_COLORS, SIGNALS, hex_color, legend
 
     colors = legend()
@@ -52,12 +54,22 @@ def test_the_computer_and_hint_lights_stay_apart_from_every_other_light() -> Non
     # game's better move, in a replay) is the hint it would have been: the hint's colour with
     # a pattern of its own.
     others = [colors[w]["color"] for w in SIGNALS
-              if w not in ("computer", "hint", "last", "replayed", "better")]
+              if w not in (*OWN_COLOURS, "last", "replayed", "better")]
     others += [hex_color(c) for c in PLAYER_COLORS]  # the ``last`` flash of every seat
     assert colors["better"]["color"] == colors["hint"]["color"]
     assert colors["better"]["pattern"] != colors["hint"]["pattern"]
-    for word in ("computer", "hint"):
+    for word in OWN_COLOURS:
         mine = str(colors[word]["color"])
-        for other in [*others, colors["hint" if word == "computer" else "computer"]["color"]]:
+        rivals = [colors[w]["color"] for w in OWN_COLOURS if w != word]
+        for other in [*others, *rivals]:
             assert palette.closest_pair([mine, str(other)]) >= ENGINE_CLEAR, (word, other)
     assert palette.closest_pair(["#ff0000", "#ff3c00"]) < ENGINE_CLEAR  # the check can fail
+
+
+def test_every_light_has_a_pattern_and_level_of_its_own() -> None:
+    """Never colour alone: no two words share both their pattern and their level."""
+    from app.table.signals import SIGNALS, legend
+
+    looks = [(legend()[w]["pattern"], legend()[w]["level"]) for w in SIGNALS if w != "last"]
+    assert len(set(looks)) == len(looks)
+    assert legend()["unsaved"]["pattern"] == "double_blink"  # an alarm of its own

@@ -12,7 +12,7 @@ const Board = (() => {
   const SYMBOLS = {
     illegal: "\u2715", conflict: "!", flip: "\u21bb", number: "?", dead: "\u2205",
     target: "\u2713", missing: "+", extra: "\u2212", setup: "S", last: "\u2605",
-    computer: "C", hint: "i", replayed: "\u25b6", better: "\u25c6",
+    computer: "C", hint: "i", unsaved: "\u26a0", replayed: "\u25b6", better: "\u25c6",
   };
   const t = (text, params) => (typeof Panel !== "undefined" ? Panel.t(text, params) : text);
   // What each light means, in this phone's language (read when shown, after the words came),
@@ -36,6 +36,7 @@ const Board = (() => {
                   t("put a start stone here")),
       last: t("last move or completed area"),
       computer: t("carry out the computer's move here"), hint: t("the hint you asked for"),
+      unsaved: t("not counted yet: the table cannot save (in the corners: the table cannot save)"),
       replayed: t("the move played here"), better: t("the computer's better move"),
     };
   }

@@ -136,5 +136,43 @@ const Panel = (() => {
 
   const language = () => words.language;
 
-  return { request, get, post, liveViews, toast, el, t, said, ready, language };
+  // What the table says when it cannot save, or saves on its last space (the view's
+  // table.saving): a headline and what to do, in this phone's language; null when all is well.
+  function savingWords(saving) {
+    if (!saving || !saving.state || saving.state === "ok") return null;
+    if (saving.state === "low") {  // short is what the what-now bar says: play goes on
+      return saving.cause === "reserve_used"
+        ? { kind: "low", title: t("The memory card is full."),
+            todo: t("The table uses the space it kept for this game, so the game can be played to the end and is saved. Free space on the card before the next game (see the table's guide)."),
+            short: t("The memory card is full: this game is still saved to its end; free space before the next one.") }
+        : { kind: "low", title: t("The memory card is nearly full."),
+            todo: t("A new game waits until there is space on the card (see the table's guide)."),
+            short: t("The memory card is nearly full: free space before the next game.") };
+    }
+    const titles = {
+      full: t("The table cannot save: its memory card is full."),
+      read_only: t("The table cannot save: its memory card has turned read-only."),
+      io: t("The table cannot save: its memory card reports errors."),
+    };
+    const todo = saving.cause === "full"
+      ? t("Nothing counts until it can. Free space on the card (see the table's guide): the table tries again every few seconds and goes on by itself.")
+      : saving.cause === "read_only" || saving.cause === "io"
+        ? t("Nothing counts until it can. The card is failing, but what was saved so far is safe on it: switch the table off, copy the save file from the card and put in a new one (see the table's guide).")
+        : t("Nothing counts until it can. The table tries again every few seconds.");
+    return { kind: "failing", title: titles[saving.cause] || t("The table cannot save."), todo };
+  }
+
+  // The banner at the top of a page that has no what-now bar (start, table).
+  function showSaving(saving) {
+    const box = document.getElementById("saving-banner");
+    if (!box) return;
+    const words = savingWords(saving);
+    box.hidden = !words;
+    if (!words) return;
+    box.dataset.kind = words.kind;
+    box.replaceChildren(el("strong", { text: words.title }), " ", el("span", { text: words.todo }));
+  }
+
+  return { request, get, post, liveViews, toast, el, t, said, ready, language, savingWords,
+           showSaving };
 })();

@@ -166,6 +166,7 @@
       case "computer_end_turn": return t("The computer ends its turn.");
       case "computer_take_away": return t("That is not the computer's move: take the piece on {square} away.", p);
       case "computer_put_back": return t("That is not the computer's move: put the piece back on {square}.", p);
+      case "cannot_save": return (Panel.savingWords({ state: "failing", cause: p.cause }) || {}).title || "";
       default: return said("next", next.code, p) || "";
     }
   }
@@ -196,6 +197,34 @@
     }
     $("now-text").textContent = text;
     $("now").dataset.next = next.code || "";
+  }
+
+  // The table cannot save (or saves on its last space): what waits, and what to do.
+  function renderSaving(box) {
+    const saving = view.table.saving || {};
+    const words = Panel.savingWords(saving);
+    const low = $("now-low");
+    const inBar = box.id === "now-saving";
+    low.hidden = !(words && words.short && inBar);
+    if (!low.hidden) low.textContent = words.short;  // play goes on: said below the bar
+    box.hidden = !words || !low.hidden;
+    if (box.hidden) return;
+    box.dataset.kind = words.kind;
+    const lines = [];
+    const held = saving.held;
+    if (held && held.kind === "undo") {
+      lines.push(t("Taking back {action} does not count yet: it counts as soon as the table can save. Undo gives it up.",
+                   { action: describe(held.action) }));
+    } else if (held) {
+      lines.push(t("{action} does not count yet: leave it where it is, it counts as soon as the table can save. Undo gives it up.",
+                   { action: describe(held.action) }));
+    }
+    if (saving.record_waits) lines.push(t("The finished game is kept as soon as the table can save."));
+    lines.push(words.todo);
+    // In the bar, the next step already says that the table cannot save.
+    const titled = !inBar || words.kind !== "failing";
+    const parts = titled ? [el("strong", { text: words.title })] : [];
+    box.replaceChildren(...parts, ...lines.map((line) => el("p", { text: line })));
   }
 
   function winnerWords(game) {
@@ -431,7 +460,9 @@
     // A number may be chosen before the piece goes down, whenever nothing else is asked.
     const preChoice = !game.over && !moveGame && !busyBoard && !computerTurn &&
       (kind === null || kind === "place" || kind === "end_turn");
-    pad.hidden = moveGame || game.over || !(numberPrompt || mode || preChoice);
+    // While the table cannot save, nothing but Undo is taken: no pad to tap in vain.
+    const failing = (view.table.saving || {}).state === "failing";
+    pad.hidden = moveGame || game.over || failing || !(numberPrompt || mode || preChoice);
     pad.dataset.mode = mode || (numberPrompt ? "answer" : "pre-choice");
     pad.style.setProperty("--numbers", String(high - low + 1));
     // Upright, up to six numbers stand in one row; nine in two.
@@ -502,19 +533,20 @@
     const next = view.table.next || {};
     const personToMove = !game.over && next.actor !== null && next.actor !== undefined &&
       !((view.table.computers || {})[String(next.actor)]);
-    $("hint").hidden = !personToMove;
+    const failing = (view.table.saving || {}).state === "failing";
+    $("hint").hidden = !personToMove || failing;
     $("hint").disabled = !view.table.hints || !!(view.table.hint && view.table.hint.status === "thinking");
     // The button names its action; whether hints are on is the switch's to show.
     if (view.table.hints) $("hint").removeAttribute("aria-describedby");
     else $("hint").setAttribute("aria-describedby", "hint-off");
     $("hint-off").hidden = !personToMove || !!view.table.hints;
-    $("end-turn").hidden = game.over || game.phase !== "blanks";
+    $("end-turn").hidden = game.over || failing || game.phase !== "blanks";
     // On the computer's turn the button is there only when the computer sets its card aside.
     const computerStep = (next.code || "").startsWith("computer_");
-    $("discard").hidden = game.over || !traits.has_set_asides || view.table.clearing ||
+    $("discard").hidden = game.over || failing || !traits.has_set_asides || view.table.clearing ||
       (computerStep && !(next.code || "").endsWith("set_aside"));
     $("discard").setAttribute("aria-pressed", mode === "discard" ? "true" : "false");
-    $("joker").hidden = game.over || !traits.has_jokers ||
+    $("joker").hidden = game.over || failing || !traits.has_jokers ||
       !(prompt && prompt.kind === "number" && prompt.square);
     $("joker").setAttribute("aria-pressed", mode === "joker" ? "true" : "false");
   }
@@ -550,7 +582,7 @@
     legendFor = key;
     const traits = traitsOf(variantId);
     const shown = traits.signals && [...traits.signals, "hint",
-      ...(Object.keys(view.table.computers || {}).length ? ["computer"] : [])];
+      ...(Object.keys(view.table.computers || {}).length ? ["computer"] : []), "unsaved"];
     const listNode = $("legend");
     listNode.replaceChildren();
     for (const [word, meaning] of Object.entries(Board.meanings(traits.piece_word))) {
@@ -587,6 +619,7 @@
     const game = view.game;
     $("no-game").hidden = !!game;
     $("game").hidden = !game;
+    renderSaving(game ? $("now-saving") : $("no-game-saving"));
     if (!game) return;
     const b = await ensureBoard(game.variant);
     if (view !== next) return; // a newer view arrived while the board was loading
@@ -596,7 +629,11 @@
     $("game-name").textContent = meta ? meta.name : game.variant;
     $("rules-link").href = `/rules/${encodeURIComponent(game.variant)}`;
     $("end-record").setAttribute("download", `${game.variant}.json`);
-    const message = messageText();
+    // While the table cannot save, the box in the bar says what waits: not said twice.
+    const code = view.table.message_code;
+    const saidInBox = (view.table.saving || {}).state === "failing" && code &&
+      (code.code === "held" || code.code === "held_undo");
+    const message = saidInBox ? "" : messageText();
     $("message").hidden = !message;
     $("message").textContent = message || "";
     const prompt = view.table.prompt;

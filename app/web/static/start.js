@@ -286,6 +286,7 @@
       palette = legend;
       Board.setPalette(legend);
       $("running").hidden = !(state.game && !state.game.over);
+      Panel.showSaving(state.table && state.table.saving);
     } catch (e) {
       return;
     }

@@ -23,6 +23,7 @@
   }
 
   function showSensors(view) {
+    Panel.showSaving(view.table && view.table.saving);
     const on = new Set((view.table && view.table.occupied) || []);
     for (const cell of $("matrix").querySelectorAll("[data-square]")) {
       const square = cell.dataset.square;
