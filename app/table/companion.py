@@ -30,7 +30,7 @@ from .errors import ConfirmNeeded, InputError
 from .history import History, Record
 from .moving import Motion
 from .placing import NewPiece
-from .view import Message, message
+from .view import ANNOUNCEMENTS, Message, message
 
 
 class Companion:
@@ -61,9 +61,17 @@ class Companion:
         self.motion: Motion | None = None
         self.turning: set[str] = set()  # debt pieces lifted to be turned over
         self.in_hand: int | None = None  # a number chosen before its piece goes down
-        self.blank_choice: tuple[str, list[int]] | None = None
+        self.blank_choice: tuple[str, list[int], int] | None = None
+        """A blank whose colour the table assumed: its square, the colours it may show, and
+        the player who set it (asked of them, never taking over the next player's turn)."""
         self.takeback_at: float | None = None
+        self.takeback: str | None = None
+        """``"undo"`` or ``"redo"`` while the board is being put as the game now stands after a
+        take-back or a redo (the bar says what to take away, put back and turn)."""
+        self.where_asked: State | None = None
+        """The state in which the players asked where a piece may go (lit until it changes)."""
         self.message: Message | None = None
+        self.message_for: tuple[State, int | None] | None = None
         self.move_game = game.moves_pieces
         # Computer seats (seat: level). What the computer holds and chose belongs to one state:
         # a take-back or a new action makes them stale, and the table thinks again.
@@ -95,6 +103,23 @@ class Companion:
     def say(self, code: str, **params: Any) -> None:
         """Set the message line: a code of ``view.MESSAGES`` with its parameters."""
         self.message = message(code, **params)
+        self.message_for = None
+
+    def keep_message_for(self, actor: int | None) -> None:
+        """A message belongs to the moment it was said for: the game's state, and (unless it
+        announces what happened to the game, ``view.ANNOUNCEMENTS``) the player who acts then.
+        Called after every change with the player who acts now: the first call stamps a new
+        message, a later one in another moment clears it."""
+        if self.message is None:
+            return
+        if self.message_for is None:
+            self.message_for = (self.state, actor)
+            return
+        state, said_to = self.message_for
+        if state is not self.state or (said_to != actor
+                                       and self.message["code"] not in ANNOUNCEMENTS):
+            self.message = None
+            self.message_for = None
 
     # The game's history, as the other parts read it.
 
@@ -261,12 +286,18 @@ class Companion:
         illegal = self.computer_refusal(action) or self.history.advance(action)
         if illegal is not None:
             return illegal
+        self._counted(action, "action")
+        return None
+
+    def _counted(self, action: Action, how: str) -> None:
+        """What follows an action that counted (``how``: ``action``, or ``redone``)."""
         self.blank_choice = None
         self.takeback_at = None
+        self.takeback = "redo" if how == "redone" else None
         last = self.state.last
-        self.say("action", action=action.to_json(), player=self.history.last_player(),
+        self.say(how, action=action.to_json(), player=self.history.last_player(),
                  points=list(last.points), completed=list(last.completed))
-        return None
+        self._board_put_right()
 
     def cancel_pending(self) -> bool:
         """Cancel what is under way on the panel's side (a new piece waiting for its number, a
@@ -290,6 +321,32 @@ class Companion:
         return (bool(self.actions) or self.pending is not None or self.in_hand is not None
                 or (self.known_hand is not None and self.draw_seed is None))
 
+    def can_redo(self) -> bool:
+        return bool(self.history.undone) and not self.state.over
+
+    def actor(self) -> int | None:
+        """Who acts now: the player who is to turn pieces over, else the mover."""
+        return self.history.turner if self.debt else self.mover
+
+    def undo_question(self) -> ConfirmNeeded | None:
+        """Taking back more than one action, or another player's action, is asked first: the
+        question to ask, or None when Undo takes back the actor's own last action."""
+        if not self.actions:
+            return None
+        index = len(self.actions) - 1
+        player = self.history.player_of(index)
+        action = self.actions[-1].to_json()
+        undone = len(self.history.undone)
+        if undone:
+            return ConfirmNeeded(N_("{count} taken back already: take back {player}'s "
+                                    "{action} as well?"), "undo", count=undone,
+                                 player=player, action=action)
+        actor = self.actor()
+        if actor is not None and player is not None and player != actor:
+            return ConfirmNeeded(N_("It is {actor}'s turn: take back {player}'s {action}?"),
+                                 "undo", actor=actor, player=player, action=action)
+        return None
+
     def undo(self, how: str = "taken_back") -> None:
         """Take back the last action; the signals then show what to put right on the board."""
         action = self.history.take_back()
@@ -302,7 +359,28 @@ class Companion:
         self.in_hand = None
         self.blank_choice = None
         self.takeback_at = None
+        self.takeback = "undo"
         self.say(how, action=action.to_json(), player=self.state.to_move)
+        self._board_put_right()
+
+    def redo(self) -> None:
+        """Put back what Undo took last (the same action, journaled again)."""
+        if self.pending is not None:
+            raise InputError(N_("first deal with the new piece on {square}"),
+                             square=self.pending.square)
+        if self.motion is not None:
+            raise InputError(N_("first set the lifted piece down"))
+        action = self.history.redo()
+        self.hand = self.plan = None
+        self.in_hand = None
+        self._counted(action, "redone")
+
+    def _board_put_right(self) -> None:
+        """A take-back or redo is over once the board stands as the game does."""
+        if self.takeback is not None and not self.debt and not self.turning:
+            missing, extra = self.differences()
+            if not missing and not extra:
+                self.takeback = None
 
     def set_hints(self, on: bool) -> None:
         self.history.record_hints(bool(on))
@@ -381,14 +459,13 @@ class Companion:
             self._lift(square)
         self._check_setup_done()
         self._watch_takeback(now)
+        self._board_put_right()
         return True
 
     def _set_down(self, square: str, now: float) -> None:
         if square in self.turning:
             self.turning.discard(square)
-            self.history.debt ^= {square}
-            if not self.debt and not self.turning:
-                self.say("all_turned")
+            self.history.turned(square)
             return
         motion = self.motion
         if motion is not None and motion.at is None and (
@@ -482,7 +559,18 @@ class Companion:
             if self.state.over and not data.get("confirm"):
                 raise ConfirmNeeded(N_("the game is over: taking back its last action reopens "
                                        "it (it stays in the finished games)"), "reopen")
+            question = self.undo_question()
+            if question is not None and not data.get("confirm"):
+                raise question
             self.undo()
+            return
+        if kind == "redo":
+            self.redo()
+            return
+        if kind == "where":
+            if self.game.where_rule(self.state) is None or self.state.over:
+                raise InputError(N_("here a piece may go on any free square its number fits"))
+            self.where_asked = None if self.where_asked is self.state else self.state
             return
         if kind == "hints":
             self.set_hints(data["on"])

@@ -285,6 +285,7 @@ class Table:
         else:
             self._think_locked()
             self._look = present.look(companion)  # once per change: the frame and the view
+            companion.keep_message_for(self._look.next["actor"])
             frame = lights.compose_frame(self._look.signals, self._look.last_player)
         self._game_frame = frame
         self._feedback_frame()
@@ -369,6 +370,10 @@ class Table:
                 "plan": (companion.expect.to_json() if companion.expect is not None
                          else None),
                 "hint": self._hint_view(companion),
+                "pad": look.pad,
+                "blank_choice": look.blank_choice,
+                "where_offered": look.where,
+                "can_redo": companion.can_redo(),
             })
             game_doc = companion.document()
         if table["message"] is None and self._notices:
