@@ -68,6 +68,14 @@ class Companion:
         self.takeback: str | None = None
         """``"undo"`` or ``"redo"`` while the board is being put as the game now stands after a
         take-back or a redo (the bar says what to take away, put back and turn)."""
+        self.changes = 0
+        self.changed: dict[str, int] = {}
+        """When each square last changed (counting sensor events): a piece must leave one
+        square before it can stand on another, so an extra piece that came before a square
+        went empty is not that square's piece."""
+        self.known_extra: dict[str, Piece] = {}
+        """Pieces standing on the board that the game no longer has but the table knows: the
+        piece of an action taken back, until it is lifted (never paired with another number)."""
         self.where_asked: State | None = None
         """The state in which the players asked where a piece may go (lit until it changes)."""
         self.message: Message | None = None
@@ -294,6 +302,7 @@ class Companion:
         self.blank_choice = None
         self.takeback_at = None
         self.takeback = "redo" if how == "redone" else None
+        self.known_extra = {}
         last = self.state.last
         self.say(how, action=action.to_json(), player=self.history.last_player(),
                  points=list(last.points), completed=list(last.completed))
@@ -349,7 +358,10 @@ class Companion:
 
     def undo(self, how: str = "taken_back") -> None:
         """Take back the last action; the signals then show what to put right on the board."""
+        was = self.state
         action = self.history.take_back()
+        cell = getattr(action, "cell", None)
+        self.known_extra = {cell: was.board[cell]} if cell in was.board else {}
         if self.draw_seed is not None:
             # The computer's drawn card goes back to its cards beside the board: the table
             # draws again (a new, journaled draw) when it is the computer's turn.
@@ -414,6 +426,7 @@ class Companion:
     def set_board(self, occupied: Iterable[str]) -> None:
         """Take the sensors' word for the whole board (start-up, recovery); infers no action."""
         squares = set(occupied)
+        self.changed.clear()
         self.occupied.clear()
         self.occupied.update(squares)
         self.pending = None
@@ -444,6 +457,9 @@ class Companion:
             self.occupied.add(square)
         else:
             self.occupied.discard(square)
+            self.known_extra.pop(square, None)
+        self.changes += 1
+        self.changed[square] = self.changes
         if self.clearing:
             if not self.occupied:
                 self.clearing = False

@@ -155,6 +155,19 @@ class History:
             self._forward(action)
         self.faces.clear()  # after a restart nobody can tell the faces; trust the board
 
+    def last_turn_flips(self) -> list[str]:
+        """The pieces on the board that the last player's latest actions turned over (what
+        may still show its old face when nobody can tell, after a restart)."""
+        if not self.actions:
+            return []
+        player = self.player_of(len(self.actions) - 1)
+        squares: set[str] = set()
+        for index in range(len(self.actions) - 1, -1, -1):
+            if self.player_of(index) != player:
+                break
+            squares.update(self.states[index + 1].last.flipped)
+        return sorted(squares & set(self.state.board))
+
     def take_events(self) -> list[str]:
         """What happened to the game since the last call (``GAME_FINISHED``,
         ``GAME_REOPENED``), for the table to keep in the journal; the list is emptied."""

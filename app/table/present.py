@@ -42,7 +42,7 @@ def look(c: Companion) -> Look:
     missing, extra = c.differences()
     ask = prompt(c)
     nxt = next_step(c, ask, missing, extra)
-    return Look(signals(c, missing, extra), guidance(missing, extra), ask,
+    return Look(signals(c, missing, extra), guidance(c, missing, extra), ask,
                 c.history.last_player(), nxt, unturned(c), pad(c, ask, nxt),
                 blank_choice(c), where_offered(c, nxt))
 
@@ -101,7 +101,7 @@ def where_squares(c: Companion) -> set[str]:
 
 def takeback_step(c: Companion, missing: set[str], extra: set[str]) -> Next:
     """After a take-back or a redo: in words, what to take away, put back, move and turn."""
-    pairs = guidance(missing, extra)
+    pairs = guidance(c, missing, extra)
     moved_from = {p["from"] for p in pairs}
     moved_to = {p["to"] for p in pairs}
     actor = c.state.to_move if c.takeback == "undo" else c.history.last_player()
@@ -289,9 +289,24 @@ def signals(c: Companion, missing: set[str], extra: set[str]) -> dict[str, str]:
     return lights.merge(layers)
 
 
-def guidance(missing: set[str], extra: set[str]) -> list[Guidance]:
-    """Pairs of extra and missing pieces: "move the piece from there to here"."""
-    return [{"from": a, "to": b} for a, b in pair_up(sorted(missing), sorted(extra))]
+def guidance(c: Companion, missing: set[str], extra: set[str]) -> list[Guidance]:
+    """Pairs of extra and missing pieces: "move the piece from there to here". Only a piece
+    that came after the other went can be it; a piece the table knows (one taken back) is sent
+    only where a piece like it belongs."""
+    board = c.state.board
+
+    def alike(there: str, here: str) -> bool:
+        # A piece is lifted before it is put down elsewhere.
+        if c.changed.get(here, -1) > c.changed.get(there, -1):
+            return False
+        known = c.known_extra.get(there)
+        if known is None or here not in board:
+            return True
+        # Each player's own cards are theirs; shared pieces may show either face.
+        return known.number == board[here].number and (
+            not c.game.own_piles or known.owner == board[here].owner)
+
+    return [{"from": a, "to": b} for a, b in pair_up(sorted(missing), sorted(extra), alike)]
 
 
 def prompt(c: Companion) -> Prompt | None:

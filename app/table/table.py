@@ -257,7 +257,12 @@ class Table:
         self._game_id = stored.id
         self._names = list(stored.names)
         self._colors = list(stored.colors)
-        companion.say("resumed" if running else "over_before_stop", game=game.name)
+        flips = companion.history.last_turn_flips()
+        if flips:  # the sensors cannot see faces: the players check those pieces
+            companion.say("resumed_check_faces" if running else "over_check_faces",
+                          game=game.name, squares=flips)
+        else:
+            companion.say("resumed" if running else "over_before_stop", game=game.name)
         if running and companion.state.over:
             self._finished()  # the last action was written, the end of the game was not
 

@@ -40,7 +40,13 @@ MESSAGES: Mapping[str, str] = {
                              "beside it: the table draws one for it on each of its turns"),
     "clear_board": N_("{game}: first take the {pieces} left on the board away"),
     "resumed": N_("{game} resumed: put right any blinking squares"),
+    "resumed_check_faces": N_("{game} resumed: put right any blinking squares, and check that "
+                              "{squares} show the colour the panel draws (they were turned by "
+                              "the last move, and the table cannot see faces)"),
     "over_before_stop": N_("{game} was over before the table stopped"),
+    "over_check_faces": N_("{game} was over before the table stopped: check that {squares} "
+                           "show the colour the panel draws (they were turned by the last move, "
+                           "and the table cannot see faces)"),
     "board_set": N_("the board is set: the game can start"),
     "board_clear": N_("the board is clear"),
     "cancelled_piece": N_("the new piece on {square} is cancelled: take it away"),
@@ -131,6 +137,7 @@ explanation (English for now); ``action`` parameters carry the action in the rec
 ANNOUNCEMENTS = frozenset({"action", "taken_back", "taken_back_on_board", "colour_changed",
                            "redone", "new_game", "set_up_board", "new_game_draws",
                            "set_up_board_draws", "resumed", "resumed_check_faces",
+                           "over_check_faces",
                            "over_before_stop", "board_set", "board_clear"})
 """Messages that tell what happened to the game: they stay while the game stands as they tell
 (into the next player's turn); every other message belongs to the player it was said to."""

@@ -245,6 +245,9 @@ class ModelPlayer:
                  scan: bool = False, leftovers: tuple[str, ...] = (), seed: int = 0) -> None:
         self.game: Game = variant_class(variant)(players, options)
         self.traits = type(self.game).traits()
+        self.owners_shown = bool(self.game.own_piles or self.traits["piece_looks"])
+        """Whether a real piece shows its seat (two-coloured pieces, each player's own
+        cards); SUDOKU FAMILY's stones come from one bag, their colour is nobody's."""
         self.computers = dict(computers or {})
         self._tmp: tempfile.TemporaryDirectory[str] | None = None
         if journal is None:
@@ -265,6 +268,8 @@ class ModelPlayer:
         self.holding: dict[int, int] = {}  # the card or stone in each seat's hand
         self.intent: Action | None = None
         self.landed: list[str] = []  # landings of the Halma move under way
+        self.turner: int | None = None  # who turns the pieces the game turned over
+        self.in_hand: Stone | None = None  # the piece lifted last
         self.tally = Tally()
         self.since_action = 0
         self.allowance = ACTS_PER_ACTION
@@ -310,9 +315,15 @@ class ModelPlayer:
         return self.over and self.view["table"]["next"]["code"] == "game_over"
 
     def _accept(self, action: Action, player: int) -> None:
+        if self.redoable and self.redoable[-1][0] == action:
+            self.redoable.pop()
+        else:
+            self.redoable.clear()
         self.states.append(self.game.apply(self.state, action))
         self.actions.append(action)
         self.by.append(player)
+        if self.state.last.flipped:
+            self.turner = player
         self.tally.actions += 1
         self.since_action = 0
         self.allowance = ACTS_PER_ACTION
@@ -322,6 +333,8 @@ class ModelPlayer:
             del self.holding[player]
 
     def _take_back(self) -> None:
+        if self.state.last.flipped:
+            self.turner = self.by[-1]
         self.states.pop()
         self.redoable.append((self.actions.pop(), self.by.pop()))
         self.since_action = 0
@@ -333,20 +346,34 @@ class ModelPlayer:
         """Compare the table's game with the players' own account after an act: unchanged, or
         one of the actions the players meant (``candidates``) has counted."""
         doc = self.view["game"]
-        if doc == self.game.document(self.state):
-            return
+        start = len(self.actions)
+        for _ in range(3):  # the computer's end of turn counts by itself, after its action
+            if doc == self.game.document(self.state):
+                return
+            if not self._accept_one(doc, candidates if candidates is not None
+                                    else self._candidates()):
+                break
+            candidates = [EndTurn()] if self.state.to_move in self.computers else []
+        del self.states[start + 1:], self.actions[start:], self.by[start:]
+        raise Disagreement(f"the table's game differs from the players' after {self.log[-3:]}: "
+                           f"table {_short(doc)}, players {_short(self.game.document(self.state))}")
+
+    def _accept_one(self, doc: Mapping[str, Any], candidates: list[Action]) -> bool:
+        """Accept the candidate that leads to ``doc``, or to a state from which the computer's
+        own end of turn does."""
         mover = self.state.to_move
-        for action in candidates if candidates is not None else self._candidates():
+        for action in candidates:
             try:
                 after = self.game.apply(self.state, action)
             except Exception:  # noqa: BLE001 (a candidate the rules refuse cannot be it)
                 continue
-            if doc == self.game.document(after):
+            ends = after.to_move in self.computers and after.phase == BLANKS_PHASE
+            if doc == self.game.document(after) or (
+                    ends and doc == self.game.document(self.game.apply(after, EndTurn()))):
                 assert mover is not None
                 self._accept(action, mover)
-                return
-        raise Disagreement(f"the table's game differs from the players' after {self.log[-3:]}: "
-                           f"table {_short(doc)}, players {_short(self.game.document(self.state))}")
+                return True
+        return False
 
     def _candidates(self) -> list[Action]:
         found = [a for a in (self.intent,) if a is not None]
@@ -379,6 +406,7 @@ class ModelPlayer:
         self._act(f"lift {square}")
         stone = self.world.pop(square)
         self.aside[square] = stone
+        self.in_hand = stone
         self.hands.change(square, False)
         self.look()
         return stone
@@ -432,14 +460,18 @@ class ModelPlayer:
         if handler is None:
             raise Stuck(f"the model player cannot follow the step {code} {params}")
         before = (view["version"], self.tally.acts, self.tally.taps)
-        if self.told and code not in ("turn_over", "put_right", "clear_board"):
-            self._correct_told()
-        else:
-            handler(params, pick)
-        if code != "game_over" and (self.view["version"], self.tally.acts,
-                                    self.tally.taps) == before:
-            raise Stuck(f"following {code} {params} did nothing: a dead end")
-        self.reconcile()
+        try:
+            if self.told and code not in ("turn_over", "put_right", "clear_board"):
+                self._correct_told()
+            else:
+                handler(params, pick)
+            if code != "game_over" and (self.view["version"], self.tally.acts,
+                                        self.tally.taps) == before:
+                raise Stuck(f"following {code} {params} did nothing: a dead end")
+            self.reconcile()
+        except AssertionError as e:
+            raise type(e)(f"{e}\n  following {code} {params}; the last acts: "
+                          f"{self.log[-16:]}") from None
 
     def _on_game_over(self, params: dict[str, Any], pick: int) -> None:
         pass
@@ -485,6 +517,38 @@ class ModelPlayer:
             self.put(square, stone)
             return
         raise Stuck(f"the bar says put the board right, but nothing blinks: {signals}")
+
+    def _on_undo_on_board(self, params: dict[str, Any], pick: int) -> None:
+        self._board_as_said(params, pick)
+
+    _on_redo_on_board = _on_undo_on_board
+
+    def _board_as_said(self, params: dict[str, Any], pick: int) -> None:
+        """After a take-back or a redo: what the bar lists, one piece at a time."""
+        cells = self.view["game"]["cells"]
+        if params["moves"]:
+            pair = params["moves"][0]
+            stone = self.lift(pair["from"])
+            del self.aside[pair["from"]]
+            self.put(pair["to"], stone)
+        elif params["take_away"]:
+            square = params["take_away"][0]
+            self.lift(square)
+            self.aside.pop(square)
+        elif params["put_back"]:
+            square = params["put_back"][0]
+            piece = cells[square]
+            stone = self.aside.pop(square, None)
+            if stone is None or stone.number != (None if piece.get("blank")
+                                                 else piece["number"]):
+                stone = Stone(piece["owner"], None if piece.get("blank") else piece["number"])
+            if stone.owner != piece["owner"] and square not in self.view["table"]["unturned"]:
+                stone = Stone(piece["owner"], stone.number)
+            self.put(square, stone)
+        elif params["turn"]:
+            self.turn(params["turn"][0])
+        else:
+            raise Stuck(f"the bar says put the board as it was, but lists nothing: {params}")
 
     def _on_take_away(self, params: dict[str, Any], pick: int) -> None:
         square = params["square"]
@@ -650,8 +714,15 @@ class ModelPlayer:
 
     def _on_set_down(self, params: dict[str, Any], pick: int) -> None:
         move = self.intent
-        if not isinstance(move, Move):
-            raise Stuck(f"a piece is in the air but the players meant {move}")
+        if not isinstance(move, Move):  # knocked, not moved: it goes back where it stood
+            start = params["square"]
+            stone = self.aside.pop(start, None) or self.in_hand
+            assert stone is not None
+            for square, kept in list(self.aside.items()):
+                if kept is stone:
+                    del self.aside[square]
+            self.put(start, stone)
+            return
         landing = self._next_landing()
         mover = self._mover()
         piece = self.state.board[move.path[0]]
@@ -688,11 +759,10 @@ class ModelPlayer:
 
     def _on_lift_again(self, params: dict[str, Any], pick: int) -> None:
         square = params["square"]
-        stone = self.lift(square)
-        del self.aside[square]
+        self.lift(square)
+        del self.aside[square]  # in the hand, to be set down where the move goes
         if self.landed and self.landed[-1] == square:
             self.landed.pop()
-        self._held = stone
 
     # the computer's turn, carried out by a person
 
@@ -737,11 +807,23 @@ class ModelPlayer:
     def _on_computer_move(self, params: dict[str, Any], pick: int) -> None:
         plan = self._plan()
         assert isinstance(plan, Move)
+        if self.intent != plan:
+            self.landed = []
         self.intent = plan
-        self.landed = []
-        if plan.path[0] in self.world:
+        if plan.path[0] in self.world and plan.path[0] not in self.landed:
+            self.landed = []
             self.lift(plan.path[0])
             self.aside.pop(plan.path[0])
+        elif plan.bears_off and self._next_landing() is None:
+            if self.landed and self.landed[-1] in self.world:
+                self.lift(self.landed[-1])  # from its last landing, off the board
+                self.aside.pop(self.landed[-1])
+                return
+            self.tap({"type": "bear_off"})
+        elif self.landed and self._next_landing() is not None:
+            self._on_jump_on({"square": self.landed[-1]}, pick)
+        elif self.landed:
+            self.wait(1.5)
         else:
             self._on_set_down(params, pick)
 
@@ -779,22 +861,26 @@ class ModelPlayer:
     # --- the checks made after every step ---------------------------------------------------
 
     def check(self) -> None:
-        """Every check of the module docstring."""
+        """Every check of the module docstring; a failure names the last acts."""
         view = self.view
-        self.check_next(view)
-        self.check_drawing(view)
-        self.check_controls(view)
-        self.check_progress()
-        if self.settled:
-            self.check_end(view)
+        try:
+            self.check_next(view)
+            self.check_drawing(view)
+            self.check_controls(view)
+            self.check_progress()
+            if self.settled:
+                self.check_end(view)
+        except AssertionError as e:
+            raise type(e)(f"{e}\n  the last acts: {self.log[-16:]}") from None
 
-    def expected_actor(self, code: str) -> int | None | str:
-        """Who is to take the step ``code`` by the players' own account ("any": either may
-        be right, the model cannot tell)."""
+    def expected_actor(self, code: str) -> int | None:
+        """Who is to take the step ``code`` by the players' own account."""
         if code in BOARD_STEPS:
             return None
-        if code == "turn_over":
-            return self.by[-1] if self.by else None
+        if code == "undo_on_board":
+            return self.redoable[-1][1] if self.redoable else None
+        if code in ("turn_over", "redo_on_board"):
+            return self.turner
         return self.state.to_move
 
     def check_next(self, view: Mapping[str, Any]) -> None:
@@ -802,7 +888,8 @@ class ModelPlayer:
         assert nxt is not None, "the bar says nothing"
         assert nxt["code"] in NEXT_STEPS, nxt
         expected = self.expected_actor(nxt["code"])
-        if expected != "any":
+        if nxt["code"] not in ("turn_over", "redo_on_board", "undo_on_board") or \
+                self.turner is not None:
             assert nxt["actor"] == expected, (
                 f"the bar names seat {nxt['actor']} for {nxt['code']} {nxt['params']}, "
                 f"but it is seat {expected}'s to do (after {self.log[-3:]})")
@@ -832,10 +919,10 @@ class ModelPlayer:
             number = None if piece.get("blank") else piece["number"]
             told = self.told.get(square, stone.number)
             assert number == told, (f"{square} is drawn as {number}, the piece shows {told}")
-            assert faces[square] == stone.owner, (
+            assert not self.owners_shown or faces[square] == stone.owner, (
                 f"{square} is drawn with the face of seat {faces[square]}, the piece shows "
                 f"seat {stone.owner}'s (after {self.log[-3:]})")
-            if piece["owner"] != stone.owner:
+            if piece["owner"] != stone.owner and self.owners_shown:
                 wrong_face.add(square)
         flips = {s for s, w in signals.items() if w == "flip"}
         assert flips == wrong_face, (f"the pieces to turn over are lit {sorted(flips)}, "
@@ -910,14 +997,263 @@ class ModelPlayer:
         for square, piece in doc["cells"].items():
             stone = self.world.get(square)
             assert stone is not None, f"the game ended with {square} empty on the board"
-            assert stone.owner == piece["owner"], f"{square} shows the wrong face at the end"
-        assert set(self.world) == set(doc["cells"]), "the final board is not the game's"
+            assert not self.owners_shown or stone.owner == piece["owner"], \
+                f"{square} shows the wrong face at the end"
+        on_board = set(self.world) & self.game.geometry.cell_set
+        assert on_board == set(doc["cells"]), (
+            f"the final board is not the game's: {sorted(on_board ^ set(doc['cells']))}")
 
     # --- budgets for mistakes -------------------------------------------------------------
 
     def allow(self, acts: int = MISTAKE_ALLOWANCE) -> None:
         """A mistake, an undo or a cut: the acts it takes to put right are allowed."""
         self.allowance += acts
+
+    # --- what people do besides following the bar ------------------------------------------
+    # Each returns False (and does nothing) when the moment does not fit it.
+
+    def _person_places(self) -> bool:
+        """A person is about to put a piece down (no computer, a game of placements)."""
+        nxt = self.view["table"]["next"]
+        return (nxt["code"] == "place" and not self.game.moves_pieces
+                and nxt["actor"] not in self.computers and not self.told)
+
+    def wrong_square(self, pick: int) -> bool:
+        """The piece meant for one cell goes on another where it may not stand (or off the
+        game's board)."""
+        if self._person_places():
+            action = self._choose(pick)
+            if not isinstance(action, Place):
+                return False
+            legal = {a.cell for a in self.game.legal_actions(self.state)
+                     if isinstance(a, Place) and a.number == action.number}
+            # Not where a piece of the game belongs: a piece put back is taken as that piece.
+            wrong = [q for q in self.game.geometry.cells if q not in legal
+                     and q not in self.world and q not in self.state.board]
+            if not wrong:
+                return False
+            self.tally.mistakes += 1
+            self.allow()
+            self.put(wrong[pick % len(wrong)], Stone(self._mover(), action.number))
+            self.reconcile([])
+            return True
+        nxt = self.view["table"]["next"]
+        if nxt["code"] == "set_down" and isinstance(self.intent, Move) \
+                and nxt["actor"] not in self.computers:
+            landing = self._next_landing()
+            cells = [c for c in self.game.geometry.cells if c not in self.world
+                     and c != landing and c not in self.state.board]
+            if not cells:
+                return False
+            piece = self.state.board[self.intent.path[0]]
+            self.tally.mistakes += 1
+            self.allow()
+            square = cells[pick % len(cells)]
+            self.landed.append(square)  # lifted again when the table says it is no move
+            self.put(square, Stone(self._mover(), piece.number))
+            self.reconcile([])
+            return True
+        return False
+
+    def wrong_number(self, pick: int) -> bool:
+        """The number tapped is another legal one than the piece shows; the drawing shows it,
+        and the person takes the action back (Undo) to put it right."""
+        table = self.view["table"]
+        prompt = table["prompt"] or {}
+        nxt = table["next"]
+        if nxt["code"] != "say_number" or nxt["actor"] in self.computers or self.told:
+            return False
+        square = prompt["square"]
+        stone = self.world.get(square)
+        others = [n for n in prompt["choices"] if stone is None or n != stone.number]
+        if stone is None or stone.number is None or not others:
+            return False
+        number = others[pick % len(others)]
+        self.tally.mistakes += 1
+        self.allow(2 * MISTAKE_ALLOWANCE)
+        if self.tap({"type": "number", "square": square, "number": number}):
+            self.reconcile([Place(square, number)])
+            self.told[square] = number
+        return True
+
+    def forget_flip(self, pick: int) -> bool:
+        """Pieces wait to be turned over, and the next player puts a piece down anyway."""
+        nxt = self.view["table"]["next"]
+        if nxt["code"] != "turn_over" or self.game.moves_pieces or self.state.over:
+            return False
+        options = [a for a in self.game.legal_actions(self.state) if isinstance(a, Place)
+                   and a.cell not in self.world]
+        if not options or self.state.phase == BLANKS_PHASE:
+            return False
+        action = options[pick % len(options)]
+        self.tally.mistakes += 1
+        self.allow()
+        self.put(action.cell, Stone(self._mover(), action.number))
+        self.reconcile([])
+        return True
+
+    def knock(self, pick: int) -> bool:
+        """A hand knocks a piece of the game off the board, or onto a free square beside it."""
+        if self.over or self.told:
+            return False
+        owed = set(self.view["table"]["unturned"]) | set(
+            s for s, w in self.view["table"]["signals"].items() if w == "flip")
+        pieces = sorted(s for s in self.view["game"]["cells"] if s in self.world
+                        and s not in owed)
+        if not pieces:
+            return False
+        square = pieces[pick % len(pieces)]
+        self.tally.mistakes += 1
+        self.allow()
+        stone = self.lift(square)
+        # A piece of the mover's knocked onto a free square could be a move: in a game of
+        # moves a knock only lifts.
+        if pick % 2 and not self.game.moves_pieces:
+            free = [c for c in self.game.geometry.neighbours_of(square) if c not in self.world]
+            if free:
+                del self.aside[square]
+                self.put(free[pick % len(free)], stone)
+        self.reconcile(self._candidates())
+        return True
+
+    def lift_wrong(self, pick: int) -> bool:
+        """Asked to take a piece away, or to move one, a hand lifts another piece."""
+        nxt = self.view["table"]["next"]
+        asked = {"take_away": [nxt["params"].get("square")],
+                 "put_right": [s for s, w in self.view["table"]["signals"].items()
+                               if w in ("extra", "illegal")],
+                 "move": []}.get(nxt["code"])
+        if asked is None or self.told:
+            return False
+        owed = set(self.view["table"]["unturned"])
+        pieces = sorted(s for s in self.view["game"]["cells"]
+                        if s in self.world and s not in asked and s not in owed)
+        if nxt["code"] == "move":  # in a game of moves: a piece that is not the mover's
+            pieces = [s for s in pieces if self.view["game"]["cells"][s]["owner"]
+                      != self.state.to_move]
+        if not pieces:
+            return False
+        self.tally.mistakes += 1
+        self.allow()
+        self.lift(pieces[pick % len(pieces)])
+        self.reconcile([])
+        return True
+
+    def undo(self, confirm: bool) -> bool:
+        """Tap Undo; a question (taking back more, or another player's action) is answered
+        ``confirm``."""
+        if not self.view["table"]["can_undo"]:
+            return False
+        before = len(self.actions)
+        pending = self.view["table"]["prompt"]
+        self.tally.undos += 1
+        self.allow(2 * MISTAKE_ALLOWANCE)
+        self.tap({"type": "undo"}, confirm=confirm)
+        self.reconcile_undo()
+        if len(self.actions) == before and pending is not None:
+            self.intent = None  # a piece waiting for its number, cancelled
+        self.told.clear()
+        return True
+
+    def redo(self) -> bool:
+        """Tap Redo: what Undo took comes back."""
+        if not self.view["table"].get("can_redo"):
+            return False
+        assert self.redoable, "the panel offers Redo, but nothing was taken back"
+        action, player = self.redoable[-1]
+        self.tally.redos += 1
+        self.allow(2 * MISTAKE_ALLOWANCE)
+        assert self.tap({"type": "redo"}), "Redo is offered, but the table refused it"
+        self.reconcile([action])
+        assert self.actions and self.actions[-1] == action, "Redo did not put back the action"
+        return True
+
+    def quick_undos(self, taps: int = 5) -> bool:
+        """Another phone taps Undo several times quickly and answers no question: at most the
+        actor's own last action is taken back."""
+        if not self.actions or self.over:
+            return False
+        before = len(self.actions)
+        self.allow(2 * MISTAKE_ALLOWANCE)
+        for _ in range(taps):
+            self.tally.undos += 1
+            self.tap({"type": "undo"}, confirm=False)
+            self.reconcile_undo()
+        self.told.clear()
+        self.intent = None
+        assert len(self.actions) >= before - 1, (
+            f"{taps} quick taps on Undo took back {before - len(self.actions)} actions "
+            "without a question")
+        return True
+
+    def two_phones(self, pick: int) -> bool:
+        """Two phones tap the same number for the new piece at the same moment: it counts
+        once."""
+        table = self.view["table"]
+        nxt = table["next"]
+        if nxt["code"] != "say_number" or nxt["actor"] in self.computers or self.told:
+            return False
+        square = nxt["params"]["square"]
+        stone = self.world.get(square)
+        if stone is None or stone.number not in table["prompt"]["choices"]:
+            return False
+        data = {"type": "number", "square": square, "number": stone.number}
+        results: list[bool] = []
+        start = threading.Barrier(2)
+
+        def tap() -> None:
+            start.wait()
+            try:
+                self.table.input(data)
+                results.append(True)
+            except InputError:
+                results.append(False)
+
+        threads = [threading.Thread(target=tap) for _ in range(2)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        self.tally.taps += 2
+        before = len(self.actions)
+        self.look()
+        self.reconcile(self._candidates())
+        assert len(self.actions) == before + 1, "two phones' taps did not count exactly once"
+        assert results.count(True) >= 1
+        return True
+
+    def reload(self) -> bool:
+        """The page is loaded again: it shows what the table shows, nothing else changes."""
+        shown = self.view
+        again = self.look()
+        assert again == shown, "the table's view changed by itself (a reload shows another)"
+        return True
+
+    def power_cut(self) -> bool:
+        """The power goes and comes back: a new table on the same journal and the same board.
+        The players put right what the table names (a piece waiting for its number, faces it
+        cannot see)."""
+        if self.view["table"]["clearing"]:
+            return False
+        self.tally.power_cuts += 1
+        self.allow(3 * MISTAKE_ALLOWANCE)
+        self.log.append("power cut")
+        self.table.close()
+        self.table = self._open_table()
+        self.look()
+        self.reconcile([])
+        # The sensors cannot tell faces: the table names the pieces to check.
+        message = self.view["table"]["message_code"] or {}
+        check = message.get("params", {}).get("squares", []) \
+            if message.get("code") in ("resumed_check_faces", "over_check_faces") else []
+        cells = self.view["game"]["cells"]
+        for square in check:
+            stone = self.world.get(square)
+            if stone is not None and stone.owner != cells[square]["owner"]:
+                self.turn(square)
+        self.intent = None
+        self.landed = []
+        return True
 
 
 def _short(doc: Mapping[str, Any]) -> str:
@@ -945,5 +1281,3 @@ def play_out(player: ModelPlayer, steps: int, pick: Callable[[], int]) -> None:
         player.check()
     raise Stuck(f"the game did not end in {steps} steps")
 
-
-_LOCK = threading.Lock()
