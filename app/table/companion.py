@@ -594,7 +594,9 @@ class Companion:
         if kind == "hand":
             self.tell_hand(data["number"])
             return
-        if self.state.over:
+        last_blank = (kind == "blank" and self.blank_choice is not None
+                      and self.blank_choice[0] == data["square"])
+        if self.state.over and not last_blank:  # the blank that ended it may still be told
             raise InputError(N_("the game is over: take back the last action or start a new game"))
         if self.clearing:
             raise InputError(N_("first take away the pieces left on the board (they blink)"))

@@ -74,7 +74,7 @@ def pad(c: Companion, ask: Prompt | None, nxt: Next) -> Pad | None:
 def blank_choice(c: Companion) -> BlankChoice | None:
     """The blank whose colour the table assumed, while its setter may still say it shows
     another (until the next action): asked of them beside the next step, never instead."""
-    if c.blank_choice is None or c.state.over:
+    if c.blank_choice is None:  # asked even after the blank that ended the game
         return None
     square, owners, setter = c.blank_choice
     piece = c.state.board.get(square)

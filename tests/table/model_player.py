@@ -179,6 +179,12 @@ def offered(view: Mapping[str, Any], traits: Mapping[str, Any]) -> Controls:
         buttons["undo"] = {"type": "undo"}
     if table.get("can_redo"):
         buttons["redo"] = {"type": "redo"}
+    choice = table.get("blank_choice")
+    if choice:  # even after the blank that ended the game
+        for owner in choice["choices"]:
+            if owner != choice["owner"]:
+                buttons[f"blank-{owner}"] = {"type": "blank", "square": choice["square"],
+                                             "owner": owner}
     if over:
         return controls
     computer_step = code.startswith("computer_")
@@ -197,12 +203,6 @@ def offered(view: Mapping[str, Any], traits: Mapping[str, Any]) -> Controls:
         buttons["prompt-discard"] = {"type": "discard", "number": prompt["number"]}
     elif kind == "bear_off":
         buttons["prompt-bear-off"] = {"type": "bear_off"}
-    choice = table.get("blank_choice")
-    if choice:
-        for owner in choice["choices"]:
-            if owner != choice["owner"]:
-                buttons[f"blank-{owner}"] = {"type": "blank", "square": choice["square"],
-                                             "owner": owner}
     if table.get("where_offered"):
         buttons["where"] = {"type": "where"}
     actor = nxt.get("actor")
@@ -271,6 +271,8 @@ class ModelPlayer:
         self.turner: int | None = None  # who turns the pieces the game turned over
         self.in_hand: Stone | None = None  # the piece lifted last
         self.tally = Tally()
+        self._doc: tuple[State, dict[str, Any]] | None = None
+        self._checked: tuple[Any, ...] | None = None
         self.since_action = 0
         self.allowance = ACTS_PER_ACTION
         self.log: list[str] = []
@@ -348,7 +350,7 @@ class ModelPlayer:
         doc = self.view["game"]
         start = len(self.actions)
         for _ in range(3):  # the computer's end of turn counts by itself, after its action
-            if doc == self.game.document(self.state):
+            if doc == self.document():
                 return
             if not self._accept_one(doc, candidates if candidates is not None
                                     else self._candidates()):
@@ -851,7 +853,7 @@ class ModelPlayer:
     def reconcile_undo(self) -> None:
         """After a tap on Undo: the table took back the players' last action, or nothing."""
         doc = self.view["game"]
-        if doc == self.game.document(self.state):
+        if doc == self.document():
             return
         if len(self.states) > 1 and doc == self.game.document(self.states[-2]):
             self._take_back()
@@ -860,9 +862,21 @@ class ModelPlayer:
 
     # --- the checks made after every step ---------------------------------------------------
 
+    def document(self) -> dict[str, Any]:
+        """The state document of the players' own account of the game (once per state)."""
+        state = self.state
+        if self._doc is None or self._doc[0] is not state:
+            self._doc = (state, self.game.document(state))
+        return self._doc[1]
+
     def check(self) -> None:
         """Every check of the module docstring; a failure names the last acts."""
         view = self.view
+        moment = (view["version"], len(self.states), id(self.state), tuple(self.told.items()),
+                  self.since_action, self.allowance)
+        if moment == self._checked:
+            return  # nothing changed since the last check
+        self._checked = moment
         try:
             self.check_next(view)
             self.check_drawing(view)
@@ -914,7 +928,7 @@ class ModelPlayer:
         wrong_face = set()
         for square, piece in cells.items():
             stone = self.world.get(square)
-            if stone is None:
+            if stone is None or table["clearing"]:  # a leftover is drawn as an unknown piece
                 continue
             number = None if piece.get("blank") else piece["number"]
             told = self.told.get(square, stone.number)
@@ -993,7 +1007,7 @@ class ModelPlayer:
 
     def check_end(self, view: Mapping[str, Any]) -> None:
         doc = view["game"]
-        assert doc == self.game.document(self.state)
+        assert doc == self.document()
         for square, piece in doc["cells"].items():
             stone = self.world.get(square)
             assert stone is not None, f"the game ended with {square} empty on the board"

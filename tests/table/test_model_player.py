@@ -59,9 +59,10 @@ class Seat:
         return f"{self.variant}-{self.players}{extra}"
 
     def steps(self) -> int:
-        """Enough steps for a whole game with its mistakes (Hypothesis runs them all)."""
+        """Enough steps for a whole game with its mistakes (Hypothesis runs them all; the
+        game must have ended by then)."""
         cells = len(variant_class(self.variant)(self.players).geometry.cells)
-        return 9 * cells + 160
+        return 5 * cells + 200
 
 
 def mix(*parts: object) -> int:
@@ -85,7 +86,8 @@ class TableFamily(RuleBasedStateMachine):
         super().__init__()
         self.player: ModelPlayer | None = None
         self.made: set[tuple[str, int]] = set()
-        self.steps = 0
+        self._drawn: dict[int, set[str]] = {}  # the mistakes due at each moment
+        self.steps_run = 0
 
     @initialize(leftovers=st.integers(0, 3))
     def sit_down(self, leftovers: int) -> None:
@@ -97,13 +99,19 @@ class TableFamily(RuleBasedStateMachine):
                                   leftovers=tuple(squares[:left]))
 
     def _pick(self, pick: int) -> int:
-        self.steps += 1
-        return mix(self.salt, self.p.tally.actions, self.steps, pick) % 4096
+        return mix(self.salt, self.p.tally.actions, self.steps_run, pick) % 4096
 
     def teardown(self) -> None:
-        if self.player is not None:
+        if self.player is None:
+            return
+        try:
             if type(self).done is not None:
                 type(self).done(self.player)  # type: ignore[misc]
+            if self.steps_run >= self.seat.steps():  # a whole run: the game must be over
+                assert self.player.settled, (
+                    f"the game did not end in {self.steps_run} steps: "
+                    f"{self.player.log[-12:]}")
+        finally:
             self.player.close()
 
     # --- when a mistake may be made ----------------------------------------------------------
@@ -113,8 +121,9 @@ class TableFamily(RuleBasedStateMachine):
         if p is None or p.settled:
             return False
         moment = p.tally.actions + p.tally.undos + p.tally.power_cuts
-        return (mix(self.salt, kind, moment) % 100 < RATES[kind]
-                and (kind, moment) not in self.made)
+        if moment not in self._drawn:
+            self._drawn[moment] = {k for k in RATES if mix(self.salt, k, moment) % 100 < RATES[k]}
+        return kind in self._drawn[moment] and (kind, moment) not in self.made
 
     def _made(self, kind: str, happened: bool) -> None:
         p = self.p
@@ -207,6 +216,7 @@ class TableFamily(RuleBasedStateMachine):
         """One next step with the right actor, a truthful drawing, fitting controls, progress,
         and at the end the game's board."""
         if self.player is not None:
+            self.steps_run += 1
             self.player.check()
 
 

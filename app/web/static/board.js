@@ -519,7 +519,9 @@ const Board = (() => {
       delete group.dataset.blank;
       delete group.dataset.signal;
       let label = cell;
-      if (piece) {
+      // While the board is cleared of an earlier game, what stands there is a leftover (drawn
+      // as an unknown piece), never this game's start piece.
+      if (piece && !(table.clearing && here)) {
         // A piece still to be turned over is drawn as it stands: its old owner's face.
         const stillShows = cell in unturned;
         const owner = stillShows ? unturned[cell] : piece.owner;
