@@ -284,6 +284,12 @@ class Game:
         return sorted({a.number for a in self.legal_actions(state)
                        if isinstance(a, Place) and a.cell == cell})
 
+    def actor(self, state: State, action: Action) -> int | None:
+        """Who makes ``action`` in ``state``: the player to move, unless the game hands the
+        turn on first (a number piece put down in a DOMINARI blank phase is the next
+        player's)."""
+        return state.to_move
+
     def where_rule(self, state: State) -> Said | None:
         """Where the player to move may put a piece now, in a sentence said before the first
         try; None where the house rule alone decides (any empty cell a number fits). Games

@@ -65,6 +65,7 @@ class Companion:
         """A blank whose colour the table assumed: its square, the colours it may show, and
         the player who set it (asked of them, never taking over the next player's turn)."""
         self.takeback_at: float | None = None
+        self.undone_by: int | None = None  # who made the action taken back last
         self.takeback: str | None = None
         """``"undo"`` or ``"redo"`` while the board is being put as the game now stands after a
         take-back or a redo (the bar says what to take away, put back and turn)."""
@@ -359,6 +360,7 @@ class Companion:
     def undo(self, how: str = "taken_back") -> None:
         """Take back the last action; the signals then show what to put right on the board."""
         was = self.state
+        player = self.history.last_player()
         action = self.history.take_back()
         cell = getattr(action, "cell", None)
         self.known_extra = {cell: was.board[cell]} if cell in was.board else {}
@@ -372,7 +374,8 @@ class Companion:
         self.blank_choice = None
         self.takeback_at = None
         self.takeback = "undo"
-        self.say(how, action=action.to_json(), player=self.state.to_move)
+        self.undone_by = player
+        self.say(how, action=action.to_json(), player=player)
         self._board_put_right()
 
     def redo(self) -> None:
@@ -482,6 +485,8 @@ class Companion:
         if square in self.turning:
             self.turning.discard(square)
             self.history.turned(square)
+            if not self.debt and not self.turning:
+                self.say("all_turned")  # said to the turner: gone once the next player acts
             return
         motion = self.motion
         if motion is not None and motion.at is None and (

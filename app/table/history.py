@@ -68,11 +68,11 @@ class History:
 
     def player_of(self, index: int) -> int | None:
         """Who made the action ``index`` (counted from 0)."""
-        return self.states[index].to_move
+        return self.game.actor(self.states[index], self.actions[index])
 
     def last_player(self) -> int | None:
         """Who made the last action."""
-        return self.states[-2].to_move if len(self.states) > 1 else None
+        return self.player_of(len(self.actions) - 1) if self.actions else None
 
     def cached(self, key: str, compute: Callable[[], Any]) -> Any:
         """``compute()``, once per state."""
@@ -187,16 +187,17 @@ class History:
         self.actions.append(action)
         self._turn_faces(state.last.flipped, before, state)
         if state.last.flipped:
-            self.turner = before.to_move
+            self.turner = self.player_of(len(self.actions) - 1)
         self._cache.clear()
 
     def _pop(self) -> Action:
+        taker = self.player_of(len(self.actions) - 1)
         undone = self.states.pop()
         action = self.actions.pop()
         self._turn_faces(undone.last.flipped, undone, self.state)
         self.faces = {s: f for s, f in self.faces.items() if s in self.state.board}
         if undone.last.flipped:
-            self.turner = self.state.to_move  # who made the action taken back
+            self.turner = taker  # who made the action taken back
         self._cache.clear()
         return action
 

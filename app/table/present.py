@@ -104,13 +104,14 @@ def takeback_step(c: Companion, missing: set[str], extra: set[str]) -> Next:
     pairs = guidance(c, missing, extra)
     moved_from = {p["from"] for p in pairs}
     moved_to = {p["to"] for p in pairs}
-    actor = c.state.to_move if c.takeback == "undo" else c.history.last_player()
+    actor = c.undone_by if c.takeback == "undo" else c.history.last_player()
     if c.debt:
         actor = c.history.turner
-    code = "undo_on_board" if c.takeback == "undo" else "redo_on_board"
-    return step(code, actor, take_away=sorted(extra - moved_from),
-                put_back=sorted(missing - moved_to), moves=pairs,
-                turn=sorted((c.debt & set(c.state.board)) | c.turning))
+    parts = {"take_away": sorted(extra - moved_from), "put_back": sorted(missing - moved_to),
+             "moves": pairs, "turn": sorted((c.debt & set(c.state.board)) | c.turning)}
+    if c.takeback == "undo":
+        return step("undo_on_board", actor, **parts)
+    return step("redo_on_board", actor, **parts)
 
 
 def next_step(c: Companion, ask: Prompt | None, missing: set[str], extra: set[str]) -> Next:

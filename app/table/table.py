@@ -49,7 +49,7 @@ MAX_FAULTS = 20
 def moves(companion: Companion) -> list[dict[str, Any]]:
     """Every action of the game with who made it and what it scored, for the end screen."""
     states = companion.states
-    return [{"player": states[i].to_move, "action": action.to_json(),
+    return [{"player": companion.history.player_of(i), "action": action.to_json(),
              "points": list(states[i + 1].last.points),
              "completed": list(states[i + 1].last.completed)}
             for i, action in enumerate(companion.actions)]

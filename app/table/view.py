@@ -226,7 +226,6 @@ NEXT_STEPS: Mapping[str, str] = {
     "set_down": N_("set the piece from {square} down where it may go"),
     "jump_on": N_("jump on from {square}, or leave it there"),
     "put_right": N_("put the board right: the blinking squares"),
-    "blank_colour": N_("which colour does the blank on {square} show?"),
     "place_number": N_("put your {number} on the board"),
     "blanks_or_end": N_("lay blanks on dead fields, or end your turn"),
     "undo_on_board": N_("the action is taken back: put the board as it was before it (take "

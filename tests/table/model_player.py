@@ -363,12 +363,12 @@ class ModelPlayer:
     def _accept_one(self, doc: Mapping[str, Any], candidates: list[Action]) -> bool:
         """Accept the candidate that leads to ``doc``, or to a state from which the computer's
         own end of turn does."""
-        mover = self.state.to_move
         for action in candidates:
             try:
                 after = self.game.apply(self.state, action)
             except Exception:  # noqa: BLE001 (a candidate the rules refuse cannot be it)
                 continue
+            mover = self.game.actor(self.state, action)  # the rules say who made it
             ends = after.to_move in self.computers and after.phase == BLANKS_PHASE
             if doc == self.game.document(after) or (
                     ends and doc == self.game.document(self.game.apply(after, EndTurn()))):

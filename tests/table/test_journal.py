@@ -39,7 +39,7 @@ def test_a_restarted_table_resumes_the_game_and_shows_what_disagrees(tmp_path: P
     place(table, clock, "b2", 3)
     place(table, clock, "c3", 1)
     place(table, clock, "a4", 2)
-    table.input({"type": "undo"})
+    table.input({"type": "undo", "confirm": True})
     lift(table, clock, "a4")
     before = table.view()["game"]
     record = table.record()

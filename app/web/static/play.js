@@ -140,7 +140,6 @@
       case "set_down": return t("Set the piece from {square} down on a lit square.", p);
       case "jump_on": return t("Jump on from {square}, or leave it: the move counts in a moment.", p);
       case "put_right": return t("Put the board right: follow the blinking squares.");
-      case "blank_colour": return t("Which colour shows on the blank on {square}?", p);
       case "place_number": return t("Put your {number} on the board.", p);
       case "blanks_or_end": return t("Lay blanks on the blue dead fields, or end your turn.");
       case "move": return t("Lift one of your pieces and set it down on a lit square.");
