@@ -753,7 +753,9 @@ class ModelPlayer:
 
     def _on_bear_off(self, params: dict[str, Any], pick: int) -> None:
         move = self.intent
-        assert isinstance(move, Move)
+        if not isinstance(move, Move):  # knocked, not moved: set it down where it stood
+            self._on_set_down(params, pick)
+            return
         if self._next_landing() is None and move.bears_off:
             self.tap({"type": "bear_off"})
             return
