@@ -124,7 +124,10 @@
         const turn = simulated
           ? t("Turn {squares} over (tap it twice).", { squares: list(p.squares || []) })
           : t("Turn {squares} over.", { squares: list(p.squares || []) });
-        return game.over ? `${t("Game over.")} ${turn} ${t("Then the board shows the final position.")}` : turn;
+        if (!game.over) return turn;
+        const over = t("Game over.");
+        const then = t("Then the board shows the final position.");
+        return [over, turn, then].join(" ");
       }
       case "say_number": return p.joker
         ? t("Tap the number of the new {piece} on {square}. A stone that fits nowhere: tap Joker, then its number.", { piece: word, square: p.square })
@@ -132,7 +135,7 @@
       case "take_away": return t("No number may go on {square}: take the {piece} away.", { piece: word, square: p.square });
       case "say_joker": return t("No number may go on {square}. Is it a stone that fits nowhere? Tap Joker, then its number; otherwise take it away.", p);
       case "undo_on_board": return boardSentence(t("Taken back."), p, true);
-      case "redo_on_board": return boardSentence(t("Put back."), p, false);
+      case "redo_on_board": return boardSentence(t("Redone."), p, false);
       case "lay_joker": return t("The {number} fits nowhere: lay it face down as a joker.", p);
       case "set_aside": return t("The {number} fits nowhere: set it aside.", p);
       case "lift_again": return t("That is no move: lift the piece from {square} again.", p);
@@ -145,9 +148,10 @@
       case "move": return t("Lift one of your pieces and set it down on a lit square.");
       case "place": {
         const first = p.nth === 2
-          ? t("Put your second {piece} on the board, then tap its number.", { piece: word })
+          ? t("Your second {piece}: put it on the board, then tap its number.", { piece: word })
           : t("Put a {piece} on the board, then tap its number.", { piece: word });
-        return p.rule ? `${first} ${sentence(t(p.rule.text, wordParams(p.rule.params)))}.` : first;
+        if (!p.rule) return first;
+        return [first, sentence(t(p.rule.text, wordParams(p.rule.params))) + "."].join(" ");
       }
       case "computer_thinking": return t("The computer is thinking\u2026");
       case "computer_hand": return (traitsOf(game.variant).piece_word === "stone")
