@@ -62,6 +62,9 @@ def one(job: tuple[str, int]) -> dict[str, Any]:
     except AssertionError as e:
         outcome, detail = "failure", str(e)
     except Exception as e:  # noqa: BLE001 (a crash is counted and told, the bench goes on)
+        inner = getattr(e, "exceptions", None)  # Hypothesis: a failure that did not repeat
+        if inner:
+            e = inner[0]
         outcome, detail = "error", f"{type(e).__name__}: {e}"
     return {"variant": variant, "seat": str(seat), "seed": index + 1, "outcome": outcome,
             "detail": detail.splitlines()[0][:300] if detail else "",

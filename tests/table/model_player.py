@@ -41,9 +41,10 @@ from firmware.ports import SensorEvent
 
 from .helpers import Clock, RecordingDisplay
 
-QUICK_COMPUTER = ComputerConfig(easy_positions=40, easy_seconds=5.0, normal_positions=80,
-                                normal_seconds=5.0, strong_positions=120, strong_seconds=5.0)
-"""The computer's effort at the model's table: small, so that a game takes seconds."""
+QUICK_COMPUTER = ComputerConfig(easy_positions=40, easy_seconds=60.0, normal_positions=80,
+                                normal_seconds=60.0, strong_positions=120, strong_seconds=60.0)
+"""The computer's effort at the model's table: small, so that a game takes seconds, and
+counted in positions only (the clock never stops it: the same game plays the same)."""
 
 ACTS_PER_ACTION = 40
 """At most this many acts and taps between two game actions while nothing went wrong on
@@ -134,6 +135,12 @@ class ScanHands:
 
     def attach(self, table: Table, squares: set[str]) -> None:
         self.table = table
+        for square in squares:  # pieces already standing (left from an earlier game)
+            if not self.board.square(square):
+                self.board.set_square(square, True)
+        from firmware.simulator import scan_until
+
+        scan_until(self.matrix, self.clock, self.clock.now + 0.3, lambda: None)
         table.set_board(set(self.matrix.occupied()))
 
     def change(self, square: str, occupied: bool) -> None:

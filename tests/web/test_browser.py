@@ -353,11 +353,14 @@ def test_revers_dominari_flips_and_blanks(phone: Phone) -> None:
             phone.square(square)
             phone.square(square)
         play_record(phone, [action], check_every=1)
-    # A blank may show either colour in Revers: the panel offers the choice.
+    # A blank may show either colour in Revers: its setter is asked, beside the next step.
     view = phone.check()
-    assert view["table"]["prompt"]["kind"] == "blank"
+    choice = view["table"]["blank_choice"]
     mover = view["game"]["cells"][actions[blank]["cell"]]["owner"]
+    assert choice["player"] == mover and choice["owner"] == mover
     other = 1 - mover
+    # Only the colour it does not count as yet is offered: each tap changes it.
+    assert phone.page.locator(f"#prompt-extra [data-blank-owner='{mover}']").count() == 0
     phone.page.click(f"#prompt-extra [data-blank-owner='{other}']")
     phone.page.wait_for_selector(
         f"#board [data-square='{actions[blank]['cell']}'][data-owner='{other}']")

@@ -362,6 +362,7 @@ const Board = (() => {
     if (geometry.shape === "hex") {
       drawHexBorders(geometry, pos, regionName, layers.borders, unit);
     }
+    drawRegionNumbers(geometry, pos, unit, layers.borders);
     drawClues(clues, maxY, unit, layers.borders);
     drawLabels(geometry, pos, raw, maxY, unit, layers.borders);
     const dots = (geometry.marked || {}).dots || [];
@@ -413,6 +414,25 @@ const Board = (() => {
         layer.append(svgEl("line", { class: "border hex-border", x1: mx - px, y1: my - py, x2: mx + px,
                                      y2: my + py }));
       }
+    }
+  }
+
+  // A few numbered regions (SUDOKU FAMILY's "triangle 1".."triangle 6") carry their number
+  // where the messages can be followed: at the region's middle, when that falls between its
+  // cells (a board whose middle cell would be covered keeps its regions unnumbered).
+  function drawRegionNumbers(geometry, pos, unit, layer) {
+    const regions = Object.entries(geometry.regions || {});
+    if (!regions.length || regions.length > 8) return;
+    for (const [name, cells] of regions) {
+      const number = /\s(\d+)$/.exec(name);
+      if (!number || !cells.length) return;
+      const x = cells.reduce((sum, c) => sum + pos[c][0], 0) / cells.length;
+      const y = cells.reduce((sum, c) => sum + pos[c][1], 0) / cells.length;
+      const nearest = Math.min(...geometry.cells.map((c) => Math.hypot(pos[c][0] - x, pos[c][1] - y)));
+      if (nearest < unit * 0.5) return;
+      const label = svgEl("text", { class: "region-number", x, y, "data-region": name });
+      label.textContent = number[1];
+      layer.append(label);
     }
   }
 
