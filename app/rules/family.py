@@ -316,9 +316,8 @@ class SudokuFamily(Game):
         if not state.board:
             return Said(N_("the first stone goes on a black dot"))
         started = [_TRIANGLE_NAMES[k] for k in _started_triangles(state.board)]
-        return Said(N_("a stone goes into a triangle already started ({triangles}); a new "
-                       "triangle only when none of them can take it, and only beside one"),
-                    {"triangles": started})
+        return Said(N_("a stone goes into a started triangle ({triangles}); a new one only "
+                       "when none of them takes it"), {"triangles": started})
 
     def hand_supply(self, state: State, player: int) -> dict[int, int] | None:
         """The stones still in the shared bag, by number (every player draws from it)."""

@@ -114,16 +114,15 @@ class Companion:
         self.message = message(code, **params)
         self.message_for = None
 
-    def keep_message_for(self, actor: int | None) -> None:
+    def keep_message_for(self, actor: int | None, before: int | None) -> None:
         """A message belongs to the moment it was said for: the game's state, and (unless it
-        announces what happened to the game, ``view.ANNOUNCEMENTS``) the player who acts then.
-        Called after every change with the player who acts now: the first call stamps a new
-        message, a later one in another moment clears it."""
+        announces what happened to the game, ``view.ANNOUNCEMENTS``) the player who was acting
+        when it was said (``before``: an answer to their act). Called after every change with
+        the player who acts now; a message of another moment is cleared."""
         if self.message is None:
             return
         if self.message_for is None:
-            self.message_for = (self.state, actor)
-            return
+            self.message_for = (self.state, before)
         state, said_to = self.message_for
         if state is not self.state or (said_to != actor
                                        and self.message["code"] not in ANNOUNCEMENTS):

@@ -62,6 +62,8 @@ def pad(c: Companion, ask: Prompt | None, nxt: Next) -> Pad | None:
     mover is about to put a piece down, a number may be chosen first: the numbers that can be
     played now (placed somewhere, set aside or laid as a joker), from what is left to them."""
     if ask is not None and ask["kind"] in ("number", "hand"):
+        if not ask["choices"]:
+            return None  # nothing to tap: the piece goes away (or is told as a joker)
         return {"numbers": list(ask["choices"]), "for": ask["kind"]}
     state = c.state
     if (state.over or c.move_game or c.clearing or c.setting_up or c.computer_turn

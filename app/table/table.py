@@ -289,8 +289,9 @@ class Table:
             self._look = None
         else:
             self._think_locked()
+            before = self._look.next["actor"] if self._look is not None else None
             self._look = present.look(companion)  # once per change: the frame and the view
-            companion.keep_message_for(self._look.next["actor"])
+            companion.keep_message_for(self._look.next["actor"], before)
             frame = lights.compose_frame(self._look.signals, self._look.last_player)
         self._game_frame = frame
         self._feedback_frame()

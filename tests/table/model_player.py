@@ -53,6 +53,10 @@ purpose (a mistake or an undo adds its own allowance): more is a loop or a dead 
 MISTAKE_ALLOWANCE = 16
 """The acts one mistake, undo or power cut may cost to put right."""
 
+JOURNALS: str | None = None
+"""Where the tables' journals are written (None: the system's temporary folder); the bench
+puts them on a RAM disk, where a journal entry costs no disk sync."""
+
 BOARD_STEPS = ("clear_board", "set_up", "put_right", "game_over")
 """Next steps anyone may take: no actor."""
 
@@ -258,7 +262,7 @@ class ModelPlayer:
         self.computers = dict(computers or {})
         self._tmp: tempfile.TemporaryDirectory[str] | None = None
         if journal is None:
-            self._tmp = tempfile.TemporaryDirectory(prefix="model-player-")
+            self._tmp = tempfile.TemporaryDirectory(prefix="model-player-", dir=JOURNALS)
             journal = Path(self._tmp.name) / "journal.sqlite3"
         self.journal = Path(journal)
         self.hands: SensorHands | ScanHands = (ScanHands(seed) if scan else SensorHands(seed))
@@ -344,6 +348,7 @@ class ModelPlayer:
     def _take_back(self) -> None:
         if self.state.last.flipped:
             self.turner = self.by[-1]
+        self.told.pop(getattr(self.actions[-1], "cell", ""), None)  # told wrong, gone with it
         self.states.pop()
         self.redoable.append((self.actions.pop(), self.by.pop()))
         self.since_action = 0
@@ -857,7 +862,6 @@ class ModelPlayer:
         """A number was told wrong: the drawing shows it. Take the action back (Undo)."""
         self.tap({"type": "undo"})
         self.reconcile_undo()
-        self.told.clear()
 
     def reconcile_undo(self) -> None:
         """After a tap on Undo: the table took back the players' last action, or nothing."""
@@ -969,9 +973,10 @@ class ModelPlayer:
         if prompt.get("kind") == "number":
             legal = self.legal_numbers(prompt["square"])
             assert prompt["choices"] == legal, (prompt, legal)
-            assert controls.pad == legal, f"the pad offers {controls.pad}, legal are {legal}"
+            assert controls.pad == (legal or None), (
+                f"the pad offers {controls.pad}, legal are {legal}")
         elif prompt.get("kind") == "hand":
-            assert controls.pad == prompt["choices"]
+            assert controls.pad == (prompt["choices"] or None)
         elif code not in ("place", "place_number", "lay_joker", "set_aside"):
             assert controls.pad is None, (
                 f"the pad offers {controls.pad} while the bar says {code}: no number is asked")
@@ -1175,7 +1180,6 @@ class ModelPlayer:
         self.reconcile_undo()
         if len(self.actions) == before and pending is not None:
             self.intent = None  # a piece waiting for its number, cancelled
-        self.told.clear()
         return True
 
     def redo(self) -> bool:
@@ -1202,7 +1206,6 @@ class ModelPlayer:
             self.tally.undos += 1
             self.tap({"type": "undo"}, confirm=False)
             self.reconcile_undo()
-        self.told.clear()
         self.intent = None
         assert len(self.actions) >= before - 1, (
             f"{taps} quick taps on Undo took back {before - len(self.actions)} actions "

@@ -115,8 +115,8 @@ class ReversDominari(PlacementGame):
         return None
 
     def where_rule(self, state: State) -> Said | None:
-        return Said(N_("a piece must touch an opposing piece along a row or column and "
-                       "enclose at least one: in a line, across a corner, or a pair beside it"))
+        return Said(N_("a piece must touch an opposing one in its row or column and enclose "
+                       "at least one"))
 
     def enclosed(self, board: Mapping[str, Piece], cell: str, player: int) -> frozenset[str]:
         return enclosures(board, cell, player)

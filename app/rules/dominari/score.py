@@ -52,11 +52,10 @@ class ScoreDominari(PlacementGame):
         if player is None or state.phase != "number":
             return None
         if state.waived[player]:
-            return Said(N_("after a missed turn this piece may go on any square its number "
-                           "fits"))
+            return Said(N_("after your missed turn: any square its number fits"))
         if not any(piece.owner == player for piece in state.board.values()):
             return Said(N_("the first piece goes on {opening}"), {"opening": OPENINGS[player]})
-        return Said(N_("a piece must touch one of your own pieces, diagonals included"))
+        return Said(N_("a piece must touch one of yours, diagonals too"))
 
     def scores(self, state: State) -> list[int]:
         return table_scores(state.board, self.players)

@@ -40,7 +40,7 @@ class ViererDominari(PlacementGame):
     def where_rule(self, state: State) -> Said | None:
         if not state.board:
             return None
-        return Said(N_("a piece must touch another piece along a row or column"))
+        return Said(N_("a piece must touch another one in its row or column"))
 
     def has_won(self, board: Mapping[str, Piece], player: int) -> bool:
         return bool(self.winning_groups(board, player))

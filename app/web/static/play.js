@@ -150,8 +150,7 @@
         const first = p.nth === 2
           ? t("Your second {piece}: put it on the board, then tap its number.", { piece: word })
           : t("Put a {piece} on the board, then tap its number.", { piece: word });
-        if (!p.rule) return first;
-        return [first, sentence(t(p.rule.text, wordParams(p.rule.params))) + "."].join(" ");
+        return first;
       }
       case "computer_thinking": return t("The computer is thinking\u2026");
       case "computer_hand": return (traitsOf(game.variant).piece_word === "stone")
@@ -222,6 +221,10 @@
         : t("Every number still fits somewhere: no joker now.");
     }
     $("now-text").textContent = text;
+    // Where a piece may go, said before the first try (the game's own rule), on a line of its own.
+    const rule = !mode && next.params && next.params.rule;
+    $("now-rule").hidden = !rule;
+    $("now-rule").textContent = rule ? sentence(t(rule.text, wordParams(rule.params))) + "." : "";
     $("now").dataset.next = next.code || "";
   }
 
