@@ -362,7 +362,8 @@ class Companion:
         player = self.history.last_player()
         action = self.history.take_back()
         cell = getattr(action, "cell", None)
-        self.known_extra = {cell: was.board[cell]} if cell in was.board else {}
+        self.known_extra = ({cell: was.board[cell]} if isinstance(cell, str)
+                            and cell in was.board else {})
         if self.draw_seed is not None:
             # The computer's drawn card goes back to its cards beside the board: the table
             # draws again (a new, journaled draw) when it is the computer's turn.

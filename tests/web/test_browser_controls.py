@@ -128,7 +128,8 @@ def test_revers_the_controls_fit_every_moment(phone: Phone) -> None:
         view = same(phone)
     # Black's blank on c1 ended Black's turn: White's pad, Black's question beside it.
     assert view["table"]["next"]["actor"] == 0 and view["shown"]["pad"]
-    assert view["shown"]["buttons"].count("blank-0") == 1 and "blank-1" not in view["shown"]["buttons"]
+    buttons = view["shown"]["buttons"]
+    assert buttons.count("blank-0") == 1 and "blank-1" not in buttons
     tap(phone, {"type": "undo", "confirm": True})
     view = same(phone)
     assert "redo" in view["shown"]["buttons"] and view["shown"]["pad"] is None
