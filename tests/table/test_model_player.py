@@ -263,6 +263,22 @@ def test_the_real_scan_path_carries_a_whole_game(variant: str) -> None:
     play(Seat(variant, 2, scan=True), seed=11)
 
 
+FOUND = [
+    (Seat("sudoku-family", 2), 7),  # a joker laid where no number fits was sent away
+    (Seat("revers-dominari", 2), 2),  # the blank that ended the game could not be told
+    (Seat("revers-dominari", 2), 24),  # an arrow sent a new piece onto a knocked one's square
+    (Seat("revers-dominari", 2, {1: "easy"}), 23),  # after a power cut, faces not named
+    (Seat("sudoku-family", 2, {1: "easy"}), 23),  # an arrow sent a 3 taken back onto a 1
+]
+"""The tables and seeds at which the model player found the table's bugs (each fixed, each also
+pinned by a test of ``tests/table/test_leading.py``)."""
+
+
+@pytest.mark.parametrize(("seat", "seed"), FOUND, ids=[f"{s}-{n}" for s, n in FOUND])
+def test_the_seeds_that_found_bugs(seat: Seat, seed: int) -> None:
+    play(seat, seed=seed)
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("seat", SEATS + COMPUTER_SEATS, ids=str)
 @pytest.mark.parametrize("seed", [1, 2, 3])
