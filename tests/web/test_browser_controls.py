@@ -47,7 +47,9 @@ SHOWN = """() => {
     : null;
   return {buttons: buttons.sort(), pad: numbers, version: document.body.dataset.version,
           who: document.getElementById('now-who').textContent,
-          text: document.getElementById('now-text').textContent};
+          text: document.getElementById('now-text').textContent,
+          rule: visible(document.getElementById('now-rule'))
+            ? document.getElementById('now-rule').textContent : null};
 }"""
 
 
@@ -112,7 +114,7 @@ def test_revers_the_controls_fit_every_moment(phone: Phone) -> None:
     start(phone, "revers-dominari", rec["setup"])
     view = same(phone)
     assert "where" in view["shown"]["buttons"]  # the rule is said; where may be shown
-    assert "opposing" in view["shown"]["text"]
+    assert "opposing" in view["shown"]["rule"]  # said before the first try
     for index, action in enumerate(rec["actions"][:9]):
         sim(phone, action["cell"])
         if action["type"] == "place":
