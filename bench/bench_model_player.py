@@ -78,6 +78,21 @@ def one(job: tuple[str, int, str | None]) -> dict[str, Any]:
             "seconds": time.perf_counter() - started}
 
 
+def row(variant: str, results: list[dict[str, Any]]) -> str:
+    """One game's line of the table: outcomes, then acts and taps per game action."""
+    outcomes = Counter(r["outcome"] for r in results)
+    played = [r["figures"] for r in results if r["figures"] and r["figures"]["actions"]]
+    actions = sum(f["actions"] for f in played) or 1
+    acts = sum(f["acts"] for f in played) / actions
+    taps = sum(f["taps"] for f in played) / actions
+    n = len(played) or 1
+    extra = [sum(f[k] for f in played) / n for k in ("mistakes", "undos", "redos", "power_cuts")]
+    seconds = sum(r["seconds"] for r in results) / (len(results) or 1)
+    return (f"| {variant} | {len(results)} | {outcomes['stuck']} | {outcomes['disagreement']} "
+            f"| {outcomes['failure'] + outcomes['error']} | {acts:.2f} | {taps:.2f} "
+            f"| {', '.join(f'{x:.1f}' for x in extra)} | {seconds:.1f} |")
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -90,34 +105,25 @@ def main() -> int:
     variants = [c.id for c in all_variants() if not args.only or c.id in args.only]
     jobs = [(v, i, args.journals) for v in variants for i in range(args.games)]
     results: dict[str, list[dict[str, Any]]] = defaultdict(list)
+    rows: list[str] = []
+    totals: Counter[str] = Counter()
     started = time.perf_counter()
+    print("| game | games | stuck | disagreements | other failures | acts per action "
+          "| taps per action | mistakes, undos, redos, power cuts per game | s per game |")
+    print("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |", flush=True)
     with ProcessPoolExecutor(max_workers=args.jobs) as pool:
-        for result in pool.map(one, jobs, chunksize=4):
-            results[result["variant"]].append(result)
+        for result in pool.map(one, jobs, chunksize=2):
+            variant = result["variant"]
+            results[variant].append(result)
             if result["outcome"] != "ok":
                 print(f"  ! {result['seat']} seed {result['seed']}: {result['outcome']}: "
                       f"{result['detail']}", flush=True)
+            if len(results[variant]) == args.games:  # this game is done: its row
+                rows.append(row(variant, results[variant]))
+                totals.update(r["outcome"] for r in results[variant])
+                print(rows[-1], flush=True)
     took = time.perf_counter() - started
     print(f"\n{len(jobs)} games in {took / 60:.1f} min ({args.jobs} processes)\n")
-    print("| game | games | stuck | disagreements | other failures | acts per action "
-          "| taps per action | mistakes, undos, redos, power cuts per game | s per game |")
-    print("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
-    totals: Counter[str] = Counter()
-    for variant in variants:
-        rows = results[variant]
-        outcomes = Counter(r["outcome"] for r in rows)
-        played = [r["figures"] for r in rows if r["figures"] and r["figures"]["actions"]]
-        actions = sum(f["actions"] for f in played) or 1
-        acts = sum(f["acts"] for f in played) / actions
-        taps = sum(f["taps"] for f in played) / actions
-        n = len(played) or 1
-        extra = [sum(f[k] for f in played) / n for k in ("mistakes", "undos", "redos",
-                                                          "power_cuts")]
-        seconds = sum(r["seconds"] for r in rows) / (len(rows) or 1)
-        print(f"| {variant} | {len(rows)} | {outcomes['stuck']} | {outcomes['disagreement']} "
-              f"| {outcomes['failure'] + outcomes['error']} | {acts:.2f} | {taps:.2f} "
-              f"| {', '.join(f'{x:.1f}' for x in extra)} | {seconds:.1f} |")
-        totals.update(outcomes)
     print(f"\nstuck {totals['stuck']}, disagreements {totals['disagreement']}, other failures "
           f"{totals['failure'] + totals['error']} (goal: 0, 0, 0)")
     return 0 if totals["ok"] == len(jobs) else 1

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import tempfile
 import threading
+import time
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -962,8 +963,14 @@ class ModelPlayer:
         last = self.by[-1] if self.by else None
         assert self.table.frame() == lights.compose_frame(signals, last), \
             "the LED frame differs from the signals the panel draws"
-        assert self.hands.display.last_frame == self.table.frame(), \
-            "the LEDs show another frame than the table's"
+        # A frame is shown outside the table's lock, so one the computer's thread made may
+        # reach the LEDs a moment after its view: it must come within a second.
+        for _ in range(100):
+            if self.hands.display.last_frame == self.table.frame():
+                break
+            time.sleep(0.01)
+        else:
+            raise AssertionError("the LEDs show another frame than the table's")
 
     def check_controls(self, view: Mapping[str, Any]) -> None:
         table = view["table"]
