@@ -12,8 +12,6 @@ turn after a take-back, Redo, SUDOKU FAMILY's second stone, a card that fits now
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -21,7 +19,7 @@ import pytest
 from app.rules.game import variant_class
 
 from ..table.model_player import offered
-from .test_browser import EXAMPLES, PHONE, Phone
+from .test_browser import EXAMPLES, Phone, phone  # noqa: F401 (the phone fixture)
 
 pytestmark = [pytest.mark.browser]
 
@@ -53,29 +51,17 @@ SHOWN = """() => {
 }"""
 
 
-@pytest.fixture
-def phone(browser: Any, server: str) -> Iterator[Phone]:
-    context = browser.new_context(viewport=PHONE, device_scale_factor=2, is_mobile=True,
-                                  has_touch=True)
-    page = context.new_page()
-    page.set_default_timeout(5000)
-    p = Phone(page, server)
-    yield p
-    context.close()
-    assert not p.errors, p.errors
-
-
 def record(name: str) -> dict[str, Any]:
     return json.loads((EXAMPLES / f"{name}.json").read_text())["record"]
 
 
-def same(phone: Phone) -> dict[str, Any]:
+def same(on: Phone) -> dict[str, Any]:
     """The page at the table's newest view shows the controls ``offered`` derives from it."""
     for _ in range(5):
-        view = phone.api("/api/state")
-        phone.page.wait_for_function(
+        view = on.api("/api/state")
+        on.page.wait_for_function(
             "v => Number(document.body.dataset.version) >= Number(v)", arg=str(view["version"]))
-        shown = phone.page.evaluate(SHOWN)
+        shown = on.page.evaluate(SHOWN)
         if shown["version"] == str(view["version"]):
             break
     else:
@@ -87,29 +73,29 @@ def same(phone: Phone) -> dict[str, Any]:
     return {**view, "shown": shown}
 
 
-def sim(phone: Phone, square: str, occupied: bool = True) -> None:
-    phone.post("/api/sim/square", {"square": square, "occupied": occupied})
+def sim(on: Phone, square: str, occupied: bool = True) -> None:
+    on.post("/api/sim/square", {"square": square, "occupied": occupied})
 
 
-def tap(phone: Phone, data: dict[str, Any]) -> None:
-    phone.post("/api/input", data)
+def tap(on: Phone, data: dict[str, Any]) -> None:
+    on.post("/api/input", data)
 
 
-def start(phone: Phone, variant: str, setup: dict[str, Any] | None = None,
+def start(on: Phone, variant: str, setup: dict[str, Any] | None = None,
           players: int | None = None) -> None:
     body: dict[str, Any] = {"variant": variant}
     if setup is not None:
         body["setup"] = setup
     if players is not None:
         body["players"] = players
-    phone.post("/api/game", body)
+    on.post("/api/game", body)
     for square in (setup or {}):
         sim(phone, square)
-    phone.page.goto(phone.url + "/play")
-    phone.page.wait_for_selector("#board [data-square]")
+    on.page.goto(on.url + "/play")
+    on.page.wait_for_selector("#board [data-square]")
 
 
-def test_revers_the_controls_fit_every_moment(phone: Phone) -> None:
+def test_revers_the_controls_fit_every_moment(phone: Phone) -> None:  # noqa: F811
     rec = record("revers-dominari-7-17")
     start(phone, "revers-dominari", rec["setup"])
     view = same(phone)
@@ -140,7 +126,7 @@ def test_revers_the_controls_fit_every_moment(phone: Phone) -> None:
     same(phone)
 
 
-def test_family_second_stone_and_kosmos_set_aside(phone: Phone) -> None:
+def test_family_second_stone_and_kosmos_set_aside(phone: Phone) -> None:  # noqa: F811
     start(phone, "sudoku-family")
     same(phone)
     sim(phone, "d5")
@@ -163,7 +149,7 @@ def test_family_second_stone_and_kosmos_set_aside(phone: Phone) -> None:
     same(phone)
 
 
-def test_a_game_of_moves_offers_no_pad(phone: Phone) -> None:
+def test_a_game_of_moves_offers_no_pad(phone: Phone) -> None:  # noqa: F811
     rec = record("halma-dominari-7-33")
     start(phone, "halma-dominari", rec["setup"])
     view = same(phone)
@@ -176,7 +162,7 @@ def test_a_game_of_moves_offers_no_pad(phone: Phone) -> None:
     assert view["shown"]["pad"] is None
 
 
-def test_the_page_speaks_in_words_after_a_take_back(phone: Phone, tmp_path: Path) -> None:
+def test_the_page_speaks_in_words_after_a_take_back(phone: Phone) -> None:  # noqa: F811
     """German: what to take away and turn back, by the right player."""
     phone.page.goto(phone.url + "/language/de?next=/")
     rec = record("revers-dominari-7-17")
