@@ -90,7 +90,7 @@ def start(on: Phone, variant: str, setup: dict[str, Any] | None = None,
         body["players"] = players
     on.post("/api/game", body)
     for square in (setup or {}):
-        sim(phone, square)
+        sim(on, square)
     on.page.goto(on.url + "/play")
     on.page.wait_for_selector("#board [data-square]")
 
