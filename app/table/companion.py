@@ -589,7 +589,10 @@ class Companion:
             self.redo()
             return
         if kind == "where":
-            if self.game.where_rule(self.state) is None or self.state.over:
+            if self.state.over:
+                raise InputError(N_("the game is over: take back the last action or start a "
+                                    "new game"))
+            if self.game.where_rule(self.state) is None:
                 raise InputError(N_("here a piece may go on any free square its number fits"))
             self.where_asked = None if self.where_asked is self.state else self.state
             return
