@@ -4,7 +4,9 @@ table, with its mistakes (``tests/table/model_player.py``, the state machine of
 
 For each of the twelve games it plays ``--games`` games (seeds 1..N; the player counts taken in
 turn, every fourth game with the computer in a seat, every twentieth on the real scan path of
-the simulated board) and counts:
+the simulated board), each driven by ``drive``: the same family and the same mistakes at the
+same moments as the state machine's, without Hypothesis choosing each step (a failure
+replays, and shrinks, with ``play`` of the test module). It counts:
 
 - **stuck**: following the table made no progress (a loop, a dead end, a game that never ends);
 - **disagreements**: the table's game differs from the players' own account of it;
@@ -37,7 +39,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from app.rules.game import all_variants  # noqa: E402
 from tests.table import model_player  # noqa: E402
 from tests.table.model_player import Disagreement, Stuck  # noqa: E402
-from tests.table.test_model_player import Seat, play, summary  # noqa: E402
+from tests.table.test_model_player import Seat, drive, summary  # noqa: E402
 
 
 def seat_for(variant: str, index: int) -> Seat:
@@ -60,7 +62,7 @@ def one(job: tuple[str, int, str | None]) -> dict[str, Any]:
     started = time.perf_counter()
     outcome, detail = "ok", ""
     try:
-        play(seat, index + 1, shrink=False, done=lambda p: figures.append(summary(p)))
+        drive(seat, index + 1, done=lambda p: figures.append(summary(p)))
     except Stuck as e:
         outcome, detail = "stuck", str(e)
     except Disagreement as e:

@@ -284,6 +284,7 @@ class ModelPlayer:
         self.in_hand: Stone | None = None  # the piece lifted last
         self.tally = Tally()
         self._doc: tuple[State, dict[str, Any]] | None = None
+        self._playable: tuple[State, list[int]] | None = None
         self._checked: tuple[Any, ...] | None = None
         self.since_action = 0
         self.allowance = ACTS_PER_ACTION
@@ -1010,6 +1011,13 @@ class ModelPlayer:
         """The numbers worth choosing before a piece goes down: those the mover could play now
         (placed somewhere, or set aside, or laid as a joker), from what is left to them."""
         state = self.state
+        if self._playable is not None and self._playable[0] is state:
+            return self._playable[1]
+        numbers = self._playable_now(state)
+        self._playable = (state, numbers)
+        return numbers
+
+    def _playable_now(self, state: State) -> list[int]:
         mover = state.to_move
         numbers = set()
         for action in self.game.legal_actions(state):

@@ -286,6 +286,45 @@ def test_more_seeds(seat: Seat, seed: int) -> None:
     play(seat, seed=seed)
 
 
+ACTS = {"wrong_square": "wrong_square", "wrong_number": "wrong_number",
+        "forget_flip": "forget_flip", "knock": "knock", "lift_wrong": "lift_wrong",
+        "two_phones": "two_phones"}
+
+
+def drive(seat: Seat, seed: int, done: Callable[[ModelPlayer], None] | None = None) -> None:
+    """The same family as ``TableFamily`` with the same mistakes at the same moments, without
+    Hypothesis (its rule choice costs more than the table's own work): what the bench plays
+    by the hundred. A failure raises; it replays as ``play(seat, seed)`` for shrinking."""
+    machine = machine_for(seat, seed)()
+    machine.sit_down(leftovers=0)
+    try:
+        for _ in range(seat.steps()):
+            machine.the_table_can_be_followed()
+            p = machine.p
+            if p.settled:
+                break
+            due = sorted(kind for kind in RATES if machine._due(kind))
+            if not due:
+                machine.follow_the_bar(0)
+                continue
+            kind = due[0]
+            if kind in ACTS:
+                machine._made(kind, getattr(p, kind)(machine._pick(0)))
+            elif kind == "undo":
+                machine._made(kind, p.undo(mix(seed, p.tally.actions) % 2 == 0))
+            elif kind == "quick_undos":
+                machine._made(kind, p.quick_undos(5))
+            else:
+                machine._made(kind, getattr(p, kind)())
+        machine.the_table_can_be_followed()
+        if done is not None:
+            done(machine.p)
+        assert machine.p.settled, f"the game did not end in {seat.steps()} steps"
+    finally:
+        if machine.player is not None:
+            machine.player.close()
+
+
 def summary(player: ModelPlayer) -> dict[str, Any]:
     """One game's figures, for the bench."""
     t = player.tally
