@@ -9,7 +9,7 @@ a page reload, a power cut), the model's checks as invariants after every step, 
 shrinks to the shortest sequence of acts that shows it. When each mistake happens is drawn
 at the start (``moments``: the game actions after which it is made), so mistakes fall at random
 moments and the game still reaches its end. The seeded set (every game, every player count,
-mistakes included) runs in the suite; more seeds run with ``-m slow``, and
+mistakes included) runs in the suite; more seeds run with ``-m sweep``, and
 ``bench/bench_model_player.py`` plays hundreds of games per game and counts.
 """
 
@@ -231,14 +231,22 @@ def machine_for(seat: Seat, salt: int = 0,
 def play(seat: Seat, seed: int, *, shrink: bool = True, examples: int = 1,
          done: Callable[[ModelPlayer], None] | None = None) -> None:
     """Play ``examples`` games at ``seat`` from ``seed``; a failure raises (shrunk to the
-    fewest acts when ``shrink``)."""
-    machine = machine_for(seat, seed, done)
+    fewest acts when ``shrink``), and so does a run Hypothesis ended before the game did."""
+    ended: list[bool] = []
+
+    def finished(player: ModelPlayer) -> None:
+        ended.append(player.settled)
+        if done is not None:
+            done(player)
+
+    machine = machine_for(seat, seed, finished)
     machine._hypothesis_internal_use_seed = seed  # type: ignore[attr-defined]  # as @seed does
     phases = [Phase.generate, Phase.shrink] if shrink else [Phase.generate]
     run_state_machine_as_test(machine, settings=settings(
         max_examples=examples, stateful_step_count=seat.steps(), deadline=None,
         database=None, phases=phases, print_blob=True,
         suppress_health_check=list(HealthCheck)))
+    assert len(ended) == examples and all(ended), f"{seat}: games ended {ended}"
 
 
 SEATS = [Seat(variant, players) for variant, players in games()]
@@ -279,7 +287,7 @@ def test_the_seeds_that_found_bugs(seat: Seat, seed: int) -> None:
     play(seat, seed=seed)
 
 
-@pytest.mark.slow
+@pytest.mark.sweep
 @pytest.mark.parametrize("seat", SEATS + COMPUTER_SEATS, ids=str)
 @pytest.mark.parametrize("seed", [1, 2, 3])
 def test_more_seeds(seat: Seat, seed: int) -> None:

@@ -126,9 +126,32 @@ def test_revers_the_controls_fit_every_moment(phone: Phone) -> None:  # noqa: F8
     same(phone)
 
 
+REGION_NUMBERS = """() => {
+  const board = document.getElementById('board').getBoundingClientRect();
+  const cells = [...document.querySelectorAll('#board [data-square] .cell-hit')];
+  const names = [...document.querySelectorAll('#board .cell-name')].map((n) => n.getBoundingClientRect());
+  const apart = (a, b) => a.right <= b.left || b.right <= a.left || a.bottom <= b.top || b.bottom <= a.top;
+  return [...document.querySelectorAll('#board .region-number')].map((label) => {
+    const r = label.getBoundingClientRect();
+    const at = new DOMPoint(Number(label.getAttribute('x')), Number(label.getAttribute('y')));
+    return {region: label.dataset.region, text: label.textContent,
+            inside: r.left >= board.left && r.right <= board.right
+                    && r.top >= board.top && r.bottom <= board.bottom && r.height > 0,
+            on_a_cell: cells.some((c) => c.isPointInFill(at)),
+            on_a_name: names.some((n) => !apart(r, n))};
+  });
+}"""
+
+
 def test_family_second_stone_and_kosmos_set_aside(phone: Phone) -> None:  # noqa: F811
     start(phone, "sudoku-family")
     same(phone)
+    # The triangles the refusals name are numbered on the board, between the cells, in view.
+    labels = phone.page.evaluate(REGION_NUMBERS)
+    assert sorted(label["text"] for label in labels) == ["1", "2", "3", "4", "5", "6"]
+    assert all(label["region"] == f"triangle {label['text']}" for label in labels)
+    assert all(label["inside"] and not label["on_a_cell"] and not label["on_a_name"]
+               for label in labels), labels
     sim(phone, "d5")
     same(phone)
     tap(phone, {"type": "number", "square": "d5", "number": 3})
