@@ -74,6 +74,10 @@ class Companion:
         """When each square last changed (counting sensor events): a piece must leave one
         square before it can stand on another, so an extra piece that came before a square
         went empty is not that square's piece."""
+        self.strays: set[str] = set()
+        """Pieces the game does not have that already stood on the board when the table took
+        the sensors' word for it (a restart): nobody can tell which pieces they are, so they
+        are never sent to a square as if they were its piece, until they are lifted."""
         self.known_extra: dict[str, Piece] = {}
         """Pieces standing on the board that the game no longer has but the table knows: the
         piece of an action taken back, until it is lifted (never paired with another number)."""
@@ -118,13 +122,15 @@ class Companion:
         """A message belongs to the moment it was said for: the game's state, and (unless it
         announces what happened to the game, ``view.ANNOUNCEMENTS``) the player who was acting
         when it was said (``before``: an answer to their act). Called after every change with
-        the player who acts now; a message of another moment is cleared."""
+        the player who acts now (None while anybody may put the board right, which keeps
+        what was said: "take the cancelled piece away" is for whoever does it); a message of
+        another moment is cleared."""
         if self.message is None:
             return
         if self.message_for is None:
             self.message_for = (self.state, before)
         state, said_to = self.message_for
-        if state is not self.state or (said_to != actor
+        if state is not self.state or (said_to != actor and actor is not None
                                        and self.message["code"] not in ANNOUNCEMENTS):
             self.message = None
             self.message_for = None
@@ -356,6 +362,20 @@ class Companion:
                                  "undo", actor=actor, player=player, action=action)
         return None
 
+    def _refuse_undo_onto_a_stray(self) -> None:
+        """A take-back still owed on the board leaves pieces where the game has none; taking
+        back an action that had a piece on such a square would make the board look right with
+        another piece there (in a game of moves, the one still to be carried away), so the
+        board is put right first."""
+        if self.takeback is None or not self.actions:
+            return
+        action = self.actions[-1]
+        squares = set(action.path) if isinstance(action, Move) else {getattr(action, "cell", "")}
+        stray = sorted(squares & self.differences()[1])
+        if stray:
+            raise InputError(N_("first put the board right as the bar says ({squares}); then "
+                                "Undo takes back more"), squares=", ".join(stray))
+
     def undo(self, how: str = "taken_back") -> None:
         """Take back the last action; the signals then show what to put right on the board."""
         was = self.state
@@ -437,6 +457,7 @@ class Companion:
         self.turning.clear()
         if self.clearing and not squares:
             self.clearing = False
+        self.strays = set() if self.clearing else self.differences()[1]
         self._check_setup_done()
 
     def _check_setup_done(self) -> None:
@@ -461,6 +482,7 @@ class Companion:
         else:
             self.occupied.discard(square)
             self.known_extra.pop(square, None)
+            self.strays.discard(square)
         self.changes += 1
         self.changed[square] = self.changes
         if self.clearing:
@@ -580,6 +602,7 @@ class Companion:
             if self.state.over and not data.get("confirm"):
                 raise ConfirmNeeded(N_("the game is over: taking back its last action reopens "
                                        "it (it stays in the finished games)"), "reopen")
+            self._refuse_undo_onto_a_stray()
             question = self.undo_question()
             if question is not None and not data.get("confirm"):
                 raise question

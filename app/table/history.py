@@ -156,16 +156,23 @@ class History:
         self.faces.clear()  # after a restart nobody can tell the faces; trust the board
 
     def last_turn_flips(self) -> list[str]:
-        """The pieces on the board that the last player's latest actions turned over (what
-        may still show its old face when nobody can tell, after a restart)."""
-        if not self.actions:
-            return []
-        player = self.player_of(len(self.actions) - 1)
+        """The pieces on the board that the last player's latest actions turned over, and
+        those that the actions taken back since had turned (what may still show another face
+        when nobody can tell, after a restart)."""
         squares: set[str] = set()
-        for index in range(len(self.actions) - 1, -1, -1):
-            if self.player_of(index) != player:
+        if self.actions:
+            player = self.player_of(len(self.actions) - 1)
+            for index in range(len(self.actions) - 1, -1, -1):
+                if self.player_of(index) != player:
+                    break
+                squares.update(self.states[index + 1].last.flipped)
+        state = self.state
+        for action in reversed(self.undone):
+            try:
+                state = self.game.apply(state, action)
+            except IllegalActionError:  # cannot happen: each was legal in this very order
                 break
-            squares.update(self.states[index + 1].last.flipped)
+            squares.update(state.last.flipped)
         return sorted(squares & set(self.state.board))
 
     def take_events(self) -> list[str]:

@@ -295,12 +295,13 @@ def signals(c: Companion, missing: set[str], extra: set[str]) -> dict[str, str]:
 def guidance(c: Companion, missing: set[str], extra: set[str]) -> list[Guidance]:
     """Pairs of extra and missing pieces: "move the piece from there to here". Only a piece
     that came after the other went can be it; a piece the table knows (one taken back) is sent
-    only where a piece like it belongs."""
+    only where a piece like it belongs; a piece found standing at a restart is nobody's
+    (taken away, while the drawing shows which piece goes where)."""
     board = c.state.board
 
     def alike(there: str, here: str) -> bool:
         # A piece is lifted before it is put down elsewhere.
-        if c.changed.get(here, -1) > c.changed.get(there, -1):
+        if c.changed.get(here, -1) > c.changed.get(there, -1) or there in c.strays:
             return False
         known = c.known_extra.get(there)
         if known is None or here not in board:

@@ -41,8 +41,8 @@ MESSAGES: Mapping[str, str] = {
     "clear_board": N_("{game}: first take the {pieces} left on the board away"),
     "resumed": N_("{game} resumed: put right any blinking squares"),
     "resumed_check_faces": N_("{game} resumed: put right any blinking squares, and check that "
-                              "{squares} show the colour the panel draws (they were turned by "
-                              "the last move, and the table cannot see faces)"),
+                              "{squares} show the colour the panel draws (the last move or a "
+                              "take-back turned them, and the table cannot see faces)"),
     "over_before_stop": N_("{game} was over before the table stopped"),
     "over_check_faces": N_("{game} was over before the table stopped: check that {squares} "
                            "show the colour the panel draws (they were turned by the last move, "

@@ -1148,6 +1148,10 @@ class ModelPlayer:
         square = pieces[pick % len(pieces)]
         self.tally.mistakes += 1
         self.allow()
+        # A piece in the air that may be borne off is off for good once another player's
+        # piece moves: a knocked one looks just like that to the table.
+        asked = self.view["table"]["prompt"]
+        offer = [Move(tuple(asked["path"]))] if asked and asked["kind"] == "bear_off" else []
         stone = self.lift(square)
         # A piece of the mover's knocked onto a free square could be a move: in a game of
         # moves a knock only lifts.
@@ -1156,7 +1160,7 @@ class ModelPlayer:
             if free:
                 del self.aside[square]
                 self.put(free[pick % len(free)], stone)
-        self.reconcile(self._candidates())
+        self.reconcile(self._candidates() + offer)
         return True
 
     def lift_wrong(self, pick: int) -> bool:
@@ -1216,12 +1220,14 @@ class ModelPlayer:
         if not self.actions or self.over:
             return False
         before = len(self.actions)
+        pending = self.view["table"]["prompt"], self.view["table"]["next"]
         self.allow(2 * MISTAKE_ALLOWANCE)
         for _ in range(taps):
             self.tally.undos += 1
             self.tap({"type": "undo"}, confirm=False)
             self.reconcile_undo()
-        self.intent = None
+        if (self.view["table"]["prompt"], self.view["table"]["next"]) != pending:
+            self.intent = None  # what was under way was cancelled (a piece in the air stays)
         assert len(self.actions) >= before - 1, (
             f"{taps} quick taps on Undo took back {before - len(self.actions)} actions "
             "without a question")

@@ -368,6 +368,37 @@ def test_after_a_power_cut_the_pieces_the_last_move_turned_are_named(tmp_path: P
     table.close()
 
 
+def test_after_a_power_cut_the_pieces_a_take_back_turned_are_named(tmp_path: Path) -> None:
+    journal = tmp_path / "journal.sqlite3"
+    table, clock, _ = played("revers-dominari-7-17", 6, journal=journal)
+    table.input({"type": "undo", "confirm": True})  # c3, c4 and c5 are to be turned back
+    board = table.view()["table"]["occupied"]
+    table.close()
+    table, clock, _ = make_table(journal)
+    code = table.set_board(board)["table"]["message_code"]
+    assert code["code"] == "resumed_check_faces"
+    assert {"c3", "c4", "c5"} <= set(code["params"]["squares"])
+    table.close()
+
+
+def test_a_piece_found_standing_after_a_power_cut_is_not_sent_anywhere(tmp_path: Path) -> None:
+    # A stray piece on f6 and an empty c3 when the power comes back: nobody can tell whether
+    # the stray is c3's piece, so the bar says to take it away and the drawing shows c3's.
+    journal = tmp_path / "journal.sqlite3"
+    table, clock, _ = played("revers-dominari-7-17", 6, journal=journal)
+    board = set(table.view()["table"]["occupied"]) - {"c3"} | {"f6"}
+    table.close()
+    table, clock, _ = make_table(journal)
+    view = table.set_board(sorted(board))
+    assert view["table"]["guidance"] == []
+    assert view["table"]["next"]["params"] == {"missing": ["c3"], "extra": ["f6"]}
+    # Once it has been lifted and put down again, the table saw it come: it may be c3's.
+    lift(table, clock, "f6")
+    view = put(table, clock, "f6")
+    assert view["table"]["guidance"] == [{"from": "f6", "to": "c3"}]
+    table.close()
+
+
 def test_a_number_piece_in_a_blank_phase_is_the_next_players() -> None:
     record = example("revers-dominari-7-17")
     game, states = replay(record)
@@ -380,3 +411,34 @@ def test_a_number_piece_in_a_blank_phase_is_the_next_players() -> None:
     assert view["table"]["message_code"]["params"]["player"] == 1  # "Black: 5 on b2"
     assert view["table"]["next"] == {"code": "turn_over", "actor": 1,
                                      "params": {"squares": ["b3"]}}
+
+
+def test_undo_onto_a_square_still_holding_a_taken_back_piece_waits_for_the_board(
+        ) -> None:
+    # White bears its 1 off from d4, Black steps b1 to a1, White's 2 steps c4 to d4; both moves
+    # are taken back while the 2 still stands on d4. Taking back the bear-off as well would
+    # make d4 look right with the 2 on it (drawn as the 1) and ask only for c4 to be filled.
+    setup = {"d4": {"owner": 0, "number": 1}, "c4": {"owner": 0, "number": 2},
+             "b1": {"owner": 1, "number": 1}, "a3": {"owner": 1, "number": 2}}
+    table, clock, _ = make_table()
+    table.new_game("fake-halma", setup=setup)
+    table.set_board(list(setup))
+    lift(table, clock, "d4")
+    table.input({"type": "bear_off"})
+    lift(table, clock, "b1")
+    put(table, clock, "a1")
+    lift(table, clock, "c4")
+    put(table, clock, "d4")
+    assert len(table.record()["actions"]) == 3
+    table.input({"type": "undo", "confirm": True})  # White's move: the 2 is to go back to c4
+    table.input({"type": "undo", "confirm": True})  # Black's step: a1 back to b1
+    before = table.view()
+    with pytest.raises(InputError, match="first put the board right") as refused:
+        table.input({"type": "undo", "confirm": True})
+    assert refused.value.params["squares"] == "d4"
+    assert table.view()["game"] == before["game"] and len(table.record()["actions"]) == 1
+    lift(table, clock, "d4")
+    put(table, clock, "c4")  # the 2 is back where it stood
+    view = table.input({"type": "undo", "confirm": True})
+    assert table.record()["actions"] == []
+    assert view["table"]["next"]["params"]["put_back"] == ["d4"]

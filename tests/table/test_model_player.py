@@ -287,6 +287,22 @@ def test_the_seeds_that_found_bugs(seat: Seat, seed: int) -> None:
     play(seat, seed=seed)
 
 
+DRIVEN = [
+    (Seat("halma-dominari", 2), 133),  # refused Undo taps made the players forget their move
+    (Seat("halma-dominari", 2), 169),  # a second Undo drew a1 as the borne-off 4 (the 2 stood)
+    (Seat("revers-dominari", 2), 27),  # a restart after a take-back named no face to check
+    (Seat("revers-dominari", 2), 126),  # a restart sent a stray 6 onto b2 (the 2's square)
+    (Seat("revers-dominari", 2, {1: "easy"}), 76),  # the same with the computer in a seat
+    (Seat("revers-dominari", 2, {1: "easy"}, scan=True), 60),  # and on the real scan path
+]
+"""The games of ``bench/bench_model_player.py`` (played by ``drive``) that found a bug."""
+
+
+@pytest.mark.parametrize(("seat", "seed"), DRIVEN, ids=[f"{s}-{n}" for s, n in DRIVEN])
+def test_the_bench_games_that_found_bugs(seat: Seat, seed: int) -> None:
+    drive(seat, seed)
+
+
 @pytest.mark.sweep
 @pytest.mark.parametrize("seat", SEATS + COMPUTER_SEATS, ids=str)
 @pytest.mark.parametrize("seed", [1, 2, 3])

@@ -129,8 +129,10 @@ def test_revers_the_controls_fit_every_moment(phone: Phone) -> None:  # noqa: F8
 REGION_NUMBERS = """() => {
   const board = document.getElementById('board').getBoundingClientRect();
   const cells = [...document.querySelectorAll('#board [data-square] .cell-hit')];
-  const names = [...document.querySelectorAll('#board .cell-name')].map((n) => n.getBoundingClientRect());
-  const apart = (a, b) => a.right <= b.left || b.right <= a.left || a.bottom <= b.top || b.bottom <= a.top;
+  const names = [...document.querySelectorAll('#board .cell-name')]
+    .map((n) => n.getBoundingClientRect());
+  const apart = (a, b) => a.right <= b.left || b.right <= a.left
+    || a.bottom <= b.top || b.bottom <= a.top;
   return [...document.querySelectorAll('#board .region-number')].map((label) => {
     const r = label.getBoundingClientRect();
     const at = new DOMPoint(Number(label.getAttribute('x')), Number(label.getAttribute('y')));
