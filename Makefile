@@ -23,11 +23,12 @@ setup: $(BIN)/.installed
 run: setup system
 	$(BIN)/sudoku-table serve --host $(HOST) --port $(PORT)
 
-# Debian packages, each "command:package": RUN_TOOLS are what the table itself uses, TEST_TOOLS
-# what only the suite needs (the browser tests drive Debian's chromium). They are installed here
+# Debian packages, each "command:package": RUN_TOOLS are what the table itself uses (espeak-ng
+# is its voice, aplay plays it on the speaker), TEST_TOOLS what only the suite needs (the
+# browser tests drive Debian's chromium). They are installed here
 # where that is possible (root, or sudo without a password); otherwise make stops and names the
 # one command to run. Nothing is skipped silently.
-RUN_TOOLS  :=
+RUN_TOOLS  := espeak-ng:espeak-ng aplay:alsa-utils
 TEST_TOOLS := chromium:chromium
 
 define apt_install

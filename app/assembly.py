@@ -24,6 +24,7 @@ from typing import Any
 from flask import Flask
 
 from .config import Config, load_config
+from .speech import Speaker
 from .table import Table
 from .table.sounds import TableSounds
 from .web import create_app, panel_state, settings
@@ -51,10 +52,11 @@ class Panel:
     app: Flask
     data_dir: Path
     sounds: TableSounds | None = None
+    speaker: Speaker | None = None
 
     def close(self) -> None:
         panel_state(self.app).stop_streams()
-        for part in (self.sounds, self.table, self.hardware):
+        for part in (self.sounds, self.speaker, self.table, self.hardware):
             if part is None:
                 continue
             try:
@@ -102,8 +104,26 @@ def open_panel(
         state = panel_state(app)
         sounds = TableSounds(table, hardware.buzzer,
                              enabled=lambda: settings.table_sound(state.settings_path))
+    speaker = open_speaker(config, table, app, simulated=hardware.is_simulated)
     return Panel(config=config, hardware=hardware, table=table, app=app, data_dir=data_dir,
-                 sounds=sounds)
+                 sounds=sounds, speaker=speaker)
+
+
+def open_speaker(config: Config, table: Table, app: Flask, simulated: bool) -> Speaker:
+    """The table's voice: the configured engine, played on the configured sound device (on the
+    simulated table only when a device is named), following the table's announcements."""
+    from .speech.audio import AplayPlayer, Player, QuietPlayer
+    from .speech.engine import open_engine
+    from .web import speech as panel_speech
+
+    device = config.hardware.speaker.device
+    player: Player = (QuietPlayer() if simulated and not device
+                      else AplayPlayer(device or "default"))
+    speaker = Speaker(open_engine(config.speech), player, panel_speech.sentence_of,
+                      panel_speech.settings_reader(panel_state(app)))
+    table.on_announcement(speaker.announce)
+    panel_speech.attach(app, speaker)
+    return speaker
 
 
 def _start_watchdog(stop: threading.Event) -> None:

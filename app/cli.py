@@ -1,4 +1,5 @@
-"""The command line: ``sudoku-table serve | replay | move | selftest | overlay``.
+"""The command line: ``sudoku-table serve | replay | move | review | selftest | overlay |
+speak``.
 
 The parts of ``serve`` are composed in ``app.assembly``; the config file is read by
 ``app.config`` and each command is handed its part."""
@@ -16,6 +17,13 @@ from typing import Any
 def _load(path: str) -> tuple[Any, Any] | int:
     """The game and every state of the record at ``path`` (``-``: stdin); on bad input the
     JSON error is printed and 1 returned."""
+    loaded = _load_record(path)
+    return loaded if isinstance(loaded, int) else loaded[1:]
+
+
+def _load_record(path: str) -> tuple[Any, Any, Any] | int:
+    """The record at ``path`` (``-``: stdin), its game and every state; on bad input the
+    JSON error is printed and 1 returned."""
     from .rules.errors import RecordError
     from .rules.record import Record, ReplayError, replay
 
@@ -30,7 +38,7 @@ def _load(path: str) -> tuple[Any, Any] | int:
         return 1
     try:
         record = Record.loads(text)
-        return replay(record)
+        return (record, *replay(record))
     except ReplayError as e:
         print(json.dumps(e.to_json()))
         return 1
@@ -48,15 +56,25 @@ def _replay(args: argparse.Namespace) -> int:
     return 0
 
 
-def _move(args: argparse.Namespace) -> int:
-    from .ai import EngineError, decide
+def _config(args: argparse.Namespace) -> Any:
+    """The table's config for a command (``--config``); on a bad one the reason is printed on
+    stderr and 2 returned."""
     from .config import ConfigError, load_config
 
     try:
-        budget = load_config(args.config).computer.budget(args.level)
+        return load_config(args.config)
     except ConfigError as e:
-        print(f"sudoku-table move: cannot start: {e}", file=sys.stderr)
+        print(f"sudoku-table {args.command}: cannot start: {e}", file=sys.stderr)
         return 2
+
+
+def _move(args: argparse.Namespace) -> int:
+    from .ai import EngineError, decide
+
+    config = _config(args)
+    if isinstance(config, int):
+        return config
+    budget = config.computer.budget(args.level)
     loaded = _load(args.record)
     if isinstance(loaded, int):
         return loaded
@@ -76,6 +94,46 @@ def _move(args: argparse.Namespace) -> int:
               f"({decision.positions} of {budget.positions} positions): the answer may differ "
               "from run to run", file=sys.stderr)
     print(json.dumps({"action": decision.action.to_json()}))
+    return 0
+
+
+def _review(args: argparse.Namespace) -> int:
+    from .ai.review import review, review_budget
+    from .web.review_words import (
+        document,
+        move_entry,
+        move_lines,
+        player_names,
+        summary_lines,
+        title_lines,
+    )
+
+    config = _config(args)
+    if isinstance(config, int):
+        return config
+    budget = review_budget(config.computer.budget(args.level))
+    loaded = _load_record(args.record)
+    if isinstance(loaded, int):
+        return loaded
+    record, game, states = loaded
+    language = report_language(args.language, config.panel.language)
+    seats = player_names(game, record.names, language)
+    judged = []
+    if not args.json:
+        print("\n".join(title_lines(game, seats, args.level, language)), flush=True)
+    for judgement in review(game, states, record.actions, level=args.level, budget=budget):
+        judged.append(judgement)
+        if not args.json:  # each move as soon as it is judged: a long game shows progress
+            entry = move_entry(game, states, record.actions, judgement.index, judgement, seats,
+                               language)
+            print("\n".join(move_lines(entry)), flush=True)
+    doc = document(game, states, record.actions, judged, record.names, language,
+                   {"level": args.level, "status": "done", "done": len(judged),
+                    "total": len(record.actions)})
+    if args.json:
+        print(json.dumps(doc, ensure_ascii=False))
+    else:
+        print("\n".join(summary_lines(doc, language)))
     return 0
 
 
@@ -131,6 +189,18 @@ def _overlay(args: argparse.Namespace) -> int:
     return overlay(args, say=lambda text: translate(text, language))
 
 
+def _speak(args: argparse.Namespace) -> int:
+    from .config import ConfigError, load_config
+    from .speech.cli import main as speak
+
+    try:
+        config = load_config(args.config).speech
+    except ConfigError as e:
+        print(f"sudoku-table speak: cannot start: {e}", file=sys.stderr)
+        return 2
+    return speak(args, config)
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="sudoku-table",
@@ -142,6 +212,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("record", help="a record JSON file (docs/records.md), or - for stdin")
     p.add_argument("--compact", action="store_true", help="print the state on one line")
     p.set_defaults(func=_replay)
+
+    from app.web.i18n import LANGUAGES
 
     p = sub.add_parser("move", help="print the computer's next action for a record")
     p.add_argument("record", help="a record JSON file (docs/records.md), or - for stdin")
@@ -156,6 +228,17 @@ def build_parser() -> argparse.ArgumentParser:
                         "from the mover's remaining supply with the seed)")
     p.add_argument("--config", default=None, help="the table's TOML config ([computer])")
     p.set_defaults(func=_move)
+
+    p = sub.add_parser("review", help="judge every move of a record beside the computer's")
+    p.add_argument("record", help="a record JSON file (docs/records.md), or - for stdin")
+    p.add_argument("--level", choices=LEVELS, default="strong",
+                   help="the computer each move is compared with (default: strong)")
+    p.add_argument("--json", action="store_true",
+                   help="print one JSON document for tools (docs/records.md) instead of text")
+    p.add_argument("--language", choices=LANGUAGES, default=None,
+                   help="the words' language (default: the terminal's, else the table's)")
+    p.add_argument("--config", default=None, help="the table's TOML config ([computer])")
+    p.set_defaults(func=_review)
 
     p = sub.add_parser("serve", help="start the phone panel and the table")
     p.add_argument("--host", default="127.0.0.1")
@@ -177,7 +260,6 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--inject", action="append", default=[], metavar="KIND:WHERE",
                    help="with --sim, break the simulated table first: stuck:c3, dead-row:4, "
                         "dead-column:e, short-column:e or chatter:d4 (repeatable)")
-    from app.web.i18n import LANGUAGES
 
     p.add_argument("--language", choices=LANGUAGES, default=None,
                    help="the report's language (default: the terminal's, else the table's)")
@@ -193,6 +275,10 @@ def build_parser() -> argparse.ArgumentParser:
                    help="tile onto A4 or US Letter pages as one PDF (default: one SVG sheet)")
     p.add_argument("--out", default=None, help="write to this file (default: stdout)")
     p.set_defaults(func=_overlay)
+
+    from .speech.cli import add_parser as add_speak
+
+    add_speak(sub, LANGUAGES, _speak)
     return parser
 
 

@@ -3,7 +3,8 @@
 The file is TOML (``firmware/table.example.toml`` documents every key). Each layer owns its
 sections and checks them: the firmware ``[sensors]``, ``[leds]`` and ``[simulator]``
 (``firmware.config``), the panel ``[panel]`` (``app.web.config``), the overlays ``[board]``
-(``app.overlay``), the computer opponent ``[computer]`` (``app.ai.config``). A section nobody
+(``app.overlay``), the computer opponent ``[computer]`` (``app.ai.config``), the table's voice
+``[speech]`` (``app.speech.config``). A section nobody
 owns, or a bad value anywhere, stops the start with one line naming the file and the key.
 """
 
@@ -20,6 +21,7 @@ from firmware.exc import ConfigError
 
 from .ai.config import ComputerConfig
 from .overlay import BoardConfig
+from .speech.config import SpeechConfig
 from .web.config import PanelConfig
 
 __all__ = ["Config", "ConfigError", "load_config"]
@@ -33,6 +35,7 @@ class Config:
     panel: PanelConfig = field(default_factory=PanelConfig)
     board: BoardConfig = field(default_factory=BoardConfig)
     computer: ComputerConfig = field(default_factory=ComputerConfig)
+    speech: SpeechConfig = field(default_factory=SpeechConfig)
 
     @property
     def source(self) -> str | None:
@@ -44,6 +47,7 @@ LAYER_SECTIONS: dict[str, tuple[type, Callable[[Mapping[str, Any]], Any]]] = {
     "panel": (PanelConfig, PanelConfig.from_section),
     "board": (BoardConfig, BoardConfig.from_section),
     "computer": (ComputerConfig, ComputerConfig.from_section),
+    "speech": (SpeechConfig, SpeechConfig.from_section),
 }
 """The sections read by layers above the firmware, with their reader."""
 

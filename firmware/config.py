@@ -111,6 +111,26 @@ class BuzzerConfig:
     """GPIO of the buzzer (8 is SPI0's CE0, free with the installer's ``spi0-0cs``)."""
 
 
+I2S_PINS: dict[int, str] = {18: "BCLK", 19: "LRC", 21: "DIN"}
+"""The Pi's I2S (PCM) lines an I2S amplifier uses: bit clock, left/right clock, data out.
+Fixed in the chip: they cannot be moved to other GPIOs."""
+
+
+@dataclass(frozen=True, slots=True)
+class SpeakerConfig:
+    """The optional speaker the table speaks through (the voice itself is ``[speech]``)."""
+
+    i2s: bool = False
+    """True: a MAX98357A I2S amplifier on GPIO18 (BCLK), GPIO19 (LRC) and GPIO21 (DIN), which
+    are then the amplifier's: the matrix must use other pins (``hardware/speaker-i2s.toml``).
+    False: a USB sound adapter or a Pi 4's 3.5 mm jack, on no GPIO at all."""
+    device: str = ""
+    """The ALSA device (``aplay -D``): empty for the system's default on the real table and
+    for silence on the simulated one (what it says is kept and shown, not played);
+    ``plughw:CARD=Headphones`` (a Pi 4's jack), ``plughw:CARD=MAX98357A`` (the I2S
+    amplifier), ``plughw:CARD=Device`` (a USB sound adapter), ``default``."""
+
+
 @dataclass(frozen=True, slots=True)
 class SimulatorConfig:
     """The simulated table (used off a Pi or with ``--sim``)."""
@@ -131,6 +151,7 @@ class HardwareConfig:
     sensors: SensorConfig = field(default_factory=SensorConfig)
     leds: LedConfig = field(default_factory=LedConfig)
     buzzer: BuzzerConfig = field(default_factory=BuzzerConfig)
+    speaker: SpeakerConfig = field(default_factory=SpeakerConfig)
     simulator: SimulatorConfig = field(default_factory=SimulatorConfig)
     source: str | None = field(default=None, compare=False)
 
@@ -139,6 +160,7 @@ SECTIONS: dict[str, type] = {
     "sensors": SensorConfig,
     "leds": LedConfig,
     "buzzer": BuzzerConfig,
+    "speaker": SpeakerConfig,
     "simulator": SimulatorConfig,
 }
 """The sections of the config file that belong to the firmware."""
@@ -285,7 +307,24 @@ def _buzzer(raw: Mapping[str, Any]) -> dict[str, Any]:
     return out
 
 
-_READERS = {"sensors": _sensors, "leds": _leds, "buzzer": _buzzer, "simulator": _simulator}
+def _speaker(raw: Mapping[str, Any]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    if "i2s" in raw:
+        if not isinstance(raw["i2s"], bool):
+            raise ConfigError(f"speaker.i2s must be true or false, got {raw['i2s']!r}")
+        out["i2s"] = raw["i2s"]
+    if "device" in raw:
+        device = raw["device"]
+        if not isinstance(device, str) or len(device) > 80 or not all(
+                ch.isalnum() or ch in ":,=_-." for ch in device):
+            raise ConfigError(f'speaker.device must be an ALSA device name such as "default" '
+                              f'or "plughw:CARD=Headphones", got {device!r}')
+        out["device"] = device
+    return out
+
+
+_READERS = {"sensors": _sensors, "leds": _leds, "buzzer": _buzzer, "speaker": _speaker,
+            "simulator": _simulator}
 
 
 def _check_whole(config: HardwareConfig) -> None:
@@ -318,6 +357,13 @@ def _check_whole(config: HardwareConfig) -> None:
     if leds.data_pin == SPI_MOSI and buzzer in SPI_OTHERS:
         raise ConfigError(f"buzzer.pin is GPIO{buzzer}, which SPI0 owns when the LEDs use "
                           f"GPIO{SPI_MOSI} (SPI): choose another GPIO for it")
+    if config.speaker.i2s:
+        seen[buzzer] = "buzzer.pin"
+        for pin, line in I2S_PINS.items():
+            if pin in seen:
+                raise ConfigError(f"{seen[pin]} is GPIO{pin}, the I2S amplifier's {line} "
+                                  f"(speaker.i2s = true): move it to a free GPIO, as "
+                                  "hardware/speaker-i2s.toml does")
     if leds.first + SIZE * SIZE > leds.count:
         raise ConfigError(f"leds.count must be at least leds.first + 81 = {leds.first + 81}, "
                           f"got {leds.count}")
@@ -395,7 +441,26 @@ def read_toml(path: str | os.PathLike[str] | None) -> tuple[dict[str, Any], str 
         raise ConfigError(f"config file {where} is not valid TOML: {e}") from None
     except UnicodeDecodeError:
         raise ConfigError(f"config file {where} is not UTF-8 text") from None
+    except RecursionError:  # tomllib parses nested tables and arrays by recursion
+        raise ConfigError(f"config file {where} is nested too deeply to be a config file "
+                          f"(tables or arrays inside each other hundreds of times)") from None
+    if _depth(data) > MAX_CONFIG_DEPTH:
+        raise ConfigError(f"config file {where} is nested more than {MAX_CONFIG_DEPTH} levels "
+                          f"deep; no config file is")
     return data, str(where)
+
+
+MAX_CONFIG_DEPTH = 8
+"""The deepest nesting of tables and arrays a config file may have (the file's sections are 2;
+a list of pins inside them 3)."""
+
+
+def _depth(value: object, limit: int = MAX_CONFIG_DEPTH + 1) -> int:
+    """How deep ``value`` nests (stops counting past ``limit``, so it never recurses far)."""
+    if limit <= 0 or not isinstance(value, dict | list):
+        return 0
+    children = value.values() if isinstance(value, dict) else value
+    return 1 + max((_depth(v, limit - 1) for v in children), default=0)
 
 
 def load_config(path: str | os.PathLike[str] | None = None,

@@ -3,6 +3,7 @@
     python hardware/wiring.py            # rewrite hardware/wiring.svg
     python hardware/wiring.py --check    # exit 1 if the committed file is out of date
     python hardware/wiring.py --config table.toml --output my-wiring.svg   # your own pins
+    python hardware/wiring.py --config hardware/speaker-i2s.toml --output hardware/wiring-i2s.svg
 
 The pins come from ``firmware.config`` (the defaults, which ``firmware/table.example.toml``
 documents), so the diagram cannot drift from what the firmware drives. Nets are drawn the way
@@ -20,7 +21,13 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:  # run as a script from anywhere
     sys.path.insert(0, str(ROOT))
 
-from firmware.config import BuzzerConfig, LedConfig, SensorConfig  # noqa: E402
+from firmware.config import (  # noqa: E402
+    I2S_PINS,
+    BuzzerConfig,
+    LedConfig,
+    SensorConfig,
+    SpeakerConfig,
+)
 
 OUTPUT = Path(__file__).with_name("wiring.svg")
 FILES = "abcdefghi"
@@ -40,6 +47,7 @@ DATA_COLOUR = "#8a2be2"
 POWER_COLOUR = "#d62728"
 GROUND_COLOUR = "#222222"
 BUZZER_COLOUR = "#b35900"
+SPEAKER_COLOUR = "#008b8b"
 FAINT = "#999999"
 
 
@@ -84,9 +92,11 @@ class Drawing:
 
 
 def pin_roles(sensors: SensorConfig, leds: LedConfig,
-              buzzer: BuzzerConfig | None = None) -> dict[int, tuple[str, str]]:
+              buzzer: BuzzerConfig | None = None,
+              speaker: SpeakerConfig | None = None) -> dict[int, tuple[str, str]]:
     """Header pin -> (label, colour) for every pin the table uses."""
     buzzer = buzzer or BuzzerConfig()
+    speaker = speaker or SpeakerConfig()
     roles: dict[int, tuple[str, str]] = {}
     for rank, gpio in enumerate(sensors.rows, 1):
         roles[physical_pin(gpio)] = (f"GPIO{gpio} ROW{rank}", ROW_COLOUR)
@@ -94,6 +104,9 @@ def pin_roles(sensors: SensorConfig, leds: LedConfig,
         roles[physical_pin(gpio)] = (f"GPIO{gpio} COL{FILES[i]}", COLUMN_COLOUR)
     roles[physical_pin(leds.data_pin)] = (f"GPIO{leds.data_pin} LED DATA", DATA_COLOUR)
     roles[physical_pin(buzzer.pin)] = (f"GPIO{buzzer.pin} BUZZER", BUZZER_COLOUR)
+    if speaker.i2s:
+        for gpio, line in I2S_PINS.items():
+            roles[physical_pin(gpio)] = (f"GPIO{gpio} I2S {line}", SPEAKER_COLOUR)
     roles[6] = ("GND common", GROUND_COLOUR)
     return roles
 
@@ -288,12 +301,46 @@ def draw_buzzer(d: Drawing, buzzer: BuzzerConfig, x: float, y: float) -> None:
     d.close("g")
 
 
+def draw_speaker(d: Drawing, speaker: SpeakerConfig, x: float, y: float) -> None:
+    """The optional speaker: an I2S amplifier on the Pi's PCM pins, or no GPIO at all."""
+    d.open("g", id="speaker")
+    d.text(x, y, "Speaker (optional, for speech)", 13, font_weight="bold")
+    if not speaker.i2s:
+        d.text(x, y + 20, "No GPIO: a Pi 4's 3.5 mm jack, or a USB sound adapter on any Pi", 10,
+               "start", SPEAKER_COLOUR)
+        d.text(x, y + 36, "(Zero 2 W: through a micro-USB OTG adapter), each to a small", 10)
+        d.text(x, y + 52, "powered speaker. An I2S amplifier needs GPIO18, 19, 21: see", 10)
+        d.text(x, y + 68, "hardware/wiring-i2s.svg (matrix columns moved).", 10)
+        d.close("g")
+        return
+    d.add("rect", x=x, y=y + 10, width=150, height=86, fill="#e6f6f6", stroke=SPEAKER_COLOUR,
+          stroke_width=2, id="amplifier")
+    d.text(x + 75, y + 26, "MAX98357A I2S amp", 11, "middle", font_weight="bold")
+    pins = [("VIN", "5V (header pin 2)", POWER_COLOUR), ("GND", "GND (header pin 6)",
+                                                          GROUND_COLOUR)]
+    pins += [(line, f"GPIO{gpio} (header pin {physical_pin(gpio)})", SPEAKER_COLOUR)
+             for gpio, line in I2S_PINS.items()]
+    for i, (name, net, colour) in enumerate(pins):
+        py = y + 40 + i * 12
+        d.text(x + 8, py, name, 9)
+        d.line(x + 150, py - 3, x + 176, py - 3, colour, 1.5)
+        d.text(x + 180, py, net, 9, "start", colour)
+    d.text(x, y + 112, "SD and GAIN open (always on, 9 dB); speaker 4-8 ohm, 3 W on + and -", 9)
+    d.add("circle", cx=x + 330, cy=y + 50, r=18, fill="#ffffff", stroke=SPEAKER_COLOUR,
+          stroke_width=2, id="loudspeaker")
+    d.text(x + 330, y + 54, "4 ohm", 8, "middle")
+    d.close("g")
+
+
 def render(sensors: SensorConfig | None = None, leds: LedConfig | None = None,
-           buzzer: BuzzerConfig | None = None) -> str:
-    """The wiring diagram for these pins (the firmware defaults when None)."""
+           buzzer: BuzzerConfig | None = None, speaker: SpeakerConfig | None = None,
+           source: str = "the firmware's default pins") -> str:
+    """The wiring diagram for these pins (the firmware defaults when None), drawn from
+    ``source``."""
     sensors = sensors or SensorConfig()
     leds = leds or LedConfig()
     buzzer = buzzer or BuzzerConfig()
+    speaker = speaker or SpeakerConfig()
     d = Drawing()
     width, height = 1500, 720
     d.parts.append('<?xml version="1.0" encoding="UTF-8"?>')
@@ -303,10 +350,11 @@ def render(sensors: SensorConfig | None = None, leds: LedConfig | None = None,
     d.parts.append("<title>Sudoku Table wiring: reed matrix, Raspberry Pi header, level "
                    "shifter, LED chain and supply</title>")
     d.add("rect", x=0, y=0, width=width, height=height, fill="#ffffff")
-    d.text(20, 28, "Sudoku Table wiring (generated by hardware/wiring.py from the firmware's "
-           "default pins)", 16, font_weight="bold")
-    draw_header(d, pin_roles(sensors, leds, buzzer), 150, 110)
+    d.text(20, 28, f"Sudoku Table wiring (generated by hardware/wiring.py from {source})", 16,
+           font_weight="bold")
+    draw_header(d, pin_roles(sensors, leds, buzzer, speaker), 150, 110)
     draw_buzzer(d, buzzer, 20, 640)
+    draw_speaker(d, speaker, 1000, 575)
     draw_matrix(d, sensors, 500, 150, 50)
     draw_leds(d, leds, 1000, 140)
     d.parts.append("</svg>")
@@ -330,7 +378,8 @@ def main(argv: list[str] | None = None) -> int:
         except ConfigError as e:
             print(f"wiring.py: {e}", file=sys.stderr)
             return 2
-        svg = render(config.sensors, config.leds, config.buzzer)
+        svg = render(config.sensors, config.leds, config.buzzer, config.speaker,
+                     source=Path(args.config).name)
     else:
         svg = render()
     if args.output == "-":

@@ -149,9 +149,10 @@ fi
 # --- system packages ---------------------------------------------------------------------------
 
 # python3-venv for the venv, a compiler and Python's headers for the packages pip builds on the
-# Pi where no wheel fits (gpiod; rpi_ws281x for the neopixel driver).
+# Pi where no wheel fits (gpiod; rpi_ws281x for the neopixel driver); the table's voice:
+# espeak-ng renders speech, alsa-utils' aplay plays it on the speaker.
 missing=()
-for pkg in python3-venv python3-dev gcc; do
+for pkg in python3-venv python3-dev gcc espeak-ng alsa-utils; do
     dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" \
         || missing+=("$pkg")
 done
@@ -165,7 +166,7 @@ fi
 
 # --- user and groups ---------------------------------------------------------------------------
 
-for group in gpio spi; do
+for group in gpio spi audio; do
     if getent group "$group" >/dev/null; then
         say "group $group: exists"
     else
@@ -180,7 +181,7 @@ else
     run useradd --system --user-group --home-dir "$STATE_DIR" --no-create-home \
         --shell /usr/sbin/nologin --comment "Sudoku Table" "$SERVICE_USER"
 fi
-run usermod --append --groups gpio,spi "$SERVICE_USER"
+run usermod --append --groups gpio,spi,audio "$SERVICE_USER"
 
 # --- the program -------------------------------------------------------------------------------
 

@@ -182,3 +182,24 @@ def test_the_example_file_sets_every_key() -> None:
     assert set(data) == set(owned)
     for section, cls in owned.items():
         assert set(data[section]) == {f.name for f in fields(cls)}, section
+
+
+@pytest.mark.parametrize("text", [
+    "[panel]\nx = " + "{a=" * 400 + "1" + "}" * 400 + "\n",  # tomllib recurses: RecursionError
+    "a = " + "[" * 400 + "1" + "]" * 400 + "\n",
+    "[panel]\nx = " + "[" * 12 + "1" + "]" * 12 + "\n",
+])
+def test_a_config_nested_too_deep_is_one_line(tmp_path: Path, text: str) -> None:
+    """The attack: a config nested a few hundred levels deep printed a 3,000-line traceback."""
+    import subprocess
+    import sys
+
+    deep = tmp_path / "deep.toml"
+    deep.write_text(text)
+    with pytest.raises(ConfigError, match="deep.toml is nested"):
+        load_config(deep)
+    done = subprocess.run([sys.executable, "-m", "app.cli", "serve", "--config", str(deep),
+                           "--port", "0"], capture_output=True, text=True, timeout=60)
+    assert done.returncode != 0
+    lines = (done.stdout + done.stderr).strip().splitlines()
+    assert len(lines) == 1 and "deep.toml is nested" in lines[0], lines[:5]

@@ -18,6 +18,7 @@ RULES = {
                "firmware"},
     "firmware": {"app"},
     "app/web": {"firmware", "app.assembly", "app.config", "app.cli"},
+    "app/speech": {"firmware", "app.web", "app.assembly", "app.config", "app.cli", "app.ai"},
     "app/table": {"app.web", "app.assembly", "app.config", "app.cli", "firmware.backend",
                   "firmware.config", "firmware.matrix", "firmware.leds", "firmware.simulator"},
 }

@@ -78,14 +78,14 @@ def test_the_service_commands_parse_with_the_cli() -> None:
 def test_the_unit_runs_unprivileged_and_hardened(unit: dict) -> None:
     service = unit["Service"]
     assert one(unit, "Service", "User") == "sudoku-table" != "root"
-    assert set(one(unit, "Service", "SupplementaryGroups").split()) >= {"gpio", "spi"}
+    assert set(one(unit, "Service", "SupplementaryGroups").split()) >= {"gpio", "spi", "audio"}
     for key, value in [("NoNewPrivileges", "yes"), ("ProtectSystem", "strict"),
                        ("ProtectHome", "yes"), ("PrivateTmp", "yes"),
                        ("StateDirectory", "sudoku-table"), ("DevicePolicy", "closed"),
                        ("ProtectKernelModules", "yes"), ("RestrictSUIDSGID", "yes")]:
         assert one(unit, "Service", key) == value, key
     devices = " ".join(service["DeviceAllow"])
-    for needed in ("char-gpiochip", "char-spi", "/dev/pio0"):
+    for needed in ("char-gpiochip", "char-spi", "/dev/pio0", "char-alsa"):
         assert needed in devices
     assert "PrivateDevices" not in service  # it would hide the GPIO and SPI devices
     # lgpio writes its notification pipes to LG_WD: somewhere writable under ProtectSystem.
@@ -241,7 +241,7 @@ def test_a_dry_run_creates_only_what_is_missing(tmp_path: Path) -> None:
     for group in ("gpio", "spi"):
         exists = subprocess.run(["getent", "group", group], capture_output=True).returncode == 0
         assert (f"groupadd --system {group}" in steps) is not exists
-    assert "usermod --append --groups gpio,spi sudoku-table" in steps
+    assert "usermod --append --groups gpio,spi,audio sudoku-table" in steps
     # A Pi 5's SPI runs from the RP1's own clock: SPI0 on, no core clock lines.
     assert "dtoverlay=spi0-0cs" in result.stdout and "core_freq" not in result.stdout
     assert not any("do_spi" in s for s in steps)

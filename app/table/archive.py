@@ -13,12 +13,16 @@ twice, or brought back after a round trip through another table, is the same gam
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
-from collections.abc import Iterable, Mapping
+import multiprocessing
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any
+from typing import Any, Protocol
 
 from app.rules.errors import Illegal, RulesError
 from app.rules.record import Record, ReplayError, replay
@@ -42,6 +46,24 @@ class ArchiveError(ValueError):
         self.template = template
         self.params = params
         super().__init__(template.format(**params) if params else template)
+
+
+class Readable(Protocol):
+    """Where a file is read from: a binary file, or a request's body."""
+
+    def read(self, size: int = -1, /) -> bytes: ...
+
+
+class NotJson(ArchiveError):
+    """The file is not JSON at all (or breaks off): nothing was changed."""
+
+
+class ArchiveBusy(ArchiveError):
+    """Another file of finished games is being taken in; this one was not looked at."""
+
+
+MAX_GROWTH = 64 * 1024 * 1024
+"""The most one import may add to the journal (about 3,000 games of average length)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,6 +121,23 @@ def export_document(games: Iterable[Mapping[str, Any]], exported: str,
     }
 
 
+def export_chunks(games: Iterable[Any], exported: str,
+                  program: Mapping[str, Any]) -> Iterator[str]:
+    """The same file as ``export_document``, as text made a game at a time from the stored
+    games (``shelf.Stored``: their record and state are JSON text already, sealed), so that
+    no game is parsed and only one is in memory at a time."""
+    head = json.dumps({"format": FORMAT, "version": FORMAT_VERSION, "exported": exported,
+                       "program": dict(program)})
+    yield head[:-1] + ', "games": ['
+    first = True
+    for g in games:
+        yield (f'{"" if first else ","}\n{{"id": {json.dumps(g.id)}, '
+               f'"variant": {json.dumps(g.variant)}, "finished": {json.dumps(g.finished)}, '
+               f'"record": {g.record}, "state": {g.state}}}')
+        first = False
+    yield "\n]}\n"
+
+
 def _finished_time(value: object) -> str | None:
     """``value`` if it is an ISO 8601 time with a time zone, else None."""
     if not isinstance(value, str) or len(value) > 40:
@@ -108,6 +147,167 @@ def _finished_time(value: object) -> str | None:
     except ValueError:
         return None
     return value if moment.tzinfo is not None else None
+
+
+MAX_DEPTH = 12
+"""The deepest nesting in a file of finished games (a Halma path inside an action inside a
+record inside a game inside the file is 6)."""
+
+MAX_GAME_VALUES = 40_000
+"""JSON values (and keys) one game of a file may hold: the longest real game with its final
+state holds a few thousand; a game that holds more is no game, and is never built in memory."""
+
+MAX_TEXT = 4096
+"""The longest text one value of a file may be (names are at most 24 characters)."""
+
+READ_BYTES = 1024
+"""How much of the file the parser takes at a time. It hands out the events of each piece at
+once, each with its path: a piece of 64 KiB of ``[`` would be 65,536 levels whose paths
+together take gigabytes before the depth check sees the first; 1 KiB keeps that near 2 MB."""
+
+MAX_OTHER_VALUES = 10_000
+"""JSON values outside the games (the program's version and the like)."""
+
+
+def read_export(stream: Readable, most: int = MAX_GAMES) -> Iterator[tuple[int, Any]]:
+    """The games of an export file, each ``(index, game as parsed)``, read from ``stream`` as
+    it comes (``ijson``): at most one game is in memory at a time, and a game is refused
+    before it grows past ``MAX_GAME_VALUES``. The file's ``format`` and ``version`` are
+    checked where they stand and once more at its end; ``ArchiveError`` for a file that is no
+    export (the caller then takes back whatever it did with the games already read)."""
+    import ijson
+
+    header: dict[str, Any] = {}
+    depth = 0
+    index = -1
+    builder: Any = None
+    values = 0
+    outside = 0
+    lists = 0
+    try:
+        for prefix, event, value in ijson.parse(stream, buf_size=READ_BYTES, use_float=True):
+            if event in ("start_map", "start_array"):
+                depth += 1
+                if depth > MAX_DEPTH:
+                    raise ArchiveError(N_("this file is nested deeper than a file of finished "
+                                          "games ever is (more than {most} levels)"),
+                                       most=MAX_DEPTH)
+            elif event in ("end_map", "end_array"):
+                depth -= 1
+            if isinstance(value, str) and len(value) > MAX_TEXT:
+                raise ArchiveError(N_("this file holds a text of {size} characters; a file "
+                                      "of finished games holds none longer than {most}"),
+                                   size=len(value), most=MAX_TEXT)
+            if prefix == "" and event not in ("start_map", "end_map", "map_key"):
+                raise ArchiveError(N_("this is not a file of finished games (a JSON object "
+                                      "was expected)"))
+            if prefix == "games":
+                if event == "start_array":
+                    lists += 1
+                    if lists > 1:
+                        raise ArchiveError(N_("the file has no list of games"))
+                elif event != "end_array":
+                    raise ArchiveError(N_("the file has no list of games"))
+                continue
+            if prefix.startswith("games.item"):
+                if builder is None:
+                    index += 1
+                    if index >= most:
+                        raise ArchiveError(N_("the file holds more than {count} games; at "
+                                              "most {most} can be imported at once"),
+                                           count=most, most=most)
+                    builder, values = ijson.ObjectBuilder(), 0
+                values += 1
+                if values > MAX_GAME_VALUES:
+                    raise ArchiveError(N_("game {number} of the file holds more than {most} "
+                                          "values: no game is that large"),
+                                       number=index + 1, most=MAX_GAME_VALUES)
+                builder.event(event, value)
+                if depth == 2:  # the game is complete
+                    yield index, builder.value
+                    builder = None
+                continue
+            outside += 1
+            if outside > MAX_OTHER_VALUES:
+                raise ArchiveError(N_("this is not a file of finished games exported by a "
+                                      "Sudoku Table"))
+            if prefix in ("format", "version") and event not in ("map_key",):
+                header[prefix] = value if event not in ("start_map", "start_array") else event
+                _check_header(header, final=False)
+    except ArchiveError:
+        raise
+    except (ijson.JSONError, ValueError) as e:  # and a number too long, bad UTF-8
+        raise NotJson(N_("this is not a file of finished games: {detail}"),
+                           detail=_first_line(e)) from None
+    _check_header(header, final=True)
+    if not lists:
+        raise ArchiveError(N_("the file has no list of games"))
+
+
+def _first_line(error: Exception) -> str:
+    """The parser's complaint in one line ("parse error: premature EOF")."""
+    text = error.args[0] if error.args else str(error)
+    if isinstance(text, bytes):
+        text = text.decode("utf-8", errors="replace")
+    return str(text).strip().splitlines()[0][:120] if str(text).strip() else type(error).__name__
+
+
+def _check_header(header: Mapping[str, Any], final: bool) -> None:
+    if "format" in header or final:
+        if header.get("format") != FORMAT:
+            raise ArchiveError(N_("this is not a file of finished games exported by a Sudoku "
+                                  "Table"))
+    if "version" in header or final:
+        version = header.get("version")
+        if version != FORMAT_VERSION or isinstance(version, bool):
+            raise ArchiveError(N_("this file has version {version}; this table reads version "
+                                  "{supported}: update the table first"),
+                               version=repr(version), supported=FORMAT_VERSION)
+
+
+def check_entry(index: int, entry: object) -> tuple[Outcome, dict[str, Any] | None]:
+    """One game of a file: its outcome (``rejected`` with the reason, else ``added`` for the
+    caller to check against the games on the table) and the game ready for the journal."""
+    variant = None
+    if isinstance(entry, Mapping):
+        record = entry.get("record")
+        variant = entry.get("variant") or (
+            record.get("variant") if isinstance(record, Mapping) else None)
+    finished = _finished_time(entry.get("finished")) if isinstance(entry, Mapping) else None
+    outcome = Outcome(index, variant if isinstance(variant, str) else None, finished,
+                      "rejected")
+    checked = _check_game(entry)
+    if isinstance(checked, Reason):
+        outcome.reason = checked
+        return outcome, None
+    outcome.variant = checked["variant"]
+    outcome.result = "added"
+    return outcome, checked
+
+
+Checker = Callable[[int, object], tuple[Outcome, dict[str, Any] | None]]
+
+
+@contextlib.contextmanager
+def checking(separate: bool) -> Iterator[Checker]:
+    """``check_entry``, run in a worker process of its own when ``separate`` (a clean, spawned
+    interpreter: replaying a few thousand games is seconds of pure Python, which in the table's
+    own process would hold Python's interpreter lock against the sensors and the phones for
+    5 ms at each turn), else here (a small file, tools and tests)."""
+    if not separate:
+        yield check_entry
+        return
+    context = multiprocessing.get_context("spawn")
+    with ProcessPoolExecutor(max_workers=1, mp_context=context) as pool:
+
+        def check(index: int, entry: object) -> tuple[Outcome, dict[str, Any] | None]:
+            try:
+                return pool.submit(check_entry, index, entry).result()
+            except BrokenProcessPool as e:
+                raise ArchiveError(N_("the games could not be checked: {detail}"),
+                                   detail=str(e)[:200]) from None
+
+        yield check
 
 
 def plan_import(document: object, existing: Iterable[Mapping[str, Any]]) -> ImportPlan:
@@ -131,33 +331,26 @@ def plan_import(document: object, existing: Iterable[Mapping[str, Any]]) -> Impo
         raise ArchiveError(N_("the file holds {count} games; at most {most} can be imported "
                               "at once"), count=len(games), most=MAX_GAMES)
 
-    seen = {game_key(_canonical(g.get("record")), str(g.get("finished") or ""))
-            for g in existing}
+    seen = {existing_key(g.get("record"), str(g.get("finished") or "")) for g in existing}
     plan = ImportPlan()
     for index, entry in enumerate(games):
-        variant = None
-        if isinstance(entry, Mapping):
-            record = entry.get("record")
-            variant = entry.get("variant") or (
-                record.get("variant") if isinstance(record, Mapping) else None)
-        finished = _finished_time(entry.get("finished")) if isinstance(entry, Mapping) else None
-        outcome = Outcome(index, variant if isinstance(variant, str) else None, finished,
-                          "rejected")
+        outcome, checked = check_entry(index, entry)
         plan.outcomes.append(outcome)
-        checked = _check_game(entry)
-        if isinstance(checked, Reason):
-            outcome.reason = checked
+        if checked is None:
             continue
-        outcome.variant = checked["variant"]
         key = game_key(checked["record"], checked["finished"])
         if key in seen:
             outcome.result = "skipped"
             outcome.reason = Reason(N_("already on the table"))
             continue
         seen.add(key)
-        outcome.result = "added"
         plan.new.append(checked)
     return plan
+
+
+def existing_key(record: object, finished: str) -> str:
+    """The identity of a game already on the table (its record as the journal keeps it)."""
+    return game_key(_canonical(record), finished)
 
 
 def _canonical(record: object) -> Any:

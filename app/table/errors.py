@@ -25,3 +25,14 @@ class ConfirmNeeded(InputError):
     def __init__(self, message: str, code: str, **params: Any) -> None:
         super().__init__(message, **params)
         self.code = code
+
+
+class StaleInput(InputError):
+    """An input made from a view older than the last change it would answer (another phone,
+    or the board, changed the game, the prompt or the pending piece since): nothing was done.
+    ``view`` is the table's current view, for the panel to show before the players decide
+    again."""
+
+    def __init__(self, message: str, view: Any, **params: Any) -> None:
+        super().__init__(message, **params)
+        self.view = view

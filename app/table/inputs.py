@@ -37,9 +37,21 @@ def _square(data: Mapping[str, Any], optional: bool = False) -> str | None:
 
 
 def parse_input(data: object) -> dict[str, Any]:
-    """The input as a plain dict with checked fields; ``InputError`` says what is wrong."""
+    """The input as a plain dict with checked fields; ``InputError`` says what is wrong. The
+    ``version`` of the view it was made from, when given, is kept under that key."""
     if not isinstance(data, Mapping):
         raise InputError(N_("an input must be a JSON object like {\"type\": \"undo\"}"))
+    parsed = _parse(data)
+    if data.get("version") is not None:
+        version = _whole(data, "version")
+        if version is None or version < 0:
+            raise InputError(N_("{key} must be a whole number, got {value}"), key="version",
+                             value=repr(version))
+        parsed["version"] = version
+    return parsed
+
+
+def _parse(data: Mapping[str, Any]) -> dict[str, Any]:
     kind = data.get("type")
     if kind not in KINDS:
         raise InputError(N_("unknown input type {kind} (one of {KINDS})"),

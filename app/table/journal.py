@@ -88,6 +88,7 @@ CREATE TABLE IF NOT EXISTS entries (
     digest TEXT,
     PRIMARY KEY (game, seq)
 );
+CREATE INDEX IF NOT EXISTS games_finished ON games (finished);
 CREATE TABLE IF NOT EXISTS set_aside (
     game INTEGER NOT NULL,
     seq INTEGER NOT NULL,
@@ -101,10 +102,56 @@ CREATE TABLE IF NOT EXISTS set_aside (
 """
 
 RUNNING, FINISHED, ABANDONED, UNREADABLE = "running", "finished", "abandoned", "unreadable"
+IMPORTING = "importing"
+"""A game of an import under way: written in small transactions, counted as finished only once
+the whole file is in (``commit_import``), removed if the import fails or is cut off."""
+
+WAL_LIMIT = 4 * 1024 * 1024
+"""Bytes the WAL file is cut back to after a checkpoint (``journal_size_limit``), so that an
+import or a long read does not leave it large."""
 ACTION, UNDO, HINTS, DRAW = "action", "undo", "hints", "draw"
 DAMAGED = "damaged"
 """Stands for a stored value that is no longer valid JSON; replaying it fails with a reason."""
 
+
+
+def _insert_imported(db: sqlite3.Connection, games: Sequence[Mapping[str, Any]], status: str,
+                     stamp: str, added: list[int]) -> list[int]:
+    """Insert imported games (each ``{"record", "state", "finished"}``) with ``status``,
+    marked imported with ``stamp``; their ids are appended to ``added``."""
+    for g in games:
+        record = g["record"]
+        options_text = json.dumps(dict(record.get("options") or {}))
+        setup_text = json.dumps(dict(record.get("setup") or {}))
+        record_text, state_text = json.dumps(record), json.dumps(g["state"])
+        names_text = json.dumps({"names": list(record.get("names") or []), "colors": []})
+        cur = db.execute(
+            "INSERT INTO games (variant, players, options, setup, hints, started, "
+            "status, finished, record, state, seal, names, imported) "
+            "VALUES (?, ?, ?, ?, 0, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (record["variant"], record.get("players"), options_text, setup_text,
+             g["finished"], status, g["finished"], record_text, state_text,
+             record_seal(record_text, state_text), names_text, stamp))
+        gid = int(cur.lastrowid or 0)
+        digest = game_root(gid, record["variant"], record.get("players"), options_text,
+                           setup_text, False)
+        db.execute("UPDATE games SET root = ? WHERE id = ?", (digest, gid))
+        for seq, action in enumerate(record.get("actions") or []):
+            text = json.dumps(action)
+            digest = entry_digest(digest, gid, seq, ACTION, text)
+            db.execute("INSERT INTO entries (game, seq, kind, data, at, digest) "
+                       "VALUES (?, ?, ?, ?, ?, ?)", (gid, seq, ACTION, text, g["finished"], digest))
+        added.append(gid)
+    return added
+
+
+def stored_size(game: Mapping[str, Any]) -> int:
+    """About how many bytes an imported game adds to the journal: the texts it stores and a
+    row's overhead, for the import's cap on growth."""
+    record = game["record"]
+    actions = record.get("actions") or []
+    return (len(json.dumps(record)) + len(json.dumps(game["state"]))
+            + sum(len(json.dumps(a)) + 160 for a in actions) + 600)
 
 
 class JournalError(Exception):
@@ -241,6 +288,7 @@ class Journal:
                 self.start_over(f"the journal could not be read: {e}")
         self._settle_evidence(held, keep=self.troubled and not set_aside)
         if self._db is not None:
+            self._discard_cut_import()
             self.write_mark()
 
     # --- opening ---------------------------------------------------------------------------
@@ -257,6 +305,7 @@ class Journal:
             if str(mode).lower() != "wal":
                 raise JournalError(f"the journal cannot use WAL mode (got {mode})")
             db.execute("PRAGMA synchronous=FULL")
+            db.execute(f"PRAGMA journal_size_limit={WAL_LIMIT}")
             check = db.execute("PRAGMA integrity_check").fetchone()[0]
             if check != "ok":
                 raise JournalError(f"the journal is damaged ({check})")
@@ -409,13 +458,14 @@ class Journal:
         (imported games are not played here) with its last entry, the finished count."""
         assert self._db is not None
         db = self._db
-        games = db.execute("SELECT coalesce(max(id), 0) FROM games").fetchone()[0]
+        games = db.execute("SELECT coalesce(max(id), 0) FROM games WHERE status != ?",
+                           (IMPORTING,)).fetchone()[0]
         played = db.execute("SELECT coalesce(max(id), 0) FROM games WHERE imported IS NULL"
                             ).fetchone()[0]
         last = db.execute("SELECT seq, digest FROM entries WHERE game = ? ORDER BY seq DESC "
                           "LIMIT 1", (played,)).fetchone()
-        finished = db.execute("SELECT count(*) FROM games WHERE record IS NOT NULL"
-                              ).fetchone()[0]
+        finished = db.execute("SELECT count(*) FROM games WHERE record IS NOT NULL AND "
+                              "status != ?", (IMPORTING,)).fetchone()[0]
         return {"games": int(games), "game": int(played), "seq": -1 if last is None else last[0],
                 "digest": None if last is None else last[1], "finished": int(finished)}
 
@@ -628,44 +678,84 @@ class Journal:
         """Add finished games from elsewhere (each checked by replaying it: ``archive``), all
         in one transaction: all of them are on disk when this returns, or none. Each is kept
         like a game played here (its actions as chained entries, its record sealed) and marked
-        imported, so that the table never resumes it."""
+        imported, so that the table never resumes it. (A large file goes in by
+        ``stage_import`` and ``commit_import`` instead.)"""
         stamp = now_iso()
+        added: list[int] = []
+        self._tx(lambda db: len(_insert_imported(db, games, FINISHED, stamp, added)))
+        return added
+
+    def stage_import(self, games: Sequence[Mapping[str, Any]], stamp: str) -> list[int]:
+        """Write a few games of an import under way (one small transaction), not yet counted
+        as finished: ``commit_import`` makes the whole import count at once, and
+        ``discard_import`` (or the next start, after a cut) removes them."""
+        added: list[int] = []
+        self._unsynced_tx(lambda db: len(_insert_imported(db, games, IMPORTING, stamp, added)))
+        return added
+
+    def _unsynced_tx(self, work: Callable[[sqlite3.Connection], int]) -> int:
+        """A transaction for staged games: not synced to disk and no mark written (they count
+        for nothing until ``commit_import``, whose transaction is synced as every other, and a
+        cut before that discards them anyway). It costs no fsync, so the lock is held briefly."""
+        if self._db is None:
+            raise JournalError("the journal is not open")
+        db = self._db
+        try:
+            db.execute("PRAGMA synchronous=OFF")
+            db.execute("BEGIN IMMEDIATE")
+            result = work(db)
+            db.execute("COMMIT")
+        except sqlite3.Error as e:
+            with contextlib.suppress(sqlite3.Error):
+                db.execute("ROLLBACK")
+            raise JournalError(f"cannot write the journal: {e}") from None
+        finally:
+            with contextlib.suppress(sqlite3.Error):
+                db.execute("PRAGMA synchronous=FULL")
+        return result
+
+    def commit_import(self, stamp: str) -> int:
+        """Every game staged by the import ``stamp`` counts as finished, at once."""
+        committed = self._tx(lambda db: db.execute(
+            "UPDATE games SET status = ? WHERE status = ? AND imported = ?",
+            (FINISHED, IMPORTING, stamp)).rowcount)
+        self.checkpoint()
+        return committed
+
+    def discard_import(self, stamp: str | None = None) -> int:
+        """Remove the games staged by the import ``stamp`` (every staged game: None)."""
+        where = "status = ?" + ("" if stamp is None else " AND imported = ?")
+        args: tuple[str, ...] = (IMPORTING,) if stamp is None else (IMPORTING, stamp)
 
         def work(db: sqlite3.Connection) -> int:
-            for g in games:
-                record = g["record"]
-                options_text = json.dumps(dict(record.get("options") or {}))
-                setup_text = json.dumps(dict(record.get("setup") or {}))
-                record_text, state_text = json.dumps(record), json.dumps(g["state"])
-                names_text = json.dumps({"names": list(record.get("names") or []),
-                                         "colors": []})
-                cur = db.execute(
-                    "INSERT INTO games (variant, players, options, setup, hints, started, "
-                    "status, finished, record, state, seal, names, imported) "
-                    "VALUES (?, ?, ?, ?, 0, ?, ?, ?, ?, ?, ?, ?, ?)",
-                    (record["variant"], record.get("players"), options_text, setup_text,
-                     g["finished"], FINISHED, g["finished"], record_text, state_text,
-                     record_seal(record_text, state_text), names_text, stamp))
-                gid = int(cur.lastrowid or 0)
-                digest = game_root(gid, record["variant"], record.get("players"), options_text,
-                                   setup_text, False)
-                db.execute("UPDATE games SET root = ? WHERE id = ?", (digest, gid))
-                for seq, action in enumerate(record.get("actions") or []):
-                    text = json.dumps(action)
-                    digest = entry_digest(digest, gid, seq, ACTION, text)
-                    db.execute("INSERT INTO entries (game, seq, kind, data, at, digest) "
-                               "VALUES (?, ?, ?, ?, ?, ?)",
-                               (gid, seq, ACTION, text, g["finished"], digest))
-                added.append(gid)
-            return len(added)
+            db.execute(f"DELETE FROM entries WHERE game IN (SELECT id FROM games WHERE {where})",
+                       args)
+            return db.execute(f"DELETE FROM games WHERE {where}", args).rowcount
 
-        added: list[int] = []
+        discarded = self._tx(work)
+        self.checkpoint()
+        return discarded
+
+    def _discard_cut_import(self) -> None:
+        """An import cut off by a stop left staged games: they never counted, so they go."""
+        assert self._db is not None
+        staged = self._db.execute("SELECT count(*) FROM games WHERE status = ?",
+                                  (IMPORTING,)).fetchone()[0]
+        if not staged:
+            return
         try:
-            self._tx(work)
-        except JournalError:
-            added.clear()
-            raise
-        return added
+            self.discard_import()
+        except JournalError as e:
+            self._tell("journal_error", detail=str(e))
+            return
+        self._tell("import_cut_off", games=count(staged, "finished game"))
+
+    def checkpoint(self) -> None:
+        """Copy the WAL into the main file as far as readers allow, without waiting for them
+        (its file is then cut back to ``WAL_LIMIT`` at the next write)."""
+        if self._db is not None:
+            with contextlib.suppress(sqlite3.Error):
+                self._db.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchall()
 
     def reopen(self, game: int) -> None:
         """A finished game whose last action was taken back is running again. Its record as
@@ -792,15 +882,17 @@ class Journal:
             return None
         return self._stored(row)
 
-    def finished_games(self) -> list[dict[str, Any]]:
-        """Every finished game, oldest first: id, variant, finish time, record, state and
-        whether it was imported. A damaged record is left out with a notice (it stays in the
-        file)."""
+    def finished_games(self, game: int | None = None) -> list[dict[str, Any]]:
+        """Every finished game, oldest first (or only ``game``): id, variant, finish time,
+        record, state and whether it was imported. A damaged record is left out with a notice
+        (it stays in the file)."""
         if self._db is None:
             return []
+        one = "" if game is None else " AND id = ?"
         rows = self._db.execute(
             "SELECT id, variant, finished, record, state, seal, imported FROM games WHERE "
-            "record IS NOT NULL ORDER BY id").fetchall()
+            f"record IS NOT NULL AND status != ?{one} ORDER BY id",
+            (IMPORTING,) if game is None else (IMPORTING, game)).fetchall()
         result = []
         for gid, variant, finished, record, state, seal, imported in rows:
             reason = None

@@ -12,8 +12,10 @@ from collections.abc import Mapping
 from firmware.ports import RGB, Frame, Light
 
 SIGNALS = ("illegal", "conflict", "flip", "number", "dead", "target", "missing", "extra",
-           "setup", "last", "computer", "hint")
-"""Every word of the LED language, as docs/api.md names them."""
+           "setup", "last", "computer", "hint", "replayed", "better")
+"""Every word of the LED language, as docs/api.md names them. ``replayed`` and ``better`` are
+shown only while a finished game is replayed on the board (``replaying``), never with a
+game's own words."""
 
 PRIORITY = ("dead", "last", "target", "hint", "computer", "conflict", "flip", "missing", "extra",
             "setup", "number", "illegal")
@@ -47,6 +49,9 @@ LIGHTS: Mapping[str, Light] = {
     # and every player's under simulated colour blindness (tests/web/test_palette.py).
     "computer": Light(PINK, "pulse", 0.8),  # carry out the computer's action here
     "hint": Light(LAVENDER, "steady", 1.0),  # the hint asked for acts here
+    # A finished game replayed on the board: the computer's better move is the hint it would
+    # have given then, in the hint's colour, pulsing as the engine's words do.
+    "better": Light(LAVENDER, "pulse", 0.9),
 }
 
 FELT = Light(WHITE, "steady", 1.0)
@@ -73,9 +78,12 @@ def player_color(player: int | None) -> RGB:
 
 
 def light(word: str, player: int | None = None) -> Light:
-    """The light for one signal word; ``player`` colours ``last``."""
+    """The light for one signal word; ``player`` colours ``last`` and ``replayed`` (the move
+    of a finished game shown on the board: steady in its player's colour)."""
     if word == "last":
         return Light(player_color(player), "flash", 1.0)
+    if word == "replayed":
+        return Light(player_color(player), "steady", 0.8)
     return LIGHTS[word]
 
 

@@ -11,9 +11,12 @@ take-back made on the board).
 
 from __future__ import annotations
 
+import io
+import json
 import logging
 import os
 import secrets
+import sqlite3
 import sys
 import threading
 import time
@@ -29,21 +32,58 @@ from app.rules.squares import SQUARES, is_square
 from app.rules.wording import N_
 from firmware.ports import Display, Frame, Light, SensorEvent, SensorFault, SensorSource
 
-from . import placing, present
+from . import announce, placing, present
 from . import signals as lights
-from .archive import ImportPlan, Reason, game_key, plan_import
+from .archive import (
+    MAX_GROWTH,
+    ArchiveBusy,
+    ArchiveError,
+    ImportPlan,
+    Readable,
+    Reason,
+    checking,
+    existing_key,
+    game_key,
+    read_export,
+)
 from .companion import Companion
 from .computer import check_draws, computers_json, parse_computers
-from .errors import ConfirmNeeded, InputError
+from .errors import ConfirmNeeded, InputError, StaleInput
 from .history import GAME_FINISHED, GAME_REOPENED
 from .inputs import parse_input
-from .journal import ACTION, DRAW, FINISHED, HINTS, UNDO, Journal, JournalError
+from .journal import (
+    ACTION,
+    DRAW,
+    FINISHED,
+    HINTS,
+    UNDO,
+    Journal,
+    JournalError,
+    now_iso,
+    stored_size,
+)
+from .replaying import BoardReplay
+from .reviews import Reviews
+from .shelf import Shelf
 from .view import Message, TableView, View, count, message, render, render_next
 
 log = logging.getLogger(__name__)
 
 Resolver = Callable[[str], type[Game]]
 MAX_FAULTS = 20
+IMPORT_BATCH = 16
+"""Imported games written in one transaction: a short hold of the lock each."""
+IMPORT_BREATH = 0.001
+"""A pause before each imported game is replayed, handing Python's interpreter lock to the
+sensors' and the phones' threads (see ``app.web.streaming.BREATH_SECONDS``)."""
+
+
+def _same(a: tuple[Any, ...], b: tuple[Any, ...]) -> bool:
+    """Two ``_answers_now`` equal: the companion and the state the very same objects (a new
+    state is a new object), the rest equal in value."""
+    if len(a) != len(b):
+        return False
+    return all(x is y if i < 2 else x == y for i, (x, y) in enumerate(zip(a, b, strict=True)))
 
 
 def moves(companion: Companion) -> list[dict[str, Any]]:
@@ -68,12 +108,14 @@ class Table:
         settle: float = 1.0,
         ticker: bool | None = None,
         computer: ComputerConfig | None = None,
+        review_workers: str = "process",
     ) -> None:
         """``resolve`` finds a variant class by id (tests pass their own small games);
         ``settle`` is how long a Halma jump or a take-back on the board must stand still;
         ``ticker`` runs the settle timer in a thread (default: only with the real clock; with
         a test clock, call ``tick()``); ``computer`` is each level's effort (the config's
-        ``[computer]`` section)."""
+        ``[computer]`` section); ``review_workers`` is where reviews are computed
+        (``reviews.Reviews``: a worker process, or a thread for tools and tests)."""
         self._lock = threading.Lock()
         self._cond = threading.Condition(self._lock)
         self._display = display
@@ -101,13 +143,24 @@ class Table:
         self._game_frame: Frame = {}
         self._frame: tuple[int, Frame] = (0, {})
         self.version = 0
+        self._answers: tuple[Any, ...] = ()
+        self._answered = 0
+        """The version of the last change an input answers (``_answers``): an input made from
+        an older view is stale."""
         self._computer = computer or ComputerConfig()
         self._thinking: list[tuple[Companion, Any, int | None]] = []  # searches under way
         self._hinting: list[tuple[Companion, Any, int | None]] = []
+        self._announcer = announce.Announcer()
         self._journal: Journal | None = None
+        self._importing = threading.Lock()
         if journal is not None:
             self._journal = Journal(journal)
             self._recover()
+        self._replay: BoardReplay | None = None
+        self.reviews = Reviews(self._journal.path.with_name(self._journal.path.name + ".reviews")
+                               if self._journal is not None else None, self._computer,
+                               review_workers)
+        """The reviews of finished games, kept beside the journal (``reviews``)."""
         with self._lock:
             self._bump()
         self._ticker: threading.Thread | None = None
@@ -293,14 +346,32 @@ class Table:
             self._look = present.look(companion)  # once per change: the frame and the view
             companion.keep_message_for(self._look.next["actor"], before)
             frame = lights.compose_frame(self._look.signals, self._look.last_player)
+        answers = self._answers_now()
+        if not _same(answers, self._answers):
+            self._answers, self._answered = answers, self.version
+        self._announce_locked()
         self._game_frame = frame
         self._feedback_frame()
         self._cond.notify_all()
 
+    def _answers_now(self) -> tuple[Any, ...]:
+        """What a panel input answers (under the lock, after ``present.look``): the game and
+        its state, the prompt, the pending piece, the number chosen before its piece, the
+        computer's card as told and the hints switch. A felt (tentative) square, the
+        computer's thinking, a hint found, a message or a fault change none of it, so an input
+        made before them is not stale."""
+        c = self._companion
+        if c is None:
+            return ()
+        pending = c.pending
+        return (c, c.state, self._look.prompt if self._look is not None else None,
+                None if pending is None else (pending.square, pending.number),
+                c.in_hand, c.known_hand, c.hints)
+
     def _feedback_frame(self) -> None:
         """The game's frame with the feedback light on every square whose tentative state
         differs from the confirmed board (called under the lock)."""
-        frame = self._game_frame
+        frame = self._game_frame if self._replay is None else self._replay.frame()
         unconfirmed = self._felt ^ self._occupied
         if unconfirmed:
             frame = {**frame, **dict.fromkeys(unconfirmed, lights.FELT)}
@@ -345,6 +416,7 @@ class Table:
             "version": self.version,
             "legend": lights.legend(),
             "player_colors": [lights.hex_color(c) for c in lights.PLAYER_COLORS],
+            "replay": self._replay.view() if self._replay is not None else None,
         }
         game_doc = None
         if companion is not None:
@@ -384,9 +456,42 @@ class Table:
             game_doc = companion.document()
         if table["message"] is None and self._notices:
             table["message"] = render(self._notices[-1])
+        table["say"] = self._say_locked()
         view: View = {"game": game_doc, "table": table, "version": self.version}
         self._view = (self.version, view)
         return view
+
+    # --- what the table says aloud (``announce``) ---------------------------------------------
+
+    def _seats_locked(self) -> announce.Seats:
+        c = self._companion
+        labels = list(c.game.player_labels) if c is not None else []
+        return {"players": c.game.players if c is not None else 0,
+                "names": list(self._names), "labels": labels,
+                "computers": computers_json(c.computers) if c is not None else {}}
+
+    def _announce_locked(self) -> None:
+        c, look = self._companion, self._look
+        now = announce.moment(c, look) if c is not None and look is not None else None
+        self._announcer.observe(now, self._seats_locked())
+
+    def _say_locked(self) -> dict[str, Any]:
+        said = self._announcer.last
+        return announce.view(said, announce.seat_names(said["seats"], str) if said else [])
+
+    def on_announcement(self, listener: announce.Listener) -> None:
+        """Call ``listener`` with every new announcement, under the table's lock: it must
+        only queue it (the table's speaker speaks in a thread of its own)."""
+        with self._lock:
+            self._announcer.listen(listener)
+
+    def repeat_announcement(self) -> bool:
+        """Have the listeners say the last announcement again; False when there is none."""
+        with self._lock:
+            if self._announcer.last is None:
+                return False
+            self._announcer.repeat()
+            return True
 
     def view(self) -> View:
         """The view of docs/api.md: the state document and what the table shows and asks."""
@@ -463,6 +568,7 @@ class Table:
         with self._lock:
             if self._closed:
                 return
+            ended = self._end_replay_locked()  # a hand at the board: back to the game at once
             felt = (square in self._felt) != occupied
             (self._felt.add if occupied else self._felt.discard)(square)
             try:
@@ -482,7 +588,7 @@ class Table:
             elif felt:
                 self._feedback_frame()
                 self._felt_changed()
-        if changed or felt:
+        if changed or felt or ended:
             self._show()
 
     def handle_fault(self, fault: SensorFault) -> None:
@@ -553,6 +659,7 @@ class Table:
                     and not running.state.over):
                 raise ConfirmNeeded(N_("{game} is still running: a new game ends it (it stays "
                                        "in the journal)"), "replace", game=running.game.name)
+            self._end_replay_locked()
             self._names = [str(n) for n in (names or [])][:game.players]
             self._colors = [str(c) for c in (colors or [])][:game.players]
             companion.set_board(self._occupied)
@@ -582,12 +689,23 @@ class Table:
         return view
 
     def input(self, data: Mapping[str, Any]) -> View:
-        """One panel input of docs/api.md; ``InputError`` (changing nothing) if unusable."""
+        """One panel input of docs/api.md; ``InputError`` (changing nothing) if unusable.
+
+        With ``version`` (the view the input was made from), an input older than the last
+        change it answers (``_answers_now``), or from a view this table never showed (newer
+        than its version: from before a restart), is refused with ``StaleInput``, which
+        carries the current view."""
         parsed = parse_input(data)
+        version = parsed.pop("version", None)
         with self._lock:
+            if version is not None and not self._answered <= version <= self.version:
+                raise StaleInput(N_("the game changed before this tap arrived (on another "
+                                    "phone or on the board): nothing was done; look again and "
+                                    "tap again"), self._view_locked())
             companion = self._companion
             if companion is None:
                 raise InputError(N_("no game is running: choose a game first"))
+            self._end_replay_locked()
             try:
                 companion.input(parsed)
             except RulesError as e:
@@ -612,49 +730,140 @@ class Table:
         with self._lock:
             return self._record_locked()
 
-    def finished_games(self) -> list[dict[str, Any]]:
-        """Finished games kept in the journal, oldest first; a damaged record is left out and
-        told in the view's notices."""
+    @property
+    def game_id(self) -> int | None:
+        """The journal's number of the game on the table (None before one, or unjournaled)."""
         with self._lock:
-            if self._journal is None:
-                return []
-            try:
-                games = self._journal.finished_games()
-            except Exception as e:  # a damaged journal is reported, not raised
+            return self._game_id
+
+    def finished_game(self, game_id: int) -> dict[str, Any] | None:
+        """One finished game as ``finished_games`` gives it, or None: one row read beside the
+        game (never under the table's lock), so the review's polling never holds anyone up."""
+        shelf = self.shelf()
+        if shelf is None:
+            return None
+        try:
+            with shelf:
+                g = shelf.game(game_id)
+                if g is None:
+                    return None
+                return {"id": g.id, "variant": g.variant, "finished": g.finished,
+                        "record": json.loads(g.record), "state": json.loads(g.state),
+                        "imported": g.imported}
+        except sqlite3.Error as e:  # a damaged journal is reported, not raised
+            with self._lock:
                 self._notice("finished_unreadable", detail=str(e))
                 self._bump()
-                return []
-            if self._journal_notices():
+            return None
+
+    def shelf(self) -> Shelf | None:
+        """The finished games, to read beside the game (``shelf.Shelf``, a context manager
+        with a connection of its own: never under the table's lock); None without a journal.
+        A damaged record met on the way is left out and told in the view's notices."""
+        if self._journal is None:
+            return None
+        return Shelf(self._journal.path, self._damaged_record)
+
+    def _damaged_record(self, game: int, code: str) -> None:
+        with self._lock:
+            before = len(self._notices)
+            self._notice(code, game=game)
+            if len(self._notices) != before:
                 self._bump()
-            return games
+
+    def finished_games(self) -> list[dict[str, Any]]:
+        """Finished games kept in the journal, oldest first, each with its record and state
+        (parsed: for tools and tests; the panel reads them a page at a time from ``shelf``);
+        a damaged record is left out and told in the view's notices."""
+        shelf = self.shelf()
+        if shelf is None:
+            return []
+        try:
+            with shelf:
+                return [{"id": g.id, "variant": g.variant, "finished": g.finished,
+                         "record": json.loads(g.record), "state": json.loads(g.state),
+                         "imported": g.imported} for g in shelf.every()]
+        except sqlite3.Error as e:  # a damaged journal is reported, not raised
+            with self._lock:
+                self._notice("finished_unreadable", detail=str(e))
+                self._bump()
+            return []
 
     def import_finished(self, document: object) -> ImportPlan:
-        """Add the finished games of an exported file (``archive``): every record is replayed
-        first (outside the lock, so the sensors are never held up), then the new ones are
-        written in one transaction. ``ArchiveError`` for a file that is no export,
-        ``JournalError`` when they cannot be kept: either way nothing changed."""
-        if self._journal is None or not self._journal.ok:
+        """``import_file`` for a file already parsed (tools and tests)."""
+        return self.import_file(io.BytesIO(json.dumps(document).encode("utf-8")))
+
+    def import_file(self, stream: Readable, max_growth: int = MAX_GROWTH,
+                    separate: bool = False) -> ImportPlan:
+        """Add the finished games of an exported file (``archive``), read from ``stream`` as it
+        comes, one game in memory at a time. Each game is replayed outside the lock; the new
+        ones are written a few at a time (``IMPORT_BATCH`` per transaction, each a short hold
+        of the lock, so that the sensors and the phones are never held up for long), staged
+        until the whole file has been read; then all of them count at once. ``ArchiveError``
+        for a file that is no export or too large (``max_growth`` bytes for the journal),
+        ``ArchiveBusy`` while another import runs, ``JournalError`` when they cannot be kept:
+        in every case the staged games are removed again and nothing changed. The plan lists
+        every game's outcome (its ``new`` stays empty: the games are in the journal). With
+        ``separate`` the games are replayed in a worker process (``archive.checking``: for a
+        large file, so that the replay never holds this process's interpreter lock)."""
+        journal = self._journal
+        if journal is None or not journal.ok:
             raise JournalError("the table keeps no journal, so it cannot keep imported games")
-        plan = plan_import(document, self.finished_games())
-        if not plan.new:
-            return plan
-        with self._lock:
-            # A game another import added meanwhile is skipped now.
-            have = {game_key(g["record"], str(g["finished"]))
-                    for g in self._journal.finished_games()}
-            keep = []
-            for game, outcome in zip(plan.new, [o for o in plan.outcomes
-                                                if o.result == "added"], strict=True):
-                if game_key(game["record"], game["finished"]) in have:
-                    outcome.result, outcome.reason = "skipped", Reason(N_("already on the table"))
-                else:
-                    keep.append(game)
-            plan.new = keep
-            if keep:
-                self._journal.import_finished(keep)
-            self._journal_notices()
-            self._bump()
+        if not self._importing.acquire(blocking=False):
+            raise ArchiveBusy(N_("another file of finished games is being loaded: try again "
+                                 "when it is done"))
+        stamp = now_iso()
+        plan = ImportPlan()
+        try:
+            batch: list[dict[str, Any]] = []
+            growth = 0
+            seen: set[str] = set()
+            with Shelf(journal.path) as shelf, checking(separate) as check:
+                for index, entry in read_export(stream):
+                    time.sleep(IMPORT_BREATH)  # the interpreter's lock to the game's threads
+                    outcome, checked = check(index, entry)
+                    plan.outcomes.append(outcome)
+                    if checked is None:
+                        continue
+                    finished = checked["finished"]
+                    key = game_key(checked["record"], finished)
+                    if key in seen or key in {existing_key(r, finished)
+                                              for r in shelf.records_finished_at(finished)}:
+                        outcome.result = "skipped"
+                        outcome.reason = Reason(N_("already on the table"))
+                        continue
+                    seen.add(key)
+                    growth += stored_size(checked)
+                    if growth > max_growth:
+                        raise ArchiveError(N_(
+                            "the games of this file would add more than {most} MB to the "
+                            "table's journal, the most one file may add: split it and load "
+                            "the parts one after the other"), most=max_growth // (1024 * 1024))
+                    batch.append(checked)
+                    if len(batch) >= IMPORT_BATCH:
+                        self._stage(journal, batch, stamp)
+                        batch = []
+            if batch:
+                self._stage(journal, batch, stamp)
+            if plan.count("added"):
+                with self._lock:
+                    journal.commit_import(stamp)
+                    self._journal_notices()
+                    self._bump()
+        except BaseException:
+            with self._lock:
+                try:
+                    journal.discard_import(stamp)
+                except JournalError as e:
+                    self._notice("journal_error", detail=str(e))
+            raise
+        finally:
+            self._importing.release()
         return plan
+
+    def _stage(self, journal: Journal, games: list[dict[str, Any]], stamp: str) -> None:
+        with self._lock:
+            journal.stage_import(games, stamp)
 
     # --- the computer ----------------------------------------------------------------------
 
@@ -744,6 +953,7 @@ class Table:
                 raise InputError(N_("set up the board first: then ask for a hint"))
             if c.mover in c.computers:
                 raise InputError(N_("it is the computer's turn: hints are for people"))
+            self._end_replay_locked()
             hand = c.hint_hand()
             if c.advice_now() is None and not any(
                     t[0] is c and t[1] is c.state and t[2] == hand for t in self._hinting):
@@ -770,6 +980,61 @@ class Table:
                 c.advice = (state, hand, advice)
             self._bump()
         self._show()
+
+    # --- a finished game replayed on the board (``replaying``) ------------------------------
+
+    def show_replay(self, game_id: int, move: int) -> View:
+        """Show move ``move`` (counted from 1) of finished game ``game_id`` on the LEDs, with
+        the computer's better move where the review has judged it. The running game is left
+        as it is. ``InputError`` for a game or move that is not there."""
+        entry = self.finished_game(game_id)
+        if entry is None:
+            raise InputError(N_("there is no finished game {game_id}"), game_id=game_id)
+        record = entry["record"]
+        total = len(record.get("actions") or [])
+        if not 1 <= move <= total:
+            raise InputError(N_("game {game_id} has moves 1 to {total}, not {move}"),
+                             game_id=game_id, total=total, move=move)
+        judged = self.reviews.progress(record).judged
+        best = judged[move - 1].best if move <= len(judged) else None
+        with self._lock:
+            replay = self._replay
+            if replay is None or replay.game_id != game_id:
+                try:
+                    replay = BoardReplay(game_id, record)
+                except (RulesError, ValueError) as e:
+                    raise InputError(N_("game {game_id} cannot be replayed: {detail}"),
+                                     game_id=game_id, detail=str(e)) from None
+            replay.go(move - 1, best)
+            self._replay = replay
+            self._replay_changed()
+            view = self._view_locked()
+        self._show()
+        return view
+
+    def leave_replay(self) -> View:
+        """End the replay: the LEDs show the running game again, as they were."""
+        with self._lock:
+            self._end_replay_locked()
+            view = self._view_locked()
+        self._show()
+        return view
+
+    def _end_replay_locked(self) -> bool:
+        """Under the lock: end a replay, if one is shown (True then)."""
+        if self._replay is None:
+            return False
+        self._replay = None
+        self._replay_changed()
+        return True
+
+    def _replay_changed(self) -> None:
+        """Under the lock: the LEDs' frame and a new view version for a replay's change; the
+        game's own frame (``_game_frame``) is not touched."""
+        self._feedback_frame()
+        self.version += 1
+        self._view = None
+        self._cond.notify_all()
 
     # --- time --------------------------------------------------------------------------------
 
@@ -853,6 +1118,7 @@ class Table:
                     self._display.show({})
                 except Exception:
                     log.exception("the LEDs could not be darkened")
+        self.reviews.close()
         with self._lock:
             if self._journal is not None:
                 self._journal.close()

@@ -128,6 +128,8 @@ MESSAGES: Mapping[str, str] = {
     "unknown_square": N_("a sensor reported an unknown square {square}; ignored"),
     "internal_error": N_("an internal error happened; the game is unchanged, see the log"),
     "finished_unreadable": N_("the finished games could not be read: {detail}"),
+    "import_cut_off": N_("loading a file of finished games was cut off when the table stopped; "
+                      "its {games} were taken out again: load the file once more"),
 }
 """Every message code with its English wording. ``reason`` parameters carry the rules' own
 explanation (English for now); ``action`` parameters carry the action in the record format
@@ -426,6 +428,8 @@ class TableView(TypedDict, total=False):
     blank_choice: BlankChoice | None
     where_offered: bool
     can_redo: bool
+    replay: dict[str, Any] | None
+    say: dict[str, Any]
 
 
 class View(TypedDict):

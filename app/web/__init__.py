@@ -17,11 +17,12 @@ from flask import Flask
 
 from app.power import Power, choose
 from app.table import Table
+from app.table.archive import MAX_GROWTH
 
 from .config import PanelConfig
 from .errors import register_error_handlers
 from .i18n import init_i18n
-from .limits import HostCounter
+from .limits import Holders, HostCounter
 from .security import PinGuard, init_security
 
 MAX_BODY_BYTES = 16 * 1024
@@ -39,8 +40,20 @@ DEFAULT_MAX_STREAMS = 32
 DEFAULT_STREAMS_PER_HOST = 6
 """Open live views one device may hold (a phone with a few tabs)."""
 
+STREAMS_FREE_SHARE = 2
+"""Live views a device may open while any is free; more only while ``STREAMS_RESERVE`` stay
+free for devices not seen yet (``limits.HostCounter``)."""
+
+STREAMS_RESERVE = 8
+
 DEFAULT_STREAM_SECONDS = 300.0
 """A live view is ended after this long; the browser reconnects by itself within seconds."""
+
+DEFAULT_ARCHIVE_READERS = 2
+"""Reads of the finished games (a page, a record, the export) under way at once; each holds a
+server thread while it sends."""
+
+DEFAULT_ARCHIVE_READERS_PER_HOST = 1
 
 DEFAULT_CONNECTIONS_PER_HOST = 32
 """Open connections one device may hold; further ones are closed at once (see ``server``)."""
@@ -73,8 +86,11 @@ class PanelState:
     config: PanelConfig = field(default_factory=PanelConfig)
     configured_brightness: float | None = None
     pin: PinGuard = field(default_factory=lambda: PinGuard(""))
-    streams: HostCounter = field(
-        default_factory=lambda: HostCounter(DEFAULT_MAX_STREAMS, DEFAULT_STREAMS_PER_HOST))
+    streams: HostCounter = field(default_factory=lambda: HostCounter(
+        DEFAULT_MAX_STREAMS, DEFAULT_STREAMS_PER_HOST, STREAMS_FREE_SHARE, STREAMS_RESERVE))
+    live_views: Holders = field(default_factory=Holders)
+    readers: HostCounter = field(default_factory=lambda: HostCounter(
+        DEFAULT_ARCHIVE_READERS, DEFAULT_ARCHIVE_READERS_PER_HOST))
     stream_seconds: float = DEFAULT_STREAM_SECONDS
     stopping: threading.Event = field(default_factory=threading.Event)
     keepalive_seconds: float = 10.0
@@ -111,7 +127,9 @@ def create_app(
     ``CONNECTIONS_PER_HOST``, ``KEEPALIVE_SECONDS``, ``OVERLAY_PITCH_MM`` (the board's square
     pitch, for printable overlays), ``SETTINGS_PATH`` (where brightness is
     kept), ``POWER`` (an ``app.power.Power`` instead of the one ``[panel] power`` chooses:
-    tests hand in a fake), ``IMPORT_MAX_BYTES`` (the largest import file).
+    tests hand in a fake), ``IMPORT_MAX_BYTES`` (the largest import file),
+    ``IMPORT_MAX_GROWTH`` (the most one import may add to the journal),
+    ``ARCHIVE_READERS`` and ``ARCHIVE_READERS_PER_HOST`` (reads of the finished games at once).
     """
     app = Flask(__name__)
     app.config.update(
@@ -122,13 +140,18 @@ def create_app(
         PANEL_LANGUAGE=config.language if config is not None else "en",
         MAX_STREAMS=DEFAULT_MAX_STREAMS,
         STREAMS_PER_HOST=DEFAULT_STREAMS_PER_HOST,
+        STREAMS_FREE_SHARE=STREAMS_FREE_SHARE,
+        STREAMS_RESERVE=STREAMS_RESERVE,
         STREAM_SECONDS=DEFAULT_STREAM_SECONDS,
         CONNECTIONS_PER_HOST=DEFAULT_CONNECTIONS_PER_HOST,
+        ARCHIVE_READERS=DEFAULT_ARCHIVE_READERS,
+        ARCHIVE_READERS_PER_HOST=DEFAULT_ARCHIVE_READERS_PER_HOST,
         KEEPALIVE_SECONDS=10.0,
         SETTINGS_PATH=None,
         OVERLAY_PITCH_MM=40.0,
         TEMPLATES_AUTO_RELOAD=False,
         IMPORT_MAX_BYTES=IMPORT_MAX_BYTES,
+        IMPORT_MAX_GROWTH=MAX_GROWTH,
         LARGE_BODIES={IMPORT_PATH: IMPORT_MAX_BYTES},
         POWER=None,
     )
@@ -146,8 +169,11 @@ def create_app(
         config=config if config is not None else PanelConfig(),
         configured_brightness=brightness,
         pin=PinGuard(str(app.config["PANEL_PIN"] or "")),
-        streams=HostCounter(int(app.config["MAX_STREAMS"]),
-                            int(app.config["STREAMS_PER_HOST"])),
+        streams=HostCounter(int(app.config["MAX_STREAMS"]), int(app.config["STREAMS_PER_HOST"]),
+                            int(app.config["STREAMS_FREE_SHARE"]),
+                            int(app.config["STREAMS_RESERVE"])),
+        readers=HostCounter(int(app.config["ARCHIVE_READERS"]),
+                            int(app.config["ARCHIVE_READERS_PER_HOST"])),
         stream_seconds=float(app.config["STREAM_SECONDS"]),
         keepalive_seconds=float(app.config["KEEPALIVE_SECONDS"]),
         settings_path=app.config["SETTINGS_PATH"],
@@ -158,10 +184,14 @@ def create_app(
     from .api import api
     from .events import events
     from .pages import pages
+    from .reviewing import reviewing
+    from .speech import speech_api
 
     app.register_blueprint(pages)
     app.register_blueprint(api)
     app.register_blueprint(events)
+    app.register_blueprint(reviewing)
+    app.register_blueprint(speech_api)
     register_error_handlers(app)
     init_security(app)
     init_i18n(app)

@@ -8,25 +8,29 @@ sense in the game; ``errors`` turns them into 4xx JSON, and nothing has changed 
 from __future__ import annotations
 
 import json
+import logging
+import sqlite3
+from collections.abc import Callable, Iterator
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from flask import Blueprint, Response, current_app, jsonify, request
+from flask import Blueprint, Response, current_app, jsonify, request, stream_with_context
 
 from app import power as power_control
 from app.rules.errors import RulesError
 from app.rules.squares import SQUARES
 from app.rules.wording import N_
-from app.safejson import parse_json
-from app.table.archive import ArchiveError, Outcome, export_document
+from app.table.archive import ArchiveBusy, ArchiveError, NotJson, Outcome, export_chunks
 from app.table.journal import JournalError, now_iso
+from app.table.shelf import Shelf, Summary
 from app.version import current as current_version
 
 from . import PanelState, catalog, i18n, palette, settings
 from .errors import ApiError, said
 from .markdown import render
 from .security import check_request, input_needs_pin, require_pin
+from .streaming import paced, release_once
 from .validation import (
     game_input,
     json_body,
@@ -38,6 +42,7 @@ from .validation import (
 from .views import present
 
 api = Blueprint("api", __name__, url_prefix="/api")
+log = logging.getLogger(__name__)
 
 
 QUERY_PARAMETERS: dict[str, dict[str, str]] = {
@@ -46,6 +51,7 @@ QUERY_PARAMETERS: dict[str, dict[str, str]] = {
     "api.finished_record": {"download": "1|true|0|false"},
     "api.variant_overlay": {"paper": "a4|letter|svg", "options": "[A-Za-z0-9_]{1,16}"},
     "api.export_games": {"download": "1|true|0|false"},
+    "api.finished_games": {"limit": "[0-9]{1,3}", "after": "[0-9]{1,12}"},
 }
 """The query parameters each endpoint takes, with the ASCII pattern of their values; every
 other endpoint takes none."""
@@ -291,59 +297,155 @@ def sim_clear() -> Response:
 
 # --- finished games -----------------------------------------------------------------------------
 
+PAGE_DEFAULT = 20
+PAGE_MOST = 100
+
+
+def _reading() -> tuple[Shelf, Callable[[], None]]:
+    """A place among the archive's readers for this client and an open shelf, or 503 (a few
+    reads at once, one host not all of them: see ``streaming``). The caller gives the place
+    back with the function returned (once the answer has ended)."""
+    panel = _panel()
+    shelf = panel.table.shelf()
+    if shelf is None:
+        raise ApiError(N_("the table keeps no journal, so it has no finished games"), 404)
+    host = request.remote_addr or "?"
+    refused = panel.readers.acquire(host)
+    if refused is not None:
+        raise ApiError(N_("the table is busy sending finished games to other devices: try "
+                          "again in a moment"), 503, retry_after=1)
+    release = release_once(lambda: panel.readers.release(host))
+    try:
+        shelf.__enter__()
+    except sqlite3.Error as e:
+        release()
+        raise ApiError(N_("the finished games cannot be read now ({detail})"), 503,
+                       params={"detail": str(e)}) from None
+    return shelf, release
+
+
+def _streamed(chunks: Iterator[str], shelf: Shelf, release: Callable[[], None],
+              mimetype: str = "application/json") -> Response:
+    """An answer made while it is sent (``streaming.paced``); the shelf is closed and the
+    reader's place given back when it ends, however it ends."""
+
+    def made() -> Iterator[str]:
+        try:
+            yield from chunks
+        except sqlite3.Error:  # the journal went bad in the middle: the answer ends short
+            log.exception("a read of the finished games failed")
+        finally:
+            shelf.close()
+            release()
+
+    response = Response(stream_with_context(paced(made(), request.environ)), mimetype=mimetype)
+    def closed() -> None:
+        shelf.close()
+        release()
+
+    response.call_on_close(closed)
+    return response
+
+
+def _summary(game: Summary) -> dict[str, Any]:
+    return {
+        "id": game.id,
+        "variant": game.variant,
+        "finished": game.finished,
+        "name": catalog.variant_name(str(game.variant)),
+        "players": game.players,
+        "names": catalog.seat_names(str(game.variant), int(game.players or 0),
+                                    game.names if isinstance(game.names, list) else None),
+        "scores": game.scores,
+        "winners": game.winners,
+        "end_reason": game.end_reason,
+        "imported": game.imported,
+    }
+
+
 @api.get("/games")
 def finished_games() -> Response:
-    """Finished games, newest first, without their records (download those one by one)."""
-    games = []
-    for entry in _panel().table.finished_games():
-        state = entry.get("state") or {}
-        games.append({
-            "id": entry.get("id"),
-            "variant": entry.get("variant"),
-            "finished": entry.get("finished"),
-            "name": catalog.variant_name(str(entry.get("variant"))),
-            "players": state.get("players"),
-            "names": catalog.seat_names(str(entry.get("variant")), int(state.get("players") or 0),
-                                        (entry.get("record") or {}).get("names")),
-            "scores": state.get("scores"),
-            "winners": state.get("winners"),
-            "end_reason": state.get("end_reason"),
-            "imported": bool(entry.get("imported")),
-        })
-    games.sort(key=lambda g: (g["finished"] or "", g["id"] or 0), reverse=True)
-    return jsonify(games)
+    """Finished games, newest first, without their records (download those one by one).
+
+    Without ``limit``: every one, as a JSON list (streamed). With ``limit`` (1 to 100): one
+    page, ``{"games": [...], "next": id or null, "total": n}``; the next page is asked with
+    ``after=<next>``. Read beside the game, never under the table's lock."""
+    wanted = query(QUERY_PARAMETERS["api.finished_games"])
+    after = int(wanted["after"]) if "after" in wanted else None
+    if "limit" not in wanted:
+        if after is not None:
+            raise ApiError(N_("after needs limit: ask for pages with ?limit=20&after=<next>"))
+        shelf, release = _reading()
+        return _streamed(_every_summary(shelf), shelf, release)
+    limit = int(wanted["limit"])
+    if not 1 <= limit <= PAGE_MOST:
+        raise ApiError(N_("limit must be a whole number from 1 to {most}, got {limit}"),
+                       params={"most": PAGE_MOST, "limit": limit})
+    shelf, release = _reading()
+    try:
+        with shelf:
+            games, following = shelf.page(after, limit)
+            total = shelf.count()
+    except sqlite3.Error as e:
+        raise ApiError(N_("the finished games cannot be read now ({detail})"), 503,
+                       params={"detail": str(e)}) from None
+    finally:
+        release()
+    return jsonify({"games": [_summary(g) for g in games], "next": following, "total": total})
+
+
+def _every_summary(shelf: Shelf) -> Iterator[str]:
+    """The old answer of ``GET /api/games``, a page at a time: ``[{...}, {...}]``."""
+    yield "["
+    after, first = None, True
+    while True:
+        games, after = shelf.page(after, PAGE_MOST)
+        for game in games:
+            yield ("" if first else ",") + json.dumps(_summary(game))
+            first = False
+        if after is None:
+            break
+    yield "]"
 
 
 @api.get("/games/<int:game_id>/record")
 def finished_record(game_id: int) -> Response:
-    for entry in _panel().table.finished_games():
-        if entry.get("id") == game_id:
-            record = entry.get("record")
-            name = f"{entry.get('variant', 'game')}-{game_id}.json"
-            if _download_wanted():
-                return _download(record, name)
-            return jsonify(record)
-    raise ApiError(N_("there is no finished game {game_id}"), 404, params={"game_id": game_id})
+    shelf, release = _reading()
+    try:
+        with shelf:
+            game = shelf.game(game_id)
+    except sqlite3.Error as e:
+        raise ApiError(N_("the finished games cannot be read now ({detail})"), 503,
+                       params={"detail": str(e)}) from None
+    finally:
+        release()
+    if game is None:
+        raise ApiError(N_("there is no finished game {game_id}"), 404,
+                       params={"game_id": game_id})
+    response = Response(_pieces(game.record), mimetype="application/json")
+    if _download_wanted():
+        _attachment(response, f"{game.variant or 'game'}-{game_id}.json")
+    return response
+
+
+def _pieces(text: str, size: int = 64 * 1024) -> Iterator[str]:
+    for start in range(0, len(text), size):
+        yield text[start:start + size]
 
 
 @api.get("/games/export")
 def export_games() -> Response:
     """Every finished game in one file (docs/records.md, "Finished games file"), named with
-    today's date; ``?download=0`` shows it instead of saving it."""
+    today's date; ``?download=0`` shows it instead of saving it. Streamed from one snapshot of
+    the journal, a few games in memory at a time."""
     from datetime import date
 
-    games = sorted(_panel().table.finished_games(),
-                   key=lambda g: (str(g.get("finished") or ""), g.get("id") or 0))
-    document = export_document(games, now_iso(), current_version().to_json())
-    name = f"sudoku-table-games-{date.today().isoformat()}.json"
-    if query(QUERY_PARAMETERS["api.export_games"]).get("download") in ("0", "false"):
-        return jsonify(document)
-    return _download(document, name)
-
-
-IMPORT_DEPTH = 12
-"""The deepest nesting of a file of finished games (a Halma path inside an action inside a
-record inside a game is 6)."""
+    shelf, release = _reading()
+    chunks = export_chunks(shelf.every(), now_iso(), current_version().to_json())
+    response = _streamed(chunks, shelf, release)
+    if query(QUERY_PARAMETERS["api.export_games"]).get("download") not in ("0", "false"):
+        _attachment(response, f"sudoku-table-games-{date.today().isoformat()}.json")
+    return response
 
 
 @api.post("/games/import")
@@ -351,22 +453,29 @@ def import_games() -> Response:
     """Take in a file of finished games: every record is replayed, new games are added,
     games already on the table skipped, bad ones rejected with the reason. A file that is not
     such an export, or that is too large, changes nothing. With a PIN set, only with the PIN
-    (the ``X-Table-Pin`` header: the body is the file as it was exported)."""
+    (the ``X-Table-Pin`` header: the body is the file as it was exported); under the panel's
+    server the PIN and the size are checked from the headers, before any of the body is read
+    (``server``). The body is read as a stream (``archive.read_export``), never whole."""
     largest = int(current_app.config["IMPORT_MAX_BYTES"])
     size = request.content_length
     if size is not None and size > largest:
         raise ApiError(N_("the file is too large: {size} MB; the table takes files of up to "
                           "{most} MB"), 413,
                        params={"size": _megabytes(size), "most": _megabytes(largest)})
-    request.max_content_length = largest
     require_pin()
+    request.max_content_length = largest  # Flask's own limit is the 16 KiB of other bodies
+    body = _Body(request.stream, largest)
     try:
-        document = parse_json(request.get_data(cache=False), IMPORT_DEPTH)
-    except ValueError as e:
-        raise ApiError(N_("this is not a file of finished games: {detail}"),
-                       params={"detail": str(e)}) from None
-    try:
-        plan = _panel().table.import_finished(document)
+        plan = _panel().table.import_file(body, int(current_app.config["IMPORT_MAX_GROWTH"]),
+                                          separate=size is None or size > SEPARATE_BYTES)
+    except _TooLarge:
+        raise ApiError(N_("the file is too large: {size} MB; the table takes files of up to "
+                          "{most} MB"), 413, params={"size": _megabytes(body.count),
+                                                     "most": _megabytes(largest)}) from None
+    except ArchiveBusy as e:
+        raise ApiError(said(e), 503, retry_after=5) from None
+    except NotJson as e:
+        raise ApiError(said(e)) from None
     except ArchiveError as e:
         raise ApiError(N_("{reason}. Nothing was changed."), 422,
                        params={"reason": said(e)}) from None
@@ -381,8 +490,38 @@ def import_games() -> Response:
     })
 
 
+SEPARATE_BYTES = 64 * 1024
+"""A file larger than this (some twenty games) is replayed in a worker process of its own
+(``archive.checking``); a smaller one takes less time than starting it."""
+
+
+class _TooLarge(Exception):
+    """The body of an import went past its cap while it was read."""
+
+
+class _Body:
+    """The request body for the streaming parser: a read of nothing answers nothing (werkzeug
+    takes it for a client that went away), and reading past ``most`` bytes stops the import
+    (a body sent in chunks has no length to check first)."""
+
+    def __init__(self, stream: Any, most: int) -> None:
+        self._stream = stream
+        self._most = most
+        self.count = 0
+
+    def read(self, size: int | None = -1) -> bytes:
+        if size == 0:
+            return b""
+        wanted = self._most + 1 - self.count if size is None or size < 0 else size
+        data = self._stream.read(max(1, wanted))
+        self.count += len(data)
+        if self.count > self._most:
+            raise _TooLarge()
+        return bytes(data)
+
+
 def _megabytes(size: int) -> str:
-    return f"{size / (1024 * 1024):.1f}".replace(".", "," if i18n.current() == "de" else ".")
+    return i18n.megabytes(size, i18n.current())
 
 
 def _outcome(outcome: Outcome) -> dict[str, Any]:
@@ -399,8 +538,12 @@ def _outcome(outcome: Outcome) -> dict[str, Any]:
 
 
 def _download(data: Any, filename: str) -> Response:
+    return _attachment(Response(json.dumps(data, indent=2), mimetype="application/json"),
+                       filename)
+
+
+def _attachment(response: Response, filename: str) -> Response:
     safe = "".join(ch for ch in filename if ch.isalnum() or ch in "-_.") or "record.json"
-    response = Response(json.dumps(data, indent=2), mimetype="application/json")
     response.headers["Content-Disposition"] = f'attachment; filename="{safe}"'
     return response
 

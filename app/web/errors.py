@@ -10,12 +10,12 @@ from __future__ import annotations
 import logging
 from typing import Any
 
-from flask import Flask, Response, jsonify, request
+from flask import Flask, Response, current_app, jsonify, request
 from werkzeug.exceptions import HTTPException
 
 from app.rules.errors import RulesError
 from app.rules.wording import N_
-from app.table.errors import ConfirmNeeded, InputError
+from app.table.errors import ConfirmNeeded, InputError, StaleInput
 
 from .i18n import translate
 
@@ -86,6 +86,15 @@ def register_error_handlers(app: Flask) -> None:
                              for k, v in seats.items()})
         return error_response(said(e), CONFLICT, code=f"confirm_{e.code}", confirm=e.code)
 
+    @app.errorhandler(StaleInput)
+    def _stale_input(e: StaleInput) -> Response:
+        # 409: made from an older view than the game's; nothing was done, and the phone gets
+        # the view it missed to decide again.
+        from .views import present
+
+        view = present(current_app.extensions["sudoku_table"], e.view)
+        return error_response(said(e), CONFLICT, code="stale", view=view)
+
     @app.errorhandler(InputError)
     def _input_error(e: InputError) -> Response:
         return error_response(said(e) or translate(N_("this input cannot be used now")),
@@ -103,7 +112,7 @@ def register_error_handlers(app: Flask) -> None:
         messages = {
             404: "there is no such page or resource",
             405: f"{request.method} is not allowed here",
-            413: "the request body is too large",
+            413: translate(N_("the request body is too large")),  # as the server says it
         }
         status = e.code or 400
         response = error_response(messages.get(status, e.description or e.name), status)

@@ -12,8 +12,10 @@ fraction of a second when the server stops.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
+import socket
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -25,6 +27,7 @@ from app.rules.wording import N_
 
 from .errors import ApiError
 from .security import check_request
+from .streaming import client_of, pending_bytes, release_once
 from .validation import query
 from .views import present
 
@@ -53,6 +56,19 @@ def _client() -> str:
     return request.remote_addr or "?"
 
 
+STALL_SECONDS = 4.0
+"""A live view whose sent bytes stay unread this long (the connection's buffers are full: its
+client stopped reading) is ended and its slot freed."""
+
+SEND_BUFFER = 16 * 1024
+"""The kernel's send buffer for a live view: small, so that a client that stops reading shows
+as unsent bytes within a few views instead of after megabytes."""
+
+EVICTION_WAIT = 2.0
+"""How long a newcomer waits for the live view it took back to end (it ends at its next
+poll)."""
+
+
 @events.get("/events")
 def stream() -> Response:
     check_request()
@@ -61,11 +77,27 @@ def stream() -> Response:
     host = _client()
     refused = panel.streams.acquire(host)
     if refused is not None:
+        victim = panel.streams.crowding(host)
+        if victim is not None and panel.live_views.end_newest(victim):
+            log.info("%s holds the most live views: one given to %s", victim, host)
+            deadline = time.monotonic() + EVICTION_WAIT
+            while refused is not None and time.monotonic() < deadline:
+                time.sleep(POLL_SECONDS / 10)
+                refused = panel.streams.acquire(host)
+    if refused is not None:
         raise ApiError(N_("no live view is free ({refused}): close a tab and reload"),
                        429, params={"refused": refused})
     disconnected = request.environ.get("waitress.client_disconnected")
-    release = _release_once(panel, host)
-    response = Response(_stream(panel, disconnected, release), mimetype="text/event-stream")
+    _small_send_buffer(disconnected)
+    ended = panel.live_views.add(host)
+
+    def free() -> None:
+        panel.live_views.remove(host, ended)
+        panel.streams.release(host)
+
+    release = release_once(free)
+    response = Response(_stream(panel, disconnected, release, ended),
+                        mimetype="text/event-stream")
     # A stream closed before its first event never runs its own ``finally``: release here too.
     response.call_on_close(release)
     response.headers["Cache-Control"] = "no-cache"
@@ -73,44 +105,33 @@ def stream() -> Response:
     return response
 
 
-def _release_once(panel: PanelState, host: str) -> Callable[[], None]:
-    lock = threading.Lock()
-    held = [True]
-
-    def release() -> None:
-        with lock:
-            if held[0]:
-                held[0] = False
-                panel.streams.release(host)
-
-    return release
-
-
-def pending_bytes(disconnected: Callable[[], bool] | None) -> int:
-    """Bytes of this response waiting in the server for a client that has not read them.
-
-    Waitress gives a request ``waitress.client_disconnected``, a method of its connection, and
-    the connection counts what is still to be sent; 0 under other servers."""
-    channel = getattr(disconnected, "__self__", None)
-    pending = getattr(channel, "total_outbufs_len", 0)
-    return pending if isinstance(pending, int) else 0
+def _small_send_buffer(disconnected: Callable[[], bool] | None) -> None:
+    sock = getattr(getattr(disconnected, "__self__", None), "socket", None)
+    if isinstance(sock, socket.socket):
+        with contextlib.suppress(OSError):
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, SEND_BUFFER)
 
 
 def _stream(panel: PanelState, disconnected: Callable[[], bool] | None,
-            release: Callable[[], None]) -> Iterator[str]:
+            release: Callable[[], None], ended: threading.Event) -> Iterator[str]:
     table = panel.table
     keepalive = panel.keepalive_seconds
     ends = time.monotonic() + panel.stream_seconds
+    unread_since: float | None = None
     try:
         version = table.version
         yield "retry: 2000\n\n"
         yield sse("view", present(panel, table.view()), version)
         quiet_since = time.monotonic()
-        while not panel.stopping.is_set() and time.monotonic() < ends:
+        while not panel.stopping.is_set() and time.monotonic() < ends and not ended.is_set():
             if disconnected is not None and disconnected():
                 return
-            if pending_bytes(disconnected) > PENDING_LIMIT:
-                log.info("a live view of %s does not read: ended", _client_of(disconnected))
+            pending = pending_bytes(disconnected)
+            now = time.monotonic()
+            unread_since = (now if unread_since is None else unread_since) if pending else None
+            if pending > PENDING_LIMIT or (unread_since is not None
+                                           and now - unread_since > STALL_SECONDS):
+                log.info("a live view of %s does not read: ended", client_of(disconnected))
                 return
             new_version, view = table.wait_for_change(version, POLL_SECONDS, panel.stopping)
             if new_version != version:
@@ -122,8 +143,3 @@ def _stream(panel: PanelState, disconnected: Callable[[], bool] | None,
                 yield ": keep-alive\n\n"
     finally:
         release()
-
-
-def _client_of(disconnected: Callable[[], bool] | None) -> str:
-    addr = getattr(getattr(disconnected, "__self__", None), "addr", None)
-    return str(addr[0]) if isinstance(addr, tuple) and addr else "?"

@@ -21,6 +21,8 @@ from babel.lists import format_list
 from babel.messages.mofile import read_mo
 from flask import Flask, current_app, request
 from flask_babel import Babel, get_locale
+from werkzeug.datastructures import LanguageAccept
+from werkzeug.http import parse_accept_header, parse_cookie
 
 TRANSLATIONS = Path(__file__).with_name("translations")
 COOKIE = "lang"
@@ -51,6 +53,21 @@ def select_locale() -> str:
     if best:
         return best
     return str(current_app.config.get("PANEL_LANGUAGE") or SOURCE)
+
+
+def language_of(cookie: str | None, accept: str | None, default: str) -> str:
+    """The language of a request from its raw headers (``select_locale`` without Flask, for
+    answers the server gives before the app sees the request)."""
+    chosen = parse_cookie(cookie or "").get(COOKIE)
+    if chosen in LANGUAGES:
+        return str(chosen)
+    best = parse_accept_header(accept or "", LanguageAccept).best_match(LANGUAGES)
+    return str(best or (default if default in LANGUAGES else SOURCE))
+
+
+def megabytes(size: int, language: str) -> str:
+    """A size in MB with one decimal, as ``language`` writes it ("0,3" in German)."""
+    return f"{size / (1024 * 1024):.1f}".replace(".", "," if language == "de" else ".")
 
 
 def init_i18n(app: Flask) -> None:

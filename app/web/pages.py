@@ -6,13 +6,16 @@ what an outside tool can read. The rules pages are rendered here from the projec
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING, Any
+from urllib.parse import urlsplit
 
 from flask import Blueprint, abort, current_app, redirect, render_template, request
 from werkzeug.wrappers import Response
 
 from app.rules.errors import UnknownVariantError
 from app.rules.game import variant_class
+from app.rules.wording import N_
 from app.version import current as current_version
 
 from . import catalog, i18n
@@ -68,14 +71,30 @@ def table() -> str:
     return render_template("table.html", page="table", **_common())
 
 
+SAFE_PATH = re.compile(r"/(?![/\\])[^\x00-\x20\x7f-\x9f\\]*")
+"""A path of this panel: one ``/``, then no second ``/`` or backslash (``//host`` and ``/\\host``
+leave the site), no space, backslash or control character anywhere (a browser drops a tab or a
+line break, so ``/<TAB>/host`` would become ``//host``; a CR or LF would split the header)."""
+
+
+def same_origin_path(target: str) -> bool:
+    """True when a redirect to ``target`` stays on this panel (a relative path, maybe with a
+    query), whatever a browser makes of it."""
+    if len(target) > 2000 or not SAFE_PATH.fullmatch(target):
+        return False
+    parts = urlsplit(target)
+    return not parts.scheme and not parts.netloc
+
+
 @pages.get("/language/<code>")
 def language(code: str) -> Response:
     """Switch the panel's language on this phone (kept in a cookie), back to the page."""
     if code not in i18n.LANGUAGES:
         abort(404)
     back = request.args.get("next", "/")
-    if not back.startswith("/") or back.startswith("//"):
-        back = "/"  # only pages of the panel itself
+    if not same_origin_path(back):
+        abort(400, description=i18n.translate(N_("next must be a page of this panel (a path "
+                                                  "starting with one /)")))
     response = redirect(back)
     response.set_cookie(i18n.COOKIE, code, max_age=5 * 365 * 24 * 3600, samesite="Lax")
     return response

@@ -53,6 +53,8 @@ INPUT_REQUIRED: Mapping[str, frozenset[str]] = {
 MAX_NAME_LENGTH = 24
 MAX_PIN_LENGTH = 12
 MAX_PLAYERS = 4
+MAX_VERSION = 2**53 - 1
+"""The largest view version an input may name (the largest whole number JavaScript keeps)."""
 
 
 MAX_DEPTH = 8
@@ -135,7 +137,7 @@ def game_input(data: Mapping[str, Any]) -> dict[str, Any]:
     if not isinstance(kind, str) or kind not in INPUT_FIELDS:
         raise ApiError(N_("unknown input type {kind} (one of {INPUT_FIELDS})"),
                        params={"kind": repr(kind), "INPUT_FIELDS": ', '.join(INPUT_FIELDS)})
-    only_fields(data, INPUT_FIELDS[kind] | {"type"}, f"a {kind} input")
+    only_fields(data, INPUT_FIELDS[kind] | {"type", "version"}, f"a {kind} input")
     missing = sorted(INPUT_REQUIRED[kind] - set(data))
     if missing:
         raise ApiError(N_("a {kind} input needs {missing}"),
@@ -157,6 +159,8 @@ def game_input(data: Mapping[str, Any]) -> dict[str, Any]:
             raise ApiError(N_("confirm must be true or false, got {data}"),
                            params={"data": repr(data['confirm'])})
         clean["confirm"] = data["confirm"]
+    if "version" in data:
+        clean["version"] = whole_number(data["version"], "version", 0, MAX_VERSION)
     return clean
 
 

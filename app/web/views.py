@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 from app.table.view import View
 
-from . import catalog
+from . import catalog, i18n, speech
 
 if TYPE_CHECKING:
     from . import PanelState
@@ -15,7 +15,7 @@ if TYPE_CHECKING:
 
 def present(panel: PanelState, view: View) -> dict[str, Any]:
     """``view`` with ``player_names`` (chosen on the start page and kept in the journal with
-    the game, or White/Black, Player 1...)."""
+    the game, or White/Black, Player 1...) and ``table.say`` in the request's language."""
     game = view.get("game")
     if game is None:
         return dict(view)
@@ -23,7 +23,9 @@ def present(panel: PanelState, view: View) -> dict[str, Any]:
     names = catalog.seat_names(str(game.get("variant", "")), players,
                                view["table"].get("names", []),
                                view["table"].get("computers", {}))
-    return {**view, "player_names": names}
+    table = {**view["table"], "say": speech.say_in(view["table"].get("say"), names,
+                                                   i18n.current())}
+    return {**view, "table": table, "player_names": names}
 
 
 def seat_names() -> list[str]:

@@ -146,3 +146,50 @@ def test_the_diagram_and_the_guide_wire_the_buzzer_where_the_config_expects_it(
     assert f"| BUZZER (optional) | GPIO{pin} ({wiring.physical_pin(pin)}) |" in guide
     texts = [t.text for t in root.iter(SVG + "text")]
     assert f"GPIO{pin} BUZZER (header pin {wiring.physical_pin(pin)})" in texts
+
+
+def test_the_speaker_keeps_clear_of_the_matrix_the_leds_and_the_buzzer(wiring: ModuleType,
+                                                                        guide: str) -> None:
+    from firmware.config import I2S_PINS, SPI_OTHERS, ConfigError, from_mapping, load_config
+
+    # The default matrix uses the I2S pins: with an I2S amplifier the config check refuses it.
+    with pytest.raises(ConfigError, match=r"GPIO18, the I2S amplifier's BCLK"):
+        from_mapping({"speaker": {"i2s": True}})
+    # The I2S build's pins: every line once, none on I2S, SPI0, the buzzer or a fixed pull-up.
+    config = load_config(HARDWARE / "speaker-i2s.toml")
+    assert config.speaker.i2s and config.speaker.device == "plughw:CARD=MAX98357A"
+    used = [*config.sensors.rows, *config.sensors.columns, config.leds.data_pin,
+            config.buzzer.pin]
+    assert len(used) == len(set(used))
+    assert not set(used) & (set(I2S_PINS) | set(SPI_OTHERS) | FIXED_PULL_UPS)
+    # Its diagram is committed and up to date, the amplifier on the I2S pins.
+    drawn = wiring.render(config.sensors, config.leds, config.buzzer, config.speaker,
+                          source="speaker-i2s.toml")
+    assert (HARDWARE / "wiring-i2s.svg").read_text(encoding="utf-8") == drawn, \
+        "run: python hardware/wiring.py --config hardware/speaker-i2s.toml --output " \
+        "hardware/wiring-i2s.svg"
+    root = ET.fromstring(drawn.encode())
+    labels = {int(t.get("data-pin", "0")): t.text for t in root.iter(SVG + "text")
+              if t.get("data-pin")}
+    for gpio, line in I2S_PINS.items():
+        assert labels[wiring.physical_pin(gpio)] == f"GPIO{gpio} I2S {line}"
+        assert f"| I2S {line} (amplifier) | GPIO{gpio} ({wiring.physical_pin(gpio)}) |" in guide
+    for i in (4, 5, 7):
+        gpio = config.sensors.columns[i]
+        assert labels[wiring.physical_pin(gpio)] == f"GPIO{gpio} COL{FILES[i]}"
+        assert f"COL{FILES[i]} (file {FILES[i]}) moves to | GPIO{gpio} (" in guide
+    assert root.find(".//*[@id='amplifier']") is not None
+    # The default diagram: a speaker on no pin (USB or the Pi 4's jack).
+    default = ET.fromstring(wiring.render().encode())
+    assert default.find(".//*[@id='speaker']") is not None
+    assert default.find(".//*[@id='amplifier']") is None
+
+
+@pytest.mark.parametrize("name", ["README.md", "README.de.md"])
+def test_both_guides_build_the_speaker(name: str) -> None:
+    text = (HARDWARE / name).read_text(encoding="utf-8")
+    for needed in ("MAX98357A", "CM108", "dtoverlay=max98357a,no-sdmode", "force_eeprom_read=0",
+                   "plughw:CARD=Headphones", "plughw:CARD=Device", "hardware/speaker-i2s.toml",
+                   "hardware/wiring-i2s.svg", "sudoku-table speak", "Zero 2 W", "aplay -l",
+                   "| I2S DIN ", "GPIO0 (27)"):
+        assert needed in text, (name, needed)

@@ -250,7 +250,8 @@ def test_table_info_and_brightness(client: FlaskClient, tmp_path: Path) -> None:
 def test_legend_gives_every_signal_word_its_light(client: FlaskClient) -> None:
     legend = client.get("/api/legend").get_json()
     assert set(legend["signals"]) == {"illegal", "conflict", "flip", "number", "dead", "target",
-                                      "missing", "extra", "setup", "last", "computer", "hint"}
+                                      "missing", "extra", "setup", "last", "computer", "hint",
+                                      "replayed", "better"}
     assert legend["signals"]["illegal"]["pattern"] == "blink_fast"
     assert len(legend["players"]) == 4
 

@@ -48,8 +48,14 @@ def test_the_computer_and_hint_lights_stay_apart_from_every_other_light() -> Non
     from app.table.signals import PLAYER_COLORS, SIGNALS, hex_color, legend
 
     colors = legend()
-    others = [colors[w]["color"] for w in SIGNALS if w not in ("computer", "hint", "last")]
+    # ``last`` and ``replayed`` take the colour of the seat that moved; ``better`` (a finished
+    # game's better move, in a replay) is the hint it would have been: the hint's colour with
+    # a pattern of its own.
+    others = [colors[w]["color"] for w in SIGNALS
+              if w not in ("computer", "hint", "last", "replayed", "better")]
     others += [hex_color(c) for c in PLAYER_COLORS]  # the ``last`` flash of every seat
+    assert colors["better"]["color"] == colors["hint"]["color"]
+    assert colors["better"]["pattern"] != colors["hint"]["pattern"]
     for word in ("computer", "hint"):
         mine = str(colors[word]["color"])
         for other in [*others, colors["hint" if word == "computer" else "computer"]["color"]]:

@@ -247,3 +247,145 @@ def test_a_lockout_answers_429_with_retry_after(pin_client: FlaskClient) -> None
     assert locked.status_code == 429
     assert locked.headers["Retry-After"] == "30"
     assert locked.get_json()["retry_after"] == 30
+
+
+# --- redirect tricks ------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("target", [
+    "/%09/evil.example",      # a browser drops the tab: //evil.example
+    "/%0a/evil.example", "/%0d/evil.example", "/%0d%0aSet-Cookie:%20x=1",  # header splitting
+    "//evil.example", "/\\evil.example", "/%5Cevil.example", "\\\\evil.example",
+    "https://evil.example/", "http:/evil.example", "javascript:alert(1)", "evil.example",
+    "", "%20/evil.example", "/ /evil.example", "/%00", "/%7F", "/%C2%85",
+])
+def test_the_language_switch_redirects_only_to_pages_of_the_panel(
+        client: FlaskClient, target: str) -> None:
+    response = client.get(f"/language/de?next={target}")
+    assert response.status_code == 400, (target, response.headers.get("Location"))
+    assert "Location" not in response.headers
+    assert "lang=" not in response.headers.get("Set-Cookie", "")
+
+
+@pytest.mark.parametrize("target", ["/", "/play", "/rules/kakuro", "/table?x=1", "/play#top"])
+def test_the_language_switch_goes_back_to_the_page(client: FlaskClient, target: str) -> None:
+    response = client.get("/language/de", query_string={"next": target})
+    assert response.status_code == 302
+    assert response.headers["Location"] == target
+
+
+# --- racing inputs --------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("attempt", range(3))
+def test_two_phones_tapping_undo_at_once_take_back_exactly_one_action(
+        table: Table, hardware: Any, attempt: int) -> None:
+    """Real concurrent requests through the real server: both phones saw the same view."""
+    import http.client
+    import json
+    import threading
+
+    from .helpers import LiveServer
+
+    app = create_app(table, hardware=hardware, test_config={"TESTING": True})
+    client = app.test_client()
+    client.post("/api/game", json={"variant": "vierer-dominari"})
+    for square, number in (("e3", 3), ("d3", 1)):
+        place(client, square, number)
+    view = client.get("/api/state").get_json()
+    assert len(table.record()["actions"]) == 2
+    server = LiveServer(app)
+    host, port = server.url.removeprefix("http://").split(":")
+    barrier = threading.Barrier(2)
+    answers: list[tuple[int, dict[str, Any]]] = []
+
+    def tap() -> None:
+        conn = http.client.HTTPConnection(host, int(port), timeout=10)
+        body = json.dumps({"type": "undo", "version": view["version"]})
+        barrier.wait()
+        conn.request("POST", "/api/input", body=body, headers={"Content-Type": "application/json"})
+        response = conn.getresponse()
+        answers.append((response.status, json.loads(response.read())))
+        conn.close()
+
+    try:
+        threads = [threading.Thread(target=tap) for _ in range(2)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+    finally:
+        server.close()
+    assert sorted(status for status, _ in answers) == [200, 409]
+    stale = next(body for status, body in answers if status == 409)
+    assert stale["code"] == "stale" and stale["error"]
+    assert stale["view"]["version"] > view["version"] and "table" in stale["view"]
+    assert len(table.record()["actions"]) == 1
+
+
+def test_a_stale_input_is_409_with_the_current_view_in_the_readers_language(
+        client: FlaskClient) -> None:
+    client.post("/api/game", json={"variant": "vierer-dominari"})
+    place(client, "c3", 3)
+    old = client.get("/api/state").get_json()["version"]
+    place(client, "d4", 4)
+    response = client.post("/api/input", json={"type": "undo", "version": old},
+                           headers={"Accept-Language": "de"})
+    assert response.status_code == 409
+    body = response.get_json()
+    assert body["code"] == "stale" and "nichts" in body["error"].lower()
+    assert body["view"]["version"] == client.get("/api/state").get_json()["version"]
+    bad = client.post("/api/input", json={"type": "undo", "version": "new"})
+    assert bad.status_code == 400
+
+
+# --- read floods ----------------------------------------------------------------------------------
+
+def test_the_finished_games_are_read_while_the_game_holds_the_table(table: Table,
+                                                                    hardware: Any) -> None:
+    """The attack: 32 clients reading records or the export made a tap on the board take
+    6-10 s, because every read held the table's lock. Now a read never takes it: with the lock
+    held all the while, every read answers (and a crowd of readers gets 503, not a queue)."""
+    import json
+    import threading
+
+    from tests.table.test_archive import FINISHED, file_of
+
+    table.import_finished(file_of(*FINISHED))
+    app = create_app(table, hardware=hardware, test_config={
+        "TESTING": True, "ARCHIVE_READERS": 2, "ARCHIVE_READERS_PER_HOST": 2})
+    client = app.test_client()
+    answers: dict[str, Any] = {}
+
+    def read() -> None:
+        page = client.get("/api/games?limit=3").get_json()
+        answers["page"] = page
+        answers["next"] = client.get(f"/api/games?limit=3&after={page['next']}").get_json()
+        answers["all"] = client.get("/api/games").get_json()
+        record = client.get(f"/api/games/{page['games'][0]['id']}/record")
+        answers["record"] = (record.status_code, json.loads(record.get_data(as_text=True)))
+        answers["export"] = client.get("/api/games/export?download=0").get_data(as_text=True)
+
+    with table._lock:
+        reader = threading.Thread(target=read)
+        reader.start()
+        reader.join(timeout=60)
+        assert not reader.is_alive(), "a read of the finished games waited for the game"
+    page = answers["page"]
+    assert len(page["games"]) == 3 and page["total"] == len(FINISHED)
+    assert not {g["id"] for g in page["games"]} & {g["id"] for g in answers["next"]["games"]}
+    assert [g["id"] for g in answers["all"]][:6] == [g["id"] for g in page["games"]
+                                                     + answers["next"]["games"]]
+    assert answers["record"][0] == 200 and answers["record"][1]["actions"]
+    export = json.loads(answers["export"])
+    assert len(export["games"]) == len(FINISHED)
+    # Two reads at once at most: a third is told to come back, it does not queue.
+    panel = app.extensions["sudoku_table"]
+    assert panel.readers.acquire("127.0.0.1") is None
+    assert panel.readers.acquire("127.0.0.1") is None
+    try:
+        busy = client.get("/api/games?limit=3")
+        assert busy.status_code == 503 and busy.headers["Retry-After"] == "1"
+    finally:
+        panel.readers.release("127.0.0.1")
+        panel.readers.release("127.0.0.1")
+    assert client.get("/api/games?limit=101").status_code == 400
+    assert client.get("/api/games?after=3").status_code == 400

@@ -26,6 +26,11 @@ class Heuristic:
     """How the ``strong`` level searches this family: ``"mcts"`` (the tree search), or
     ``"expectimax"`` (every action one look ahead, then the best of them against each card the
     next player may hold, averaged by how likely the card is; ``engine.expectimax``)."""
+    measure: str = "points"
+    """What a review counts a move's worth in (``app.ai.review``): ``"points"`` where the game
+    is won by points (the margin over the best other player, points to come included),
+    ``"markers"`` likewise for Duell's markers, ``"chance"`` where it is won by reaching a goal
+    and nothing is counted on the way (the estimated chance to win)."""
 
     def standing(self, game: Game, state: State) -> list[float]:
         """Each player's standing in ``state``, about in points."""

@@ -127,6 +127,7 @@ class Halma(Heuristic):
     ahead, and into drawing most games against the greedy player.)"""
 
     scale = 2.5
+    measure = "chance"
 
     def values(self, game: Game, state: State) -> list[float]:
         assert isinstance(game, HalmaDominari)
@@ -239,6 +240,7 @@ class Vierer(Heuristic):
     """Groups of four still open to one player: the more of it owned, the more it weighs."""
 
     scale = 3.0
+    measure = "chance"
 
     def standing(self, game: Game, state: State) -> list[float]:
         h = [0.0, 0.0]

@@ -20,6 +20,7 @@ class Duell(Heuristic):
     """Markers plus leads in open houses."""
 
     scale = 2.0
+    measure = "markers"
 
     def standing(self, game: Game, state: State) -> list[float]:
         assert isinstance(state, DuellState)

@@ -12,7 +12,7 @@ const Board = (() => {
   const SYMBOLS = {
     illegal: "\u2715", conflict: "!", flip: "\u21bb", number: "?", dead: "\u2205",
     target: "\u2713", missing: "+", extra: "\u2212", setup: "S", last: "\u2605",
-    computer: "C", hint: "i",
+    computer: "C", hint: "i", replayed: "\u25b6", better: "\u25c6",
   };
   const t = (text, params) => (typeof Panel !== "undefined" ? Panel.t(text, params) : text);
   // What each light means, in this phone's language (read when shown, after the words came).
@@ -24,6 +24,7 @@ const Board = (() => {
       missing: t("a piece belongs here"), extra: t("this piece does not belong here"),
       setup: t("put a start piece here"), last: t("last move or completed area"),
       computer: t("carry out the computer's move here"), hint: t("the hint you asked for"),
+      replayed: t("the move played here"), better: t("the computer's better move"),
     };
   }
   // Drawing units per square. Browsers enforce a minimum font size in user units, so the

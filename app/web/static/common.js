@@ -53,9 +53,11 @@ const Panel = (() => {
       throw error;
     }
     if (response.status === 401) sessionStorage.removeItem(PIN_KEY);
-    if (!options.quiet) toast(message);
+    // A stale input (409 "stale") is news, not a fault: the table says what it did instead.
+    if (!options.quiet) toast(message, data && data.code === "stale" ? "info" : undefined);
     const error = new Error(message);
     error.status = response.status;
+    error.data = data;
     throw error;
   }
 

@@ -52,14 +52,23 @@
         const answer = await post(path, typeof body === "function" ? body() : body);
         if (answer && "table" in answer) await render(answer);
       } catch (e) {
-        // The toast already shows the table's message.
+        // The toast already shows the table's message; a stale input comes back with the
+        // view it missed, shown at once so that the players decide again on what is true.
+        if (e.status === 409 && e.data && e.data.view && "table" in e.data.view) {
+          await render(e.data.view);
+        }
       }
     });
     queue = job;
     return job;
   }
 
-  function sendInput(input) { return send("/api/input", input); }
+  // Every input names the view it was made from (taken now, at the tap): the table refuses
+  // it (409) when the game, its question or the pending piece changed since.
+  function sendInput(input) {
+    const made = view && view.version !== undefined ? { version: view.version } : {};
+    return send("/api/input", { ...input, ...made });
+  }
 
   async function ensureBoard(variantId) {
     if (boardVariant === variantId && board) return board;
@@ -597,6 +606,7 @@
         next.version < view.version) return; // an older answer after a newer live view
     const previous = view;
     view = next;
+    document.dispatchEvent(new CustomEvent("panel:view", { detail: view })); // replay_bar.js
     const game = view.game;
     $("no-game").hidden = !!game;
     $("game").hidden = !game;
@@ -625,6 +635,7 @@
     renderSim();
     renderFaults();
     sounds(previous, next);
+    Speech.follow(next);
     document.body.dataset.version = String(view.version ?? "");
     document.body.dataset.rendered = "true";
   }
@@ -670,6 +681,7 @@
     };
     soundButton.addEventListener("click", () => { Sound.toggle(); showSound(); });
     showSound();
+    Speech.bind($("speech"), $("repeat"));
     if (simulated) $("sim-clear").addEventListener("click", () => send("/api/sim/clear", {}));
     await Panel.ready;
     showSound();

@@ -59,37 +59,59 @@
     return date.toLocaleString(Panel.language(), { dateStyle: "medium", timeStyle: "short" });
   }
 
-  async function showFinished() {
-    const games = await get("/api/games");
+  // The finished games, a page at a time (newest first): the first page on opening, the next
+  // with "Show older games" (the table reads them beside the game, never holding it up).
+  const PAGE = 20;
+  let finishedNext = null;
+
+  async function showFinished(more) {
     const list = $("finished");
-    list.replaceChildren();
-    if (!games.length) list.append(el("li", { class: "muted", text: t("No finished games yet.") }));
-    for (const g of games) {
-      // Seats nobody named are listed by their seat's name (White, Player 2) in this language.
-      const names = (g.names || []).map((n) => {
-        const seat = /^Player (\d+)$/.exec(n);
-        return seat ? t("Player {n}", { n: seat[1] }) : t(n);
-      });
-      const scores = g.scores || [];
-      const winners = g.winners || [];
-      const who = names.map((n, i) => `${n} ${scores[i] ?? ""}`.trim()).join(" : ");
-      const won = winners.length === 1
-        ? t("{player} won", { player: names[winners[0]] || t("Player {n}", { n: winners[0] + 1 }) })
-        : winners.length > 1 ? t("{players} shared the win", { players: winners.map((w) => names[w]).join(", ") })
-          : t("a draw");
-      const reason = said("end", g.end_reason);
-      const why = reason ? ` (${reason})` : "";
-      list.append(el("li", { "data-game": String(g.id) },
-        el("div", {},
-          el("strong", { text: g.name || g.variant }), " ",
-          el("span", { class: "muted", text: localDate(g.finished) }),
-          el("div", { text: `${won}${why}` }),
-          el("div", { class: "muted small", text: who })),
-        el("a", { class: "button secondary", href: `/api/games/${g.id}/record?download=1`,
-                  download: `${g.variant}-${g.id}.json`, text: t("Record"),
-                  "aria-label": t("Record of {game}, {date}", { game: g.name || g.variant,
-                                                                  date: localDate(g.finished) }) })));
+    const after = more && finishedNext !== null ? `&after=${finishedNext}` : "";
+    let page;
+    try {
+      page = await get(`/api/games?limit=${PAGE}${after}`);
+    } catch (error) {
+      if (error.status === 503) setTimeout(() => showFinished(more).catch(() => {}), 1500);
+      throw error;
     }
+    if (!more) list.replaceChildren();
+    finishedNext = page.next;
+    $("finished-more").hidden = page.next === null;
+    const count = $("finished-count");
+    count.hidden = !page.total;
+    count.textContent = page.total ? t("{count} finished games, the newest first", { count: page.total }) : "";
+    if (!page.total) list.append(el("li", { class: "muted", text: t("No finished games yet.") }));
+    for (const g of page.games) list.append(finishedItem(g));
+  }
+
+  function finishedItem(g) {
+    // Seats nobody named are listed by their seat's name (White, Player 2) in this language.
+    const names = (g.names || []).map((n) => {
+      const seat = /^Player (\d+)$/.exec(n);
+      return seat ? t("Player {n}", { n: seat[1] }) : t(n);
+    });
+    const scores = g.scores || [];
+    const winners = g.winners || [];
+    const who = names.map((n, i) => `${n} ${scores[i] ?? ""}`.trim()).join(" : ");
+    const won = winners.length === 1
+      ? t("{player} won", { player: names[winners[0]] || t("Player {n}", { n: winners[0] + 1 }) })
+      : winners.length > 1 ? t("{players} shared the win", { players: winners.map((w) => names[w]).join(", ") })
+        : t("a draw");
+    const reason = said("end", g.end_reason);
+    const why = reason ? ` (${reason})` : "";
+    return el("li", { "data-game": String(g.id) },
+      el("div", {},
+        el("strong", { text: g.name || g.variant }), " ",
+        el("span", { class: "muted", text: localDate(g.finished) }),
+        el("div", { text: `${won}${why}` }),
+        el("div", { class: "muted small", text: who })),
+      el("a", { class: "button secondary", href: `/api/games/${g.id}/record?download=1`,
+                download: `${g.variant}-${g.id}.json`, text: t("Record"),
+                "aria-label": t("Record of {game}, {date}", { game: g.name || g.variant,
+                                                                date: localDate(g.finished) }) }),
+      el("a", { class: "button", href: `/review/${g.id}`, "data-review": String(g.id),
+                text: t("Review"), "aria-label": t("Review of {game}, {date}", {
+                  game: g.name || g.variant, date: localDate(g.finished) }) }));
   }
 
   // The buzzer's switch: off by default; without a usable buzzer pin it says why.
@@ -225,6 +247,7 @@
     slider.addEventListener("change", () => post("/api/table/brightness",
                                                  { level: Number(slider.value) }).catch(() => {}));
     $("led-test").addEventListener("click", () => ledTest().catch(() => {}));
+    $("finished-more").addEventListener("click", () => showFinished(true).catch(() => {}));
     showTableSound(info.sound);
     $("table-sound").addEventListener("click", () => {
       const on = $("table-sound").getAttribute("aria-pressed") !== "true";

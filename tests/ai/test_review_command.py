@@ -1,0 +1,152 @@
+"""``sudoku-table review``: every move beside the computer's, for people (in their language)
+and for tools (one JSON document); bad records exit 1 with replay's JSON error. And the
+summary's words in both languages."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from app.ai.review import Judgement, Summary
+from app.cli import main
+from app.rules.actions import Place
+from app.rules.game import new_game
+from app.web.review_words import gain_words, note_words, player_names, summary_words
+
+EXAMPLES = Path(__file__).parent.parent / "data" / "examples"
+SHORT = EXAMPLES / "vierer-dominari-7-12.json"
+
+
+@pytest.fixture
+def quick(tmp_path: Path) -> Path:
+    """A config whose computer looks at few positions: these tests read the command's output,
+    not the quality of its judgement."""
+    path = tmp_path / "table.toml"
+    path.write_text("[computer]\nstrong_positions = 40\nnormal_positions = 30\n",
+                    encoding="utf-8")
+    return path
+
+
+def _run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_for_people_every_move_then_each_players_summary(
+        capsys: pytest.CaptureFixture[str], quick: Path, tmp_path: Path) -> None:
+    data = json.loads(SHORT.read_text(encoding="utf-8"))["record"]
+    data["names"] = ["Anna", "Ben"]
+    record = tmp_path / "named.json"
+    record.write_text(json.dumps(data), encoding="utf-8")
+    code, out, err = _run(capsys, "review", str(record), "--config", str(quick),
+                          "--language", "en")
+    assert code == 0 and "Traceback" not in err
+    lines = out.splitlines()
+    assert lines[0].startswith("Vierer-Dominari, Anna, Ben: each move beside the computer's")
+    moves = [line for line in lines if line.startswith("Move ")]
+    assert [m.split(":")[0] for m in moves] == [f"Move {n}" for n in range(1, 13)]
+    summary = lines[lines.index("Summary") + 1:]
+    assert [s.split(":")[0] for s in summary] == ["Anna", "Ben"]
+    assert all("as good as the computer's" in s for s in summary)
+
+
+def test_in_german(capsys: pytest.CaptureFixture[str], quick: Path) -> None:
+    code, out, _ = _run(capsys, "review", str(SHORT), "--config", str(quick),
+                        "--language", "de")
+    assert code == 0
+    assert "Zusammenfassung" in out and "Zug 1: Weiß: " in out
+    assert "as good as" not in out and "Move 1" not in out
+
+
+def test_for_tools_one_json_document(capsys: pytest.CaptureFixture[str], quick: Path) -> None:
+    code, out, _ = _run(capsys, "review", str(SHORT), "--json", "--level", "normal",
+                        "--config", str(quick), "--language", "en")
+    assert code == 0
+    doc = json.loads(out)
+    assert doc["level"] == "normal" and doc["status"] == "done"
+    assert doc["variant"] == "vierer-dominari" and doc["names"] == ["White", "Black"]
+    assert len(doc["moves"]) == 12 and len(doc["scores"]) == 13
+    for move in doc["moves"]:
+        assert move["verdict"] in ("best", "good", "forced", "slip", "miss")
+        assert {"best", "loss", "measure", "reasons", "verdict_text", "text"} <= set(move)
+    assert [s["player"] for s in doc["summary"]] == [0, 1]
+
+
+@pytest.mark.parametrize("text,expected", [
+    ("{not json", "not valid JSON"),
+    ('{"variant": "nope"}', "unknown variant"),
+])
+def test_a_bad_record_exits_1_with_replays_error(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path, text: str, expected: str) -> None:
+    path = tmp_path / "bad.json"
+    path.write_text(text, encoding="utf-8")
+    code, out, err = _run(capsys, "review", str(path))
+    assert code == 1 and "Traceback" not in err
+    assert expected in json.loads(out)["error"]["reason"]
+
+
+def test_an_illegal_action_exits_1_naming_it(capsys: pytest.CaptureFixture[str],
+                                             tmp_path: Path) -> None:
+    data = json.loads(SHORT.read_text(encoding="utf-8"))["record"]
+    data["actions"][3] = data["actions"][2]  # the same square twice
+    path = tmp_path / "illegal.json"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    code, out, _ = _run(capsys, "review", str(path))
+    assert code == 1
+    assert json.loads(out)["error"]["index"] == 3
+    code, _, _ = _run(capsys, "review", str(tmp_path / "missing.json"))
+    assert code == 1
+
+
+def test_an_unknown_level_is_a_usage_error(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as stop:
+        main(["review", str(SHORT), "--level", "hard"])
+    assert stop.value.code == 2
+
+
+# --- the words of a summary -------------------------------------------------------------------
+
+def _missed(index: int, loss: float, measure: str = "points") -> Judgement:
+    return Judgement(index=index, player=0, action=Place("a1", 2), best=Place("c4", 7),
+                     verdict="miss", measure=measure, loss=loss)
+
+
+def test_the_summary_reads_as_a_family_says_it() -> None:
+    summary = Summary(player=0, moves=20, choices=18, as_good=14, forced=2,
+                      biggest=_missed(22, 5.2))
+    names = ["Anna", "Ben"]
+    assert summary_words(summary, names, "en") == (
+        "Anna: 14 of 18 moves as good as the computer's; the biggest chance missed: 7 on c4 "
+        "(+5 points), move 23 (2 more had only one possibility)")
+    assert summary_words(summary, names, "de") == (
+        "Anna: 14 von 18 Zügen so gut wie die des Computers; die größte verpasste Chance: "
+        "7 auf c4 (+5 Punkte), Zug 23 (2 weitere hatten nur eine Möglichkeit)")
+    perfect = Summary(player=1, moves=3, choices=3, as_good=3, forced=0, biggest=None)
+    assert summary_words(perfect, names, "en") == "Ben: 3 of 3 moves as good as the computer's"
+    assert summary_words(perfect, names, "de") == "Ben: 3 von 3 Zügen so gut wie die des Computers"
+
+
+def test_the_gain_is_said_in_the_games_unit() -> None:
+    assert gain_words(1.2, "points", "en") == "+1 point"
+    assert gain_words(0.31, "chance", "en") == "chance to win +31 %"
+    assert gain_words(0.31, "chance", "de") == "Gewinnchance +31 %"
+    assert gain_words(2.0, "markers", "de") == "+2 Wertungsmarker"
+
+
+def test_what_chance_decided_is_said() -> None:
+    game = new_game("classic-sudoku", 2)
+    names = player_names(game, ["Anna"], "en")
+    assert names == ["Anna", "Player 2"]
+    forced = Judgement(index=0, player=0, action=Place("a1", 7), best=Place("a1", 7),
+                       verdict="forced", measure="points", hand=7)
+    assert note_words(game, forced, names, "en") == \
+        "The 7 fitted only here: chance decided this move, not the player."
+    split = Judgement(index=0, player=0, action=Place("a1", 7), best=Place("b2", 7),
+                      verdict="slip", measure="points", hand=7, odds=(3, 9), opponent=1)
+    assert note_words(game, split, names, "en") == (
+        "Chance decided which was better: Anna's move would have done as well for 3 of the 9 "
+        "cards Player 2 could hold next.")
+    assert "Karten" in (note_words(game, split, names, "de") or "")

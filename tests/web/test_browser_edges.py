@@ -1,0 +1,95 @@
+"""What players see at the edges: the finished games a page at a time, and a stale tap.
+
+At a phone held upright, turned sideways and on a laptop: the list shows the first page and
+"Show older games" fetches the next one (in view, not clipped, no game twice); an Undo tapped on
+a view another phone has changed meanwhile is refused with a message in view, and the page
+shows the game as it now stands.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+
+from .test_companion import SIZES, open_phone
+
+pytestmark = [pytest.mark.browser]
+
+
+def post(phone: Any, path: str, body: Any) -> Any:
+    answer = phone.page.request.post(phone.url + path, data=json.dumps(body),
+                                     headers={"Content-Type": "application/json"})
+    return answer.json()
+
+
+def inside(box: dict[str, float] | None, width: int) -> bool:
+    return box is not None and box["x"] >= 0 and box["x"] + box["width"] <= width
+
+
+@pytest.mark.parametrize("size", list(SIZES))
+def test_the_finished_games_come_a_page_at_a_time(browser: Any, server: str,
+                                                  size: str) -> None:
+    from tests.table.test_archive import FINISHED, file_of
+
+    context, phone = open_phone(browser, server, SIZES[size])
+    try:
+        for month in (1, 2, 3):
+            post(phone, "/api/games/import",
+                 file_of(*FINISHED, finished=f"2025-{month:02d}-{{n:02d}}T20:00:00+00:00"))
+        total = 3 * len(FINISHED)
+        page = phone.page
+        page.goto(server + "/table")
+        page.wait_for_selector("#finished [data-game]")
+        assert page.locator("#finished [data-game]").count() == min(20, total)
+        assert str(total) in page.text_content("#finished-count")
+        more = page.locator("#finished-more")
+        more.scroll_into_view_if_needed()
+        assert more.is_visible() and inside(more.bounding_box(), SIZES[size][0])
+        last = page.locator("#finished [data-game]").last.bounding_box()
+        button = more.bounding_box()
+        assert last is not None and button is not None and button["y"] >= last["y"] + last["height"]
+        while more.is_visible():
+            shown = page.locator("#finished [data-game]").count()
+            more.click()
+            page.wait_for_function(f"document.querySelectorAll('#finished [data-game]').length"
+                                   f" > {shown}")
+        ids = page.eval_on_selector_all("#finished [data-game]",
+                                        "items => items.map(i => i.dataset.game)")
+        assert len(ids) == len(set(ids)) == total
+    finally:
+        context.close()
+
+
+@pytest.mark.parametrize("size", list(SIZES))
+def test_a_stale_undo_is_refused_and_the_page_shows_the_game_as_it_stands(
+        browser: Any, server: str, size: str) -> None:
+    context, phone = open_phone(browser, server, SIZES[size])
+    try:
+        page = phone.page
+        post(phone, "/api/game", {"variant": "vierer-dominari", "replace": True})
+        page.goto(server + "/play")
+        for square, number in (("e3", 3), ("d3", 1)):
+            post(phone, "/api/sim/square", {"square": square, "occupied": True})
+            post(phone, "/api/input", {"type": "number", "square": square, "number": number})
+        page.wait_for_function("document.body.dataset.rendered === 'true'")
+        page.wait_for_selector("#board [data-square='d3'] .piece, #board [data-square='d3']")
+        # This phone hears no more live views (its Wi-Fi drops for a moment)...
+        page.evaluate("window.dispatchEvent(new Event('pagehide'))")
+        seen = int(page.evaluate("document.body.dataset.version"))
+        # ...while another phone takes back the last action.
+        now = phone.api("/api/state")
+        post(phone, "/api/input", {"type": "undo", "version": now["version"]})
+        actions = len(phone.api("/api/record")["actions"])
+        page.click("#undo")
+        page.wait_for_selector("#toast:not([hidden])")
+        toast = page.locator("#toast")
+        assert "nothing was done" in toast.text_content()
+        assert inside(toast.bounding_box(), SIZES[size][0])
+        page.wait_for_function(f"Number(document.body.dataset.version) > {seen}")
+        assert len(phone.api("/api/record")["actions"]) == actions  # the tap changed nothing
+        undo = page.locator("#undo").bounding_box()
+        assert undo is not None and undo["y"] + undo["height"] <= SIZES[size][1]
+    finally:
+        context.close()
