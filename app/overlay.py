@@ -38,6 +38,13 @@ MARGIN_FRACTION = 0.3
 """The margin around the board, for cut marks and the title, as a fraction of the pitch."""
 MIN_MARGIN_MM = 10.0
 
+FIRST_PAGE_MM = 190.0
+"""The narrowest width a home printer prints of a page this overlay is tiled onto (A4 less its
+margins, ``tiles.py``): the first page shows the sheet's title, so the title is wrapped to fit
+it as well as the board's width."""
+TITLE_INDENT_MM = 1.5
+"""The title starts this far right of the board's left edge, clear of the cut mark there."""
+
 REGION_COLOURS = ("#f6d8ae", "#cfe3f5", "#d9efcf", "#f3cfe0", "#e5dcf4", "#fbf3c4", "#d2efec",
                   "#f1d6cc")
 """Light fills that leave the pieces and the LEDs beneath readable; neighbours differ."""
@@ -288,10 +295,8 @@ def render(game: Game, pitch: float = DEFAULT_PITCH_MM,
         "<title>" + escape(say(N_("{game}: board overlay, {mm} mm squares"))
                            .format(game=game.name, mm=_n(pitch))) + "</title>",
         '<g id="sheet" font-family="DejaVu Sans, Helvetica, Arial, sans-serif">',
-        f'<text x="{_n(margin)}" y="{_n(margin * 0.55)}" font-size="{_n(min(5.0, margin * 0.4))}" '
-        f'fill="{INK}">' + escape(say(N_(
-            "{game} - print at 100 %, trim at the marks to {size} x {size} mm - a1 is bottom "
-            "left")).format(game=game.name, size=_n(board))) + "</text>",
+        *_title(say(N_("{game} - print at 100 %, trim at the marks to {size} x {size} mm - a1 is "
+                       "bottom left")).format(game=game.name, size=_n(board)), margin, board),
     ]
 
     # The faint outline of all 81 sensor squares, under everything else.
@@ -382,6 +387,46 @@ def render(game: Game, pitch: float = DEFAULT_PITCH_MM,
     out.append("</g>")
     out.append("</svg>")
     return "\n".join(out) + "\n"
+
+
+GLUE = "\u00a0"
+"""A space the title is never wrapped at (printed as a plain space)."""
+
+
+def _title(text: str, margin: float, board: float) -> list[str]:
+    """The title as SVG text lines in the margin above the board: as large as the margin
+    allows, wrapped between words (never inside "100 %" or "360 x 360 mm") so that each line
+    fits the board's width and the first page of a tiled print."""
+    from reportlab.pdfbase.pdfmetrics import stringWidth
+
+    glued = (text.replace(" %", GLUE + "%").replace(" x ", f"{GLUE}x{GLUE}")
+             .replace(" mm", GLUE + "mm"))
+    words = glued.split(" ")
+    room = min(board, FIRST_PAGE_MM - margin) - 2 * TITLE_INDENT_MM
+    band = margin - 1.5  # above the board, clear of its edge
+
+    def width(line: str, size: float) -> float:
+        # DejaVu Sans (as drawn where it is installed) runs about 15 % wider than Helvetica
+        # (as measured here, from the fonts every ReportLab knows).
+        return stringWidth(line, "Helvetica", size) * 1.2
+
+    size = min(5.0, margin * 0.4)
+    while True:
+        lines: list[str] = []
+        for word in words:
+            if lines and width(f"{lines[-1]} {word}", size) <= room:
+                lines[-1] = f"{lines[-1]} {word}"
+            else:
+                lines.append(word)
+        fits = all(width(line, size) <= room for line in lines)
+        if (fits and len(lines) * size * 1.2 <= band) or size <= 2.0:
+            break
+        size = round(size - 0.2, 2)
+    step = size * 1.2
+    first = (band - len(lines) * step) / 2 + size
+    return [f'<text x="{_n(margin + TITLE_INDENT_MM)}" y="{_n(first + i * step)}" '
+            f'font-size="{_n(size)}" fill="{INK}" class="title">'
+            f'{escape(line.replace(GLUE, " "))}</text>' for i, line in enumerate(lines)]
 
 
 def _region_borders(geometry: Geometry, owner: Mapping[str, str], pitch: float,

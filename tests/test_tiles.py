@@ -13,8 +13,8 @@ from hypothesis import strategies as st
 from reportlab.lib.units import mm
 
 from app.cli import main
-from app.overlay import render
-from app.rules.game import new_game
+from app.overlay import FIRST_PAGE_MM, render
+from app.rules.game import all_variants, new_game
 from app.tiles import LABEL_MM, MARGIN_MM, OVERLAP_MM, PAPERS, TileError, layout, tile_pdf
 
 
@@ -136,3 +136,49 @@ def test_the_panel_offers_the_overlay(tmp_path: Path) -> None:
     assert client.get("/api/variants/no-such-game/overlay").status_code in (400, 404)
     assert client.get("/api/variants/halma-dominari/overlay?options=A").status_code == 400
     panel.close()
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("language", ["en", "de"])
+def test_the_title_and_the_page_labels_fit_their_pages(language: str) -> None:
+    """The sheet's title (the game, how to print and trim it) is printed whole on the first
+    page, within what a printer prints, and every page's label fits its page: no word is cut
+    at a page's edge (read from the characters' boxes and sizes of the PDF itself: the label
+    is the 7 pt text, the title the text above the board on the first page)."""
+    import pypdfium2.raw as raw
+
+    from app.web.i18n import translate
+
+    def say(text: str) -> str:
+        return translate(text, language)
+
+    # The game with the longest name, on the narrowest paper at two square sizes (the title
+    # grows with the board's size) and on the other paper.
+    variant = max(all_variants(), key=lambda cls: len(cls.name)).id
+    assert FIRST_PAGE_MM * mm <= min(w for w, _ in PAPERS.values()) - 2 * MARGIN_MM * mm + 0.01
+    for pitch, paper in ((40.0, "a4"), (60.0, "a4"), (40.0, "letter")):
+        svg = render(new_game(variant), pitch, say)
+        pdf = pdfium.PdfDocument(tile_pdf(svg, paper, say=say))
+        page_w, page_h = pdf[0].get_size()
+        left, right = MARGIN_MM * mm, page_w - MARGIN_MM * mm
+        margin = max(10.0, 0.3 * pitch) * mm  # the sheet's margin above the board
+        for index in range(len(pdf)):
+            page = pdf[index].get_textpage()
+            title, label = [], []
+            for i in range(page.count_chars()):
+                x0, y0, x1, y1 = page.get_charbox(i)
+                if x1 - x0 <= 0:
+                    continue
+                if round(raw.FPDFText_GetFontSize(page.raw, i), 1) == 7.0:
+                    label.append((x0, x1))
+                elif index == 0 and y0 > page_h - MARGIN_MM * mm - margin:
+                    title.append((x0, x1))
+            assert label and min(x0 for x0, _ in label) >= left - 0.5, (paper, index)
+            assert max(x1 for _, x1 in label) <= right + 0.5, (variant, language, paper,
+                                                               index, "label cut")
+            if index == 0:
+                assert title, (variant, language, paper, pitch)
+                assert max(x1 for _, x1 in title) <= right + 0.5, (
+                    variant, language, paper, pitch, "title cut")
+        heading = pdf[0].get_textpage().get_text_range()
+        assert new_game(variant).name.split()[0] in heading

@@ -319,7 +319,7 @@ class Companion:
         number chosen in advance); True if there was something to cancel."""
         if self.pending is not None:
             square, self.pending = self.pending.square, None
-            self.say("cancelled_piece", square=square)
+            self.say("cancelled_piece", square=square, piece=self.game.piece_word)
             return True
         if self.in_hand is not None:
             number, self.in_hand = self.in_hand, None
@@ -523,7 +523,7 @@ class Companion:
         if self.debt and not self.move_game:
             self.say("turn_first")
         elif self.pending is not None:
-            self.say("one_at_a_time", square=self.pending.square)
+            self.say("one_at_a_time", square=self.pending.square, piece=self.game.piece_word)
 
     def _lift(self, square: str) -> None:
         if self.pending is not None and square == self.pending.square:

@@ -285,7 +285,7 @@ class Journal:
                 self._compare_mark(mark, mark_problem)
             except (sqlite3.Error, TypeError, ValueError) as e:  # rows that cannot be read
                 self.troubled = True
-                self.start_over(f"the journal could not be read: {e}")
+                self.start_over(f"the save file could not be read: {e}")
         self._settle_evidence(held, keep=self.troubled and not set_aside)
         if self._db is not None:
             self._discard_cut_import()
@@ -303,19 +303,19 @@ class Journal:
         try:
             mode = db.execute("PRAGMA journal_mode=WAL").fetchone()[0]
             if str(mode).lower() != "wal":
-                raise JournalError(f"the journal cannot use WAL mode (got {mode})")
+                raise JournalError(f"the save file cannot use WAL mode (got {mode})")
             db.execute("PRAGMA synchronous=FULL")
             db.execute(f"PRAGMA journal_size_limit={WAL_LIMIT}")
             check = db.execute("PRAGMA integrity_check").fetchone()[0]
             if check != "ok":
-                raise JournalError(f"the journal is damaged ({check})")
+                raise JournalError(f"the save file is damaged ({check})")
             row = None
             if db.execute("SELECT 1 FROM sqlite_master WHERE name = 'meta'").fetchone():
                 row = db.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone()
             if row is not None and row[0] == "1":
                 self._migrate_1(db)
             elif row is not None and row[0] != str(SCHEMA_VERSION):
-                raise JournalError(f"the journal has schema {row[0]}, expected {SCHEMA_VERSION}")
+                raise JournalError(f"the save file has schema {row[0]}, expected {SCHEMA_VERSION}")
             db.executescript(SCHEMA)
             columns = {c[1] for c in db.execute("PRAGMA table_info(games)").fetchall()}
             if "names" not in columns:  # journals before names were kept
@@ -602,7 +602,7 @@ class Journal:
 
     def _tx(self, work: Callable[[sqlite3.Connection], int]) -> int:
         if self._db is None:
-            raise JournalError("the journal is not open")
+            raise JournalError("the save file is not open")
         db = self._db
         try:
             db.execute("BEGIN IMMEDIATE")
@@ -613,7 +613,7 @@ class Journal:
                 db.execute("ROLLBACK")
             except sqlite3.Error:
                 pass
-            raise JournalError(f"cannot write the journal: {e}") from None
+            raise JournalError(f"cannot write the save file: {e}") from None
         self.write_mark()
         return result
 
@@ -674,6 +674,18 @@ class Journal:
             "WHERE id = ?", (FINISHED, now_iso(), record_text, state_text,
                              record_seal(record_text, state_text), game)).rowcount)
 
+    def keep_unfinished(self, game: int, record: Mapping[str, Any],
+                        state: Mapping[str, Any]) -> None:
+        """Keep a running game that a new game replaces as a record of how far it went, with
+        its state: it is listed among the finished games, marked unfinished. A game that has
+        a record already (it finished, then was reopened) keeps the record it finished with."""
+        record_text, state_text = json.dumps(record), json.dumps(state)
+        self._tx(lambda db: db.execute(
+            "UPDATE games SET status = ?, finished = ?, record = ?, state = ?, seal = ? "
+            "WHERE id = ? AND record IS NULL",
+            (ABANDONED, now_iso(), record_text, state_text,
+             record_seal(record_text, state_text), game)).rowcount)
+
     def import_finished(self, games: Sequence[Mapping[str, Any]]) -> list[int]:
         """Add finished games from elsewhere (each checked by replaying it: ``archive``), all
         in one transaction: all of them are on disk when this returns, or none. Each is kept
@@ -698,7 +710,7 @@ class Journal:
         for nothing until ``commit_import``, whose transaction is synced as every other, and a
         cut before that discards them anyway). It costs no fsync, so the lock is held briefly."""
         if self._db is None:
-            raise JournalError("the journal is not open")
+            raise JournalError("the save file is not open")
         db = self._db
         try:
             db.execute("PRAGMA synchronous=OFF")
@@ -708,7 +720,7 @@ class Journal:
         except sqlite3.Error as e:
             with contextlib.suppress(sqlite3.Error):
                 db.execute("ROLLBACK")
-            raise JournalError(f"cannot write the journal: {e}") from None
+            raise JournalError(f"cannot write the save file: {e}") from None
         finally:
             with contextlib.suppress(sqlite3.Error):
                 db.execute("PRAGMA synchronous=FULL")
@@ -773,7 +785,7 @@ class Journal:
         """Move entries that cannot be resumed out of the game: first into a JSON file next to
         the journal (on disk), then into the ``set_aside`` table; the file's name."""
         if self._db is None:
-            raise JournalError("the journal is not open")
+            raise JournalError("the save file is not open")
         aside = self.path.with_name(f"{self.path.name}.set-aside-{_stamp()}-game{game}.json")
         n = 1
         while aside.exists():
@@ -884,8 +896,9 @@ class Journal:
 
     def finished_games(self, game: int | None = None) -> list[dict[str, Any]]:
         """Every finished game, oldest first (or only ``game``): id, variant, finish time,
-        record, state and whether it was imported. A damaged record is left out with a notice
-        (it stays in the file)."""
+        record, state, whether it was imported, and whether it is unfinished (replaced by a new
+        game before its end; its time is when it was replaced). A damaged record is left out
+        with a notice (it stays in the file)."""
         if self._db is None:
             return []
         one = "" if game is None else " AND id = ?"
@@ -900,9 +913,12 @@ class Journal:
                 reason = "record_bad_checksum"
             else:
                 try:
+                    shown = json.loads(state)
                     result.append({"id": gid, "variant": variant, "finished": finished,
-                                   "record": json.loads(record), "state": json.loads(state),
-                                   "imported": imported is not None})
+                                   "record": json.loads(record), "state": shown,
+                                   "imported": imported is not None,
+                                   "unfinished": not (isinstance(shown, dict)
+                                                      and shown.get("over"))})
                 except (json.JSONDecodeError, TypeError):
                     reason = "record_not_json"
             if reason is not None and gid not in self._bad_records:

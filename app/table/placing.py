@@ -185,11 +185,14 @@ def claim_piece(c: Companion, square: str) -> None:
     if c.move_game:
         raise InputError(N_("in this game pieces move: lift one and set it down"))
     if square not in c.occupied:
-        raise InputError(N_("there is no piece on {square}: put it down first"), square=square)
+        raise InputError(N_("there is no {piece} on {square}: put it down first"), square=square,
+                         piece=c.game.piece_word)
     if square in c.state.board:
-        raise InputError(N_("the piece on {square} is already in the game"), square=square)
+        raise InputError(N_("the {piece} on {square} is already in the game"), square=square,
+                         piece=c.game.piece_word)
     if c.pending is not None:
-        raise InputError(N_("first deal with the new piece on {square}"), square=c.pending.square)
+        raise InputError(N_("first deal with the new {piece} on {square}"),
+                         square=c.pending.square, piece=c.game.piece_word)
     if not may_start_piece(c, square):
         raise InputError(N_("put the board right first (blinking orange or amber squares)"))
     c.pending = NewPiece(square)
@@ -204,7 +207,7 @@ def input_number(c: Companion, square: str | None, number: int) -> None:
         if c.move_game:
             raise InputError(N_("in this game pieces move: no number is needed"))
         c.in_hand = number
-        c.say("number_chosen", number=number)
+        c.say("number_chosen", number=number, piece=c.game.piece_word)
         return
     claim_piece(c, square)
     try_number(c, number)
@@ -247,7 +250,8 @@ def input_discard(c: Companion, number: int) -> None:
 def input_joker(c: Companion, square: str, number: int) -> None:
     check_number(c, number)
     if c.pending is not None and c.pending.square != square:
-        raise InputError(N_("first deal with the new piece on {square}"), square=c.pending.square)
+        raise InputError(N_("first deal with the new {piece} on {square}"),
+                         square=c.pending.square, piece=c.game.piece_word)
     c.panel_action(Joker(square, number))
     c.pending = None
     c.in_hand = None

@@ -30,6 +30,9 @@ Damaged = Callable[[int, str], None]
 FINISHED_ROWS = "record IS NOT NULL AND status != 'importing'"
 """The games that count as finished (an import under way is not one of them yet)."""
 
+OVER_ONLY = "CASE WHEN json_valid(state) THEN json_extract(state, '$.over') END IS NOT 0"
+"""Leaves out the games kept unfinished (replaced by a new game before their end)."""
+
 NEWEST_FIRST = "ORDER BY coalesce(finished, '') DESC, id DESC"
 OLDEST_FIRST = "ORDER BY coalesce(finished, '') ASC, id ASC"
 
@@ -47,6 +50,8 @@ class Summary:
     scores: Any
     winners: Any
     end_reason: Any
+    unfinished: bool = False
+    """Replaced by a new game before its end: its record as far as it went."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -139,7 +144,8 @@ class Shelf:
                         id=row[0], variant=row[1], finished=row[2], imported=row[3] is not None,
                         names=_json(row[8]), players=row[9] if isinstance(row[9], int) else None,
                         scores=_json(row[10]), winners=_json(row[11]),
-                        end_reason=row[12] if isinstance(row[12], str) else None))
+                        end_reason=row[12] if isinstance(row[12], str) else None,
+                        unfinished=row[13] == 0))
             if not more:
                 break
         return found, (cursor if more and found else None)
@@ -151,7 +157,8 @@ class Shelf:
                   "CASE WHEN json_valid(state) THEN json_extract(state, '$.players') END, "
                   "CASE WHEN json_valid(state) THEN json_extract(state, '$.scores') END, "
                   "CASE WHEN json_valid(state) THEN json_extract(state, '$.winners') END, "
-                  "CASE WHEN json_valid(state) THEN json_extract(state, '$.end_reason') END")
+                  "CASE WHEN json_valid(state) THEN json_extract(state, '$.end_reason') END, "
+                  "CASE WHEN json_valid(state) THEN json_extract(state, '$.over') END")
         # (json_extract gives arrays as JSON text, parsed here; scalars as SQL values)
         if after is None:
             return self.db.execute(f"SELECT {fields} FROM games WHERE {FINISHED_ROWS} "
@@ -173,15 +180,16 @@ class Shelf:
             return None
         return Stored(row[0], row[1], row[2], row[3] is not None, row[4], row[5])
 
-    def every(self, batch: int = 16) -> Iterator[Stored]:
+    def every(self, batch: int = 16, finished_only: bool = False) -> Iterator[Stored]:
         """Every finished game, oldest first, as one snapshot (a read transaction), a few rows
-        in memory at a time."""
+        in memory at a time; ``finished_only`` leaves out the games kept unfinished."""
         db = self.db
         db.execute("BEGIN")
+        which = f"{FINISHED_ROWS} AND {OVER_ONLY}" if finished_only else FINISHED_ROWS
         try:
             rows = db.execute(
                 "SELECT id, variant, finished, imported, record, state, seal, "
-                f"json_valid(record) AND json_valid(state) FROM games WHERE {FINISHED_ROWS} "
+                f"json_valid(record) AND json_valid(state) FROM games WHERE {which} "
                 f"{OLDEST_FIRST}")
             while True:
                 chunk = rows.fetchmany(batch)

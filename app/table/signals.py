@@ -54,6 +54,11 @@ LIGHTS: Mapping[str, Light] = {
     "better": Light(LAVENDER, "pulse", 0.9),
 }
 
+STEP_BACK: Mapping[str, float] = {"target": 0.12}
+"""The level some words dim to while a hint shows. A number chosen lights green every square
+where it fits (most of a KOSMOS board early on); the one square a hint names must stand out of
+them, so while the hint shows they step back to a glow, still there to be seen."""
+
 FELT = Light(WHITE, "steady", 1.0)
 """The LEDs' own acknowledgement of a square whose sensor has felt a change that does not
 count yet (a piece put down or lifted, not yet at rest): full white, steady, for the fraction of
@@ -97,8 +102,16 @@ def merge(layers: Mapping[str, set[str] | frozenset[str]]) -> dict[str, str]:
 
 
 def compose_frame(signals: Mapping[str, str], last_player: int | None = None) -> Frame:
-    """The LED frame showing ``signals``; unnamed squares stay dark."""
-    return {square: light(word, last_player) for square, word in signals.items()}
+    """The LED frame showing ``signals``; unnamed squares stay dark. While a hint shows, the
+    words of ``STEP_BACK`` dim to their level behind it."""
+    behind = "hint" in signals.values()
+    frame: dict[str, Light] = {}
+    for square, word in signals.items():
+        lit = light(word, last_player)
+        if behind and word in STEP_BACK:
+            lit = Light(lit.color, lit.pattern, STEP_BACK[word])
+        frame[square] = lit
+    return frame
 
 
 def hex_color(rgb: RGB) -> str:
@@ -107,9 +120,12 @@ def hex_color(rgb: RGB) -> str:
 
 
 def legend() -> dict[str, dict[str, object]]:
-    """Every word with its colour, pattern and level, so the panel can draw the same lights."""
+    """Every word with its colour, pattern and level, so the panel can draw the same lights;
+    the words that step back while a hint shows also carry that level (``behind_hint``)."""
     result: dict[str, dict[str, object]] = {}
     for word in SIGNALS:
         lit = light(word, 0)
         result[word] = {"color": hex_color(lit.color), "pattern": lit.pattern, "level": lit.level}
+        if word in STEP_BACK:
+            result[word]["behind_hint"] = STEP_BACK[word]
     return result

@@ -201,13 +201,22 @@ class Table:
                 self._reopened()
 
     def _finished(self) -> None:
+        self._keep_record(finished=True)
+
+    def _keep_unfinished(self) -> None:
+        """The running game, replaced by a new one: kept with its record as far as it went."""
+        self._keep_record(finished=False)
+
+    def _keep_record(self, finished: bool) -> None:
+        """The current game's record and state into the journal, finished or replaced; a
+        failing disk is told in a notice."""
         if self._journal is None or self._game_id is None or self._companion is None:
             return
+        keep = self._journal.finish if finished else self._journal.keep_unfinished
         try:
-            self._journal.finish(self._game_id, self._record_locked() or {},
-                                 self._companion.document())
+            keep(self._game_id, self._record_locked() or {}, self._companion.document())
         except JournalError as e:
-            self._notice("finish_not_kept", detail=str(e))
+            self._notice("finish_not_kept" if finished else "journal_error", detail=str(e))
 
     def _reopened(self) -> None:
         if self._journal is not None and self._game_id is not None:
@@ -657,8 +666,12 @@ class Table:
             running = self._companion
             if (not replace and running is not None and running.actions
                     and not running.state.over):
-                raise ConfirmNeeded(N_("{game} is still running: a new game ends it (it stays "
-                                       "in the journal)"), "replace", game=running.game.name)
+                raise ConfirmNeeded(N_("{game} is still running: a new game ends it. It is "
+                                       "kept, marked unfinished and with its record, among "
+                                       "the games on the Table page."), "replace",
+                                    game=running.game.name)
+            if running is not None and running.actions and not running.state.over:
+                self._keep_unfinished()  # with its players' names, before the new ones
             self._end_replay_locked()
             self._names = [str(n) for n in (names or [])][:game.players]
             self._colors = [str(c) for c in (colors or [])][:game.players]
@@ -773,16 +786,21 @@ class Table:
 
     def finished_games(self) -> list[dict[str, Any]]:
         """Finished games kept in the journal, oldest first, each with its record and state
-        (parsed: for tools and tests; the panel reads them a page at a time from ``shelf``);
-        a damaged record is left out and told in the view's notices."""
+        (parsed: for tools and tests; the panel reads them a page at a time from ``shelf``),
+        and whether it is unfinished (replaced by a new game before its end); a damaged record
+        is left out and told in the view's notices."""
         shelf = self.shelf()
         if shelf is None:
             return []
         try:
             with shelf:
-                return [{"id": g.id, "variant": g.variant, "finished": g.finished,
-                         "record": json.loads(g.record), "state": json.loads(g.state),
-                         "imported": g.imported} for g in shelf.every()]
+                games = [{"id": g.id, "variant": g.variant, "finished": g.finished,
+                          "record": json.loads(g.record), "state": json.loads(g.state),
+                          "imported": g.imported} for g in shelf.every()]
+                for game in games:
+                    game["unfinished"] = not (isinstance(game["state"], dict)
+                                              and game["state"].get("over"))
+                return games
         except sqlite3.Error as e:  # a damaged journal is reported, not raised
             with self._lock:
                 self._notice("finished_unreadable", detail=str(e))
@@ -808,7 +826,7 @@ class Table:
         large file, so that the replay never holds this process's interpreter lock)."""
         journal = self._journal
         if journal is None or not journal.ok:
-            raise JournalError("the table keeps no journal, so it cannot keep imported games")
+            raise JournalError("the table keeps no save file, so it cannot keep imported games")
         if not self._importing.acquire(blocking=False):
             raise ArchiveBusy(N_("another file of finished games is being loaded: try again "
                                  "when it is done"))
@@ -837,7 +855,7 @@ class Table:
                     if growth > max_growth:
                         raise ArchiveError(N_(
                             "the games of this file would add more than {most} MB to the "
-                            "table's journal, the most one file may add: split it and load "
+                            "table's save file, the most one file may add: split it and load "
                             "the parts one after the other"), most=max_growth // (1024 * 1024))
                     batch.append(checked)
                     if len(batch) >= IMPORT_BATCH:

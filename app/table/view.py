@@ -49,11 +49,11 @@ MESSAGES: Mapping[str, str] = {
                            "and the table cannot see faces)"),
     "board_set": N_("the board is set: the game can start"),
     "board_clear": N_("the board is clear"),
-    "cancelled_piece": N_("the new piece on {square} is cancelled: take it away"),
+    "cancelled_piece": N_("the new {piece} on {square} is cancelled: take it away"),
     "cancelled_number": N_("the {number} chosen in advance is cancelled"),
     "all_turned": N_("all turned over"),
     "turn_first": N_("turn over the blinking amber pieces first"),
-    "one_at_a_time": N_("one new piece at a time: {square} is waiting"),
+    "one_at_a_time": N_("one new {piece} at a time: {square} is waiting"),
     "cannot_move": N_("the piece on {square} cannot move now"),
     "dead_field": N_("{square} is a dead field: no number fits there"),
     "no_number_here": N_("no number may go on {square} now"),
@@ -65,65 +65,68 @@ MESSAGES: Mapping[str, str] = {
     "number_illegal_move": N_("{start} to {square}: {reason}"),
     "jump_on": N_("{square}: go on jumping"),
     "illegal": N_("{reason}"),
-    "number_chosen": N_("{number} chosen: put the piece down"),
+    "number_chosen": N_("{number} chosen: put the {piece} down"),
     "cancelled_hand": N_("the computer's {number} is cancelled: tell its number again"),
     "hand_told": N_("the computer holds a {number}"),
     "not_computers_move": N_("{square}: {reason}"),
     "computer_failed": N_("the computer could not choose a move ({detail}): play it for the "
                           "computer by hand"),
-    # Notices: what the table tells about itself, its journal and its hardware.
-    "journal_fresh_failed": N_("cannot start a fresh journal at {file}: {detail}; this game is "
+    # Notices: what the table tells about itself, its save file (the journal) and its hardware.
+    # A player reads them: they speak of the save file, never of the journal.
+    "journal_fresh_failed": N_("cannot start a new save file at {file}: {detail}; this game is "
                             "not saved"),
-    "journal_open_failed": N_("cannot open the journal {file}: {detail}; this game is not saved"),
-    "journal_unmovable": N_("the journal {file} is unreadable ({detail}) and could not be moved "
+    "journal_open_failed": N_("cannot open the save file {file}: {detail}; this game is not "
+                           "saved"),
+    "journal_unmovable": N_("the save file {file} is unreadable ({detail}) and could not be moved "
                          "aside: {error}"),
-    "journal_set_aside": N_("the journal {file} was unreadable ({detail}); it was kept as {kept} "
-                         "and a fresh journal started"),
-    "journal_restart_failed": N_("cannot start a fresh journal: {detail}; this game is not saved"),
-    "journal_not_copied": N_("the journal could not be copied before its check: {detail}"),
-    "journal_kept_main_and_wal": N_("the journal as found at start (main file and WAL) was kept "
+    "journal_set_aside": N_("the save file {file} was unreadable ({detail}); it was kept as "
+                         "{kept} and a new save file started"),
+    "journal_restart_failed": N_("cannot start a new save file: {detail}; this game is not saved"),
+    "journal_not_copied": N_("the save file could not be copied before its check: {detail}"),
+    "journal_kept_main_and_wal": N_("the save file as found at start (both of its parts) was kept "
                                  "as {kept}"),
-    "journal_kept_wal": N_("the journal as found at start (WAL) was kept as {kept}"),
-    "journal_not_kept": N_("the journal as found at start could not be kept: {detail}"),
-    "mark_unwritable": N_("the journal's mark {file} cannot be written ({detail}); lost actions "
+    "journal_kept_wal": N_("the save file's latest writes as found at start were kept as {kept}"),
+    "journal_not_kept": N_("the save file as found at start could not be kept: {detail}"),
+    "mark_unwritable": N_("the save file's mark {file} cannot be written ({detail}); lost actions "
                        "could go unnoticed"),
-    "mark_missing": N_("the journal's mark {file} was missing: whether actions were lost after a "
-                    "power cut or damage before this start cannot be told"),
-    "mark_damaged": N_("the journal's mark {file} was damaged: whether actions were lost after a "
-                    "power cut or damage before this start cannot be told"),
-    "mark_unreadable": N_("the journal's mark {file} was unreadable ({detail}): whether actions "
+    "mark_missing": N_("the save file's mark {file} was missing: whether actions were lost after "
+                    "a power cut or damage before this start cannot be told"),
+    "mark_damaged": N_("the save file's mark {file} was damaged: whether actions were lost after "
+                    "a power cut or damage before this start cannot be told"),
+    "mark_unreadable": N_("the save file's mark {file} was unreadable ({detail}): whether actions "
                        "were lost after a power cut or damage before this start cannot be told"),
-    "lost_game": N_("the journal lost game {game} with its {actions} after a power cut or damage"),
-    "lost_games": N_("the journal lost game {game} with its {actions} after a power cut or "
+    "lost_game": N_("the save file lost game {game} with its {actions} after a power cut or "
+                 "damage"),
+    "lost_games": N_("the save file lost game {game} with its {actions} after a power cut or "
                   "damage; {games} games are missing in all"),
-    "lost_actions": N_("the journal lost {actions} of game {game} after a power cut or damage; "
+    "lost_actions": N_("the save file lost {actions} of game {game} after a power cut or damage; "
                     "the game resumes from action {resume}"),
-    "lost_actions_damaged": N_("the journal lost {actions} of game {game} after a power cut or "
+    "lost_actions_damaged": N_("the save file lost {actions} of game {game} after a power cut or "
                             "damage"),
-    "entries_differ": N_("the entries of game {game} differ from the journal's mark at action "
+    "entries_differ": N_("the entries of game {game} differ from the save file's mark at action "
                       "{seq}: they were damaged or replaced"),
-    "lost_finished": N_("the journal lost {games} after a power cut or damage"),
-    "start_damaged": N_("game {game}: its start data are damaged; it is kept in the journal"),
+    "lost_finished": N_("the save file lost {games} after a power cut or damage"),
+    "start_damaged": N_("game {game}: its start data are damaged; it is kept in the save file"),
     "entries_damaged": N_("game {game}: {entries} damaged from entry {first}; they are kept in "
-                       "the journal"),
+                       "the save file"),
     "record_bad_checksum": N_("the record of finished game {game} is damaged (its checksum does "
-                           "not match); it is kept in the journal and left out of the finished "
-                           "games"),
+                           "not match); it is kept in the save file and left out of the "
+                           "finished games"),
     "record_not_json": N_("the record of finished game {game} is damaged (it is not valid JSON); "
-                       "it is kept in the journal and left out of the finished games"),
+                       "it is kept in the save file and left out of the finished games"),
     "not_saved": N_("{detail}; the game goes on but is not saved"),
     "finish_not_kept": N_("{detail}; the finished game is not kept"),
     "journal_error": N_("{detail}"),
     "not_replayed": N_("game {game} ({variant}) could not be replayed: {detail}; it is kept in "
-                    "the journal, set aside"),
+                    "the save file, set aside"),
     "resumed_set_aside": N_("Game {game} ({name}) resumed with {actions}; {entries} set aside in "
                          "{file}"),
     "resumed_set_aside_because": N_("Game {game} ({name}) resumed with {actions}; {entries} set "
                                  "aside in {file} ({detail})"),
     "resumed_kept": N_("Game {game} ({name}) resumed with {actions}; {entries} set aside in the "
-                    "journal"),
+                    "save file"),
     "resumed_kept_because": N_("Game {game} ({name}) resumed with {actions}; {entries} set aside "
-                            "in the journal ({detail})"),
+                            "in the save file ({detail})"),
     "leds_failed": N_("the LEDs could not be updated: {detail}"),
     "unknown_square": N_("a sensor reported an unknown square {square}; ignored"),
     "internal_error": N_("an internal error happened; the game is unchanged, see the log"),

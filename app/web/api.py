@@ -308,7 +308,7 @@ def _reading() -> tuple[Shelf, Callable[[], None]]:
     panel = _panel()
     shelf = panel.table.shelf()
     if shelf is None:
-        raise ApiError(N_("the table keeps no journal, so it has no finished games"), 404)
+        raise ApiError(N_("the table keeps no save file, so it has no finished games"), 404)
     host = request.remote_addr or "?"
     refused = panel.readers.acquire(host)
     if refused is not None:
@@ -360,12 +360,14 @@ def _summary(game: Summary) -> dict[str, Any]:
         "winners": game.winners,
         "end_reason": game.end_reason,
         "imported": game.imported,
+        "unfinished": game.unfinished,
     }
 
 
 @api.get("/games")
 def finished_games() -> Response:
-    """Finished games, newest first, without their records (download those one by one).
+    """Finished games, newest first, without their records (download those one by one); a
+    game replaced by a new one before its end is among them, marked ``unfinished``.
 
     Without ``limit``: every one, as a JSON list (streamed). With ``limit`` (1 to 100): one
     page, ``{"games": [...], "next": id or null, "total": n}``; the next page is asked with
@@ -437,11 +439,13 @@ def _pieces(text: str, size: int = 64 * 1024) -> Iterator[str]:
 def export_games() -> Response:
     """Every finished game in one file (docs/records.md, "Finished games file"), named with
     today's date; ``?download=0`` shows it instead of saving it. Streamed from one snapshot of
-    the journal, a few games in memory at a time."""
+    the journal, a few games in memory at a time. Unfinished games (replaced before their end)
+    stay on this table: another table takes only finished ones."""
     from datetime import date
 
     shelf, release = _reading()
-    chunks = export_chunks(shelf.every(), now_iso(), current_version().to_json())
+    chunks = export_chunks(shelf.every(finished_only=True), now_iso(),
+                           current_version().to_json())
     response = _streamed(chunks, shelf, release)
     if query(QUERY_PARAMETERS["api.export_games"]).get("download") not in ("0", "false"):
         _attachment(response, f"sudoku-table-games-{date.today().isoformat()}.json")

@@ -123,7 +123,9 @@ def render(markdown: str) -> str:
 
 
 def _code_block(lines: list[str]) -> str:
-    return f"<pre><code>{html.escape(chr(10).join(lines), quote=False)}</code></pre>"
+    # A drawing wider than a phone scrolls in its own box: the keyboard reaches it too.
+    return (f'<pre tabindex="0"><code>{html.escape(chr(10).join(lines), quote=False)}'
+            "</code></pre>")
 
 
 def _cells(row: str) -> list[str]:

@@ -323,6 +323,32 @@ def test_a_hint_shows_the_advised_action_and_why_and_changes_nothing() -> None:
     table.close()
 
 
+def test_the_targets_step_back_on_the_leds_while_a_hint_shows() -> None:
+    """With a number chosen, green lights every square where it fits (most of a KOSMOS board);
+    the square the hint names must stand out of them: while the hint shows, the targets dim
+    to their level behind a hint, and come back at their own level once it is gone."""
+    from app.table.signals import LIGHTS, STEP_BACK
+
+    table, clock, display = make_table(computer=QUICK)
+    table.new_game("classic-sudoku", hints=True)
+    view = table.input({"type": "number", "number": 4})
+    targets = [s for s, word in view["table"]["signals"].items() if word == "target"]
+    assert len(targets) > 40
+    assert {display.last_frame[s].level for s in targets} == {LIGHTS["target"].level}
+    table.hint()
+    view = settled(table)
+    hinted = [s for s, word in view["table"]["signals"].items() if word == "hint"]
+    assert len(hinted) == 1
+    frame = display.last_frame
+    assert frame[hinted[0]] == LIGHTS["hint"]
+    assert {frame[s].level for s in targets if s not in hinted} == {STEP_BACK["target"]}
+    assert STEP_BACK["target"] <= LIGHTS["target"].level / 3
+    assert view["table"]["legend"]["target"]["behind_hint"] == STEP_BACK["target"]
+    view = table.input({"type": "undo"})  # the number chosen is cancelled, and the hint with it
+    assert "hint" not in view["table"]["signals"].values()
+    table.close()
+
+
 def test_hints_switched_off_are_refused_with_a_reason() -> None:
     table, clock = start("vierer-dominari", {1: "easy"}, hints=False)
     with pytest.raises(InputError, match="hints are switched off"):

@@ -187,11 +187,33 @@ def test_a_new_game_keeps_the_unfinished_one(tmp_path: Path) -> None:
     with pytest.raises(ConfirmNeeded):  # a running game is replaced only when confirmed
         table.new_game("fake-halma")
     table.new_game("fake-halma", replace=True)
+    # Kept with its record as far as it went, listed among the games as unfinished.
+    kept = table.finished_games()
+    assert [(g["variant"], g["unfinished"]) for g in kept] == [("fake-kosmos", True)]
+    assert kept[0]["record"]["actions"] == [{"type": "place", "cell": "b2", "number": 3}]
+    assert kept[0]["state"]["over"] is False
     table.close()
     with sqlite3.connect(path) as db:
         rows = db.execute("SELECT variant, status FROM games ORDER BY id").fetchall()
     db.close()
     assert rows == [("fake-kosmos", "abandoned"), ("fake-halma", "running")]
+    again, _, _ = make_table(path)  # and so after a restart, checked like every record
+    assert [g["unfinished"] for g in again.finished_games()] == [True]
+    assert again.view()["table"]["notices"] == []
+    again.close()
+
+
+def test_a_reopened_game_replaced_keeps_the_record_it_finished_with(tmp_path: Path) -> None:
+    table, clock, _ = make_table(tmp_path / "j.db")
+    table.new_game("fake-kosmos")
+    for square, number in FULL_GAME:
+        place(table, clock, square, number)
+    table.input({"type": "undo", "confirm": True})  # reopened: running again
+    table.new_game("fake-halma", replace=True)
+    finished = table.finished_games()
+    assert [(g["unfinished"], g["state"]["over"]) for g in finished] == [(False, True)]
+    assert finished[0]["record"]["actions"][-1] == {"type": "place", "cell": "d4", "number": 1}
+    table.close()
 
 
 def _runner(path: Path, board: str = "") -> subprocess.Popen[str]:

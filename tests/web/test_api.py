@@ -385,3 +385,36 @@ def test_a_hint_is_asked_worded_and_refused_when_hints_are_off(client: FlaskClie
     words = client.get("/api/i18n", headers={"Accept-Language": "de"}).get_json()
     assert words["codes"]["reasons"]["flips"] == "flips {count}"
     assert words["strings"]["flips {count}"] == "dreht {count} um"
+
+
+def test_a_replaced_game_is_kept_unfinished_with_its_record(client: FlaskClient) -> None:
+    """A new game over a running one is asked first, in words that say what happens (no word
+    of a journal); confirmed, the running game is kept with its record as far as it went and
+    listed among the games, marked unfinished. The export holds finished games only."""
+    client.post("/api/game", json={"variant": "vierer-dominari", "names": ["Anna", "Ben"]})
+    place(client, "c3", 3)
+    place(client, "d3", 2)
+    asked = client.post("/api/game", json={"variant": "classic-sudoku"},
+                        headers={"Accept-Language": "de"})
+    assert asked.status_code == 409
+    for language in ("en", "de"):
+        words = client.post("/api/game", json={"variant": "classic-sudoku"},
+                            headers={"Accept-Language": language}).get_json()["error"]
+        assert "journal" not in words.lower()
+        assert ("unfinished" in words) if language == "en" else ("unvollendet" in words)
+    assert client.get("/api/games").get_json() == []
+    assert client.post("/api/game", json={"variant": "classic-sudoku",
+                                          "replace": True}).status_code == 200
+    games = client.get("/api/games").get_json()
+    assert len(games) == 1
+    kept = games[0]
+    assert kept["unfinished"] is True and kept["variant"] == "vierer-dominari"
+    assert kept["winners"] == [] and kept["names"] == ["Anna", "Ben"]
+    record = client.get(f"/api/games/{kept['id']}/record").get_json()
+    assert record["actions"] == [{"type": "place", "cell": "c3", "number": 3},
+                                 {"type": "place", "cell": "d3", "number": 2}]
+    assert record["names"] == ["Anna", "Ben"]
+    assert client.get("/api/games/export?download=0").get_json()["games"] == []
+    # A game with nothing played yet is replaced without a trace.
+    client.post("/api/game", json={"variant": "revers-dominari", "replace": True})
+    assert len(client.get("/api/games").get_json()) == 1

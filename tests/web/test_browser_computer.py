@@ -49,7 +49,7 @@ def test_a_game_against_the_computer_by_taps(phone: Phone) -> None:
     # A hint first: it lights, and the panel says why.
     page.click("#hint")
     page.wait_for_selector("#hint-box[data-status='ready']")
-    assert page.text_content("#hint-action").startswith("Hint for White:")
+    assert page.text_content("#hint-action").startswith("Hint: ")
     assert page.query_selector_all("#hint-reasons li")
     page.wait_for_selector("#board [data-square][data-signal='hint']", state="attached")
     computer_moves = 0

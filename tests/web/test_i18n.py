@@ -163,7 +163,8 @@ def german(browser: Any, server: str) -> Iterator[Phone]:
 @pytest.mark.parametrize("family", ["vierer", "revers", "halma", "classic", "duell", "family"])
 def test_a_game_played_in_german_shows_no_english(german: Phone, family: str) -> None:
     """A full game of every family played by taps on a German phone: no word of the UI's
-    English anywhere on the way (start form, set-up, every few moves, the end)."""
+    English anywhere on the way (start form, set-up, every few moves, the end), no journal,
+    and in the card games no card called a Stein."""
     import json
 
     from .test_companion import GAMES, play_by_taps
@@ -174,10 +175,17 @@ def test_a_game_played_in_german_shows_no_english(german: Phone, family: str) ->
     page = german.page
     seen: list[str] = []
 
+    from app.rules.game import new_game
+
+    cards = new_game(variant).piece_word == "card"
+
     def english_on(where: str) -> None:
         text = page.evaluate("document.body.innerText")
         found = {w for w in ENGLISH_ONLY.findall(text) if w.lower() in vocabulary}
         assert not found, (where, sorted(found))
+        assert "journal" not in text.lower(), where
+        if cards and page.url.endswith("/play"):  # a card is a Karte, never a Stein
+            assert not re.search(r"Stein", text), (where, re.findall(r".{30}Stein.{10}", text))
         seen.append(where)
 
     for path in ("/", "/rules", "/table"):
@@ -307,3 +315,23 @@ def test_the_build_guide_has_a_german_twin_that_keeps_every_pin() -> None:
     for pattern in (r"^#+ ", r"^\s*```", r"^\|", r"GPIO\s?\d+", r"`[^`\n]+`"):
         found = [re.findall(pattern, text, re.MULTILINE) for text in (english, german)]
         assert found[0] == found[1], pattern
+
+
+def test_no_word_a_player_reads_speaks_of_the_journal(code_ids: set[str]) -> None:
+    """The journal is the table's own name for its save file: a player reads of the save
+    file (Speicherdatei) in every message, notice, question and page, in either language; the
+    details the save file gives when it fails say so too."""
+    import ast
+
+    german = catalog("de")
+    for english in code_ids:
+        assert "journal" not in english.lower(), english
+        assert "journal" not in german.get(english, "").lower(), english
+    for path in (ROOT / "app" / "table").glob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if (isinstance(node, ast.Call) and getattr(node.func, "id", None) == "JournalError"
+                    or isinstance(node, ast.Call)
+                    and getattr(node.func, "attr", None) == "start_over"):
+                for text in ast.walk(node):
+                    if isinstance(text, ast.Constant) and isinstance(text.value, str):
+                        assert "journal" not in text.value.lower(), (path.name, text.value)

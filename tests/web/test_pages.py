@@ -82,9 +82,10 @@ def test_markdown_keeps_multiplication_and_underscores_literal() -> None:
 
 def test_markdown_code_blocks_keep_board_diagrams_as_they_are() -> None:
     html = render("Board:\n\n```\n  a b\n9 | <x> * _y_ |\n```\nAfter.")
-    assert html == ("<p>Board:</p>\n<pre><code>  a b\n9 | &lt;x&gt; * _y_ |</code></pre>\n"
-                    "<p>After.</p>")
-    assert render("```\nnever closed") == "<pre><code>never closed</code></pre>"
+    assert html == ('<p>Board:</p>\n<pre tabindex="0"><code>  a b\n9 | &lt;x&gt; * _y_ |</code>'
+                    "</pre>\n<p>After.</p>")
+    assert render("```\nnever closed") == '<pre tabindex="0"><code>never closed</code></pre>'
+
 
 
 def test_markdown_pipe_tables() -> None:

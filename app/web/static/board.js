@@ -15,14 +15,26 @@ const Board = (() => {
     computer: "C", hint: "i", replayed: "\u25b6", better: "\u25c6",
   };
   const t = (text, params) => (typeof Panel !== "undefined" ? Panel.t(text, params) : text);
-  // What each light means, in this phone's language (read when shown, after the words came).
-  function meanings() {
+  // What each light means, in this phone's language (read when shown, after the words came),
+  // with the game's own word for its pieces (Game.traits' piece_word: piece, card or stone).
+  function meanings(pieceWord) {
+    const pick = (piece, card, stone) => (pieceWord === "card" ? card
+      : pieceWord === "stone" ? stone : piece);
     return {
-      illegal: t("take this piece away"), conflict: t("the piece it clashes with"),
-      flip: t("turn this piece over"), number: t("tell the panel this piece's number"),
-      dead: t("dead field: only a blank may go here"), target: t("a piece may go here"),
-      missing: t("a piece belongs here"), extra: t("this piece does not belong here"),
-      setup: t("put a start piece here"), last: t("last move or completed area"),
+      illegal: pick(t("take this piece away"), t("take this card away"), t("take this stone away")),
+      conflict: pick(t("the piece it clashes with"), t("the card it clashes with"),
+                     t("the stone it clashes with")),
+      flip: t("turn this piece over"),
+      number: pick(t("tell the panel this piece's number"), t("tell the panel this card's number"),
+                   t("tell the panel this stone's number")),
+      dead: t("dead field: only a blank may go here"),
+      target: pick(t("a piece may go here"), t("a card may go here"), t("a stone may go here")),
+      missing: pick(t("a piece belongs here"), t("a card belongs here"), t("a stone belongs here")),
+      extra: pick(t("this piece does not belong here"), t("this card does not belong here"),
+                  t("this stone does not belong here")),
+      setup: pick(t("put a start piece here"), t("put a start card here"),
+                  t("put a start stone here")),
+      last: t("last move or completed area"),
       computer: t("carry out the computer's move here"), hint: t("the hint you asked for"),
       replayed: t("the move played here"), better: t("the computer's better move"),
     };
@@ -330,10 +342,12 @@ const Board = (() => {
       const hit = shapeNode.cloneNode();
       hit.setAttribute("class", "cell-hit");
       // A square of the simulated table is a button (tap: a hand puts a piece down or lifts
-      // it); elsewhere it is a labelled picture of what stands there.
+      // it); elsewhere it is a labelled picture of what stands there; in a small picture of the
+      // whole board (options.picture) the board's own label says it all.
       const group = svgEl("g", options.clickable
         ? { class: "sq", "data-square": cell, role: "button", tabindex: "0", "aria-label": cell }
-        : { class: "sq", "data-square": cell, role: "img", "aria-label": cell });
+        : options.picture ? { class: "sq", "data-square": cell }
+          : { class: "sq", "data-square": cell, role: "img", "aria-label": cell });
       group.append(hit);
       if (options.onSquare) {
         group.addEventListener("click", () => options.onSquare(cell));
@@ -375,7 +389,8 @@ const Board = (() => {
     }
 
     return { svg, geometry, pos, unit, layers, squares, legend: options.legend || {},
-             pieceLooks: options.pieceLooks || [], jokers: !!options.jokers };
+             pieceLooks: options.pieceLooks || [], jokers: !!options.jokers,
+             pieceWord: options.pieceWord || "piece", picture: !!options.picture };
   }
 
   // Thick lines where two regions (blocks, jigsaw regions, cages) meet, as on the printed board.
@@ -495,6 +510,35 @@ const Board = (() => {
     }
   }
 
+  // The board in words, for a small picture of it: how many cells of which shape, in how many
+  // regions of which kind (the kind is the first word of a region's name), and the marks.
+  function describe(geometry) {
+    const cells = geometry.cells.length;
+    const regions = Object.keys(geometry.regions || {});
+    const count = regions.length;
+    const kind = count ? regions[0].split(" ")[0] : "";
+    const clues = Object.keys(geometry.clues || {}).length;
+    let words;
+    if (geometry.shape === "triangle") {
+      words = t("{cells} points of a triangle lattice in {count} triangles", { cells, count });
+    } else if (geometry.shape === "hex") {
+      words = t("{cells} hexagons in {count} regions", { cells, count });
+    } else if (geometry.shape === "square" && clues && !count) {
+      words = t("{cells} white squares in runs with {clues} sums", { cells, clues });
+    } else if (geometry.shape === "square") {
+      words = kind === "block" ? t("{cells} squares in {count} blocks", { cells, count })
+        : kind === "cage" ? t("{cells} squares in {count} cages", { cells, count })
+          : count ? t("{cells} squares in {count} regions", { cells, count })
+            : t("{cells} squares", { cells });
+    } else if (kind === "face" || regions.some((name) => name.endsWith(" face"))) {
+      words = t("{cells} squares on {count} faces of a cube", { cells, count });
+    } else {
+      words = t("{cells} cells", { cells });
+    }
+    const dots = ((geometry.marked || {}).dots || []).length;
+    return dots ? `${words}, ${t("{dots} of them marked with a black dot", { dots })}` : words;
+  }
+
   function textColor(hex) {
     const n = parseInt(hex.slice(1), 16);
     const lum = 0.299 * (n >> 16) + 0.587 * ((n >> 8) & 255) + 0.114 * (n & 255);
@@ -518,6 +562,8 @@ const Board = (() => {
     // acknowledgement), so a tap or a piece shows at once.
     const felt = new Set(table.felt || []);
     const signals = table.signals || {};
+    const hinted = Object.values(signals).includes("hint");
+    const said = meanings(board.pieceWord);
     const unturned = table.unturned || {};
     setSeatColors(table.colors);
     const legend = board.legend.signals || {};
@@ -594,33 +640,52 @@ const Board = (() => {
         }
       } else if (here) {
         pieces.append(svgEl("circle", { class: "piece unknown", cx: sq.x, cy: sq.y, r }));
-        label += " " + t("piece");
+        label += ", " + (board.pieceWord === "card" ? t("a card")
+          : board.pieceWord === "stone" ? t("a stone") : t("a piece"));
       }
       const word = signals[cell];
       if (word) {
         group.dataset.signal = word;
-        label += `, ${meanings()[word] || word}`;
+        label += `, ${said[word] || word}`;
         const look = legend[word] || { color: "#ffffff", pattern: "steady", level: 1 };
-        const opacity = Math.max(0.55, look.level || 1).toFixed(2);
+        // While a hint shows, the words that step back (the targets) dim as their LEDs do, so
+        // the hint's square stands out of the many where a number may go.
+        const behind = hinted && typeof look.behind_hint === "number";
+        const opacity = behind ? Math.min(0.35, Math.max(0.2, look.behind_hint * 2)).toFixed(2)
+          : Math.max(0.55, look.level || 1).toFixed(2);
         const pattern = `pattern-${look.pattern || "steady"}`;
+        if (word === "hint") {
+          // The hint's square tinted in its colour: the one square the hint names.
+          signalLayer.append(svgEl("circle", { class: "hint-halo", cx: sq.x, cy: sq.y,
+                                               r: board.unit * 0.45, fill: look.color }));
+        }
         const ring = svgEl("circle", {
-          class: `signal-ring ${pattern}`, cx: sq.x, cy: sq.y, r: board.unit * 0.45,
+          class: `signal-ring ${pattern}${behind ? " behind" : ""}${word === "hint" ? " hint-ring" : ""}`,
+          cx: sq.x, cy: sq.y, r: board.unit * (behind ? 0.4 : 0.45),
           stroke: look.color, "stroke-opacity": opacity, "data-signal": word,
         });
         signalLayer.append(ring);
-        const dx = board.unit * 0.3, dy = -board.unit * 0.3;
-        const badge = svgEl("g", { class: `signal-dot ${pattern}` });
-        badge.append(svgEl("circle", { cx: sq.x + dx, cy: sq.y + dy, r: board.unit * 0.16,
-                                       fill: look.color }));
-        const t = svgEl("text", { class: "signal-label", x: sq.x + dx, y: sq.y + dy });
-        t.style.fill = textColor(look.color); // readable on every badge colour (dead is dark blue)
-        t.textContent = SYMBOLS[word] || "*";
-        badge.append(t);
-        signalLayer.append(badge);
+        if (behind) {
+          group.dataset.behind = "true";
+        } else {
+          delete group.dataset.behind;
+          const dx = board.unit * 0.3, dy = -board.unit * 0.3;
+          const badge = svgEl("g", { class: `signal-dot ${pattern}` });
+          badge.append(svgEl("circle", { cx: sq.x + dx, cy: sq.y + dy, r: board.unit * 0.16,
+                                         fill: look.color }));
+          const t = svgEl("text", { class: "signal-label", x: sq.x + dx, y: sq.y + dy });
+          t.style.fill = textColor(look.color); // readable on every badge colour (dead is dark blue)
+          t.textContent = SYMBOLS[word] || "*";
+          badge.append(t);
+          signalLayer.append(badge);
+        }
+      } else {
+        delete group.dataset.behind;
       }
-      group.setAttribute("aria-label", label);
+      if (!board.picture) group.setAttribute("aria-label", label);
     }
   }
 
-  return { build, update, setPalette, setSeatColors, seatColor, markOf, textColor, SYMBOLS, meanings };
+  return { build, update, setPalette, setSeatColors, seatColor, markOf, textColor, SYMBOLS, meanings,
+           describe };
 })();

@@ -77,6 +77,7 @@
       legend,
       pieceLooks: traitsOf(variantId).piece_looks,
       jokers: traitsOf(variantId).has_jokers,
+      pieceWord: traitsOf(variantId).piece_word,
       clickable: simulated,
       onSquare: simulated ? onSquare : null,
     });
@@ -211,7 +212,7 @@
     who.replaceChildren();
     const actor = next.actor;
     if (game.over) {
-      who.append(winnerWords(game));
+      who.append(el("strong", { text: winnerWords(game) }));
     } else if (actor !== null && actor !== undefined) {
       who.append(swatch(actor), el("strong", { text: playerName(actor) }));
       who.dataset.actor = String(actor);
@@ -300,6 +301,10 @@
   // message (or its latest notice) in this phone's language.
   function messageText() {
     const code = view.table.message_code || (view.table.notice_codes || []).slice(-1)[0];
+    // "4 chosen: put the card down" says again what the bar's next step says ("Put your 4 on
+    // the board.") and the pad shows the 4 marked: said once, the bar keeps to a third.
+    const next = view.table.next || {};
+    if (code && code.code === "number_chosen" && next.code === "place_number") return "";
     if (code && code.code === "action") {
       const p = code.params || {};
       const scored = (p.points || []).map((n, i) => [i, n]).filter(([, n]) => n);
@@ -375,10 +380,13 @@
     return said("reasons", reason.code, params) || reason.text;
   }
 
+  // The hint: in the bar, the advised action with the mark its square carries on the board
+  // (the targets step back meanwhile); below the bar, why.
   function renderHint() {
     const hint = view.table.hint;
     const box = $("hint-box");
     box.hidden = !hint;
+    $("hint-why").hidden = !hint || hint.status !== "ready" || !(hint.reasons || []).length;
     if (!hint) return;
     box.dataset.status = hint.status;
     if (hint.status !== "ready") {
@@ -386,8 +394,8 @@
       $("hint-reasons").replaceChildren();
       return;
     }
-    $("hint-action").textContent = t("Hint for {player}: {action} (it lights up on the board).",
-                                     { player: playerName(hint.player), action: describe(hint.action) });
+    $("hint-action").textContent = t("Hint: {action} (marked i)",
+                                     { action: describe(hint.action) });
     $("hint-reasons").replaceChildren(...(hint.reasons || []).map((r) =>
       el("li", { "data-reason": r.code, text: reasonText(r) })));
   }
@@ -416,6 +424,8 @@
   function renderEnd(game) {
     $("end").hidden = !game.over;
     $("moves-box").hidden = !game.over;
+    // At the end the final scores, split as the rule book counts them, take the scores' place.
+    $("scores-box").hidden = game.over;
     $("rematch").hidden = !game.over;
     $("another").hidden = !game.over;
     if (!game.over) return;
@@ -424,11 +434,13 @@
                                  { winner: winnerWords(game), reason: endWords(game.end_reason) });
     renderBreakdown(game);
     const moves = view.table.moves || [];
-    $("moves").replaceChildren(...moves.map((m) => {
+    $("moves").replaceChildren(...moves.map((m, index) => {
       const scored = (m.points || []).map((n, i) => [i, n]).filter(([, n]) => n)
         .map(([i, n]) => `${playerName(i)} ${n > 0 ? "+" : ""}${n}`).join(", ");
       const done = (m.completed || []).map(area).join(", ");
-      return el("li", {}, m.player === null || m.player === undefined ? "" : swatch(m.player), " ",
+      // The move's number is text of its own, so that no list marker is cut at the edge.
+      return el("li", {}, el("span", { class: "move-number", text: `${index + 1}.` }), " ",
+                m.player === null || m.player === undefined ? "" : swatch(m.player), " ",
                 `${m.player === null || m.player === undefined ? "" : playerName(m.player) + ": "}` +
                 `${describe(m.action)}${scored ? ` (${scored}${done ? `: ${done}` : ""})` : ""}`);
     }));
@@ -450,6 +462,8 @@
     pad.hidden = moveGame || game.over || !(offered || mode);
     pad.dataset.mode = mode || (numberPrompt ? "answer" : "pre-choice");
     pad.style.setProperty("--numbers", String(high - low + 1));
+    // Upright, up to six numbers stand in one row; nine in two.
+    pad.style.setProperty("--pad-columns", String(high - low + 1 <= 6 ? high - low + 1 : 5));
     const inHand = view.table.in_hand;
     const modeChoices = new Set(mode === "discard" ? (view.table.discard_choices || [])
       : mode === "joker" ? (view.table.joker_choices || []) : []);
@@ -530,7 +544,9 @@
       !((view.table.computers || {})[String(next.actor)]);
     $("hint").hidden = !personToMove;
     $("hint").disabled = !view.table.hints || !!(view.table.hint && view.table.hint.status === "thinking");
-    $("hint").textContent = view.table.hints ? t("Hint") : t("Hints off");
+    // The button names its action; whether hints are on is the switch's to show.
+    if (view.table.hints) $("hint").removeAttribute("aria-describedby");
+    else $("hint").setAttribute("aria-describedby", "hint-off");
     $("hint-off").hidden = !personToMove || !!view.table.hints;
     $("end-turn").hidden = game.over || game.phase !== "blanks";
     // On the computer's turn the button is there only when the computer sets its card aside.
@@ -546,8 +562,12 @@
     $("joker").setAttribute("aria-pressed", mode === "joker" ? "true" : "false");
   }
 
-  function renderSim() {
+  function renderSim(game) {
     if (!simulated || !board) return;
+    const word = traitsOf(game.variant).piece_word;
+    $("sim-help").textContent = word === "card" ? t("Tap a square to put a card down or lift it.")
+      : word === "stone" ? t("Tap a square to put a stone down or lift it.")
+        : t("Tap a square to put a piece down or lift it; tap a piece twice to turn it over.");
     const cells = new Set(board.geometry.cells);
     const off = ((view.table && view.table.occupied) || []).filter((s) => !cells.has(s));
     const box = $("off-board");
@@ -576,7 +596,7 @@
       ...(Object.keys(view.table.computers || {}).length ? ["computer"] : [])];
     const listNode = $("legend");
     listNode.replaceChildren();
-    for (const [word, meaning] of Object.entries(Board.meanings())) {
+    for (const [word, meaning] of Object.entries(Board.meanings(traits.piece_word))) {
       if (shown && !shown.includes(word)) continue;
       const look = legend.signals[word] || { color: "#fff", pattern: "steady" };
       const light = el("span", { class: `light pattern-${look.pattern}`, text: Board.SYMBOLS[word],
@@ -632,7 +652,7 @@
     renderActions(game);
     renderHint();
     renderEnd(game);
-    renderSim();
+    renderSim(game);
     renderFaults();
     sounds(previous, next);
     Speech.follow(next);
@@ -674,12 +694,13 @@
       mode = mode === "joker" ? null : "joker";
       render(view);
     });
-    const soundButton = $("sound");
-    const showSound = () => {
-      soundButton.setAttribute("aria-pressed", Sound.on() ? "true" : "false");
-      soundButton.textContent = Sound.on() ? t("Sound on") : t("Sound off");
-    };
-    soundButton.addEventListener("click", () => { Sound.toggle(); showSound(); });
+    // Sounds on this phone: a switch that shows whether they are on.
+    const soundSwitch = $("sound");
+    const showSound = () => { soundSwitch.checked = Sound.on(); };
+    soundSwitch.addEventListener("change", () => {
+      if (soundSwitch.checked !== Sound.on()) Sound.toggle();
+      showSound();
+    });
     showSound();
     Speech.bind($("speech"), $("repeat"));
     if (simulated) $("sim-clear").addEventListener("click", () => send("/api/sim/clear", {}));

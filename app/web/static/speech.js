@@ -122,21 +122,27 @@ const Speech = (() => {
     showButtons();
   }
 
+  // The switch shows whether this phone speaks (hidden where the browser cannot); Repeat is
+  // there once something has been said.
   function showButtons() {
     const { toggle: t, repeat: r } = buttons;
     if (t) {
-      t.hidden = !available();
-      t.setAttribute("aria-pressed", on() ? "true" : "false");
-      t.textContent = on() ? Panel.t("Speech on") : Panel.t("Speech off");
+      (t.closest("label") || t).hidden = !available();
+      t.checked = on();
     }
     if (r) r.disabled = !(last && last.id);
   }
 
-  // The play page's two buttons: speech on this phone on or off, and Repeat.
-  function bind(toggleButton, repeatButton) {
-    buttons.toggle = toggleButton;
+  // The play page's switch (speech on this phone) and its Repeat button.
+  function bind(toggleSwitch, repeatButton) {
+    buttons.toggle = toggleSwitch;
     buttons.repeat = repeatButton;
-    if (toggleButton) toggleButton.addEventListener("click", toggle);
+    if (toggleSwitch) {
+      toggleSwitch.addEventListener("change", () => {
+        if (toggleSwitch.checked !== on()) toggle();
+        showButtons();
+      });
+    }
     if (repeatButton) repeatButton.addEventListener("click", repeat);
     showButtons();
     Panel.ready.then(showButtons);

@@ -48,14 +48,44 @@
   const LEVELS = ["easy", "normal", "strong"];
   const computerName = (level) => t("Computer ({level})", { level: Panel.said("levels", level) || level });
 
+  // A game to choose: a small drawing of its board (drawn once its geometry has come) beside
+  // its name, players and description.
   function gameButton(v) {
     const range = v.players[0] === v.players[1] ? `${v.players[0]}` : `${v.players[0]}-${v.players[1]}`;
+    const picture = document.createElementNS("http://www.w3.org/2000/svg", "svg");
+    picture.setAttribute("class", "board thumb");
+    picture.setAttribute("data-thumb", v.id);
+    picture.setAttribute("role", "img");
+    picture.setAttribute("aria-label", t("The board"));
     return el("li", {}, el("button", {
       type: "button", class: "game-choice", "data-variant": v.id, "aria-pressed": "false",
       onclick: () => choose(v),
-    }, el("strong", { text: v.name }), " ",
+    }, picture, el("span", { class: "about" }, el("strong", { text: v.name }), " ",
        el("span", { class: "meta", text: `${v.family}, ${t("{players} players", { players: range })}` }),
-       el("span", { class: "desc", text: t(v.description) })));
+       el("span", { class: "desc", text: t(v.description) }))));
+  }
+
+  // The small drawings, from the same geometry the play page draws the board from: one at a
+  // time, each in a task of its own, so that a tap on a game is answered at once meanwhile.
+  async function drawBoards(legend) {
+    // (A board that cannot be fetched is left undrawn; the toast says why.)
+    const geometries = variants.map((v) => get(`/api/variants/${encodeURIComponent(v.id)}`)
+      .catch(() => null));
+    for (const [index, v] of variants.entries()) {
+      await new Promise((resolve) => setTimeout(resolve, 0));
+      const geometry = await geometries[index];
+      if (!geometry) continue;
+      v.numbers = v.numbers || geometry.numbers;  // the setup form needs them too
+      const svg = document.querySelector(`svg[data-thumb="${CSS.escape(v.id)}"]`);
+      if (!svg) continue;
+      const board = Board.build(svg, geometry, { legend, picture: true,
+                                                 pieceLooks: (v.traits || {}).piece_looks });
+      // A fixed start position is drawn too (Halma's and Revers' pieces); a random one is not.
+      const cells = v.has_setup && !(v.traits || {}).random_setup
+        ? await get(`/api/variants/${encodeURIComponent(v.id)}/setup`).catch(() => ({})) : {};
+      Board.update(board, { game: { cells }, table: { signals: {} } });
+      svg.setAttribute("aria-label", t("The board: {words}", { words: Board.describe(geometry) }));
+    }
   }
 
   // The real pieces of the DOMINARI games are white and black: no colour to choose there.
@@ -244,12 +274,13 @@
   }
 
   async function main() {
+    let list, state, legend;
     $("setup-form").addEventListener("submit", start);
     $("computer-draws").checked = localStorage.getItem(DRAWS_KEY) === "true";
     $("propose-setup").addEventListener("click", () => loadSetup(Math.floor(Math.random() * 1e9)));
     await Panel.ready;
     try {
-      const [list, state, legend] = await Promise.all([get("/api/variants"), get("/api/state"),
+      [list, state, legend] = await Promise.all([get("/api/variants"), get("/api/state"),
                                                        get("/api/legend")]);
       variants = list;
       palette = legend;
@@ -259,6 +290,11 @@
       return;
     }
     $("games").replaceChildren(...variants.map(gameButton));
+    try {
+      await drawBoards(legend);
+    } catch (e) {
+      // The games can be chosen without their drawings; the toast says what failed.
+    }
     document.body.dataset.rendered = "true";
   }
 

@@ -11,10 +11,9 @@
   function show(speech) {
     if (!speech) return;
     current = speech;
-    const button = $("table-speech");
-    button.setAttribute("aria-pressed", speech.on ? "true" : "false");
-    button.textContent = speech.on ? t("Table speech: on") : t("Table speech: off");
-    button.disabled = !speech.available;
+    const toggle = $("table-speech");  // a switch: it shows whether the table speaks
+    toggle.checked = !!speech.on;
+    toggle.disabled = !speech.available;
     const problem = $("table-speech-problem");
     const why = speech.problem || speech.error;
     problem.hidden = !why;
@@ -39,7 +38,7 @@
 
   async function main() {
     await Panel.ready;
-    $("table-speech").addEventListener("click", () => change({ on: !(current && current.on) }));
+    $("table-speech").addEventListener("change", () => change({ on: $("table-speech").checked }));
     $("speech-volume").addEventListener("input", () => {
       $("speech-volume-value").textContent = `${Math.round(Number($("speech-volume").value) * 100)} %`;
     });

@@ -79,8 +79,8 @@
     $("finished-more").hidden = page.next === null;
     const count = $("finished-count");
     count.hidden = !page.total;
-    count.textContent = page.total ? t("{count} finished games, the newest first", { count: page.total }) : "";
-    if (!page.total) list.append(el("li", { class: "muted", text: t("No finished games yet.") }));
+    count.textContent = page.total ? t("{count} games, the newest first", { count: page.total }) : "";
+    if (!page.total) list.append(el("li", { class: "muted", text: t("No games played yet.") }));
     for (const g of page.games) list.append(finishedItem(g));
   }
 
@@ -93,13 +93,15 @@
     const scores = g.scores || [];
     const winners = g.winners || [];
     const who = names.map((n, i) => `${n} ${scores[i] ?? ""}`.trim()).join(" : ");
-    const won = winners.length === 1
-      ? t("{player} won", { player: names[winners[0]] || t("Player {n}", { n: winners[0] + 1 }) })
-      : winners.length > 1 ? t("{players} shared the win", { players: winners.map((w) => names[w]).join(", ") })
-        : t("a draw");
-    const reason = said("end", g.end_reason);
+    // A game replaced by a new one before its end: kept as far as it went.
+    const won = g.unfinished ? t("unfinished: replaced by a new game")
+      : winners.length === 1
+        ? t("{player} won", { player: names[winners[0]] || t("Player {n}", { n: winners[0] + 1 }) })
+        : winners.length > 1 ? t("{players} shared the win", { players: winners.map((w) => names[w]).join(", ") })
+          : t("a draw");
+    const reason = g.unfinished ? null : said("end", g.end_reason);
     const why = reason ? ` (${reason})` : "";
-    return el("li", { "data-game": String(g.id) },
+    return el("li", { "data-game": String(g.id), "data-unfinished": g.unfinished ? "true" : null },
       el("div", {},
         el("strong", { text: g.name || g.variant }), " ",
         el("span", { class: "muted", text: localDate(g.finished) }),
@@ -114,13 +116,13 @@
                   game: g.name || g.variant, date: localDate(g.finished) }) }));
   }
 
-  // The buzzer's switch: off by default; without a usable buzzer pin it says why.
+  // The buzzer's switch, showing whether it is on: off by default; without a usable buzzer
+  // pin it says why.
   function showTableSound(sound) {
-    const button = $("table-sound");
+    const toggle = $("table-sound");
     if (!sound) return;
-    button.setAttribute("aria-pressed", sound.on ? "true" : "false");
-    button.textContent = sound.on ? t("Table sound: on") : t("Table sound: off");
-    button.disabled = !sound.available;
+    toggle.checked = !!sound.on;
+    toggle.disabled = !sound.available;
     const problem = $("table-sound-problem");
     problem.hidden = sound.available;
     problem.textContent = sound.available ? ""
@@ -249,9 +251,10 @@
     $("led-test").addEventListener("click", () => ledTest().catch(() => {}));
     $("finished-more").addEventListener("click", () => showFinished(true).catch(() => {}));
     showTableSound(info.sound);
-    $("table-sound").addEventListener("click", () => {
-      const on = $("table-sound").getAttribute("aria-pressed") !== "true";
-      post("/api/table/sound", { on }).then((r) => showTableSound(r.sound)).catch(() => {});
+    $("table-sound").addEventListener("change", () => {
+      const toggle = $("table-sound");
+      post("/api/table/sound", { on: toggle.checked }).then((r) => showTableSound(r.sound))
+        .catch(() => { toggle.checked = !toggle.checked; });
     });
     showPower(info.power);
     for (const id of ["power-off", "power-restart"]) {
