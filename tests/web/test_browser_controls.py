@@ -34,7 +34,7 @@ SHOWN = """() => {
   }
   const kinds = {joker: 'prompt-joker', discard: 'prompt-discard', bear_off: 'prompt-bear-off',
                  where: 'where'};
-  for (const b of document.querySelectorAll('#prompt-extra button')) {
+  for (const b of document.querySelectorAll('#prompt-extra button, #now-rule-row button')) {
     if (!visible(b) || b.disabled) continue;
     if (b.dataset.blankOwner !== undefined) buttons.push('blank-' + b.dataset.blankOwner);
     else if (b.dataset.action in kinds) buttons.push(kinds[b.dataset.action]);

@@ -481,16 +481,21 @@
     const button = (label, data, onclick) => extra.append(el("button", {
       type: "button", class: "primary", text: label, ...data, onclick,
     }));
+    // Beside the rule it answers, so that the two share a row of the bar.
+    const ruleRow = $("now-rule-row");
+    ruleRow.querySelectorAll("button").forEach((b) => b.remove());
     if (view.table.where_offered) {
-      button(t("Where may it go?"), { "data-action": "where", class: "secondary",
-                                      "aria-pressed": Object.values(view.table.signals || {}).includes("target") ? "true" : "false" },
-             () => sendInput({ type: "where" }));
+      ruleRow.append(el("button", {
+        type: "button", class: "secondary", text: t("Show where"), "data-action": "where",
+        "aria-pressed": Object.values(view.table.signals || {}).includes("target") ? "true" : "false",
+        onclick: () => sendInput({ type: "where" }),
+      }));
     }
     const choice = view.table.blank_choice;
     if (choice) {
       // Only the colours it does not count as yet: each tap changes it.
       extra.append(el("p", { class: "small blank-question", text: t(
-        "{player}: the blank on {square} counts as {owner}'s colour. If it shows another colour, tap that one:",
+        "{player}: the blank on {square} counts as {owner}'s colour. Another colour? Tap it:",
         { player: playerName(choice.player), square: choice.square, owner: playerName(choice.owner) }) }));
       for (const owner of choice.choices || []) {
         if (owner === choice.owner) continue;
