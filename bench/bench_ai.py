@@ -22,7 +22,9 @@ players: easy, normal, strong; four: the same plus greedy), every seat order in 
 Run: ``.venv/bin/python bench/bench_ai.py [--games 30] [--games-fast 20] [--games-multi 24]
 [--workers 2]`` (about 40 minutes on a 2-core PC with the defaults)
 (``--only VARIANT`` repeats to pick games, ``--levels strong`` to pick levels; ``--games 0
---games-fast 0`` leaves out the duels, ``--players 4`` keeps only the four-player tables).
+--games-fast 0`` leaves out the duels, ``--players 4`` keeps only the four-player tables;
+``--seconds 30`` moves every level's clock safety stop to 30 s, so that on a busy machine the
+searches still look at every position of their budget and play as on a quiet one).
 """
 
 from __future__ import annotations
@@ -41,7 +43,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from app.ai import LEVELS, choose  # noqa: E402
+from app.ai import DEFAULT_BUDGETS, LEVELS, Budget, choose  # noqa: E402
 from app.ai.engine import action_number, candidates, draw  # noqa: E402
 from app.rules.actions import Action, Move  # noqa: E402
 from app.rules.game import Game, State, all_variants, new_game  # noqa: E402
@@ -111,6 +113,8 @@ class Table:
     variant: str
     seats: tuple[str, ...]
     seed: int
+    clock: float | None = None
+    """The searches' clock safety stop in seconds (None: each level's own)."""
 
 
 @dataclass
@@ -138,7 +142,10 @@ def play(table: Table) -> Outcome:
             action = PLAIN[seat](game, state, hand, rng)
         else:
             start = time.perf_counter()
-            action = choose(game, state, level=seat, seed=table.seed * 1000 + ply, hand=hand)
+            budget = (None if table.clock is None
+                      else Budget(DEFAULT_BUDGETS[seat].positions, table.clock))
+            action = choose(game, state, level=seat, seed=table.seed * 1000 + ply, hand=hand,
+                            budget=budget)
             seconds[mover] += time.perf_counter() - start
             moves[mover] += 1
         state = game.apply(state, action)
@@ -158,11 +165,12 @@ def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
     return max(0.0, centre - half), min(1.0, centre + half)
 
 
-def duel_tables(variant: str, level: str, opponent: str, games: int) -> list[Table]:
+def duel_tables(variant: str, level: str, opponent: str, games: int,
+                clock: float | None = None) -> list[Table]:
     tables = []
     for i in range(games):
         seats = (level, opponent) if i % 2 == 0 else (opponent, level)
-        tables.append(Table(variant, seats, seed=10_000 + i))
+        tables.append(Table(variant, seats, seed=10_000 + i, clock=clock))
     return tables
 
 
@@ -207,6 +215,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--no-multi", action="store_true", help="skip the mixed tables")
     parser.add_argument("--players", nargs="*", type=int, default=[3, 4], choices=[3, 4],
                         help="the mixed tables' numbers of players (default 3 4)")
+    parser.add_argument("--seconds", type=float, default=None,
+                        help="every search's clock safety stop (default: each level's own)")
     args = parser.parse_args(argv)
     variants = [cls.id for cls in all_variants() if not args.only or cls.id in args.only]
 
@@ -217,10 +227,11 @@ def main(argv: Sequence[str] | None = None) -> int:
             if n <= 0:
                 continue
             for opponent in args.opponents:
-                duels[(variant, level, opponent)] = duel_tables(variant, level, opponent, n)
+                duels[(variant, level, opponent)] = duel_tables(variant, level, opponent, n,
+                                                                args.seconds)
         if "normal" in args.levels and "easy" in args.levels and args.games_fast > 0:
             duels[(variant, "normal", "easy")] = duel_tables(variant, "normal", "easy",
-                                                             args.games_fast)
+                                                             args.games_fast, args.seconds)
     multi: dict[tuple[str, int], list[Table]] = {}
     if not args.no_multi:
         for variant in variants:
@@ -230,7 +241,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                 roster = ["easy", "normal", "strong"] + (["greedy"] if players == 4 else [])
                 orders = list(itertools.permutations(roster))
                 multi[(variant, players)] = [
-                    Table(variant, tuple(orders[i % len(orders)]), seed=20_000 + i)
+                    Table(variant, tuple(orders[i % len(orders)]), seed=20_000 + i,
+                          clock=args.seconds)
                     for i in range(args.games_multi)]
 
     everything = [t for ts in duels.values() for t in ts] + [t for ts in multi.values()

@@ -67,15 +67,18 @@ class Piece:
 
 @dataclass(frozen=True, slots=True)
 class Effects:
-    """What one action did: pieces flipped, houses or sections completed, points per player."""
+    """What one action did: pieces flipped, houses or sections completed, points per player,
+    and houses won before they were full (``claimed``: Duell der Meister's early claims, to
+    whichever player they went)."""
 
     flipped: tuple[str, ...] = ()
     completed: tuple[str, ...] = ()
     points: tuple[int, ...] = ()
+    claimed: tuple[str, ...] = ()
 
     def to_json(self) -> dict[str, Any]:
         return {"flipped": list(self.flipped), "completed": list(self.completed),
-                "points": list(self.points)}
+                "points": list(self.points), "claimed": list(self.claimed)}
 
 
 @dataclass(frozen=True)

@@ -3,8 +3,9 @@
 After every change the table hands ``Announcer.observe`` the moment it shows (``Moment``: the
 message, the next step, the LED words, the end); ``announce`` compares it with the moment before
 and names what is new, as ``Part``s of one kind each: a game begun or resumed, the action just
-accepted with its points and completed areas, a piece to take away and why, flips to make, the
-computer's move to carry out, whose turn it is, the end with the winner. Nothing already said is
+accepted with its points, completed areas and areas decided early (Duell der Meister), a piece
+to take away and why, flips to make, the computer's move to carry out, whose turn it is, the end
+with the winner. Nothing already said is
 said again: a turn is announced once per change of the player, flips once per action, and a
 board put right in between changes nothing.
 
@@ -68,6 +69,7 @@ PHRASES: Mapping[str, str] = {
     "jump": N_("{start} to {square} via {via}"),
     "bear_off": N_("{cell} borne off"),
     "completed": N_("{areas} complete"),
+    "claimed": N_("{areas} decided early"),
     "plus": N_("plus {points}"),
     "minus": N_("minus {points}"),
     "player_plus": N_("{player} plus {points}"),
@@ -171,7 +173,8 @@ def announce(before: Moment | None, now: Moment, turn: int | None) -> tuple[list
             parts.append(_part("action", "action", None,
                                action=params.get("action"), player=params.get("player"),
                                points=list(params.get("points") or []),
-                               completed=list(params.get("completed") or [])))
+                               completed=list(params.get("completed") or []),
+                               claimed=list(params.get("claimed") or [])))
         elif code in ("taken_back", "taken_back_on_board"):
             parts.append(_part("action", "taken_back", action=params.get("action")))
             turn = None  # whoever is to move again is told so
@@ -368,6 +371,9 @@ def say_part(part: Part, voice: Voice, names: list[str]) -> str:
         if p.get("completed"):
             areas = voice.join([voice.area(str(a)) for a in p["completed"]])
             extra.append(say(PHRASES["completed"]).format(areas=areas))
+        if p.get("claimed"):  # Duell der Meister: houses won before they were full
+            areas = voice.join([voice.area(str(a)) for a in p["claimed"]])
+            extra.append(say(PHRASES["claimed"]).format(areas=areas))
         scored = list(enumerate(p.get("points") or []))
         scored.sort(key=lambda item: item[0] != mover)  # the mover's points first
         for seat, points in scored:

@@ -311,7 +311,8 @@ class Companion:
         self.known_extra = {}
         last = self.state.last
         self.say(how, action=action.to_json(), player=self.history.last_player(),
-                 points=list(last.points), completed=list(last.completed))
+                 points=list(last.points), completed=list(last.completed),
+                 claimed=list(last.claimed))
         self._board_put_right()
 
     def cancel_pending(self) -> bool:

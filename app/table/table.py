@@ -91,7 +91,8 @@ def moves(companion: Companion) -> list[dict[str, Any]]:
     states = companion.states
     return [{"player": companion.history.player_of(i), "action": action.to_json(),
              "points": list(states[i + 1].last.points),
-             "completed": list(states[i + 1].last.completed)}
+             "completed": list(states[i + 1].last.completed),
+             "claimed": list(states[i + 1].last.claimed)}
             for i, action in enumerate(companion.actions)]
 
 

@@ -9,12 +9,35 @@ legal and fillable.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import Any
 
 from app.rules.duell.game import DEFAULT_GOLD, GEOMETRY, DuellState
 from app.rules.game import Piece
 from app.rules.solver import find_fill
 
 from .notation import parse_pieces
+
+# The rule book's worked example, rebuilt on the default gold cards (a5 and a9 are gold): the
+# blue player (0) is about to put a 9 on a8, the last empty cell of file a, where blue then
+# holds 1, 6, 8 and 9 against red's 3, 2 and 7. In block a7 blue holds 8, 2 and 7 against red's
+# 1, 5 and 6; after the 9 only c8 stays empty there, and only a 3 fits it.
+BOOK = "A1 a1, A6 a2, B3 a3, B2 a4, B7 a6, A8 a7, B1 b7, B5 b8, A2 b9, A7 c7, B6 c9"
+
+BOOK_RECORD: dict[str, Any] = {
+    "variant": "duell-der-meister", "players": 2,
+    "actions": [
+        {"type": "place", "cell": "a1", "number": 1}, {"type": "place", "cell": "a3", "number": 3},
+        {"type": "place", "cell": "a2", "number": 6}, {"type": "place", "cell": "a4", "number": 2},
+        {"type": "place", "cell": "a7", "number": 8}, {"type": "place", "cell": "a6", "number": 7},
+        {"type": "place", "cell": "b9", "number": 2}, {"type": "place", "cell": "b7", "number": 1},
+        {"type": "place", "cell": "c7", "number": 7}, {"type": "place", "cell": "b8", "number": 5},
+        {"type": "place", "cell": "e5", "number": 3}, {"type": "place", "cell": "c9", "number": 6},
+        {"type": "place", "cell": "a8", "number": 9},
+    ],
+}
+"""The same example as a record played from the start: ``BOOK`` card by card, turn about, then
+the blue 9 (blue's 3 on e5, far from file a and block a7, evens the count of cards so that the
+9 falls on blue's turn)."""
 
 _FILL = find_fill(GEOMETRY, DEFAULT_GOLD)
 assert _FILL is not None

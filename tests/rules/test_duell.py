@@ -18,17 +18,16 @@ from app.rules.game import Piece, new_game
 from app.rules.record import Record, replay
 from app.rules.solver import find_fill
 
-from .duell_positions import SOLUTION, from_solution, position
+from .duell_positions import BOOK, BOOK_RECORD, SOLUTION, from_solution, position
 
 VARIANT = "duell-der-meister"
 PERFT = Path(__file__).parent.parent / "data" / "perft" / "duell.json"
 EXAMPLE = Path(__file__).parent.parent / "data" / "examples" / "duell-der-meister-7-62.json"
 
-# The rule book's worked example, rebuilt on the default gold cards (a5 and a9 are gold): the
-# blue player (0) is about to put a 9 on a8, the last empty cell of file a, where blue then
-# holds 1, 6, 8 and 9 against red's 3, 2 and 7. In block a7 blue holds 8, 2 and 7 against red's
-# 1, 5 and 6; after the 9 only c8 stays empty there, and only a 3 fits it.
-BOOK = "A1 a1, A6 a2, B3 a3, B2 a4, B7 a6, A8 a7, B1 b7, B5 b8, A2 b9, A7 c7, B6 c9"
+FILE_I = from_solution({"i1": 1, "i4": 1, "i5": 1, "i6": 1, "i7": 0, "i8": 0, "i9": 0})
+"""File i with one empty cell, i2, where only a 9 fits: red (1) holds 6, 7, 4 and 5 there,
+blue 3, 2 and 1 (i3 is gold). Red's 9 would win it five cards to three; blue's 9 would tie at
+four and win on the higher card, so the file is open as long as blue holds a 9."""
 
 
 def game() -> DuellDerMeister:
@@ -222,26 +221,58 @@ def test_only_cards_are_played(action: object) -> None:
 
 # --- markers ----------------------------------------------------------------------------------
 
-def test_the_rule_books_example_file_at_once_block_at_the_next_turn() -> None:
-    g = game()
-    state = position(BOOK)
-    assert decided_houses(state, 0) == []
-    after = g.apply(state, Place("a8", 9))
-    assert isinstance(after, DuellState)
-    # File a is full: four blue cards against three red ones win it at once.
-    assert after.markers == {"file a": 0} and "file a" in after.last.completed
-    assert after.last.points == (1, 0)
-    # Block a7 is decided for blue: red can only fill c8 (a 3) and tie at four, but blue holds
-    # the 9. It is awarded when blue's next turn starts, after red's card elsewhere.
-    assert "block a7" in decided_houses(after, 0)
-    later = g.apply(after, Place("i9", 1))
-    assert isinstance(later, DuellState)
-    assert later.markers == {"file a": 0, "block a7": 0} and later.to_move == 0
-    assert later.awarded == ("block a7",) and later.last.points == (1, 0)
-    # If red fills c8 instead, the block is full at four cards each: blue's 9 wins it at once.
+def test_the_rule_books_example_file_and_block_in_the_same_turn() -> None:
+    g, states = replay(Record.from_json(BOOK_RECORD))
+    before, after = states[-2], states[-1]
+    assert isinstance(before, DuellState) and isinstance(after, DuellState)
+    assert all(not s.markers for s in states[:-1])  # nothing was won on the way
+    assert before.board == position(BOOK, markers={}).board | {"e5": Piece(0, 3)}
+    assert decided_houses(before, 0) == []  # red could still fill a8 and c8 of block a7
+    # File a is full: four blue cards against three red ones win it. Block a7 is decided: red
+    # can only fill c8 (a 3) and tie at four cards, but blue holds the 9. Blue sets both
+    # markers with this card, before red plays again.
+    assert after.markers == {"file a": 0, "block a7": 0} and after.to_move == 1
+    doc = g.document(after)
+    assert doc["last"] == {"flipped": [], "completed": ["file a"], "points": [2, 0],
+                           "claimed": ["block a7"]}
+    assert doc["awarded"] == ["file a", "block a7"] and doc["scores"] == [2, 0]
+    # Whatever red does next, blue keeps the block: filling c8 earns nothing more.
     filled = g.apply(after, Place("c8", 3))
     assert isinstance(filled, DuellState)
-    assert filled.markers["block a7"] == 0 and "block a7" in filled.last.completed
+    assert filled.markers == after.markers and filled.last.completed == ("block a7",)
+    assert filled.last.points == (0, 0) and filled.last.claimed == ()
+
+
+def test_a_claim_in_the_same_turn_wins_the_race_to_twelve() -> None:
+    g = game()
+    # Blue holds 10 markers, red 11; red threatens file i (its 9 on i2 would be the twelfth).
+    state = position(f"{BOOK}, {FILE_I}",
+                     markers=markers_except((10, 11), {"file a", "block a7", "file i"}))
+    assert decided_houses(state, 0) == [] and decided_houses(state, 1) == []
+    threat = g.apply(g.apply(state, Place("e5", 3)), Place("i2", 9))
+    assert threat.over and threat.winners == (1,)  # had blue laid elsewhere
+    # The blue 9 fills file a (the 11th marker) and decides block a7 (the 12th) in the same
+    # turn: blue wins at once, and red never lays its 9. Claimed only at blue's next turn, red
+    # would win first.
+    after = g.apply(state, Place("a8", 9))
+    assert isinstance(after, DuellState)
+    assert after.over and after.winners == (0,) and g.scores(after) == [12, 11]
+    assert after.awarded == ("file a", "block a7") and after.last.claimed == ("block a7",)
+    assert g.end_reason(after) == "twelve_markers"
+
+
+def test_a_house_the_opponents_card_decides_is_awarded_as_the_turn_starts() -> None:
+    g = game()
+    # Blue has one 9 left: it could still tie file i on i2 and win it on the higher card.
+    state = position(FILE_I, extra_used={0: {9: 3}})
+    assert decided_houses(state, 1) == []
+    # Blue lays its last 9 elsewhere: file i is now decided for red, who receives it as red's
+    # turn starts. The table tells it with blue's card, which brought it in.
+    after = g.apply(state, Place("a8", 9))
+    assert isinstance(after, DuellState)
+    assert after.to_move == 1 and after.markers == {"file i": 1}
+    assert after.last.claimed == ("file i",) and after.last.points == (0, 1)
+    assert after.last.completed == () and after.awarded == ("file i",)
 
 
 def test_a_full_house_can_go_to_the_opponent_of_the_placer() -> None:
@@ -272,19 +303,17 @@ def test_a_claim_counts_only_cards_the_opponent_still_holds() -> None:
     assert decided_houses(position(text, to_move=1), 1) == []
     # A holds nothing but 7s, and the 7 of rank 1 is the gold card on d1: A cannot add a card
     # to rank 1 or block a1 any more. Files a, b and c could each still take A's 7, which would
-    # tie at one card and outrank B's 1, 4 and 5.
+    # tie at one card and outrank B's 1, 4 and 5. B holds nothing but 2s: A's 7 on i8 is
+    # decided at once in its rank, file and block (a 2 there could only tie at one card), and
+    # B's two houses are awarded as B's turn starts.
     state = with_cards_left(position(text, to_move=0), {0: {7: 4}, 1: {2: 4}})
     after = g.apply(state, Place("i8", 7))
     assert isinstance(after, DuellState)
-    assert after.to_move == 1 and sorted(after.awarded) == ["block a1", "rank 1"]
-    assert g.scores(after) == [0, 2]
-
-
-def test_a_decided_house_is_not_awarded_during_the_claimants_own_action() -> None:
-    g = game()
-    state = position(BOOK)
-    after = g.apply(state, Place("a8", 9))
-    assert "block a7" not in after.markers  # type: ignore[attr-defined]
+    assert after.to_move == 1
+    assert after.awarded == ("rank 8", "file i", "block g7", "rank 1", "block a1")
+    assert after.markers == {"rank 8": 0, "file i": 0, "block g7": 0, "rank 1": 1,
+                             "block a1": 1}
+    assert g.scores(after) == [3, 2] and after.last.claimed == after.awarded
 
 
 def test_a_house_claimed_early_earns_no_second_marker_when_full() -> None:
@@ -332,13 +361,20 @@ def test_the_placers_card_can_make_the_opponent_win() -> None:
     assert g.scores(after) == [11, 12] and after.winners == (1,)
 
 
-def test_a_claim_at_the_start_of_a_turn_can_win_before_the_player_moves() -> None:
+def test_a_claim_in_the_same_turn_wins_at_once() -> None:
     g = game()
     state = position(BOOK, markers=markers_except((10, 0), {"file a", "block a7"}))
     after = g.apply(state, Place("a8", 9))
-    assert not after.over and g.scores(after) == [11, 0]
-    later = g.apply(after, Place("i9", 1))
-    assert later.over and later.winners == (0,) and g.scores(later)[0] == 12
+    assert after.over and after.winners == (0,) and g.scores(after) == [12, 0]
+
+
+def test_a_claim_at_the_start_of_a_turn_can_win_before_the_player_moves() -> None:
+    g = game()
+    state = position(FILE_I, markers=markers_except((5, 11), {"file i"}),
+                     extra_used={0: {9: 3}})
+    after = g.apply(state, Place("a8", 9))  # blue's last 9: file i is red's twelfth marker
+    assert after.over and after.winners == (1,) and g.scores(after) == [5, 12]
+    assert after.last.claimed == ("file i",)
 
 
 def test_when_both_stacks_are_used_up_open_houses_go_by_majority() -> None:
@@ -346,11 +382,18 @@ def test_when_both_stacks_are_used_up_open_houses_go_by_majority() -> None:
     state = with_cards_left(position("A1 a1, A6 a2, A4 b1, B5 c1, B9 f8"), {0: {2: 1}, 1: {2: 1}})
     after = g.apply(state, Place("e5", 2))
     assert isinstance(after, DuellState)
-    # A's stack is empty; B's last turn starts and every house B leads is decided.
+    # A's stack is empty and B holds one 2: A's card decides every house A leads where a 2 of
+    # B's cannot catch up, right away; B's last turn starts and every house B leads is decided.
     assert after.to_move == 1 and not after.over
-    assert set(after.markers) == {"file c", "rank 8", "file f", "block d7"}
+    assert {h for h, w in after.markers.items() if w == 0} == {
+        "rank 2", "rank 5", "file a", "file b", "file e", "block a1", "block d4"}
+    assert {h for h, w in after.markers.items() if w == 1} == {
+        "file c", "rank 8", "file f", "block d7"}
     end = g.apply(after, Place("i9", 2))
     assert isinstance(end, DuellState) and end.over
+    # B's last card decides B's houses at once; the houses still open then go by majority in
+    # the final count, which claims nothing.
+    assert end.last.claimed == ("rank 9", "file i", "block g7") and end.last.points == (1, 3)
     expected = {h: w for h in HOUSE_NAMES if (w := plain_house_winner(end, h)) is not None}
     assert end.markers == expected
     assert "rank 3" not in end.markers  # only gold cards or nothing: nobody's
@@ -371,7 +414,7 @@ def test_a_player_whose_stack_is_used_up_is_passed_over() -> None:
     assert isinstance(after, DuellState)
     assert after.to_move == 0 and after.passed == (1,) and not after.over
     assert g.document(after)["passed"] == [1]
-    # B can add nothing any more: every house A leads is decided at A's new turn.
+    # B can add nothing any more: every house A leads is decided right after A's card.
     assert {"rank 1", "file a", "rank 5", "file e", "block d4"} <= set(after.markers)
     assert after.markers.get("block a1") is None  # 1 against B's 2: A does not lead there
     end = g.apply(after, Place("i8", 3))

@@ -73,8 +73,11 @@ def test_early_claim_agrees_with_brute_force(house: tuple[list[int], list[int], 
 @settings(max_examples=200, deadline=None, derandomize=True)
 @given(st.lists(st.integers(0, 1023).map(lambda m: m & 0b11_1111_1110), max_size=5))
 def test_matching_and_best_top_agree_with_brute_force(options: list[int]) -> None:
-    assert max_matching(options) == brute_force_matching(options)
+    size = brute_force_matching(options)
+    assert max_matching(options) == size
     assert best_top(options) == brute_force_top(options)
+    for limit in range(6):  # a bounded search: exact below its limit, the limit at or above
+        assert max_matching(options, limit=limit) == min(size, limit)
 
 
 def test_the_opponent_picks_the_matching_with_the_highest_card() -> None:

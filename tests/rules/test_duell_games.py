@@ -4,10 +4,10 @@ Hypothesis plays random games (each action drawn among the legal ones, on the do
 proposed gold cards). A plain referee written here follows the same rulings with none of the
 game's code: it finds the opponent's best case in a house by listing every set of numbers the
 opponent could still add there (no matching theory) and compares full card rankings. At every
-step the markers, scores, turn and result must agree; no house may hold a number twice; the
-numbers offered for a cell must match the legal actions; the stacks must match the cards
-played; every game ends; and replaying the record (through JSON) must reproduce every state
-document.
+step the markers, the houses claimed, scores, turn and result must agree; no house may hold a
+number twice; the numbers offered for a cell must match the legal actions; the stacks must
+match the cards played; every game ends; and replaying the record (through JSON) must
+reproduce every state document.
 
 Games from a full stack almost always end at twelve markers, so a second test starts random
 games with short, uneven stacks: they run into the end by used-up stacks and into passes.
@@ -18,11 +18,13 @@ from __future__ import annotations
 import json
 import random
 from collections.abc import Mapping
+from pathlib import Path
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from app.rules.actions import Action, Discard, Place
+from app.rules.actions import Action, Discard, Place, action_from_json
 from app.rules.duell import DuellDerMeister, DuellState
 from app.rules.game import Piece, new_game
 from app.rules.geometry import Geometry
@@ -49,6 +51,8 @@ class PlainReferee:
         self.markers: dict[str, int] = {}
         self.to_move: int | None = 0
         self.winners: tuple[int, ...] = ()
+        self.claimed: list[str] = []
+        """The houses the last action brought in before they were full."""
 
     def cards(self, house: str, player: int) -> list[int]:
         return [self.board[c][1] for c in self.geometry.houses[house]
@@ -92,9 +96,16 @@ class PlainReferee:
             self.to_move = None
         return bool(reached)
 
+    def claim(self, player: int) -> None:
+        for house in self.geometry.houses:
+            if house not in self.markers and self.decided_for(house, player):
+                self.markers[house] = player
+                self.claimed.append(house)
+
     def play(self, action: Action) -> None:
         mover = self.to_move
         assert mover is not None
+        self.claimed = []
         self.left[mover][action.number] -= 1  # type: ignore[union-attr]
         if isinstance(action, Place):
             self.board[action.cell] = (mover, action.number)
@@ -104,6 +115,7 @@ class PlainReferee:
                     winner = self.majority(house)
                     if winner is not None:
                         self.markers[house] = winner
+        self.claim(mover)  # in the same turn
         if self.twelve(mover):
             return
         stacks = [sum(self.left[p].values()) for p in (0, 1)]
@@ -119,9 +131,7 @@ class PlainReferee:
             self.to_move = None
             self.winners = () if counts[0] == counts[1] else (counts.index(max(counts)),)
             return
-        for house in self.geometry.houses:
-            if house not in self.markers and self.decided_for(house, player):
-                self.markers[house] = player
+        self.claim(player)  # as the next turn starts
         self.to_move = player
         self.twelve(mover)
 
@@ -132,6 +142,7 @@ def assert_sound(game: DuellDerMeister, state: DuellState, plain: PlainReferee,
         numbers = [state.board[c].number for c in cells if c in state.board]
         assert len(numbers) == len(set(numbers)), f"{name} holds {numbers}"
     assert dict(state.markers) == plain.markers
+    assert list(state.last.claimed) == plain.claimed
     assert game.scores(state) == [list(plain.markers.values()).count(p) for p in (0, 1)]
     assert (state.to_move, state.over, state.winners) == \
         (plain.to_move, plain.to_move is None, plain.winners)
@@ -225,3 +236,22 @@ def test_short_stack_games_reached_the_end_by_stacks_and_passes() -> None:
         test_short_uneven_stacks_end_by_majorities()
     assert any(by_stacks for by_stacks, _ in ENDINGS)
     assert any(passed for _, passed in ENDINGS)
+
+
+EXAMPLES = sorted((Path(__file__).parent.parent / "data" / "examples").glob("duell-*.json"))
+
+
+@pytest.mark.parametrize("path", EXAMPLES, ids=lambda p: p.stem)
+def test_the_reference_records_agree_with_the_plain_referee(path: Path) -> None:
+    """The stored reference states (markers, scores, winner) are the plain referee's too, so
+    they do not merely repeat what the game's own code says."""
+    data = json.loads(path.read_text())
+    game = duell()
+    plain = PlainReferee(game.geometry, game.parse_setup(data["record"]["setup"]))
+    for raw in data["record"]["actions"]:
+        assert plain.to_move is not None, "the game ended before the record did"
+        plain.play(action_from_json(raw))
+    expected = data["state"]
+    assert plain.markers == expected["markers"]
+    assert [list(plain.markers.values()).count(p) for p in (0, 1)] == expected["scores"]
+    assert (plain.to_move, list(plain.winners)) == (expected["to_move"], expected["winners"])

@@ -376,7 +376,7 @@ def test_the_state_document_shows_jokers_face_down_and_the_last_effects() -> Non
     doc = json.loads(json.dumps(game.document(states[-1])))
     assert doc["cells"] == {"f4": {"owner": 0, "number": 4}}
     assert doc["to_move"] == 1 and doc["scores"] == [0, 0, 0]
-    assert doc["last"] == {"flipped": [], "completed": [], "points": [0, 0, 0]}
+    assert doc["last"] == {"flipped": [], "completed": [], "points": [0, 0, 0], "claimed": []}
     assert doc["stones_left"] == 32 and doc["dead"] == []
 
 

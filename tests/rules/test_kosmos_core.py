@@ -269,7 +269,8 @@ def test_document_extras() -> None:
     state = play(game, state, discard(spare))
     doc = game.document(state)
     assert doc["discarded"] == 1 and doc["set_aside"] == [{"player": 0, "number": spare}]
-    assert doc["bonus"] == [] and doc["last"] == {"flipped": [], "completed": [], "points": [0, 0]}
+    assert doc["bonus"] == [] and doc["last"] == {"flipped": [], "completed": [], "points": [0, 0],
+                                                "claimed": []}
     assert doc["passed"] == [] and doc["cards_left"] == [35, 36]
     assert isinstance(game, KosmosGame) and isinstance(state, KosmosState)
 

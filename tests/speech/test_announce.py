@@ -95,6 +95,22 @@ def test_the_issue_s_own_example_in_both_languages() -> None:
         "Anna: 7 on c4, rank 3 complete, plus 3."
 
 
+def test_a_duell_house_decided_early_is_said_after_the_completed_ones() -> None:
+    """The rule book's Duell example: the blue 9 fills file a and decides block a7, two markers
+    with one card; the block is named as decided early, so the two points add up."""
+    part: announce.Part = {"kind": "action", "code": "action", "seat": 0, "params": {
+        "player": 0, "action": {"type": "place", "cell": "a8", "number": 9},
+        "points": [2, 0], "completed": ["file a"], "claimed": ["block a7"]}}
+    assert announce.say_part(part, CatalogVoice("en"), NAMES) == \
+        "Anna: 9 on a8, file a complete, block a7 decided early, plus 2"
+    assert announce.say_part(part, CatalogVoice("de"), NAMES) == \
+        "Anna: 9 auf a8, Spalte a komplett, Block a7 vorzeitig entschieden, plus 2"
+    # A house the opponent's card decided: said with that card, to its winner's credit.
+    part["params"].update({"completed": [], "claimed": ["file i"], "points": [0, 1]})
+    assert announce.say_part(part, CatalogVoice("de"), NAMES) == \
+        "Anna: 9 auf a8, Spalte i vorzeitig entschieden, Ben plus 1"
+
+
 def test_the_mover_s_points_come_first_then_the_others_by_name() -> None:
     part: announce.Part = {"kind": "action", "code": "action", "seat": 1, "params": {
         "player": 1, "action": {"type": "place", "cell": "c2", "number": 2},

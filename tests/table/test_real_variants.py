@@ -16,6 +16,7 @@ from app.rules.actions import Place
 from app.rules.game import Game, State, new_game
 from app.rules.record import Record, replay
 from app.table import InputError, Table
+from tests.rules.duell_positions import BOOK_RECORD
 
 from .helpers import Clock, lift, make_table, put
 
@@ -138,6 +139,27 @@ def test_duell_gold_cards_are_guided_onto_the_board_one_by_one() -> None:
     assert not view["table"]["setting_up"]
     assert view["game"]["to_move"] == 0
     assert view["table"]["prompt"] is None
+
+
+def test_duell_a_claim_is_said_with_the_card_that_decides_it() -> None:
+    """The rule book's example at the table: the blue 9 on a8 fills file a and decides block
+    a7, and the message of that very card carries both markers, the block as claimed."""
+    table, clock, _ = set_up("duell-der-meister")
+    for action in BOOK_RECORD["actions"]:
+        view = place(table, clock, action["cell"], action["number"])
+    code = view["table"]["message_code"]
+    assert code["code"] == "action" and code["params"]["player"] == 0
+    assert code["params"]["points"] == [2, 0]
+    assert code["params"]["completed"] == ["file a"]
+    assert code["params"]["claimed"] == ["block a7"]
+    assert view["game"]["markers"] == {"file a": 0, "block a7": 0}
+    assert view["game"]["to_move"] == 1
+    assert view["table"]["signals"]["a8"] == "last"
+    # Said aloud with the same card: both markers, and the block as decided early.
+    said = table.view()["table"]["say"]
+    assert said["parts"][0]["params"]["claimed"] == ["block a7"]
+    assert said["text"] == ("Player 1: 9 on a8, file a complete, block a7 decided early, "
+                            "plus 2. Player 2's turn.")
 
 
 def test_a_wrong_square_during_duell_setup_shows_extra_and_waits() -> None:

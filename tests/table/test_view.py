@@ -49,7 +49,7 @@ def test_every_code_said_exists() -> None:
 def test_every_wording_names_only_known_parameters() -> None:
     known = {"action", "game", "square", "number", "reason", "start", "file", "detail", "error",
              "kept", "actions", "games", "resume", "seq", "entries", "first", "variant", "name",
-             "pieces", "squares"}
+             "pieces", "piece", "squares"}
     for code, text in MESSAGES.items():
         names = {name for _, name, _, _ in string.Formatter().parse(text) if name}
         assert names <= known, code
@@ -72,7 +72,7 @@ def test_the_view_carries_the_code_and_its_english_wording() -> None:
     code = view["table"]["message_code"]
     assert code == {"code": "action",
                     "params": {"action": {"type": "place", "cell": "b2", "number": 3},
-                               "player": 0, "points": [], "completed": []}}
+                               "player": 0, "points": [], "completed": [], "claimed": []}}
     assert view["table"]["message"] == render(code) == "3 on b2"
     prompt = put(table, clock, "c3")["table"]["prompt"]
     assert prompt is not None and prompt["kind"] in PROMPT_KINDS

@@ -16,7 +16,9 @@ from typing import Any
 
 import pytest
 
+from app.rules.duell.game import DEFAULT_GOLD
 from app.rules.game import all_variants
+from tests.rules.duell_positions import BOOK_RECORD
 
 PHONE = {"width": 390, "height": 844}
 EXAMPLES = Path(__file__).parent.parent / "data" / "examples"
@@ -439,6 +441,37 @@ def test_duell_der_meister_with_gold_cards_entered(phone: Phone) -> None:
     view = phone.check()
     assert view["game"]["over"] and view["game"]["winners"] == record["state"]["winners"]
     assert "Markers" in phone.page.text_content("#extras")
+
+
+def play_the_books_duell_example(phone: Phone) -> str:
+    """The rule book's Duell example up to the blue 9, laid by taps; the message it brings, which
+    must be wholly in view, on one phone width, and not cut off."""
+    actions = BOOK_RECORD["actions"]
+    phone.start("duell-der-meister",
+                setup={c: {"owner": None, "number": n} for c, n in DEFAULT_GOLD.items()})
+    phone.set_up()
+    phone.play_by_api(actions[:-1])
+    play_record(phone, actions[-1:], check_every=2)  # no check: it reads English names
+    phone.page.wait_for_selector("#message:has-text('a8')")
+    view = phone.api("/api/state")
+    assert view["game"]["markers"] == {"file a": 0, "block a7": 0}
+    box = phone.page.evaluate("""() => {
+        const m = document.getElementById('message');
+        const r = m.getBoundingClientRect();
+        return {top: r.top, bottom: r.bottom, left: r.left, right: r.right,
+                clipped: m.scrollWidth > m.clientWidth + 1 || m.scrollHeight > m.clientHeight + 1,
+                width: window.innerWidth, height: window.innerHeight};
+    }""")
+    assert 0 <= box["left"] and box["right"] <= box["width"] + 0.5, box
+    assert 0 <= box["top"] and box["bottom"] <= box["height"] + 0.5, box
+    assert not box["clipped"], box
+    return phone.page.text_content("#message")
+
+
+def test_duell_a_claim_is_announced_with_the_card_that_decides_it(phone: Phone) -> None:
+    said = play_the_books_duell_example(phone)
+    phone.check()
+    assert said == "Player 1: 9 on a8 \u2014 Player 1 +2 (file a; decided early: block a7)"
 
 
 def test_sudoku_family_with_a_joker(phone: Phone) -> None:

@@ -17,7 +17,7 @@ from babel.messages.pofile import read_po
 
 from app.web import i18n
 
-from .test_browser import EXAMPLES, Phone
+from .test_browser import EXAMPLES, Phone, play_the_books_duell_example
 
 ROOT = Path(__file__).resolve().parents[2]
 KEYWORDS = {"_": None, "gettext": None, "N_": None, "t": None}
@@ -251,6 +251,15 @@ def test_a_rules_reason_is_said_in_german(german: Phone) -> None:
     said = german.page.text_content("#message")
     assert "1 steht schon in Zeile 1" in said and "Block a1" in said, said
     assert "already" not in said
+
+
+@pytest.mark.browser
+def test_a_duell_claim_is_announced_in_german(german: Phone) -> None:
+    """The rule book's Duell example on a German phone: the block the blue 9 decides is named
+    the German way, as decided early, with the file it fills."""
+    said = play_the_books_duell_example(german)
+    assert said == ("Spieler 1: 9 auf a8 \u2014 Spieler 1 +2 "
+                    "(Spalte a; vorzeitig entschieden: Block a7)")
 
 
 def test_the_selftest_reports_in_german(capsys: pytest.CaptureFixture[str]) -> None:

@@ -55,9 +55,10 @@ def house_winner(cards: Sequence[Iterable[int]]) -> int | None:
     return rankings.index(best)
 
 
-def max_matching(options: Sequence[int]) -> int:
+def max_matching(options: Sequence[int], limit: int | None = None) -> int:
     """The most empty cells that can be filled at once with different numbers, where
-    ``options[i]`` is the mask of numbers cell ``i`` may take (augmenting paths)."""
+    ``options[i]`` is the mask of numbers cell ``i`` may take (augmenting paths); with ``limit``,
+    the search stops once that many are found (the answer is then ``limit``: at least as many)."""
     holder: dict[int, int] = {}  # number -> cell index holding it
 
     def augment(cell: int, seen: int) -> tuple[bool, int]:
@@ -79,6 +80,8 @@ def max_matching(options: Sequence[int]) -> int:
 
     size = 0
     for cell in range(len(options)):
+        if size == limit:
+            break
         if options[cell] and augment(cell, 0)[0]:
             size += 1
     return size
@@ -111,11 +114,12 @@ def claim_holds(claimant: Sequence[int], opponent: Sequence[int],
     open_cells = sum(1 for m in options if m)
     if mine + open_cells < have:
         return True
-    top_claimant = max(claimant)
-    top_opponent = max(opponent, default=0)
-    size = max_matching(options)
+    # Only whether the opponent can reach the claimant's count, or pass it, matters: the
+    # matching may stop one cell beyond the count that would tie.
+    size = max_matching(options, limit=have - mine + 1)
     if mine + size != have:
         return mine + size < have
-    if top_opponent > top_claimant:
+    top_claimant = max(claimant)
+    if max(opponent, default=0) > top_claimant:
         return False
     return best_top(options) < top_claimant

@@ -9,9 +9,12 @@ Markers (one per house, ``markers`` maps a house to its winner):
 
 - a house that becomes full goes at once to the player with more cards in it (gold cards count
   for nobody; equal counts: the higher highest card, and so on);
-- at the start of a player's turn, every house decided in that player's favour is awarded to
-  them (``claims.claim_holds``: even the opponent's best case cannot outdo them);
-- twelve markers win at once; if one action brings both players to twelve, its mover wins;
+- right after a player's card (placed or set aside), every house then decided in that player's
+  favour is awarded to them in that same turn (``claims.claim_holds``: even the opponent's best
+  case cannot outdo them); at the start of a player's turn, every house decided in their favour
+  meanwhile (by the opponent's card) is awarded to them;
+- twelve markers win at once; if one action brings both players to twelve, its mover wins (the
+  game ends before the opponent's turn, and its claims, begin);
 - when both stacks are used up, every house not yet awarded goes to the player with more cards
   in it (no player card: nobody), then more markers win and equal markers draw.
 
@@ -23,7 +26,7 @@ leaves the second player one last card after the first player's stack is empty.
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator, Mapping
+from collections.abc import Collection, Iterator, Mapping
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
@@ -82,7 +85,8 @@ class DuellState(State):
     ``markers`` maps each awarded house to its winner, in the order they were awarded;
     ``discarded`` counts the cards set aside by both; ``passed`` lists the players whose turn
     was skipped after the last action (their stack was used up); ``awarded`` names the houses
-    the last action brought in (full ones and claims at the start of the next turn).
+    the last action brought in, in this order: full ones, the mover's claims in the same turn,
+    the next player's claims at the start of their turn.
     """
 
     used: tuple[tuple[int, ...], ...] = (NO_CARDS_USED, NO_CARDS_USED)
@@ -139,31 +143,53 @@ def cards_in(board: Mapping[str, Piece], cells: tuple[str, ...],
     return cards
 
 
-def decided_houses(state: DuellState, claimant: int) -> list[str]:
+HouseView = tuple[tuple[list[int], list[int]], list[int]]
+"""One house as the claims see it: each player's card numbers in it, and for each of its empty
+cells the mask of numbers the Sudoku rule still allows there."""
+
+
+def house_views(board: Mapping[str, Piece],
+                awarded: Collection[str] = ()) -> list[HouseView | None]:
+    """Every house (in ``HOUSE_NAMES`` order) as the claims see it on ``board``; None for the
+    houses in ``awarded``, which nobody can claim any more."""
+    masks = house_masks(board)
+    open_of = {cell: open_numbers(masks, cell) for cell in CELLS if cell not in board}
+    views: list[HouseView | None] = []
+    for name, cells in zip(HOUSE_NAMES, HOUSE_CELLS, strict=True):
+        if name in awarded:
+            views.append(None)
+            continue
+        cards: tuple[list[int], list[int]] = ([], [])
+        open_masks: list[int] = []
+        for cell in cells:
+            piece = board.get(cell)
+            if piece is None:
+                open_masks.append(open_of[cell])
+            elif piece.owner is not None and piece.number is not None:
+                cards[piece.owner].append(piece.number)
+        views.append((cards, open_masks))
+    return views
+
+
+def decided_houses(state: DuellState, claimant: int,
+                   views: list[HouseView | None] | None = None) -> list[str]:
     """The houses not yet awarded that are decided in ``claimant``'s favour now: even if the
     opponent filled every cell of the house that can still be filled (with numbers the Sudoku
     rule allows there and that remain in the opponent's stack), the claimant would rank
-    higher."""
-    board = state.board
+    higher. ``views`` are the board's ``house_views`` when the caller has them already."""
+    if views is None:
+        views = house_views(state.board, state.markers)
     opponent = 1 - claimant
     available = remaining_numbers(state, opponent)
-    masks = house_masks(board)
     result = []
-    for h, name in enumerate(HOUSE_NAMES):
-        if name in state.markers:
+    for name, view in zip(HOUSE_NAMES, views, strict=True):
+        if view is None or name in state.markers:
             continue
-        mine: list[int] = []
-        theirs: list[int] = []
-        options: list[int] = []
-        for cell in HOUSE_CELLS[h]:
-            piece = board.get(cell)
-            if piece is None:
-                options.append(open_numbers(masks, cell) & available)
-            elif piece.owner == claimant:
-                mine.append(piece.number)  # type: ignore[arg-type]
-            elif piece.owner == opponent:
-                theirs.append(piece.number)  # type: ignore[arg-type]
-        if mine and claim_holds(mine, theirs, options):
+        cards, open_masks = view
+        mine = cards[claimant]
+        if not mine:
+            continue
+        if claim_holds(mine, cards[opponent], [m & available for m in open_masks]):
             result.append(name)
     return result
 
@@ -423,14 +449,33 @@ class DuellDerMeister(Game):
             discarded += 1
         after = state.replace(board=board, used=tuple(tuple(c) for c in used), markers=markers,
                               discarded=discarded, passed=(), awarded=())
-        after = self._next_turn(after, mover, awarded)
+        claimed: list[str] = []
+        views = house_views(board, markers)  # the same board for both players' claims
+        after = self._claim(after, mover, views, awarded, claimed)
+        after = self._next_turn(after, mover, views, awarded, claimed)
         before_scores, after_scores = self.scores(state), self.scores(after)
         points = tuple(a - b for a, b in zip(after_scores, before_scores, strict=True))
-        return after.replace(last=Effects(completed=tuple(completed), points=points))
+        return after.replace(last=Effects(completed=tuple(completed), points=points,
+                                          claimed=tuple(claimed)))
 
-    def _next_turn(self, state: DuellState, mover: int, awarded: list[str]) -> DuellState:
-        """After ``mover``'s action: a win at twelve markers, or the next turn (with its
-        automatic claims and passes), or the end once both stacks are used up."""
+    def _claim(self, state: DuellState, player: int, views: list[HouseView | None],
+               awarded: list[str], claimed: list[str]) -> DuellState:
+        """``state`` with every house now decided in ``player``'s favour awarded to them (each
+        appended to ``awarded`` and ``claimed`` as well); ``views`` are its board's."""
+        decided = decided_houses(state, player, views)
+        if not decided:
+            return state
+        markers = dict(state.markers)
+        for name in decided:
+            markers[name] = player
+        awarded.extend(decided)
+        claimed.extend(decided)
+        return state.replace(markers=markers)
+
+    def _next_turn(self, state: DuellState, mover: int, views: list[HouseView | None],
+                   awarded: list[str], claimed: list[str]) -> DuellState:
+        """After ``mover``'s action and claims: a win at twelve markers, or the next turn (with
+        its player's claims and the passes), or the end once both stacks are used up."""
         won = self._twelve(state, mover)
         if won is not None:
             return state.replace(over=True, to_move=None, winners=(won,),
@@ -443,12 +488,9 @@ class DuellDerMeister(Game):
             player, passed = mover, (opponent,)
         else:
             return self._final(state, awarded)
-        markers = dict(state.markers)
-        for name in decided_houses(state, player):
-            markers[name] = player
-            awarded.append(name)
-        state = state.replace(markers=markers, to_move=player, passed=passed,
-                              awarded=tuple(awarded))
+        if player != mover:  # the mover's own claims were made right after the action
+            state = self._claim(state, player, views, awarded, claimed)
+        state = state.replace(to_move=player, passed=passed, awarded=tuple(awarded))
         won = self._twelve(state, mover)
         if won is not None:
             return state.replace(over=True, to_move=None, winners=(won,))

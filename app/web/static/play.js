@@ -297,6 +297,15 @@
     return said("messages", code.code, params);
   }
 
+  // The areas an action completed, then those it won before they were full (Duell's early
+  // claims): "file a; decided early: block a7".
+  function scoredAreas(effects) {
+    const parts = [(effects.completed || []).map(area).join(", ")];
+    const claimed = (effects.claimed || []).map(area);
+    if (claimed.length) parts.push(t("decided early: {areas}", { areas: claimed.join(", ") }));
+    return parts.filter((part) => part).join("; ");
+  }
+
   // "Anna: 3 on e3 - Anna +2, Ben -1 (rank 4, block b4)" for an action; otherwise the table's
   // message (or its latest notice) in this phone's language.
   function messageText() {
@@ -308,7 +317,7 @@
     if (code && code.code === "action") {
       const p = code.params || {};
       const scored = (p.points || []).map((n, i) => [i, n]).filter(([, n]) => n);
-      const done = (p.completed || []).map(area).join(", ");
+      const done = scoredAreas(p);
       const did = t("{player}: {action}", { player: playerName(p.player),
                                             action: p.action ? describe(p.action) : "" });
       if (scored.length) {
@@ -437,7 +446,7 @@
     $("moves").replaceChildren(...moves.map((m, index) => {
       const scored = (m.points || []).map((n, i) => [i, n]).filter(([, n]) => n)
         .map(([i, n]) => `${playerName(i)} ${n > 0 ? "+" : ""}${n}`).join(", ");
-      const done = (m.completed || []).map(area).join(", ");
+      const done = scoredAreas(m);
       // The move's number is text of its own, so that no list marker is cut at the edge.
       return el("li", {}, el("span", { class: "move-number", text: `${index + 1}.` }), " ",
                 m.player === null || m.player === undefined ? "" : swatch(m.player), " ",
