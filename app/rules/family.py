@@ -26,7 +26,7 @@ from typing import Any, ClassVar
 
 from .actions import Action, Discard, Joker, Place
 from .errors import Illegal, RecordError
-from .game import Board, Effects, Game, Piece, State, house_conflict, register
+from .game import Board, Effects, Game, Piece, Said, State, house_conflict, register
 from .geometry import Geometry
 from .squares import square_name
 from .wording import N_
@@ -311,6 +311,14 @@ class SudokuFamily(Game):
     def end_reason(self, state: State) -> str | None:
         return "stones_used_up" if state.over else None
 
+    def where_rule(self, state: State) -> Said | None:
+        """The first stone on a black dot; later ones into the triangles already started."""
+        if not state.board:
+            return Said(N_("the first stone goes on a black dot"))
+        started = [_TRIANGLE_NAMES[k] for k in _started_triangles(state.board)]
+        return Said(N_("a stone goes into a started triangle ({triangles}); a new one only "
+                       "when none of them takes it"), {"triangles": started})
+
     def hand_supply(self, state: State, player: int) -> dict[int, int] | None:
         """The stones still in the shared bag, by number (every player draws from it)."""
         assert isinstance(state, FamilyState)
@@ -386,11 +394,11 @@ class SudokuFamily(Game):
             names = sorted({_TRIANGLE_NAMES[_TRIANGLE_OF[c]] for c in open_cells})
             return Illegal(N_("{number} still fits in a started triangle ({names}): a new "
                               "triangle may only be begun when no started one can take it"),
-                           number=number, names=', '.join(names))
+                           number=number, names=names)
         if not _next_to_started(board, triangle):
-            return Illegal(N_("{_TRIANGLE_NAMES} is not next to a triangle that holds stones: a "
+            return Illegal(N_("{triangle} is not next to a triangle that holds stones: a "
                               "new triangle must border one"),
-                           _TRIANGLE_NAMES=_TRIANGLE_NAMES[triangle])
+                           triangle=[_TRIANGLE_NAMES[triangle]])
         return None
 
     def _check_joker(self, state: FamilyState, number: int) -> Illegal | None:

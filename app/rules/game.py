@@ -82,6 +82,18 @@ class Effects:
 
 
 @dataclass(frozen=True)
+class Said:
+    """A sentence for the players: an English template and its parameters, which the panel
+    words in its own language (a list parameter of areas is said as a list)."""
+
+    text: str
+    params: Mapping[str, Any] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"text": self.text, "params": dict(self.params)}
+
+
+@dataclass(frozen=True)
 class State:
     """An immutable position. Variants subclass it to add their own fields.
 
@@ -274,6 +286,18 @@ class Game:
         override this for speed; the answer must equal what ``legal_actions`` implies."""
         return sorted({a.number for a in self.legal_actions(state)
                        if isinstance(a, Place) and a.cell == cell})
+
+    def actor(self, state: State, action: Action) -> int | None:
+        """Who makes ``action`` in ``state``: the player to move, unless the game hands the
+        turn on first (a number piece put down in a DOMINARI blank phase is the next
+        player's)."""
+        return state.to_move
+
+    def where_rule(self, state: State) -> Said | None:
+        """Where the player to move may put a piece now, in a sentence said before the first
+        try; None where the house rule alone decides (any empty cell a number fits). Games
+        that restrict where a piece may go (adjacency, openings, triangles) override this."""
+        return None
 
     def hand_supply(self, state: State, player: int) -> dict[int, int] | None:
         """Where the game hides the mover's card or stone (``hidden_hands``): the numbers

@@ -27,7 +27,7 @@ from app.rules.actions import OFF
 from app.rules.game import END_REASONS
 from app.rules.wording import N_
 
-from .view import MESSAGES, NEXT_STEPS, Message, Next
+from .view import MESSAGES, NEXT_STEPS, BlankChoice, Message, Next
 
 if TYPE_CHECKING:
     from .companion import Companion
@@ -48,16 +48,20 @@ ILLEGAL_MESSAGES = ("number_illegal", "blank_illegal", "no_number_here_because",
 COMPUTER_SILENT = ("computer_thinking",)
 """Computer steps not said: the computer's move follows within a second."""
 
-ATTENTION_STEPS = ("take_away", "lay_joker", "set_aside", "lift_again", "bear_off", "put_right",
-                   "blank_colour", "computer_take_away", "computer_put_back")
+ATTENTION_STEPS = ("take_away", "lay_joker", "say_joker", "set_aside", "lift_again", "bear_off",
+                   "put_right", "computer_take_away", "computer_put_back")
 """Next steps said as they come (kind ``step``): what is out of the ordinary. The ordinary ones
-(put a piece down, tap its number, move) are what a turn means, said by the turn itself."""
+(put a piece down, tap its number, move) are what a turn means, said by the turn itself. The
+colour of a blank is asked beside the next step (``table.blank_choice``): said to its setter as
+it comes (``blank_question``)."""
 
 PHRASES: Mapping[str, str] = {
     "action": N_("{player}: {action}"),
     "place": N_("{number} on {cell}"),
     "blank": N_("blank on {cell}"),
     "blank_of": N_("blank in {player}'s colour on {cell}"),
+    "blank_question": N_("{player}: the blank on {square} counts as {owner}'s colour; if it "
+                         "shows another colour, tap that one"),
     "joker": N_("joker on {cell}"),
     "discard": N_("{number} set aside"),
     "end_turn": N_("end of turn"),
@@ -128,6 +132,7 @@ class Moment:
     reason: str | None
     illegal: frozenset[str]
     computers: frozenset[int]
+    blank_choice: BlankChoice | None = None
 
 
 def moment(c: Companion, look: Look) -> Moment:
@@ -136,7 +141,7 @@ def moment(c: Companion, look: Look) -> Moment:
     return Moment(c, len(c.actions), c.message, look.next, state.to_move, state.over,
                   tuple(state.winners), c.game.end_reason(state) if state.over else None,
                   frozenset(s for s, word in look.signals.items() if word == "illegal"),
-                  frozenset(c.computers))
+                  frozenset(c.computers), look.blank_choice)
 
 
 def _key(step: Next) -> tuple[Any, ...]:
@@ -186,6 +191,11 @@ def announce(before: Moment | None, now: Moment, turn: int | None) -> tuple[list
     if step["code"] in ATTENTION_STEPS and not appeared and (
             was is None or _key(was) != _key(step)):
         parts.append(_part("step", step["code"], step["actor"], **step["params"]))
+    question = now.blank_choice
+    if question is not None and question["player"] not in now.computers and (
+            before is None or before.blank_choice != question):
+        parts.append(_part("step", "blank_question", question["player"],
+                           square=question["square"], owner=question["owner"]))
     if step["code"] == "turn_over" and (was is None or was["code"] != "turn_over"
                                         or (before is not None
                                             and before.actions != now.actions)):
@@ -348,6 +358,9 @@ def say_part(part: Part, voice: Voice, names: list[str]) -> str:
     code = part["code"]
     if part["kind"] == "game":
         return say_message(code, p, voice, names)
+    if code == "blank_question":
+        return say(PHRASES["blank_question"]).format(
+            player=name(part["seat"]), square=p.get("square"), owner=name(p.get("owner")))
     if part["kind"] in ("step", "flips", "computer"):
         return say_step(code, p, voice, names)
     if code == "action":

@@ -37,7 +37,7 @@ from .errors import CannotSave, ConfirmNeeded, InputError
 from .history import History, Record
 from .moving import Motion
 from .placing import NewPiece
-from .view import Message, message
+from .view import ANNOUNCEMENTS, Message, message
 
 
 @dataclass(frozen=True)
@@ -83,9 +83,30 @@ class Companion:
         self.motion: Motion | None = None
         self.turning: set[str] = set()  # debt pieces lifted to be turned over
         self.in_hand: int | None = None  # a number chosen before its piece goes down
-        self.blank_choice: tuple[str, list[int]] | None = None
+        self.blank_choice: tuple[str, list[int], int] | None = None
+        """A blank whose colour the table assumed: its square, the colours it may show, and
+        the player who set it (asked of them, never taking over the next player's turn)."""
         self.takeback_at: float | None = None
+        self.undone_by: int | None = None  # who made the action taken back last
+        self.takeback: str | None = None
+        """``"undo"`` or ``"redo"`` while the board is being put as the game now stands after a
+        take-back or a redo (the bar says what to take away, put back and turn)."""
+        self.changes = 0
+        self.changed: dict[str, int] = {}
+        """When each square last changed (counting sensor events): a piece must leave one
+        square before it can stand on another, so an extra piece that came before a square
+        went empty is not that square's piece."""
+        self.strays: set[str] = set()
+        """Pieces the game does not have that already stood on the board when the table took
+        the sensors' word for it (a restart): nobody can tell which pieces they are, so they
+        are never sent to a square as if they were its piece, until they are lifted."""
+        self.known_extra: dict[str, Piece] = {}
+        """Pieces standing on the board that the game no longer has but the table knows: the
+        piece of an action taken back, until it is lifted (never paired with another number)."""
+        self.where_asked: State | None = None
+        """The state in which the players asked where a piece may go (lit until it changes)."""
         self.message: Message | None = None
+        self.message_for: tuple[State, int | None] | None = None
         self.move_game = game.moves_pieces
         # Computer seats (seat: level). What the computer holds and chose belongs to one state:
         # a take-back or a new action makes them stale, and the table thinks again.
@@ -118,6 +139,24 @@ class Companion:
     def say(self, code: str, **params: Any) -> None:
         """Set the message line: a code of ``view.MESSAGES`` with its parameters."""
         self.message = message(code, **params)
+        self.message_for = None
+
+    def keep_message_for(self, actor: int | None, before: int | None) -> None:
+        """A message belongs to the moment it was said for: the game's state, and (unless it
+        announces what happened to the game, ``view.ANNOUNCEMENTS``) the player who was acting
+        when it was said (``before``: an answer to their act). Called after every change with
+        the player who acts now (None while anybody may put the board right, which keeps
+        what was said: "take the cancelled piece away" is for whoever does it); a message of
+        another moment is cleared."""
+        if self.message is None:
+            return
+        if self.message_for is None:
+            self.message_for = (self.state, before)
+        state, said_to = self.message_for
+        if state is not self.state or (said_to != actor and actor is not None
+                                       and self.message["code"] not in ANNOUNCEMENTS):
+            self.message = None
+            self.message_for = None
 
     # The game's history, as the other parts read it.
 
@@ -299,16 +338,20 @@ class Companion:
             return None
         if illegal is not None:
             return illegal
-        self.blank_choice = None
-        self.takeback_at = None
-        self._counted(action)
+        self._counted(action, "action")
         return None
 
-    def _counted(self, action: Action) -> None:
+    def _counted(self, action: Action, how: str = "action") -> None:
+        """What follows an action that counted (``how``: ``action``, or ``redone``)."""
+        self.blank_choice = None
+        self.takeback_at = None
+        self.takeback = "redo" if how == "redone" else None
+        self.known_extra = {}
         last = self.state.last
-        self.say("action", action=action.to_json(), player=self.history.last_player(),
+        self.say(how, action=action.to_json(), player=self.history.last_player(),
                  points=list(last.points), completed=list(last.completed),
                  claimed=list(last.claimed))
+        self._board_put_right()
 
     def save_held(self) -> None:
         """Write the held entry again; it counts now (``CannotSave`` when it still cannot be
@@ -324,9 +367,10 @@ class Companion:
                 return
             self._counted(held.action)
         else:
+            was, player = self.state, self.history.last_player()
             self.history.take_back()
             self.held = None
-            self._taken_back(held.action, held.how)
+            self._taken_back(held.action, held.how, was, player)
 
     def cancel_held(self, on_board: bool = False) -> bool:
         """Give up the held entry (it never counted): by Undo, or ``on_board`` by putting the
@@ -364,9 +408,51 @@ class Companion:
                 or self.held is not None
                 or (self.known_hand is not None and self.draw_seed is None))
 
+    def can_redo(self) -> bool:
+        return bool(self.history.undone) and not self.state.over
+
+    def actor(self) -> int | None:
+        """Who acts now: the player who is to turn pieces over, else the mover."""
+        return self.history.turner if self.debt else self.mover
+
+    def undo_question(self) -> ConfirmNeeded | None:
+        """Taking back more than one action, or another player's action, is asked first: the
+        question to ask, or None when Undo takes back the actor's own last action."""
+        if not self.actions:
+            return None
+        index = len(self.actions) - 1
+        player = self.history.player_of(index)
+        action = self.actions[-1].to_json()
+        undone = len(self.history.undone)
+        if undone:
+            return ConfirmNeeded(N_("{count} taken back already: take back {player}'s "
+                                    "{action} as well?"), "undo", count=undone,
+                                 player=player, action=action)
+        actor = self.actor()
+        if actor is not None and player is not None and player != actor:
+            return ConfirmNeeded(N_("It is {actor}'s turn: take back {player}'s {action}?"),
+                                 "undo", actor=actor, player=player, action=action)
+        return None
+
+    def _refuse_undo_onto_a_stray(self) -> None:
+        """A take-back still owed on the board leaves pieces where the game has none; taking
+        back an action that had a piece on such a square would make the board look right with
+        another piece there (in a game of moves, the one still to be carried away), so the
+        board is put right first."""
+        if self.takeback is None or not self.actions:
+            return
+        action = self.actions[-1]
+        squares = set(action.path) if isinstance(action, Move) else {getattr(action, "cell", "")}
+        stray = sorted(squares & self.differences()[1])
+        if stray:
+            raise InputError(N_("first put the board right as the bar says ({squares}); then "
+                                "Undo takes back more"), squares=", ".join(stray))
+
     def undo(self, how: str = "taken_back") -> None:
         """Take back the last action; the signals then show what to put right on the board.
         When the journal cannot take the take-back, it is held (``held``)."""
+        was = self.state
+        player = self.history.last_player()
         try:
             action = self.history.take_back()
         except CannotSave:
@@ -375,11 +461,19 @@ class Companion:
             self._clear_under_way()
             self.say("held_undo", action=action.to_json())
             return
-        self._taken_back(action, how)
+        self._taken_back(action, how, was, player)
 
-    def _taken_back(self, action: Action, how: str) -> None:
+    def _taken_back(self, action: Action, how: str, was: State, player: int | None) -> None:
+        """What follows a take-back that counted: ``was`` the state before it, ``player`` who
+        had made the action."""
+        cell = getattr(action, "cell", None)
+        self.known_extra = ({cell: was.board[cell]} if isinstance(cell, str)
+                            and cell in was.board else {})
         self._clear_under_way()
-        self.say(how, action=action.to_json(), player=self.state.to_move)
+        self.takeback = "undo"
+        self.undone_by = player
+        self.say(how, action=action.to_json(), player=player)
+        self._board_put_right()
 
     def _clear_under_way(self) -> None:
         if self.draw_seed is not None:
@@ -391,6 +485,30 @@ class Companion:
         self.in_hand = None
         self.blank_choice = None
         self.takeback_at = None
+    def redo(self) -> None:
+        """Put back what Undo took last (the same action, journaled again)."""
+        if self.held is not None:
+            raise InputError(N_("wait: the table cannot save the last action yet"))
+        if self.pending is not None:
+            raise InputError(N_("first deal with the new piece on {square}"),
+                             square=self.pending.square)
+        if self.motion is not None:
+            raise InputError(N_("first set the lifted piece down"))
+        try:
+            action = self.history.redo()
+        except CannotSave:
+            raise InputError(N_("the table cannot save now: Redo changes nothing until it "
+                                "can")) from None
+        self.hand = self.plan = None
+        self.in_hand = None
+        self._counted(action, "redone")
+
+    def _board_put_right(self) -> None:
+        """A take-back or redo is over once the board stands as the game does."""
+        if self.takeback is not None and not self.debt and not self.turning:
+            missing, extra = self.differences()
+            if not missing and not extra:
+                self.takeback = None
 
     def set_hints(self, on: bool) -> None:
         self.history.record_hints(bool(on))
@@ -425,6 +543,7 @@ class Companion:
     def set_board(self, occupied: Iterable[str]) -> None:
         """Take the sensors' word for the whole board (start-up, recovery); infers no action."""
         squares = set(occupied)
+        self.changed.clear()
         self.occupied.clear()
         self.occupied.update(squares)
         self.pending = None
@@ -432,6 +551,7 @@ class Companion:
         self.turning.clear()
         if self.clearing and not squares:
             self.clearing = False
+        self.strays = set() if self.clearing else self.differences()[1]
         self._check_setup_done()
 
     def _check_setup_done(self) -> None:
@@ -455,6 +575,10 @@ class Companion:
             self.occupied.add(square)
         else:
             self.occupied.discard(square)
+            self.known_extra.pop(square, None)
+            self.strays.discard(square)
+        self.changes += 1
+        self.changed[square] = self.changes
         if self.clearing:
             if not self.occupied:
                 self.clearing = False
@@ -477,14 +601,15 @@ class Companion:
             self._lift(square)
         self._check_setup_done()
         self._watch_takeback(now)
+        self._board_put_right()
         return True
 
     def _set_down(self, square: str, now: float) -> None:
         if square in self.turning:
             self.turning.discard(square)
-            self.history.debt ^= {square}
+            self.history.turned(square)
             if not self.debt and not self.turning:
-                self.say("all_turned")
+                self.say("all_turned")  # said to the turner: gone once the next player acts
             return
         motion = self.motion
         if motion is not None and motion.at is None and (
@@ -589,7 +714,22 @@ class Companion:
             if self.state.over and not data.get("confirm"):
                 raise ConfirmNeeded(N_("the game is over: taking back its last action reopens "
                                        "it (it stays in the finished games)"), "reopen")
+            self._refuse_undo_onto_a_stray()
+            question = self.undo_question()
+            if question is not None and not data.get("confirm"):
+                raise question
             self.undo()
+            return
+        if kind == "redo":
+            self.redo()
+            return
+        if kind == "where":
+            if self.state.over:
+                raise InputError(N_("the game is over: take back the last action or start a "
+                                    "new game"))
+            if self.game.where_rule(self.state) is None:
+                raise InputError(N_("here a piece may go on any free square its number fits"))
+            self.where_asked = None if self.where_asked is self.state else self.state
             return
         if kind == "hints":
             self.set_hints(data["on"])
@@ -597,7 +737,9 @@ class Companion:
         if kind == "hand":
             self.tell_hand(data["number"])
             return
-        if self.state.over:
+        last_blank = (kind == "blank" and self.blank_choice is not None
+                      and self.blank_choice[0] == data["square"])
+        if self.state.over and not last_blank:  # the blank that ended it may still be told
             raise InputError(N_("the game is over: take back the last action or start a new game"))
         if self.clearing:
             raise InputError(N_("first take away the pieces left on the board (they blink)"))

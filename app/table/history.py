@@ -1,9 +1,12 @@
 """The game as the companion keeps it: its states and actions, forward and back.
 
 A legal action goes forward (``advance``) and a take-back goes back (``take_back``); each is
-handed to the journal's recorder before it counts. The history also keeps the pieces whose face
-is wrong on the board after flips (``debt``: they must be turned over), because that follows the
-actions, and caches what the rules answer about the current state until the state changes.
+handed to the journal's recorder before it counts. What was taken back can be put back
+(``redo``: the same action once more, journaled as an action) until a new action is made. The
+history also keeps the pieces whose face up is wrong on the board after flips (``faces``: the
+face each still shows, so it must be turned over) and who is to turn them (``turner``), because
+that follows the actions forward and back, and caches what the rules answer about the current
+state until the state changes.
 """
 
 from __future__ import annotations
@@ -32,7 +35,14 @@ class History:
         self.game = game
         self.states: list[State] = [game.initial_state(dict(setup) or None)]
         self.actions: list[Action] = []
-        self.debt: set[str] = set()  # pieces whose face up is wrong: they must be turned over
+        self.faces: dict[str, int | None] = {}
+        """The pieces whose face up is wrong, with the owner whose face they still show: they
+        must be turned over (the panel draws them as they stand until then)."""
+        self.turner: int | None = None
+        """Who is to turn them: the player who made the action that flipped them, or whose
+        action was taken back."""
+        self.undone: list[Action] = []
+        """What was taken back since the last new action, the last taken back last (redo)."""
         self._record: Record = record or (lambda kind, data: None)
         self._events: list[str] = []
         self._cache: dict[str, Any] = {}
@@ -47,9 +57,22 @@ class History:
     def mover(self) -> int | None:
         return self.state.to_move
 
+    @property
+    def debt(self) -> set[str]:
+        """The squares of the pieces to turn over."""
+        return set(self.faces)
+
+    def turned(self, square: str) -> None:
+        """The piece on ``square`` was turned over: it shows the game's face now."""
+        self.faces.pop(square, None)
+
+    def player_of(self, index: int) -> int | None:
+        """Who made the action ``index`` (counted from 0)."""
+        return self.game.actor(self.states[index], self.actions[index])
+
     def last_player(self) -> int | None:
         """Who made the last action."""
-        return self.states[-2].to_move if len(self.states) > 1 else None
+        return self.player_of(len(self.actions) - 1) if self.actions else None
 
     def cached(self, key: str, compute: Callable[[], Any]) -> Any:
         """``compute()``, once per state."""
@@ -86,6 +109,7 @@ class History:
             return e.illegal
         self._record("action", action.to_json())
         self._push(new_state, action)
+        self._forward(action)
         if new_state.over:
             self._events.append(GAME_FINISHED)
         return None
@@ -97,8 +121,20 @@ class History:
         was_over = self.state.over
         self._record("undo", None)
         action = self._pop()
+        self.undone.append(action)
         if was_over:
             self._events.append(GAME_REOPENED)
+        return action
+
+    def redo(self) -> Action:
+        """Put back the action taken back last (journaled as that action once more);
+        ``InputError`` when nothing was taken back since the last new action."""
+        if not self.undone:
+            raise InputError(N_("there is nothing to put back: redo follows an undo"))
+        action = self.undone[-1]
+        illegal = self.advance(action)
+        if illegal is not None:  # cannot happen: it was legal in this very state
+            raise InputError(N_("{reason}"), reason=illegal.reason)
         return action
 
     def record_hints(self, on: bool) -> None:
@@ -113,10 +149,31 @@ class History:
         if kind == "undo":
             if not self.actions:
                 raise ValueError("the journal takes back an action that is not there")
-            self._pop()
+            self.undone.append(self._pop())
         elif action is not None:
             self._push(self.game.apply(self.state, action), action)
-        self.debt.clear()  # after a restart nobody can tell the faces; trust the board
+            self._forward(action)
+        self.faces.clear()  # after a restart nobody can tell the faces; trust the board
+
+    def last_turn_flips(self) -> list[str]:
+        """The pieces on the board that the last player's latest actions turned over, and
+        those that the actions taken back since had turned (what may still show another face
+        when nobody can tell, after a restart)."""
+        squares: set[str] = set()
+        if self.actions:
+            player = self.player_of(len(self.actions) - 1)
+            for index in range(len(self.actions) - 1, -1, -1):
+                if self.player_of(index) != player:
+                    break
+                squares.update(self.states[index + 1].last.flipped)
+        state = self.state
+        for action in reversed(self.undone):
+            try:
+                state = self.game.apply(state, action)
+            except IllegalActionError:  # cannot happen: each was legal in this very order
+                break
+            squares.update(state.last.flipped)
+        return sorted(squares & set(self.state.board))
 
     def take_events(self) -> list[str]:
         """What happened to the game since the last call (``GAME_FINISHED``,
@@ -124,16 +181,43 @@ class History:
         events, self._events = self._events, []
         return events
 
+    def _forward(self, action: Action) -> None:
+        """A redo puts back the action taken back last; any other action forgets them all."""
+        if self.undone and self.undone[-1] == action:
+            self.undone.pop()
+        else:
+            self.undone.clear()
+
     def _push(self, state: State, action: Action) -> None:
+        before = self.state
         self.states.append(state)
         self.actions.append(action)
-        self.debt ^= set(state.last.flipped)
+        self._turn_faces(state.last.flipped, before, state)
+        if state.last.flipped:
+            self.turner = self.player_of(len(self.actions) - 1)
         self._cache.clear()
 
     def _pop(self) -> Action:
+        taker = self.player_of(len(self.actions) - 1)
         undone = self.states.pop()
         action = self.actions.pop()
-        self.debt ^= set(undone.last.flipped)
-        self.debt &= set(self.state.board)
+        self._turn_faces(undone.last.flipped, undone, self.state)
+        self.faces = {s: f for s, f in self.faces.items() if s in self.state.board}
+        if undone.last.flipped:
+            self.turner = taker  # who made the action taken back
         self._cache.clear()
         return action
+
+    def _turn_faces(self, flipped: tuple[str, ...], was: State, now: State) -> None:
+        """The game turned the pieces ``flipped`` from their owner in ``was`` to their owner in
+        ``now``; each still shows the face it showed (the sensors cannot see faces), which is
+        owed until it is the game's."""
+        for square in flipped:
+            old, new = was.board.get(square), now.board.get(square)
+            if old is None or new is None:
+                continue
+            shown = self.faces.get(square, old.owner)
+            if shown == new.owner:
+                self.faces.pop(square, None)
+            else:
+                self.faces[square] = shown

@@ -13,7 +13,8 @@ from app.rules.wording import N_
 
 from .errors import InputError
 
-KINDS = ("number", "blank", "discard", "joker", "undo", "end_turn", "bear_off", "hints", "hand")
+KINDS = ("number", "blank", "discard", "joker", "undo", "redo", "end_turn", "bear_off", "hints",
+         "hand", "where")
 
 
 def _whole(data: Mapping[str, Any], key: str, optional: bool = False) -> int | None:

@@ -9,7 +9,7 @@ n is at most 81 and in practice a handful).
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from app.rules.squares import parse_square
 
@@ -78,11 +78,18 @@ def assign(costs: Sequence[Sequence[float]]) -> list[int]:
     return result
 
 
-def pair_up(missing: Sequence[str], extra: Sequence[str]) -> list[tuple[str, str]]:
+UNLIKE = 1e6
+"""The cost of pairing two pieces known to differ: never chosen while another pairing exists,
+and dropped when it is the only one."""
+
+
+def pair_up(missing: Sequence[str], extra: Sequence[str],
+            alike: Callable[[str, str], bool] | None = None) -> list[tuple[str, str]]:
     """(extra, missing) pairs, each piece used at most once, with the least total distance.
 
     Pieces left over (more missing than extra or the other way round) are not paired: they are
-    shown on their own.
+    shown on their own. ``alike(extra, missing)`` says whether the extra piece may be the
+    missing one (a piece taken back is known, and never the missing piece of another number).
     """
     missing = sorted(missing)
     extra = sorted(extra)
@@ -92,9 +99,18 @@ def pair_up(missing: Sequence[str], extra: Sequence[str]) -> list[tuple[str, str
         rows, cols, flipped = missing, extra, False
     else:
         rows, cols, flipped = extra, missing, True
-    costs = [[distance(r, c) for c in cols] for r in rows]
+
+    def cost(row: str, col: str) -> float:
+        pair = (col, row) if not flipped else (row, col)  # (extra, missing)
+        if alike is not None and not alike(*pair):
+            return UNLIKE
+        return distance(row, col)
+
+    costs = [[cost(r, c) for c in cols] for r in rows]
     pairs = []
     for row, col in enumerate(assign(costs)):
+        if costs[row][col] >= UNLIKE:
+            continue
         a, b = rows[row], cols[col]
         pairs.append((a, b) if flipped else (b, a))
     return sorted(pairs, key=lambda p: p[1])

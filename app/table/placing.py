@@ -100,6 +100,25 @@ def number_choices(c: Companion, square: str) -> list[int]:
     return list(c.history.cached(f"choices {square}", compute))
 
 
+def playable_numbers(c: Companion) -> list[int]:
+    """The numbers worth choosing before a piece goes down: those the mover can play now
+    (place somewhere, set aside, or lay as a joker), of the cards or stones left to them
+    where the game hides the hand."""
+    def compute() -> list[int]:
+        state = c.state
+        mover = state.to_move
+        if state.over or mover is None:
+            return []
+        numbers = {a.number for a in c.game.legal_actions(state)
+                   if isinstance(a, Place | Discard | Joker)}
+        if c.game.hidden_hands:
+            supply = c.game.hand_supply(state, mover)
+            if supply is not None:
+                numbers &= {n for n, k in supply.items() if k > 0}
+        return sorted(numbers)
+    return list(c.history.cached("playable numbers", compute))
+
+
 def discard_choices(c: Companion) -> list[int]:
     """The numbers that fit nowhere now: the cards that may be set aside (none in games
     without discards)."""
@@ -147,7 +166,7 @@ def place_blank(c: Companion, square: str, owner: int | None) -> None:
         return
     c.pending = None
     if others and mover is not None:
-        c.blank_choice = (square, sorted([mover, *others]))
+        c.blank_choice = (square, sorted([mover, *others]), mover)
 
 
 def check_number(c: Companion, number: int) -> None:
@@ -199,15 +218,15 @@ def input_blank(c: Companion, square: str, owner: int | None) -> None:
         raise InputError(N_("there is no player {owner}"), owner=owner)
     choice = c.blank_choice
     if choice is not None and choice[0] == square and c.pending is None:
-        if owner is None or owner not in choice[1]:
-            if owner is not None:
-                raise InputError(N_("a blank of player {owner} cannot go on {square}"),
-                                 owner=owner, square=square)
-            return
-        last = c.actions[-1]
-        if isinstance(last, Blank) and (last.owner if last.owner is not None
-                                        else c.states[-2].to_move) == owner:
-            return
+        if owner is None:
+            raise InputError(N_("say which colour the blank on {square} shows"), square=square)
+        if owner not in choice[1]:
+            raise InputError(N_("a blank of player {owner} cannot go on {square}"),
+                             owner=owner, square=square)
+        piece = c.state.board.get(square)
+        if piece is not None and piece.owner == owner:
+            raise InputError(N_("the blank on {square} already counts as that colour"),
+                             square=square)
         c.undo("colour_changed")
         c.pending = NewPiece(square)
         place_blank(c, square, owner)

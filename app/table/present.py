@@ -17,7 +17,7 @@ from app.rules.geometry import Geometry
 from . import computer, moving, placing
 from . import signals as lights
 from .pairing import pair_up
-from .view import Guidance, Next, Prompt, count, step
+from .view import BlankChoice, Guidance, Next, Pad, Prompt, count, step
 
 if TYPE_CHECKING:
     from .companion import Companion
@@ -33,6 +33,9 @@ class Look:
     last_player: int | None
     next: Next
     unturned: dict[str, int | None]
+    pad: Pad | None
+    blank_choice: BlankChoice | None
+    where: bool
 
 
 def look(c: Companion, saving: SavingStep | None = None) -> Look:
@@ -46,7 +49,8 @@ def look(c: Companion, saving: SavingStep | None = None) -> Look:
     if saving is not None:
         lit.update(dict.fromkeys(corners(c.game.geometry), "unsaved"))
         nxt = step("cannot_save", None, **saving)
-    return Look(lit, guidance(missing, extra), ask, c.history.last_player(), nxt, unturned(c))
+    return Look(lit, guidance(c, missing, extra), ask, c.history.last_player(), nxt, unturned(c),
+                pad(c, ask, nxt), blank_choice(c), where_offered(c, nxt))
 
 
 SavingStep = dict[str, Any]
@@ -79,16 +83,70 @@ def held_squares(c: Companion) -> set[str]:
 def unturned(c: Companion) -> dict[str, int | None]:
     """The pieces still to be turned over, with the owner whose face they still show: the panel
     draws them as they stand on the table until the sensors have seen them turned."""
-    shown: dict[str, int | None] = {}
     board = c.state.board
-    for square in c.debt & set(board):
-        owner = board[square].owner
-        for before in reversed(c.states[:-1]):
-            piece = before.board.get(square)
-            if piece is not None and piece.owner != owner:
-                shown[square] = piece.owner
-                break
-    return shown
+    return {square: face for square, face in sorted(c.history.faces.items())
+            if square in board}
+
+
+def pad(c: Companion, ask: Prompt | None, nxt: Next) -> Pad | None:
+    """The numbers the panel's number pad offers now, or None (hidden: no number is asked).
+
+    Asked: the legal numbers for the new piece (or the computer's card). Otherwise, when the
+    mover is about to put a piece down, a number may be chosen first: the numbers that can be
+    played now (placed somewhere, set aside or laid as a joker), from what is left to them."""
+    if ask is not None and ask["kind"] in ("number", "hand"):
+        if not ask["choices"]:
+            return None  # nothing to tap: the piece goes away (or is told as a joker)
+        return {"numbers": list(ask["choices"]), "for": ask["kind"]}
+    state = c.state
+    if (state.over or c.move_game or c.clearing or c.setting_up or c.computer_turn
+            or c.pending is not None or state.phase == BLANKS_PHASE
+            or nxt["code"] not in ("place", "place_number", "lay_joker", "set_aside")):
+        return None
+    return {"numbers": placing.playable_numbers(c), "for": "in_hand"}
+
+
+def blank_choice(c: Companion) -> BlankChoice | None:
+    """The blank whose colour the table assumed, while its setter may still say it shows
+    another (until the next action): asked of them beside the next step, never instead."""
+    if c.blank_choice is None:  # asked even after the blank that ended the game
+        return None
+    square, owners, setter = c.blank_choice
+    piece = c.state.board.get(square)
+    if piece is None:
+        return None
+    return {"square": square, "choices": list(owners), "owner": piece.owner, "player": setter}
+
+
+def where_offered(c: Companion, nxt: Next) -> bool:
+    """Whether the panel offers to light where a piece may go: the game restricts it (its
+    ``where_rule``) and a person is about to put one down."""
+    return nxt["code"] == "place" and nxt["actor"] not in c.computers and \
+        c.game.where_rule(c.state) is not None
+
+
+def where_squares(c: Companion) -> set[str]:
+    """The empty cells where the mover may put a piece now, while the players asked for them."""
+    if c.where_asked is not c.state or c.state.over:
+        return set()
+    board = c.state.board
+    return {cell for cell in c.game.geometry.cells
+            if cell not in board and placing.number_choices(c, cell)}
+
+
+def takeback_step(c: Companion, missing: set[str], extra: set[str]) -> Next:
+    """After a take-back or a redo: in words, what to take away, put back, move and turn."""
+    pairs = guidance(c, missing, extra)
+    moved_from = {p["from"] for p in pairs}
+    moved_to = {p["to"] for p in pairs}
+    actor = c.undone_by if c.takeback == "undo" else c.history.last_player()
+    if c.debt:
+        actor = c.history.turner
+    parts = {"take_away": sorted(extra - moved_from), "put_back": sorted(missing - moved_to),
+             "moves": pairs, "turn": sorted((c.debt & set(c.state.board)) | c.turning)}
+    if c.takeback == "undo":
+        return step("undo_on_board", actor, **parts)
+    return step("redo_on_board", actor, **parts)
 
 
 def next_step(c: Companion, ask: Prompt | None, missing: set[str], extra: set[str]) -> Next:
@@ -102,19 +160,30 @@ def next_step(c: Companion, ask: Prompt | None, missing: set[str], extra: set[st
                     squares=sorted(c.occupied))
     if ask is not None and ask["kind"] == "setup":
         return step("set_up", None, square=ask["square"], piece=ask["piece"], left=ask["left"])
+    if c.debt or c.turning:
+        if c.takeback is not None:
+            return takeback_step(c, missing, extra)
+        squares = sorted((c.debt & set(state.board)) | c.turning)
+        # At the end too: the final board is the one with every piece turned.
+        return step("turn_over", c.history.turner, squares=squares)
     if state.over:
         return step("game_over", None, winners=list(state.winners),
                     reason=c.game.end_reason(state))
-    if c.debt or c.turning:
-        squares = sorted((c.debt & set(state.board)) | c.turning)
-        return step("turn_over", c.history.last_player(), squares=squares)
+    if c.takeback is not None and (missing or extra) and c.pending is None \
+            and c.motion is None:
+        return takeback_step(c, missing, extra)
     if c.computer_turn:
         return computer_step(c, missing, extra)
     pending = c.pending
     if pending is not None and ask is not None:
         if ask["kind"] == "number":
+            # A stone that fits nowhere may be laid face down anywhere: the bar says how.
+            joker = bool(placing.joker_choices(c, pending.square))
             if ask["choices"]:
-                return step("say_number", mover, square=pending.square)
+                return step("say_number", mover, square=pending.square,
+                            **({"joker": True} if joker else {}))
+            if joker:
+                return step("say_joker", mover, square=pending.square)
             return step("take_away", mover, square=pending.square)
         if ask["kind"] == "joker":
             return step("lay_joker", mover, square=pending.square, number=ask["number"])
@@ -132,19 +201,36 @@ def next_step(c: Companion, ask: Prompt | None, missing: set[str], extra: set[st
     if missing or extra:
         return step("put_right", None, missing=sorted(missing), extra=sorted(extra))
     if ask is not None:
-        if ask["kind"] == "blank":
-            return step("blank_colour", mover, square=ask["square"])
         if ask["kind"] == "place":
             return step("place_number", mover, number=ask["number"])
         if ask["kind"] == "joker":
             return step("lay_joker", mover, number=ask["number"])
         if ask["kind"] == "discard":
             return step("set_aside", mover, number=ask["number"])
-        if ask["kind"] == "end_turn":
+        if ask["kind"] == "end_turn" or state.phase == BLANKS_PHASE:
             return step("blanks_or_end", mover)
     if c.move_game:
         return step("move", mover)
-    return step("place", mover)
+    params: dict[str, object] = {}
+    rule = c.game.where_rule(state)
+    if rule is not None:
+        params["rule"] = rule.to_json()
+    again = in_a_row(c)
+    if again > 1:
+        params["nth"] = again
+    return step("place", mover, **params)
+
+
+def in_a_row(c: Companion) -> int:
+    """Which placement in a row of the mover's this is (2: their second stone of a turn of
+    two, as SUDOKU FAMILY's two players place A, B, B, A, A...)."""
+    mover = c.mover
+    n = 1
+    for index in range(len(c.actions) - 1, -1, -1):
+        if c.history.player_of(index) != mover:
+            break
+        n += 1
+    return n
 
 def computer_step(c: Companion, missing: set[str], extra: set[str]) -> Next:
     """What a person is to do for the computer now: put a wrong piece right, tell its card,
@@ -219,7 +305,7 @@ def signals(c: Companion, missing: set[str], extra: set[str]) -> dict[str, str]:
         "extra": extra,
         "flip": c.debt & set(c.state.board),
         "last": last_squares(c),
-        "target": moving.targets(c) | hint_targets(c),
+        "target": moving.targets(c) | hint_targets(c) | where_squares(c),
         "hint": hint_squares(c),
     }
     expect = c.expect
@@ -243,9 +329,25 @@ def signals(c: Companion, missing: set[str], extra: set[str]) -> dict[str, str]:
     return lights.merge(layers)
 
 
-def guidance(missing: set[str], extra: set[str]) -> list[Guidance]:
-    """Pairs of extra and missing pieces: "move the piece from there to here"."""
-    return [{"from": a, "to": b} for a, b in pair_up(sorted(missing), sorted(extra))]
+def guidance(c: Companion, missing: set[str], extra: set[str]) -> list[Guidance]:
+    """Pairs of extra and missing pieces: "move the piece from there to here". Only a piece
+    that came after the other went can be it; a piece the table knows (one taken back) is sent
+    only where a piece like it belongs; a piece found standing at a restart is nobody's
+    (taken away, while the drawing shows which piece goes where)."""
+    board = c.state.board
+
+    def alike(there: str, here: str) -> bool:
+        # A piece is lifted before it is put down elsewhere.
+        if c.changed.get(here, -1) > c.changed.get(there, -1) or there in c.strays:
+            return False
+        known = c.known_extra.get(there)
+        if known is None or here not in board:
+            return True
+        # Each player's own cards are theirs; shared pieces may show either face.
+        return known.number == board[here].number and (
+            not c.game.own_piles or known.owner == board[here].owner)
+
+    return [{"from": a, "to": b} for a, b in pair_up(sorted(missing), sorted(extra), alike)]
 
 
 def prompt(c: Companion) -> Prompt | None:
@@ -278,8 +380,9 @@ def prompt(c: Companion) -> Prompt | None:
     offer = moving.bear_off_offer(c)
     if offer is not None:
         return {"kind": "bear_off", "square": offer.path[-2], "path": list(offer.path)}
-    if c.blank_choice is not None:
-        square, owners = c.blank_choice
+    if c.blank_choice is not None and c.blank_choice[2] == state.to_move \
+            and state.phase == BLANKS_PHASE:
+        square, owners, _ = c.blank_choice
         piece = state.board.get(square)
         return {"kind": "blank", "square": square, "choices": owners,
                 "owner": piece.owner if piece else None}

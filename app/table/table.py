@@ -115,7 +115,7 @@ def _same(a: tuple[Any, ...], b: tuple[Any, ...]) -> bool:
 def moves(companion: Companion) -> list[dict[str, Any]]:
     """Every action of the game with who made it and what it scored, for the end screen."""
     states = companion.states
-    return [{"player": states[i].to_move, "action": action.to_json(),
+    return [{"player": companion.history.player_of(i), "action": action.to_json(),
              "points": list(states[i + 1].last.points),
              "completed": list(states[i + 1].last.completed),
              "claimed": list(states[i + 1].last.claimed)}
@@ -570,7 +570,12 @@ class Table:
         self._game_id = stored.id
         self._names = list(stored.names)
         self._colors = list(stored.colors)
-        companion.say("resumed" if running else "over_before_stop", game=game.name)
+        flips = companion.history.last_turn_flips()
+        if flips:  # the sensors cannot see faces: the players check those pieces
+            companion.say("resumed_check_faces" if running else "over_check_faces",
+                          game=game.name, squares=flips)
+        else:
+            companion.say("resumed" if running else "over_before_stop", game=game.name)
         if running and companion.state.over:
             self._finished()  # the last action was written, the end of the game was not
 
@@ -605,7 +610,9 @@ class Table:
                 frame = lights.compose_frame(dict.fromkeys(("a1", "i1", "a9", "i9"),
                                                            "unsaved"))
         else:
+            before = self._look.next["actor"] if self._look is not None else None
             self._look = present.look(companion, saving)  # once per change: frame and view
+            companion.keep_message_for(self._look.next["actor"], before)
             frame = lights.compose_frame(self._look.signals, self._look.last_player)
         answers = self._answers_now()
         if not _same(answers, self._answers):
@@ -711,6 +718,10 @@ class Table:
                 "plan": (companion.expect.to_json() if companion.expect is not None
                          else None),
                 "hint": self._hint_view(companion),
+                "pad": look.pad,
+                "blank_choice": look.blank_choice,
+                "where_offered": look.where,
+                "can_redo": companion.can_redo(),
             })
             game_doc = companion.document()
         if table["message"] is None and self._notices:

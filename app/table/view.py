@@ -31,6 +31,7 @@ MESSAGES: Mapping[str, str] = {
     "taken_back": N_("{action}: taken back"),
     "taken_back_on_board": N_("{action}: taken back on the board"),
     "colour_changed": N_("{action}: colour changed"),
+    "redone": N_("{action}: put back"),
     "new_game": N_("{game}: new game"),
     "set_up_board": N_("{game}: set up the board"),
     "new_game_draws": N_("{game}: new game. Lay the computer's cards face up beside the board: "
@@ -39,7 +40,13 @@ MESSAGES: Mapping[str, str] = {
                              "beside it: the table draws one for it on each of its turns"),
     "clear_board": N_("{game}: first take the {pieces} left on the board away"),
     "resumed": N_("{game} resumed: put right any blinking squares"),
+    "resumed_check_faces": N_("{game} resumed: put right any blinking squares, and check that "
+                              "{squares} show the colour the panel draws (the last move or a "
+                              "take-back turned them, and the table cannot see faces)"),
     "over_before_stop": N_("{game} was over before the table stopped"),
+    "over_check_faces": N_("{game} was over before the table stopped: check that {squares} "
+                           "show the colour the panel draws (they were turned by the last move, "
+                           "and the table cannot see faces)"),
     "board_set": N_("the board is set: the game can start"),
     "board_clear": N_("the board is clear"),
     "cancelled_piece": N_("the new {piece} on {square} is cancelled: take it away"),
@@ -144,6 +151,15 @@ explanation (English for now); ``action`` parameters carry the action in the rec
 (docs/records.md) and are worded by ``describe``."""
 
 
+ANNOUNCEMENTS = frozenset({"action", "taken_back", "taken_back_on_board", "colour_changed",
+                           "redone", "new_game", "set_up_board", "new_game_draws",
+                           "set_up_board_draws", "resumed", "resumed_check_faces",
+                           "over_check_faces",
+                           "over_before_stop", "board_set", "board_clear"})
+"""Messages that tell what happened to the game: they stay while the game stands as they tell
+(into the next player's turn); every other message belongs to the player it was said to."""
+
+
 def message(code: str, **params: Any) -> Message:
     """A message; ``KeyError`` for a code that is not in ``MESSAGES`` (a bug, caught by tests)."""
     if code not in MESSAGES:
@@ -218,6 +234,8 @@ NEXT_STEPS: Mapping[str, str] = {
     "turn_over": N_("turn over {squares}"),
     "say_number": N_("tap the number of the new piece on {square}"),
     "take_away": N_("no number may go on {square}: take the piece away"),
+    "say_joker": N_("no number may go on {square}: a stone that fits nowhere is a joker there "
+                    "(tap Joker and its number), any other stone is taken away"),
     "lay_joker": N_("lay the {number} face down as a joker"),
     "set_aside": N_("the {number} fits nowhere: set it aside"),
     "lift_again": N_("that is no move: lift the piece from {square} again"),
@@ -225,9 +243,12 @@ NEXT_STEPS: Mapping[str, str] = {
     "set_down": N_("set the piece from {square} down where it may go"),
     "jump_on": N_("jump on from {square}, or leave it there"),
     "put_right": N_("put the board right: the blinking squares"),
-    "blank_colour": N_("which colour does the blank on {square} show?"),
     "place_number": N_("put your {number} on the board"),
     "blanks_or_end": N_("lay blanks on dead fields, or end your turn"),
+    "undo_on_board": N_("the action is taken back: put the board as it was before it (take "
+                        "away {take_away}, put back {put_back}, turn {turn} back over)"),
+    "redo_on_board": N_("the action is put back: put the board as it was after it (put back "
+                        "{put_back}, take away {take_away}, turn {turn} over)"),
     "move": N_("move one of your pieces"),
     "place": N_("put a piece down, then tap its number"),
     "computer_thinking": N_("the computer is choosing its move"),
@@ -263,9 +284,9 @@ def render_next(nxt: Next) -> str:
     from app.rules.game import END_REASONS
 
     params = {k: _english(v) for k, v in nxt["params"].items()}
-    for key in ("squares", "via"):
+    for key in ("squares", "via", "take_away", "put_back", "turn"):
         if isinstance(params.get(key), list):
-            params[key] = ", ".join(params[key])
+            params[key] = ", ".join(params[key]) or "-"
     piece = params.get("piece")
     if isinstance(piece, dict):
         params["number"] = "blank" if piece.get("blank") else piece.get("number")
@@ -362,6 +383,21 @@ Prompt = (SetupPrompt | NumberPrompt | JokerPrompt | DiscardPrompt | BearOffProm
 PROMPT_KINDS = ("setup", "number", "joker", "discard", "bear_off", "blank", "place", "end_turn",
                 "hand")
 
+Pad = TypedDict("Pad", {"numbers": list[int], "for": str})
+"""The numbers the panel's pad offers now, ``for`` the new piece's prompt (``number``), the
+computer's card (``hand``), or a number chosen before its piece goes down (``in_hand``)."""
+
+
+class BlankChoice(TypedDict):
+    """The blank on ``square`` counts as ``owner``'s colour; ``player``, who set it, may say it
+    shows another of ``choices`` (until the next action)."""
+
+    square: str
+    choices: list[int]
+    owner: int | None
+    player: int
+
+
 # --- the view -----------------------------------------------------------------------------------
 
 
@@ -405,6 +441,10 @@ class TableView(TypedDict, total=False):
     plan: dict[str, Any] | None
     hint: dict[str, Any] | None
     saving: dict[str, Any]
+    pad: Pad | None
+    blank_choice: BlankChoice | None
+    where_offered: bool
+    can_redo: bool
     replay: dict[str, Any] | None
     say: dict[str, Any]
 

@@ -86,7 +86,15 @@ def register_error_handlers(app: Flask) -> None:
     @app.errorhandler(ConfirmNeeded)
     def _confirm_needed(e: ConfirmNeeded) -> Response:
         # 409: the request is fine, but it would change what the players may want to keep;
-        # sent again with the confirmation it is done.
+        # sent again with the confirmation it is done. Seats are said by the players' names.
+        seats = {k: v for k, v in e.params.items() if k in ("player", "actor")
+                 and isinstance(v, int)}
+        if seats:
+            from .views import seat_names
+
+            names = seat_names()
+            e.params.update({k: names[v] if 0 <= v < len(names) else str(v)
+                             for k, v in seats.items()})
         return error_response(said(e), CONFLICT, code=f"confirm_{e.code}", confirm=e.code)
 
     @app.errorhandler(CannotSave)

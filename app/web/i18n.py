@@ -118,6 +118,33 @@ def area(name: str, language: str) -> str:
     return name
 
 
+def action_words(action: dict[str, Any], language: str) -> str:
+    """An action in the record format ("3 on c3", "blank on d4") in ``language``, as the
+    panel's scripts say it."""
+    words = catalog(language)
+
+    def say(text: str, **params: Any) -> str:
+        return words.get(text, text).format(**params)
+
+    kind = action.get("type")
+    if kind == "place":
+        return say("{number} on {cell}", number=action.get("number"), cell=action.get("cell"))
+    if kind == "blank":
+        return say("blank on {cell}", cell=action.get("cell"))
+    if kind == "joker":
+        return say("joker on {cell}", cell=action.get("cell"))
+    if kind == "discard":
+        return say("{number} set aside", number=action.get("number"))
+    if kind == "end_turn":
+        return say("end of turn")
+    if kind == "move":
+        path = [str(p) for p in action.get("path", [])]
+        if path and path[-1] == "off":
+            return say("{cell} borne off", cell=path[0])
+        return " \u2192 ".join(path)
+    return str(kind)
+
+
 def translate(text: str, language: str | None = None, **params: Any) -> str:
     """``text`` (an English message id) in ``language`` (the request's), with ``{name}``
     parameters filled in; a list parameter is said as a list of the language, its areas
@@ -128,6 +155,7 @@ def translate(text: str, language: str | None = None, **params: Any) -> str:
         return words
     table = catalog(language)
     said = {k: format_list([area(str(i), language) for i in v], locale=language)
-            if isinstance(v, list) else table.get(v, v) if isinstance(v, str) else v
+            if isinstance(v, list) else table.get(v, v) if isinstance(v, str)
+            else action_words(v, language) if isinstance(v, dict) and "type" in v else v
             for k, v in params.items()}
     return words.format(**said)

@@ -94,7 +94,7 @@ PIN_FIRST_LOCKOUT = 30.0
 
 PIN_MAX_LOCKOUT = 3600.0
 
-PIN_INPUTS = frozenset({"undo", "hints", "end_turn"})
+PIN_INPUTS = frozenset({"undo", "redo", "hints", "end_turn"})
 """Panel inputs that always need the PIN: they change the game without a piece on the board."""
 
 ANSWER_INPUTS = frozenset({"discard", "joker"})

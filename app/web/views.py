@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING, Any
 
 from app.table.view import View
@@ -25,3 +26,18 @@ def present(panel: PanelState, view: View) -> dict[str, Any]:
     table = {**view["table"], "say": speech.say_in(view["table"].get("say"), names,
                                                    i18n.current())}
     return {**view, "table": table, "player_names": names}
+
+
+def seat_names() -> list[str]:
+    """The running game's players by name, in the request's language ("White" as "Weiß")."""
+    from flask import current_app
+
+    from .i18n import translate
+
+    panel = current_app.extensions["sudoku_table"]
+    view = present(panel, panel.table.view())
+    names = []
+    for name in view.get("player_names", []):
+        seat = re.fullmatch(r"Player (\d+)", name)  # a seat nobody named
+        names.append(translate("Player {n}", n=seat.group(1)) if seat else translate(name))
+    return names

@@ -32,7 +32,8 @@ SAMPLES: dict[str, Any] = {
     "action": {"type": "place", "cell": "c4", "number": 7}, "detail": "disk full",
     "file": "journal.sqlite3", "kept": "journal.damaged", "error": "denied", "seq": 4,
     "resume": 17, "first": 3, "name": "Kakuro", "variant": "kakuro", "winners": [0],
-    "missing": ["a1"], "extra": ["b2"], "choices": [1, 2],
+    "missing": ["a1"], "extra": ["b2"], "choices": [1, 2], "take_away": ["c6"],
+    "put_back": ["b2"], "turn": ["c3", "c4"],
 }
 """A value for every parameter a message or next step takes."""
 
@@ -175,6 +176,8 @@ def test_flips_are_said_before_the_next_turn() -> None:
     flips = [i for i, p in enumerate(flat) if p["kind"] == "flips"]
     assert flips, "a Revers game with no flips said"
     for i in flips:  # the next turn comes only once the flips are made
+        if flat[i - 1]["code"] == "blank_question":  # a blank's colour, asked of its setter
+            i -= 1
         assert flat[i - 1]["kind"] == "action"
         assert all(p["kind"] != "turn" for p in flat[i - 1:i])
     table.close()
@@ -225,4 +228,20 @@ def test_nothing_is_said_twice_in_a_whole_game(variant: str) -> None:
     for a, b in zip(flat, flat[1:], strict=False):
         assert (a["kind"], a["params"]) != (b["kind"], b["params"]) or a["kind"] == "action", \
             f"said twice in a row: {a}"
+    table.close()
+
+
+def test_a_blank_s_colour_is_asked_of_its_setter_aloud() -> None:
+    from tests.table.test_leading import played
+
+    # Black's blank on c1 ends Black's turn: the question goes to Black, beside White's turn.
+    table, clock, _ = played("revers-dominari-7-17", 9, turned=False)
+    parts = table.view()["table"]["say"]["parts"]
+    asked = [p for p in parts if p["code"] == "blank_question"]
+    assert len(asked) == 1 and asked[0]["seat"] == 1
+    assert asked[0]["params"] == {"square": "c1", "owner": 1}
+    for language, words in (("en", "Ben: the blank on c1 counts as Ben's colour"),
+                            ("de", "Ben: Der Blankostein auf c1 zählt als Farbe von Ben")):
+        text = announce.say_part(asked[0], CatalogVoice(language), NAMES)
+        assert text.startswith(words), text
     table.close()

@@ -330,8 +330,8 @@ def _evening_step(table: Table, clock: Clock, step: tuple[Any, ...],
         put(table, clock, step[1])
     elif kind == "hints":
         table.input({"type": "hints", "on": step[1]})
-    elif kind == "undo":
-        table.input({"type": "undo"})
+    elif kind == "undo":  # meant: Undo asks before taking back another player's action
+        table.input({"type": "undo", "confirm": True})
     elif kind == "reopen":
         table.input({"type": "undo", "confirm": True})
     elif kind == "takeback":

@@ -69,7 +69,9 @@ def test_undo_first_cancels_the_piece_waiting_for_its_number() -> None:
     assert view["table"]["prompt"] is None
     assert view["table"]["signals"]["b2"] == "extra"  # the cancelled piece is to go
     assert "cancelled" in view["table"]["message"]
-    view = table.input({"type": "undo"})  # now the last action
+    with pytest.raises(ConfirmNeeded):  # now the last action: the first player's, asked
+        table.input({"type": "undo"})
+    view = table.input({"type": "undo", "confirm": True})
     assert view["game"]["cells"] == {}
 
 

@@ -256,7 +256,7 @@ def test_the_computers_card_is_told_first_and_checked() -> None:
     plan = action_from_json(view["table"]["plan"])
     assert getattr(plan, "number", None) == 7
     # Undo first forgets the card told, then the plan goes with it.
-    view = table.input({"type": "undo"})
+    view = table.input({"type": "undo", "confirm": True})
     assert view["table"]["next"]["code"] == "computer_hand" and view["table"]["plan"] is None
     table.close()
 
@@ -267,12 +267,12 @@ def test_undo_takes_back_the_computers_action_and_it_plays_the_same_again() -> N
     carry_out(table, clock, action_from_json(plan))
     view = settled(table)
     assert view["table"]["plan"] != plan
-    view = table.input({"type": "undo"})
+    view = table.input({"type": "undo", "confirm": True})
     view = settled(table)
     assert view["table"]["plan"] == plan, "same game, same action count: same choice"
     cell = plan["cell"]
-    assert view["table"]["next"]["code"] == "put_right"
-    assert view["table"]["next"]["params"]["extra"] == [cell]
+    assert view["table"]["next"]["code"] == "undo_on_board"
+    assert view["table"]["next"]["params"]["take_away"] == [cell]
     view = lift(table, clock, cell)
     assert view["table"]["next"]["code"] == "computer_place"
     assert view["table"]["signals"][cell] == "computer"

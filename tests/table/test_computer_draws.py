@@ -202,7 +202,7 @@ def test_undo_puts_the_card_back_and_the_next_draw_is_fresh_and_journaled(
     full = supply_now(table, 0)
     put(table, clock, plan.cell)
     assert supply_now(table, 0)[plan.number] == full[plan.number] - 1
-    table.input({"type": "undo"})
+    table.input({"type": "undo", "confirm": True})
     assert supply_now(table, 0) == full, "the card is back in the computer's supply"
     view = lift(table, clock, plan.cell)
     view = settled(table)
@@ -241,7 +241,7 @@ def test_the_draws_after_undos_are_uniform_too() -> None:
         plan = action_from_json(view["table"]["plan"])
         counts[plan.number] += 1  # type: ignore[attr-defined]
         put(table, clock, plan.cell)  # type: ignore[attr-defined]
-        table.input({"type": "undo"})
+        table.input({"type": "undo", "confirm": True})
         lift(table, clock, plan.cell)  # type: ignore[attr-defined]
     assert len(counts) >= 5, counts
     table.close()

@@ -285,7 +285,7 @@ def test_undo_gives_up_a_held_action_and_a_held_take_back_waits(
         assert view["table"]["saving"]["held"] is None
         assert view["table"]["message_code"]["code"] == "held_cancelled"
         lift(table, clock, "c1")
-        view = table.input({"type": "undo"})  # takes back b1: held, as the disk still fails
+        view = table.input({"type": "undo", "confirm": True})  # takes back b1: held (disk fails)
         assert view["table"]["saving"]["held"] == {
             "kind": "undo", "action": {"type": "place", "cell": "b1", "number": 2}}
         assert "b1" in view["game"]["cells"]

@@ -221,7 +221,7 @@ def test_undo_takes_the_card_back_and_guides_its_removal(variant: str) -> None:
     table, clock, cell = set_up(variant)
     before = table.view()["game"]
     place(table, clock, cell, legal_numbers(table, cell)[0])
-    view = table.input({"type": "undo"})
+    view = table.input({"type": "undo", "confirm": True})  # the next player's turn: asked
     assert view["game"] == before
     assert view["table"]["signals"][cell] == "extra"
     view = lift(table, clock, cell)

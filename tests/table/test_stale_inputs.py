@@ -32,7 +32,7 @@ def started() -> tuple[object, object]:
 def test_an_input_from_the_current_view_is_taken() -> None:
     table, _ = started()
     version = table.view()["version"]
-    view = table.input({"type": "undo", "version": version})
+    view = table.input({"type": "undo", "confirm": True, "version": version})
     assert view["version"] > version
     assert len(table.record()["actions"]) == 2
 
@@ -40,10 +40,10 @@ def test_an_input_from_the_current_view_is_taken() -> None:
 def test_a_second_undo_from_the_same_view_is_stale_and_changes_nothing() -> None:
     table, _ = started()
     version = table.view()["version"]
-    table.input({"type": "undo", "version": version})
+    table.input({"type": "undo", "confirm": True, "version": version})
     before = table.record()
     with pytest.raises(StaleInput) as caught:
-        table.input({"type": "undo", "version": version})
+        table.input({"type": "undo", "confirm": True, "version": version})
     assert table.record() == before
     assert len(before["actions"]) == 2
     assert caught.value.view["version"] == table.view()["version"]  # the view it missed
@@ -51,8 +51,8 @@ def test_a_second_undo_from_the_same_view_is_stale_and_changes_nothing() -> None
 
 def test_without_a_version_an_input_is_taken_as_before() -> None:
     table, _ = started()
-    table.input({"type": "undo"})
-    table.input({"type": "undo"})
+    table.input({"type": "undo", "confirm": True})  # another player's action: confirmed
+    table.input({"type": "undo", "confirm": True})
     assert len(table.record()["actions"]) == 1
 
 
@@ -64,7 +64,7 @@ def test_a_felt_piece_or_the_table_thinking_does_not_make_an_input_stale() -> No
     table.handle_felt(SensorEvent("d4", False, clock.now))
     table.handle_fault(SensorFault("e5", "chatter", "", clock.now))
     assert table.view()["version"] > version
-    table.input({"type": "undo", "version": version})
+    table.input({"type": "undo", "confirm": True, "version": version})
     assert len(table.record()["actions"]) == 2
 
 
@@ -104,7 +104,8 @@ def race(table: object, version: int) -> list[str]:
     def tap() -> None:
         barrier.wait()
         try:
-            table.input({"type": "undo", "version": version})  # type: ignore[attr-defined]
+            table.input(  # type: ignore[attr-defined]
+                {"type": "undo", "confirm": True, "version": version})
             outcomes.append("taken")
         except StaleInput:
             outcomes.append("stale")

@@ -159,9 +159,19 @@ def test_input_without_a_game_is_a_clear_422(client: FlaskClient) -> None:
 def test_undo_takes_back_the_last_action(client: FlaskClient) -> None:
     client.post("/api/game", json={"variant": "vierer-dominari"})
     place(client, "c3", 3)
-    view = client.post("/api/input", json={"type": "undo"}).get_json()
+    # It is Black's turn: taking back White's action is asked first.
+    asked = client.post("/api/input", json={"type": "undo"})
+    assert asked.status_code == 409
+    assert asked.get_json()["confirm"] == "undo" and asked.get_json()["code"] == "confirm_undo"
+    assert "White" in asked.get_json()["error"] and "3 on c3" in asked.get_json()["error"]
+    assert client.get("/api/state").get_json()["game"]["cells"] != {}
+    view = client.post("/api/input", json={"type": "undo", "confirm": True}).get_json()
     assert view["game"]["cells"] == {}
     assert view["table"]["signals"]["c3"] == "extra"
+    assert view["table"]["can_redo"]
+    view = client.post("/api/input", json={"type": "redo"}).get_json()
+    assert view["game"]["cells"] == {"c3": {"owner": 0, "number": 3}}
+    assert not view["table"]["can_redo"]
 
 
 def test_record_follows_the_game(client: FlaskClient) -> None:

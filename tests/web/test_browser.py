@@ -195,8 +195,9 @@ class Phone:
         code = table["message_code"]
         if code and code["code"] == "action":  # said with the player's name and the points
             assert names[code["params"]["player"]] in shown["message"]
-        else:
-            assert shown["message"] == (table["message"] or "")
+        else:  # said as a sentence: its first letter upper case
+            expected = table["message"] or ""
+            assert shown["message"] == expected[:1].upper() + expected[1:]
         self.assert_bar_in_view(shown)
         return view
 
@@ -302,21 +303,29 @@ def test_an_illegal_placement_is_explained_and_put_right(phone: Phone) -> None:
     page = phone.page
     phone.start("vierer-dominari")
     phone.place("c3", 3)
+    phone.place("d3", 1)
+    # Before a piece goes down the pad offers the numbers that fit somewhere: 3 still does (d2).
+    assert phone.enabled_numbers() == phone.api("/api/state")["table"]["pad"]["numbers"]
     phone.number(3)  # chosen before the piece goes down
     page.wait_for_selector("#pad button[data-number='3'][aria-pressed='true']")
-    phone.square("d3")
-    page.wait_for_selector("#board [data-square='d3'][data-signal='illegal']")
+    phone.square("d4")
+    page.wait_for_selector("#board [data-square='d4'][data-signal='illegal']")
     view = phone.check()
-    assert view["table"]["signals"] == {"d3": "illegal", "c3": "conflict"}
+    assert view["table"]["signals"] == {"d4": "illegal", "c3": "conflict", "d3": "last"}
     message = page.locator("#message")
     assert "3 is already in" in message.text_content()
     assert "info" not in (message.get_attribute("class") or "")
-    phone.square("d3")  # take the illegal piece away
-    page.wait_for_selector("#board [data-square='d3']:not([data-signal])")
+    phone.square("d4")  # take the illegal piece away
+    page.wait_for_selector("#board [data-square='d4']:not([data-signal])")
+    # Black's 1 is taken back only after the question (it is White's turn): the page asks.
+    asked: list[str] = []
+    page.once("dialog", lambda dialog: (asked.append(dialog.message), dialog.accept()))
     page.click("#undo")
-    page.wait_for_selector("#board [data-square='c3'][data-signal='extra']")
+    page.wait_for_selector("#board [data-square='d3'][data-signal='extra']")
+    assert asked and "Black" in asked[0] and "1 on d3" in asked[0]
     view = phone.check()
-    assert view["game"]["cells"] == {}
+    assert view["game"]["cells"] == {"c3": {"owner": 0, "number": 3}}
+    assert page.is_visible("#redo")
 
 
 def test_a_tapped_piece_shows_at_once_and_counts_at_rest(phone: Phone) -> None:
@@ -355,11 +364,14 @@ def test_revers_dominari_flips_and_blanks(phone: Phone) -> None:
             phone.square(square)
             phone.square(square)
         play_record(phone, [action], check_every=1)
-    # A blank may show either colour in Revers: the panel offers the choice.
+    # A blank may show either colour in Revers: its setter is asked, beside the next step.
     view = phone.check()
-    assert view["table"]["prompt"]["kind"] == "blank"
+    choice = view["table"]["blank_choice"]
     mover = view["game"]["cells"][actions[blank]["cell"]]["owner"]
+    assert choice["player"] == mover and choice["owner"] == mover
     other = 1 - mover
+    # Only the colour it does not count as yet is offered: each tap changes it.
+    assert phone.page.locator(f"#prompt-extra [data-blank-owner='{mover}']").count() == 0
     phone.page.click(f"#prompt-extra [data-blank-owner='{other}']")
     phone.page.wait_for_selector(
         f"#board [data-square='{actions[blank]['cell']}'][data-owner='{other}']")

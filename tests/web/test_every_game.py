@@ -60,7 +60,7 @@ def test_every_game_starts_takes_its_first_action_and_undoes_it(
     assert view["game"]["to_move"] != start["to_move"] or view["game"].get("phase") == "blanks"
     assert client.get("/api/record").get_json()["actions"] == [first.to_json()]
 
-    view = post(client, "/api/input", {"type": "undo"})
+    view = post(client, "/api/input", {"type": "undo", "confirm": True})
     assert view["game"]["cells"] == start["cells"]
     assert view["game"]["to_move"] == start["to_move"]
     assert client.get("/api/record").get_json()["actions"] == []

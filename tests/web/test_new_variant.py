@@ -14,7 +14,9 @@ from typing import Any, ClassVar
 
 import pytest
 
-from app.rules.game import VARIANTS, Game, PieceLook, all_variants, new_game, register
+from app.rules.actions import Action, Place
+from app.rules.errors import Illegal
+from app.rules.game import VARIANTS, Game, PieceLook, Said, State, all_variants, new_game, register
 from app.rules.geometry import Geometry
 
 from ..table.fakes import FakeKosmos, grid
@@ -83,6 +85,47 @@ def test_the_panel_lists_serves_and_plays_a_new_variant(tiny: type[Game], client
     assert view["game"]["cells"] == {"a1": {"owner": 0, "number": 1},
                                      "b1": {"owner": 1, "number": 2}}
     assert put(client, "c1")["table"]["prompt"]["kind"] == "number"
+
+
+class CornerSudoku(TinySudoku):
+    """Tiny Sudoku whose first card must go on a marked corner: a rule of where a piece may go,
+    declared by the game alone."""
+
+    id = "corner-sudoku"
+    name = "Corner Sudoku"
+
+    def where_rule(self, state: State) -> Said | None:
+        return Said("the first card goes on a marked corner") if not state.board else None
+
+    def check(self, state: State, action: Action) -> Illegal | None:
+        if isinstance(action, Place) and not state.board and action.cell not in ("a1", "d4"):
+            return Illegal("the first card goes on a marked corner")
+        return super().check(state, action)
+
+    def legal_actions(self, state: State) -> Iterator[Action]:
+        for action in super().legal_actions(state):
+            if state.board or not isinstance(action, Place) or action.cell in ("a1", "d4"):
+                yield action
+
+
+def test_a_new_variant_says_its_own_rule_of_where_a_piece_may_go(client: Any) -> None:
+    """Said before the first try and lit on request from the game's declaration alone (no
+    variant id anywhere outside app/rules, as above)."""
+    all_variants()
+    register(CornerSudoku)
+    try:
+        view = client.post("/api/game", json={"variant": "corner-sudoku"}).get_json()
+        nxt = view["table"]["next"]
+        assert nxt["params"]["rule"] == {"text": "the first card goes on a marked corner",
+                                         "params": {}}
+        assert view["table"]["where_offered"]
+        view = client.post("/api/input", json={"type": "where"}).get_json()
+        assert {s for s, w in view["table"]["signals"].items() if w == "target"} == {"a1", "d4"}
+        view = place(client, "a1", 1)
+        assert "rule" not in view["table"]["next"]["params"]
+        assert not view["table"]["where_offered"]
+    finally:
+        del VARIANTS[CornerSudoku.id]
 
 
 def test_the_overlay_of_a_new_variant_renders(tiny: type[Game]) -> None:

@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from typing import ClassVar
 
 from ..errors import Illegal
-from ..game import PLACEMENT_SIGNALS, Piece, State, register
+from ..game import PLACEMENT_SIGNALS, Piece, Said, State, register
 from ..wording import N_
 from .board import CELLS, DIAGONAL_DIRECTIONS, ORTHOGONAL, ORTHOGONAL_DIRECTIONS, step
 from .placement import PlacementGame, PlacementState
@@ -113,6 +113,10 @@ class ReversDominari(PlacementGame):
         if not enclosures(board, cell, player):
             return Illegal(N_("a piece on {cell} encloses no opposing piece"), cell=cell)
         return None
+
+    def where_rule(self, state: State) -> Said | None:
+        return Said(N_("a piece must touch an opposing one in its row or column and enclose "
+                       "at least one"))
 
     def enclosed(self, board: Mapping[str, Piece], cell: str, player: int) -> frozenset[str]:
         return enclosures(board, cell, player)

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 from ..errors import Illegal
-from ..game import State, register
+from ..game import Said, State, register
 from ..wording import N_
 from .board import COLOUR_NAMES, KING
 from .placement import PlacementGame, PlacementState
@@ -45,6 +45,17 @@ class ScoreDominari(PlacementGame):
             if piece is not None and piece.owner == player:
                 return None
         return Illegal(N_("{cell} is not next to a piece of your own colour"), cell=cell)
+
+    def where_rule(self, state: State) -> Said | None:
+        assert isinstance(state, PlacementState)
+        player = state.to_move
+        if player is None or state.phase != "number":
+            return None
+        if state.waived[player]:
+            return Said(N_("after your missed turn: any square its number fits"))
+        if not any(piece.owner == player for piece in state.board.values()):
+            return Said(N_("the first piece goes on {opening}"), {"opening": OPENINGS[player]})
+        return Said(N_("a piece must touch one of yours, diagonals too"))
 
     def scores(self, state: State) -> list[int]:
         return table_scores(state.board, self.players)

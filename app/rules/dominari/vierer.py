@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from typing import Any, ClassVar
 
 from ..errors import Illegal
-from ..game import Piece, State, register
+from ..game import Piece, Said, State, register
 from ..wording import N_
 from .board import BLOCKS, ORTHOGONAL, RUNS_OF_FOUR
 from .placement import PlacementGame, PlacementState
@@ -36,6 +36,11 @@ class ViererDominari(PlacementGame):
         if not board or any(n in board for n in ORTHOGONAL[cell]):
             return None
         return Illegal(N_("{cell} is not next to any piece (along a rank or file)"), cell=cell)
+
+    def where_rule(self, state: State) -> Said | None:
+        if not state.board:
+            return None
+        return Said(N_("a piece must touch another one in its row or column"))
 
     def has_won(self, board: Mapping[str, Piece], player: int) -> bool:
         return bool(self.winning_groups(board, player))

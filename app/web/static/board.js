@@ -378,6 +378,7 @@ const Board = (() => {
     if (geometry.shape === "hex") {
       drawHexBorders(geometry, pos, regionName, layers.borders, unit);
     }
+    drawRegionNumbers(geometry, pos, unit, layers.borders);
     drawClues(clues, maxY, unit, layers.borders);
     drawLabels(geometry, pos, raw, maxY, unit, layers.borders);
     const dots = (geometry.marked || {}).dots || [];
@@ -431,6 +432,40 @@ const Board = (() => {
                                      y2: my + py }));
       }
     }
+  }
+
+  // A few numbered regions (SUDOKU FAMILY's "triangle 1".."triangle 6") carry their number
+  // where the messages can be followed: at the region's middle, when that falls between its
+  // cells. All of them or none: a board where one middle would cover a cell keeps its regions
+  // unnumbered rather than numbering some.
+  function drawRegionNumbers(geometry, pos, unit, layer) {
+    const regions = Object.entries(geometry.regions || {});
+    if (!regions.length || regions.length > 8) return;
+    const labels = [];
+    for (const [name, cells] of regions) {
+      const number = /\s(\d+)$/.exec(name);
+      if (!number || !cells.length) return;
+      const cx = cells.reduce((sum, c) => sum + pos[c][0], 0) / cells.length;
+      const cy = cells.reduce((sum, c) => sum + pos[c][1], 0) / cells.length;
+      const nearest = Math.min(...geometry.cells.map((c) => Math.hypot(pos[c][0] - cx, pos[c][1] - cy)));
+      if (nearest < unit * 0.5) return;
+      // Near the middle, the point farthest from every cell and every cell's name (drawn
+      // below it), so the number covers neither.
+      let x = cx, y = cy, best = -Infinity;
+      for (const dx of [0, -0.15, 0.15, -0.3, 0.3]) {
+        for (const dy of [0, -0.15, 0.15, -0.3, 0.3]) {
+          const px = cx + dx * unit, py = cy + dy * unit;
+          const room = Math.min(...geometry.cells.flatMap((c) => [
+            Math.hypot(pos[c][0] - px, pos[c][1] - py) - unit * 0.44,
+            Math.hypot(pos[c][0] - px, pos[c][1] + unit * 0.43 - py) - unit * 0.2]));
+          if (room > best + unit * 0.01) { best = room; x = px; y = py; }
+        }
+      }
+      const label = svgEl("text", { class: "region-number", x, y, "data-region": name });
+      label.textContent = number[1];
+      labels.push(label);
+    }
+    layer.append(...labels);
   }
 
   function drawClues(clues, maxY, unit, layer) {
@@ -567,7 +602,9 @@ const Board = (() => {
       delete group.dataset.blank;
       delete group.dataset.signal;
       let label = cell;
-      if (piece) {
+      // While the board is cleared of an earlier game, what stands there is a leftover (drawn
+      // as an unknown piece), never this game's start piece.
+      if (piece && !(table.clearing && here)) {
         // A piece still to be turned over is drawn as it stands: its old owner's face.
         const stillShows = cell in unturned;
         const owner = stillShows ? unturned[cell] : piece.owner;

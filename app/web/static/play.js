@@ -130,11 +130,22 @@
       case "set_up": return t("Set up: put {piece} on {square} ({left} to go).",
                               { piece: pieceWords(p.piece || {}), square: p.square, left: p.left });
       case "game_over": return t("Game over: {reason}.", { reason: endWords(p.reason) });
-      case "turn_over": return simulated
-        ? t("Turn {squares} over (tap it twice).", { squares: list(p.squares || []) })
-        : t("Turn {squares} over.", { squares: list(p.squares || []) });
-      case "say_number": return t("Tap the number of the new {piece} on {square}.", { piece: word, square: p.square });
+      case "turn_over": {
+        const turn = simulated
+          ? t("Turn {squares} over (tap it twice).", { squares: list(p.squares || []) })
+          : t("Turn {squares} over.", { squares: list(p.squares || []) });
+        if (!game.over) return turn;
+        const over = t("Game over.");
+        const then = t("Then the board shows the final position.");
+        return [over, turn, then].join(" ");
+      }
+      case "say_number": return p.joker
+        ? t("Tap the number of the new {piece} on {square}. A stone that fits nowhere: tap Joker, then its number.", { piece: word, square: p.square })
+        : t("Tap the number of the new {piece} on {square}.", { piece: word, square: p.square });
       case "take_away": return t("No number may go on {square}: take the {piece} away.", { piece: word, square: p.square });
+      case "say_joker": return t("No number may go on {square}. Is it a stone that fits nowhere? Tap Joker, then its number; otherwise take it away.", p);
+      case "undo_on_board": return boardSentence(t("Taken back."), p, true);
+      case "redo_on_board": return boardSentence(t("Redone."), p, false);
       case "lay_joker": return t("The {number} fits nowhere: lay it face down as a joker.", p);
       case "set_aside": return t("The {number} fits nowhere: set it aside.", p);
       case "lift_again": return t("That is no move: lift the piece from {square} again.", p);
@@ -142,11 +153,15 @@
       case "set_down": return t("Set the piece from {square} down on a lit square.", p);
       case "jump_on": return t("Jump on from {square}, or leave it: the move counts in a moment.", p);
       case "put_right": return t("Put the board right: follow the blinking squares.");
-      case "blank_colour": return t("Which colour shows on the blank on {square}?", p);
       case "place_number": return t("Put your {number} on the board.", p);
       case "blanks_or_end": return t("Lay blanks on the blue dead fields, or end your turn.");
       case "move": return t("Lift one of your pieces and set it down on a lit square.");
-      case "place": return t("Put a {piece} on the board, then tap its number.", { piece: word });
+      case "place": {
+        const first = p.nth === 2
+          ? t("Your second {piece}: put it on the board, then tap its number.", { piece: word })
+          : t("Put a {piece} on the board, then tap its number.", { piece: word });
+        return first;
+      }
       case "computer_thinking": return t("The computer is thinking\u2026");
       case "computer_hand": return (traitsOf(game.variant).piece_word === "stone")
         ? t("Draw a stone for the computer and tap its number.")
@@ -169,6 +184,27 @@
       case "cannot_save": return (Panel.savingWords({ state: "failing", cause: p.cause }) || {}).title || "";
       default: return said("next", next.code, p) || "";
     }
+  }
+
+  // A sentence as it begins: its first letter upper case, in this phone's language.
+  function sentence(text) {
+    if (!text) return text;
+    return text.charAt(0).toLocaleUpperCase(Panel.language()) + text.slice(1);
+  }
+
+  // After a take-back or a redo: what to move, take away, put back and turn, in words.
+  function boardSentence(opening, p, back) {
+    const parts = [opening];
+    for (const pair of p.moves || []) {
+      parts.push(t("Move the piece from {from} to {to}.", pair));
+    }
+    if ((p.take_away || []).length) parts.push(t("Take away {squares}.", { squares: list(p.take_away) }));
+    if ((p.put_back || []).length) parts.push(t("Put back {squares}.", { squares: list(p.put_back) }));
+    if ((p.turn || []).length) {
+      parts.push(back ? t("Turn {squares} back over.", { squares: list(p.turn) })
+        : t("Turn {squares} over.", { squares: list(p.turn) }));
+    }
+    return parts.join(" ");
   }
 
   function renderNow(game) {
@@ -196,6 +232,10 @@
         : t("Every number still fits somewhere: no joker now.");
     }
     $("now-text").textContent = text;
+    // Where a piece may go, said before the first try (the game's own rule), on a line of its own.
+    const rule = !mode && next.params && next.params.rule;
+    $("now-rule").hidden = !rule;
+    $("now-rule").textContent = rule ? sentence(t(rule.text, wordParams(rule.params))) + "." : "";
     $("now").dataset.next = next.code || "";
   }
 
@@ -453,16 +493,13 @@
     const pad = $("pad");
     pad.replaceChildren();
     const numberPrompt = kind === "number" || kind === "hand";
-    const computerTurn = ((view.table.next || {}).code || "").startsWith("computer_");
-    const choices = new Set(numberPrompt ? (prompt.choices || []) : []);
-    const busyBoard = view.table.clearing || view.table.setting_up ||
-      ["turn_over", "put_right", "take_away"].includes((view.table.next || {}).code);
-    // A number may be chosen before the piece goes down, whenever nothing else is asked.
-    const preChoice = !game.over && !moveGame && !busyBoard && !computerTurn &&
-      (kind === null || kind === "place" || kind === "end_turn");
+    // The numbers the table offers now: the legal ones for the new piece, or those that can be
+    // played, to choose before the piece goes down; none (hidden) when no number is asked.
+    const offered = view.table.pad || null;
+    const choices = new Set(offered ? offered.numbers : []);
     // While the table cannot save, nothing but Undo is taken: no pad to tap in vain.
     const failing = (view.table.saving || {}).state === "failing";
-    pad.hidden = moveGame || game.over || failing || !(numberPrompt || mode || preChoice);
+    pad.hidden = moveGame || game.over || failing || !(offered || mode);
     pad.dataset.mode = mode || (numberPrompt ? "answer" : "pre-choice");
     pad.style.setProperty("--numbers", String(high - low + 1));
     // Upright, up to six numbers stand in one row; nine in two.
@@ -471,7 +508,7 @@
     const modeChoices = new Set(mode === "discard" ? (view.table.discard_choices || [])
       : mode === "joker" ? (view.table.joker_choices || []) : []);
     for (let n = low; n <= high; n++) {
-      const enabled = mode ? modeChoices.has(n) : numberPrompt ? choices.has(n) : preChoice;
+      const enabled = mode ? modeChoices.has(n) : choices.has(n);
       pad.append(el("button", {
         type: "button", "data-number": String(n), text: String(n), disabled: !enabled,
         class: enabled && (numberPrompt || mode) ? "enabled-choice" : null,
@@ -484,15 +521,31 @@
     const button = (label, data, onclick) => extra.append(el("button", {
       type: "button", class: "primary", text: label, ...data, onclick,
     }));
+    // Beside the rule it answers, so that the two share a row of the bar.
+    const ruleRow = $("now-rule-row");
+    ruleRow.querySelectorAll("button").forEach((b) => b.remove());
+    if (view.table.where_offered) {
+      ruleRow.append(el("button", {
+        type: "button", class: "secondary", text: t("Show where"), "data-action": "where",
+        "aria-pressed": Object.values(view.table.signals || {}).includes("target") ? "true" : "false",
+        onclick: () => sendInput({ type: "where" }),
+      }));
+    }
+    const choice = view.table.blank_choice;
+    if (choice) {
+      // Only the colours it does not count as yet: each tap changes it.
+      extra.append(el("p", { class: "small blank-question", text: t(
+        "{player}: the blank on {square} counts as {owner}'s colour. Another colour? Tap it:",
+        { player: playerName(choice.player), square: choice.square, owner: playerName(choice.owner) }) }));
+      for (const owner of choice.choices || []) {
+        if (owner === choice.owner) continue;
+        button(t("Blank: {player}", { player: playerName(owner) }), {
+          "data-blank-owner": String(owner), class: "secondary",
+        }, () => sendInput({ type: "blank", square: choice.square, owner }));
+      }
+    }
     if (!game.over && prompt) {
-      if (kind === "blank") {
-        for (const owner of prompt.choices || []) {
-          button(t("Blank: {player}", { player: playerName(owner) }), {
-            "data-blank-owner": String(owner),
-            "aria-pressed": owner === prompt.owner ? "true" : "false",
-          }, () => sendInput({ type: "blank", square: prompt.square, owner }));
-        }
-      } else if (kind === "joker" && prompt.square) {
+      if (kind === "joker" && prompt.square) {
         button(t("Joker on {square}", prompt), { "data-action": "joker" },
                () => sendInput({ type: "joker", square: prompt.square, number: prompt.number }));
       } else if (kind === "discard") {
@@ -529,6 +582,7 @@
     const prompt = view.table.prompt || null;
     const traits = traitsOf(game.variant);
     $("undo").disabled = !view.table.can_undo;
+    $("redo").hidden = !view.table.can_redo;
     $("hints").checked = !!view.table.hints;
     const next = view.table.next || {};
     const personToMove = !game.over && next.actor !== null && next.actor !== undefined &&
@@ -543,11 +597,14 @@
     $("end-turn").hidden = game.over || failing || game.phase !== "blanks";
     // On the computer's turn the button is there only when the computer sets its card aside.
     const computerStep = (next.code || "").startsWith("computer_");
+    // Offered only while a card fits nowhere (else it could not be set aside).
     $("discard").hidden = game.over || failing || !traits.has_set_asides || view.table.clearing ||
+      !(view.table.discard_choices || []).length ||
       (computerStep && !(next.code || "").endsWith("set_aside"));
     $("discard").setAttribute("aria-pressed", mode === "discard" ? "true" : "false");
     $("joker").hidden = game.over || failing || !traits.has_jokers ||
-      !(prompt && prompt.kind === "number" && prompt.square);
+      !(prompt && prompt.kind === "number" && prompt.square) ||
+      !(view.table.joker_choices || []).length;
     $("joker").setAttribute("aria-pressed", mode === "joker" ? "true" : "false");
   }
 
@@ -633,7 +690,7 @@
     const code = view.table.message_code;
     const saidInBox = (view.table.saving || {}).state === "failing" && code &&
       (code.code === "held" || code.code === "held_undo");
-    const message = saidInBox ? "" : messageText();
+    const message = saidInBox ? "" : sentence(messageText());
     $("message").hidden = !message;
     $("message").textContent = message || "";
     const prompt = view.table.prompt;
@@ -675,6 +732,7 @@
 
   async function main() {
     $("undo").addEventListener("click", undo);
+    $("redo").addEventListener("click", () => sendInput({ type: "redo" }));
     $("hints").addEventListener("change", () => sendInput({ type: "hints", on: $("hints").checked }));
     $("end-turn").addEventListener("click", () => sendInput({ type: "end_turn" }));
     $("hint").addEventListener("click", () => send("/api/hint", {}));

@@ -1,0 +1,135 @@
+"""The model player, many times: every game played to its end by a family that only follows the
+table, with its mistakes (``tests/table/model_player.py``, the state machine of
+``tests/table/test_model_player.py``).
+
+For each of the twelve games it plays ``--games`` games (seeds 1..N; the player counts taken in
+turn, every fourth game with the computer in a seat, every twentieth on the real scan path of
+the simulated board), each driven by ``drive``: the same family and the same mistakes at the
+same moments as the state machine's, without Hypothesis choosing each step (a failure
+replays, and shrinks, with ``play`` of the test module). It counts:
+
+- **stuck**: following the table made no progress (a loop, a dead end, a game that never ends);
+- **disagreements**: the table's game differs from the players' own account of it;
+- **other failures**: a drawing that lies, controls that do not fit, a wrong actor;
+- per game action: the players' acts on the board and taps on the panel (the mistakes, undos,
+  redos and power cuts included).
+
+    .venv/bin/python bench/bench_model_player.py [--games 200] [--jobs 2] [--only VARIANT]
+        [--journals DIR]
+
+The journals go to ``/dev/shm`` where there is one (what is measured here is how the table
+leads the players, not how fast the disk syncs).
+
+Goal: 0 stuck, 0 disagreements, 0 other failures.
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import sys
+import time
+from collections import Counter, defaultdict
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from app.rules.game import all_variants  # noqa: E402
+from tests.table import model_player  # noqa: E402
+from tests.table.model_player import Disagreement, Stuck  # noqa: E402
+from tests.table.test_model_player import Seat, drive, summary  # noqa: E402
+
+
+def seat_for(variant: str, index: int) -> Seat:
+    """The ``index``-th table of a game: player counts in turn, a computer now and then, the
+    real scan path now and then."""
+    cls = next(c for c in all_variants() if c.id == variant)
+    counts = list(range(cls.min_players, cls.max_players + 1))
+    players = counts[index % len(counts)]
+    computers = {players - 1: "easy"} if index % 4 == 3 else {}
+    return Seat(variant, players, computers, scan=index % 20 == 19)
+
+
+def one(job: tuple[str, int, str | None]) -> dict[str, Any]:
+    """Play one game; its figures and how it ended."""
+    logging.getLogger("app.table").setLevel(logging.ERROR)
+    variant, index, journals = job
+    model_player.JOURNALS = journals
+    seat = seat_for(variant, index)
+    figures: list[dict[str, Any]] = []
+    started = time.perf_counter()
+    outcome, detail = "ok", ""
+    try:
+        drive(seat, index + 1, done=lambda p: figures.append(summary(p)))
+    except Stuck as e:
+        outcome, detail = "stuck", str(e)
+    except Disagreement as e:
+        outcome, detail = "disagreement", str(e)
+    except AssertionError as e:
+        outcome, detail = "failure", str(e)
+    except Exception as e:  # noqa: BLE001 (a crash is counted and told, the bench goes on)
+        inner = getattr(e, "exceptions", None)  # Hypothesis: a failure that did not repeat
+        if inner:
+            e = inner[0]
+        outcome, detail = "error", f"{type(e).__name__}: {e}"
+    return {"variant": variant, "seat": str(seat), "seed": index + 1, "outcome": outcome,
+            "detail": detail.splitlines()[0][:300] if detail else "",
+            "figures": figures[-1] if figures else None,
+            "seconds": time.perf_counter() - started}
+
+
+def row(variant: str, results: list[dict[str, Any]]) -> str:
+    """One game's line of the table: outcomes, then acts and taps per game action."""
+    outcomes = Counter(r["outcome"] for r in results)
+    played = [r["figures"] for r in results if r["figures"] and r["figures"]["actions"]]
+    actions = sum(f["actions"] for f in played) or 1
+    acts = sum(f["acts"] for f in played) / actions
+    taps = sum(f["taps"] for f in played) / actions
+    n = len(played) or 1
+    extra = [sum(f[k] for f in played) / n for k in ("mistakes", "undos", "redos", "power_cuts")]
+    seconds = sum(r["seconds"] for r in results) / (len(results) or 1)
+    return (f"| {variant} | {len(results)} | {outcomes['stuck']} | {outcomes['disagreement']} "
+            f"| {outcomes['failure'] + outcomes['error']} | {acts:.2f} | {taps:.2f} "
+            f"| {', '.join(f'{x:.1f}' for x in extra)} | {seconds:.1f} |")
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--games", type=int, default=200, help="games per game (default 200)")
+    parser.add_argument("--jobs", type=int, default=2, help="processes (default 2)")
+    parser.add_argument("--only", action="append", help="only this variant (repeatable)")
+    parser.add_argument("--journals", default="/dev/shm" if Path("/dev/shm").is_dir() else None,
+                        help="where the journals are written (default /dev/shm)")
+    args = parser.parse_args()
+    variants = [c.id for c in all_variants() if not args.only or c.id in args.only]
+    jobs = [(v, i, args.journals) for v in variants for i in range(args.games)]
+    results: dict[str, list[dict[str, Any]]] = defaultdict(list)
+    rows: list[str] = []
+    totals: Counter[str] = Counter()
+    started = time.perf_counter()
+    print("| game | games | stuck | disagreements | other failures | acts per action "
+          "| taps per action | mistakes, undos, redos, power cuts per game | s per game |")
+    print("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |", flush=True)
+    with ProcessPoolExecutor(max_workers=args.jobs) as pool:
+        for result in pool.map(one, jobs, chunksize=2):
+            variant = result["variant"]
+            results[variant].append(result)
+            if result["outcome"] != "ok":
+                print(f"  ! {result['seat']} seed {result['seed']}: {result['outcome']}: "
+                      f"{result['detail']}", flush=True)
+            if len(results[variant]) == args.games:  # this game is done: its row
+                rows.append(row(variant, results[variant]))
+                totals.update(r["outcome"] for r in results[variant])
+                print(rows[-1], flush=True)
+    took = time.perf_counter() - started
+    print(f"\n{len(jobs)} games in {took / 60:.1f} min ({args.jobs} processes)\n")
+    print(f"\nstuck {totals['stuck']}, disagreements {totals['disagreement']}, other failures "
+          f"{totals['failure'] + totals['error']} (goal: 0, 0, 0)")
+    return 0 if totals["ok"] == len(jobs) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
