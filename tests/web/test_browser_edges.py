@@ -80,7 +80,8 @@ def test_a_stale_undo_is_refused_and_the_page_shows_the_game_as_it_stands(
         seen = int(page.evaluate("document.body.dataset.version"))
         # ...while another phone takes back the last action.
         now = phone.api("/api/state")
-        post(phone, "/api/input", {"type": "undo", "version": now["version"]})
+        post(phone, "/api/input", {"type": "undo", "version": now["version"],
+                                   "confirm": True})  # Undo asks first: that phone said yes
         actions = len(phone.api("/api/record")["actions"])
         page.click("#undo")
         page.wait_for_selector("#toast:not([hidden])")
