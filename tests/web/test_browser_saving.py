@@ -93,6 +93,7 @@ def test_the_bar_says_the_table_cannot_save_and_what_waits(
     try:
         page.goto(f"{url}/language/{language}?next=/play")
         page.wait_for_selector("#now-saving:not([hidden])")
+        page.wait_for_selector("#now-text:not(:empty)")  # the game's part drawn too
         shown = geometry(page)
         assert shown["text"] == TITLES[language]
         assert shown["kind"] == "failing"

@@ -185,7 +185,9 @@ def test_the_play_page_shows_only_what_the_game_has(browser: Any,  # noqa: F811
             page.wait_for_selector("#board [data-square]")
             words = page.eval_on_selector_all("#legend [data-signal]",
                                               "items => items.map(i => i.dataset.signal)")
-            assert sorted(words) == sorted([*new_game(variant).signals, "hint"]), variant
+            # the game's own words, the hint's, and the table's own (it cannot save)
+            assert sorted(words) == sorted([*new_game(variant).signals, "hint", "unsaved"]), \
+                variant
             assert page.is_visible("#hints-switch") == hints, variant
     finally:
         context.close()

@@ -299,7 +299,8 @@ def test_two_phones_tapping_undo_at_once_take_back_exactly_one_action(
 
     def tap() -> None:
         conn = http.client.HTTPConnection(host, int(port), timeout=10)
-        body = json.dumps({"type": "undo", "version": view["version"]})
+        body = json.dumps({"type": "undo", "version": view["version"],
+                           "confirm": True})  # the action is the other player's: Undo asks
         barrier.wait()
         conn.request("POST", "/api/input", body=body, headers={"Content-Type": "application/json"})
         response = conn.getresponse()
