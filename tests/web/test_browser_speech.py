@@ -166,14 +166,25 @@ def test_the_table_page_switches_the_table_s_speech(browser: Any, server: str) -
     page.goto(server + "/table")
     page.wait_for_selector("#speech-language option", state="attached")
     assert not page.is_checked("#table-speech")  # a switch that shows it is off
+    phone = Phone(page, server)
+
+    def kept(field: str, value: Any) -> None:  # each change kept before the next is made
+        for _ in range(50):
+            if phone.api("/api/table/speech")["speech"][field] == value:
+                return
+            page.wait_for_timeout(100)
+        raise AssertionError((field, value, phone.api("/api/table/speech")))
+
     page.click("#table-speech")
     page.wait_for_selector("#table-speech:checked")
+    kept("on", True)
+    page.wait_for_selector("#speech-language:not([disabled])")
     page.select_option("#speech-language", "de")
+    kept("language", "de")
     page.locator("#speech-volume").fill("0.8")
     page.locator("#speech-volume").dispatch_event("change")
     page.wait_for_function("() => document.getElementById('speech-volume-value')"
                            ".textContent === '80 %'")
-    phone = Phone(page, server)
     for _ in range(50):
         speech = phone.api("/api/table/speech")["speech"]
         if (speech["on"], speech["volume"], speech["language"]) == (True, 0.8, "de"):
