@@ -485,20 +485,16 @@ class Companion:
         self.in_hand = None
         self.blank_choice = None
         self.takeback_at = None
+
     def redo(self) -> None:
-        """Put back what Undo took last (the same action, journaled again)."""
-        if self.held is not None:
-            raise InputError(N_("wait: the table cannot save the last action yet"))
+        """Put back what Undo took last (the same action, journaled again); ``CannotSave``
+        from the journal changes nothing, as for any other input."""
         if self.pending is not None:
             raise InputError(N_("first deal with the new piece on {square}"),
                              square=self.pending.square)
         if self.motion is not None:
             raise InputError(N_("first set the lifted piece down"))
-        try:
-            action = self.history.redo()
-        except CannotSave:
-            raise InputError(N_("the table cannot save now: Redo changes nothing until it "
-                                "can")) from None
+        action = self.history.redo()
         self.hand = self.plan = None
         self.in_hand = None
         self._counted(action, "redone")

@@ -575,3 +575,29 @@ def test_the_issues_sixty_actions_killed_while_the_disk_is_full_lose_nothing(
     assert result["unsaid"] == 0
     assert result["restart_said"], "the restart while full said nothing of it"
     assert result["chain_holds"]
+
+
+def test_a_redo_the_card_cannot_take_is_refused_as_one_and_the_view_says_so(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    faults = Faults("full")
+    with installed(faults, monkeypatch):
+        table, clock, display = make_table(tmp_path / "j.db")
+        playing(table, clock, 2)
+        table.input({"type": "undo", "confirm": True})
+        lift(table, clock, "b1")
+        before = table.view()["version"]
+        faults.down()
+        with pytest.raises(CannotSave, match="memory card is full") as refused:
+            table.input({"type": "redo"})
+        assert refused.value.cause == "full"
+        view = table.view()
+        assert view["version"] > before  # the failure is shown at once, not at the next event
+        assert (view["table"]["saving"]["state"], view["table"]["next"]["code"]) == (
+            "failing", "cannot_save")
+        assert display.last_frame["a1"].pattern == "double_blink"  # a corner: unsaved
+        assert "b1" not in cells(table) and view["table"]["can_redo"]
+        faults.up()
+        retry(table, clock)
+        view = table.input({"type": "redo"})
+        assert view["game"]["cells"]["b1"] == {"owner": 1, "number": 2}
+        table.close()
