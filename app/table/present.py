@@ -8,6 +8,7 @@ the result for the LED frame and the view alike.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cache
 from typing import TYPE_CHECKING, Any
 
 from app.rules.actions import OFF, Blank, Discard, Joker, Move, Place
@@ -57,14 +58,16 @@ SavingStep = dict[str, Any]
 """The parameters of the ``cannot_save`` step: ``cause`` and ``held`` (see ``Table``)."""
 
 
-def corners(geometry: Geometry) -> set[str]:
+@cache
+def corners(geometry: Geometry) -> frozenset[str]:
     """The board's outermost cells in its four diagonal directions (its corners on a square
-    board): where the ``unsaved`` light shows that the table cannot save."""
+    board): where the ``unsaved`` light shows that the table cannot save (worked out once per
+    board, not at every event while the table cannot save)."""
     def at(cell: str) -> tuple[int, int]:
         return ord(cell[0]), int(cell[1:])
     cells = sorted(geometry.cells)
-    return {max(cells, key=lambda x: (sx * at(x)[0] + sy * at(x)[1], x))
-            for sx in (-1, 1) for sy in (-1, 1)}
+    return frozenset(max(cells, key=lambda x: (sx * at(x)[0] + sy * at(x)[1], x))
+                     for sx in (-1, 1) for sy in (-1, 1))
 
 
 def held_squares(c: Companion) -> set[str]:

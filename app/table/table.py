@@ -388,14 +388,9 @@ class Table:
 
     def _saving_locked(self) -> dict[str, Any]:
         journal = self._journal
-        companion = self._companion
-        held = companion.held if companion is not None else None
         result: dict[str, Any] = {"state": "ok", "cause": None, "detail": None,
-                                  "held": held.to_json() if held is not None else None,
-                                  "record_waits": self._finish_owed}
-        failure = self._failure
-        if failure is None and journal is not None and not journal.ok:
-            failure = journal.open_error or JournalError("the save file is closed")
+                                  "held": self._held_json(), "record_waits": self._finish_owed}
+        failure = self._failing()
         if failure is not None:
             result.update(state="failing", cause=failure.cause, detail=str(failure))
         elif journal is not None and journal.reserve > 0 and not journal.reserve_held:
@@ -403,12 +398,24 @@ class Table:
                           cause="reserve_used" if journal.reserve_used else "no_reserve")
         return result
 
+    def _failing(self) -> JournalError | None:
+        """Why the table cannot save now, or None while it can."""
+        journal = self._journal
+        if self._failure is None and journal is not None and not journal.ok:
+            return journal.open_error or JournalError("the save file is closed")
+        return self._failure
+
+    def _held_json(self) -> dict[str, Any] | None:
+        held = self._companion.held if self._companion is not None else None
+        return held.to_json() if held is not None else None
+
     def _saving_step(self) -> dict[str, Any] | None:
-        """The ``cannot_save`` step's parameters while the table cannot save, else None."""
-        saving = self._saving_locked()
-        if saving["state"] != "failing":
+        """The ``cannot_save`` step's parameters while the table cannot save, else None (all
+        that ``_bump`` asks after every event while the table saves)."""
+        failure = self._failing()
+        if failure is None:
             return None
-        return {"cause": saving["cause"], "held": saving["held"]}
+        return {"cause": failure.cause, "held": self._held_json()}
 
     def _notice(self, code: str, **params: Any) -> None:
         """Tell the players something about the table (a code of ``view.MESSAGES``), once."""
@@ -599,10 +606,8 @@ class Table:
         companion = self._companion
         if companion is not None:
             self._think_locked()  # may write (the computer's card) before anything is shown
-        saving = None
-        if self._journal is not None:
-            self._watch_space()  # the journal may have given its reserve to the game
-            saving = self._saving_step()
+        self._watch_space()  # the journal may have given its reserve to the game
+        saving = self._saving_step()
         if companion is None:
             frame: Frame = {}
             self._look = None
