@@ -50,7 +50,7 @@ from app.table.journal import RESERVE_BYTES, Journal, JournalError
 from app.table.table import RETRY_SECONDS, SPACE_SECONDS
 
 from .faults import Faults, SmallDisk, installed
-from .helpers import Clock, lift, make_table, put
+from .helpers import Clock, lift, make_table, place, put
 
 ROOT = Path(__file__).resolve().parents[2]
 FULL_GAME = [("a1", 1), ("b1", 2), ("c1", 3), ("d1", 4), ("a2", 3), ("b2", 4), ("c2", 1),
@@ -59,11 +59,6 @@ FULL_GAME = [("a1", 1), ("b1", 2), ("c1", 3), ("d1", 4), ("a2", 3), ("b2", 4), (
 RUNNING_ENTRIES = 30
 NAME = "j.db"
 TOLD = ("lost", "damaged", "set aside", "unreadable", "could not", "missing", "was kept")
-
-
-def place(table: Table, clock: Clock, square: str, number: int) -> dict[str, Any]:
-    put(table, clock, square)
-    return table.input({"type": "number", "square": square, "number": number})
 
 
 def play_running_game(table: Table, clock: Clock) -> None:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -64,6 +64,23 @@ def put(table: Table, clock: Clock, square: str, occupied: bool = True) -> dict[
 
 def lift(table: Table, clock: Clock, square: str) -> dict[str, Any]:
     return put(table, clock, square, False)
+
+
+def place(table: Table, clock: Clock, square: str, number: int) -> dict[str, Any]:
+    """Put a piece down on ``square`` and tap its number."""
+    put(table, clock, square)
+    return table.input({"type": "number", "square": square, "number": number})
+
+
+def kosmos(cards: Iterable[tuple[str, int]],
+           journal: str | Path | None = None) -> tuple[Table, Clock]:
+    """A new Fake Kosmos game on an empty board with ``cards`` (square, number) placed in turn."""
+    table, clock, _ = make_table(journal)
+    table.new_game("fake-kosmos")
+    table.set_board([])
+    for square, number in cards:
+        place(table, clock, square, number)
+    return table, clock
 
 
 def wait(table: Table, clock: Clock, seconds: float) -> dict[str, Any]:

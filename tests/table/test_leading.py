@@ -28,7 +28,7 @@ from app.rules.record import Record, replay
 from app.table import ConfirmNeeded, InputError, Table
 
 from .fakes import resolve
-from .helpers import Clock, lift, make_table, put
+from .helpers import Clock, kosmos, lift, make_table, put
 from .test_playthrough import play
 
 EXAMPLES = Path(__file__).parent.parent / "data" / "examples"
@@ -161,12 +161,7 @@ def test_an_end_with_pieces_still_to_turn_says_so() -> None:
 
 
 def four_cards(journal: Path | None = None) -> tuple[Table, Clock]:
-    table, clock, _ = make_table(journal)
-    table.new_game("fake-kosmos")
-    for square, number in (("a1", 1), ("b3", 2), ("c2", 3), ("d4", 4)):
-        put(table, clock, square)
-        table.input({"type": "number", "square": square, "number": number})
-    return table, clock
+    return kosmos((("a1", 1), ("b3", 2), ("c2", 3), ("d4", 4)), journal)
 
 
 def test_quick_taps_on_undo_take_back_nothing_unasked() -> None:

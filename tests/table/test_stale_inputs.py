@@ -13,20 +13,14 @@ import threading
 
 import pytest
 
-from app.table import InputError, StaleInput
+from app.table import InputError, StaleInput, Table
 from firmware.ports import SensorEvent, SensorFault
 
-from .helpers import make_table, put
+from .helpers import Clock, kosmos, make_table, put
 
 
-def started() -> tuple[object, object]:
-    table, clock, _ = make_table()
-    table.new_game("fake-kosmos")
-    table.set_board([])
-    for square, number in (("a1", 1), ("b1", 2), ("c1", 3)):
-        put(table, clock, square)
-        table.input({"type": "number", "square": square, "number": number})
-    return table, clock
+def started() -> tuple[Table, Clock]:
+    return kosmos((("a1", 1), ("b1", 2), ("c1", 3)))
 
 
 def test_an_input_from_the_current_view_is_taken() -> None:
