@@ -87,7 +87,6 @@ class Companion:
         """A blank whose colour the table assumed: its square, the colours it may show, and
         the player who set it (asked of them, never taking over the next player's turn)."""
         self.takeback_at: float | None = None
-        self.undone_by: int | None = None  # who made the action taken back last
         self.takeback: str | None = None
         """``"undo"`` or ``"redo"`` while the board is being put as the game now stands after a
         take-back or a redo (the bar says what to take away, put back and turn)."""
@@ -367,10 +366,10 @@ class Companion:
                 return
             self._counted(held.action)
         else:
-            was, player = self.state, self.history.last_player()
+            was = self.state
             self.history.take_back()
             self.held = None
-            self._taken_back(held.action, held.how, was, player)
+            self._taken_back(held.action, held.how, was)
 
     def cancel_held(self, on_board: bool = False) -> bool:
         """Give up the held entry (it never counted): by Undo, or ``on_board`` by putting the
@@ -452,7 +451,6 @@ class Companion:
         """Take back the last action; the signals then show what to put right on the board.
         When the journal cannot take the take-back, it is held (``held``)."""
         was = self.state
-        player = self.history.last_player()
         try:
             action = self.history.take_back()
         except CannotSave:
@@ -461,18 +459,16 @@ class Companion:
             self._clear_under_way()
             self.say("held_undo", action=action.to_json())
             return
-        self._taken_back(action, how, was, player)
+        self._taken_back(action, how, was)
 
-    def _taken_back(self, action: Action, how: str, was: State, player: int | None) -> None:
-        """What follows a take-back that counted: ``was`` the state before it, ``player`` who
-        had made the action."""
+    def _taken_back(self, action: Action, how: str, was: State) -> None:
+        """What follows a take-back that counted: ``was`` the state before it."""
         cell = getattr(action, "cell", None)
         self.known_extra = ({cell: was.board[cell]} if isinstance(cell, str)
                             and cell in was.board else {})
         self._clear_under_way()
         self.takeback = "undo"
-        self.undone_by = player
-        self.say(how, action=action.to_json(), player=player)
+        self.say(how, action=action.to_json(), player=self.history.undone_player())
         self._board_put_right()
 
     def _clear_under_way(self) -> None:

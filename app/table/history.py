@@ -74,6 +74,11 @@ class History:
         """Who made the last action."""
         return self.player_of(len(self.actions) - 1) if self.actions else None
 
+    def undone_player(self) -> int | None:
+        """Who made the action taken back last, while the game stands where it was made (until
+        a redo or a new action)."""
+        return self.game.actor(self.state, self.undone[-1]) if self.undone else None
+
     def cached(self, key: str, compute: Callable[[], Any]) -> Any:
         """``compute()``, once per state."""
         if key not in self._cache:

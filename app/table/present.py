@@ -142,7 +142,7 @@ def takeback_step(c: Companion, missing: set[str], extra: set[str]) -> Next:
     pairs = guidance(c, missing, extra)
     moved_from = {p["from"] for p in pairs}
     moved_to = {p["to"] for p in pairs}
-    actor = c.undone_by if c.takeback == "undo" else c.history.last_player()
+    actor = c.history.undone_player() if c.takeback == "undo" else c.history.last_player()
     if c.debt:
         actor = c.history.turner
     parts = {"take_away": sorted(extra - moved_from), "put_back": sorted(missing - moved_to),

@@ -23,7 +23,7 @@ from app.rules.actions import Action, Blank, Joker, Move, Place
 from app.rules.record import Record, replay
 from firmware.ports import Frame
 
-from .signals import light
+from .signals import compose_frame
 
 
 def squares_of(action: Action) -> list[str]:
@@ -77,8 +77,7 @@ class BoardReplay:
 
     def frame(self) -> Frame:
         """The LED frame of the move shown."""
-        player = self.states[self.index].to_move
-        return {square: light(word, player) for square, word in self.signals().items()}
+        return compose_frame(self.signals(), self.states[self.index].to_move)
 
     def view(self) -> dict[str, Any]:
         """What the panel shows of the replay (docs/api.md, ``table.replay``)."""
