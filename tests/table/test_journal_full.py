@@ -20,6 +20,7 @@ from app.table.table import RETRY_SECONDS, SPACE_SECONDS
 from .attack import (
     FULL_GAME,
     build_snapshot,
+    chain_holds,
     disk_full_chaos,
     issue_forty,
     issue_sixty,
@@ -57,14 +58,6 @@ def playing(table: Table, clock: Clock, placed: int = 0) -> Table:
 def retry(table: Table, clock: Clock, seconds: float = RETRY_SECONDS) -> None:
     clock.now += seconds
     table.tick()
-
-
-def chain_holds(path: Path) -> bool:
-    journal = Journal(path, reserve=0)
-    try:
-        return not journal.troubled
-    finally:
-        journal.close()
 
 
 # --- on a real full disk ------------------------------------------------------------------------
