@@ -380,6 +380,20 @@ def _unique(path: Path) -> Path:
     return candidate
 
 
+def set_aside(path: Path) -> Path:
+    """Move a SQLite file that cannot be used, with its ``-wal`` and ``-shm``, to a name of its
+    own (``<name>.unreadable-<stamp>``), so that a fresh file can start at ``path`` without the
+    old one's WAL; the new name (``OSError`` when it cannot be moved)."""
+    aside = _unique(path.with_name(f"{path.name}.unreadable-{_stamp()}"))
+    os.replace(path, aside)
+    for suffix in ("-wal", "-shm"):
+        side = path.with_name(path.name + suffix)
+        if side.exists():
+            os.replace(side, aside.with_name(aside.name + suffix))
+    _fsync_dir(path.parent)
+    return aside
+
+
 class Journal:
     """An open journal file. Not thread-safe by itself: the table calls it under its lock.
 
@@ -530,14 +544,8 @@ class Journal:
         self.migrated = True
 
     def _set_aside(self, reason: str) -> None:
-        aside = _unique(self.path.with_name(f"{self.path.name}.unreadable-{_stamp()}"))
         try:
-            os.replace(self.path, aside)
-            for suffix in ("-wal", "-shm"):
-                side = self.path.with_name(self.path.name + suffix)
-                if side.exists():
-                    os.replace(side, aside.with_name(aside.name + suffix))
-            _fsync_dir(self.path.parent)
+            aside = set_aside(self.path)
         except OSError as e:
             self._tell("journal_unmovable", file=self.path.name, detail=reason, error=str(e))
             raise JournalError(str(e)) from None

@@ -17,7 +17,8 @@ nor in the panel's request threads:
   moves (not its names), the level, the level's positions and ``REVIEW_VERSION``; so an
   imported copy of a game shares its review, and a changed engine makes a new one. The file
   holds only what can be computed again: one that cannot be read is moved aside and a fresh one
-  started, with a log line.
+  started, with a log line; one that cannot be used now (a full or read-only card, held locked
+  by another program) is left as it is, and the reviews are kept in memory meanwhile.
 """
 
 from __future__ import annotations
@@ -41,6 +42,8 @@ from typing import Any
 
 from app.ai import ComputerConfig
 from app.ai.review import REVIEW_VERSION, Judgement, judge, review_budget
+
+from .journal import set_aside, transient
 
 log = logging.getLogger(__name__)
 
@@ -92,14 +95,6 @@ class Progress:
         return len(self.judged)
 
 
-def _disk_trouble(error: sqlite3.Error) -> bool:
-    """The disk, not the file, is at fault: it cannot be opened, is read-only, full or
-    failing (a file left as it is; a damaged one is set aside instead)."""
-    name = str(getattr(error, "sqlite_errorname", "") or "")
-    return name.startswith(("SQLITE_CANTOPEN", "SQLITE_READONLY", "SQLITE_FULL",
-                            "SQLITE_IOERR"))
-
-
 class ReviewStore:
     """The kept reviews: SQLite in its own file beside the journal (or in memory). Safe to use
     from several threads (one connection behind a lock)."""
@@ -112,29 +107,30 @@ class ReviewStore:
     def _open(self) -> sqlite3.Connection:
         if self.path is None:
             return self._in_memory()
+        path = self.path
         try:
-            return self._prepare(sqlite3.connect(self.path, check_same_thread=False,
-                                                 timeout=5.0))
+            return self._prepare(sqlite3.connect(path, check_same_thread=False, timeout=5.0))
         except sqlite3.DatabaseError as e:
-            if _disk_trouble(e):
+            if transient(e):  # the disk (or another program), not the file, is at fault
                 return self._in_memory(e)
-            stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%S")
-            aside = self.path.with_name(f"{self.path.name}.unreadable-{stamp}")
-            log.warning("the kept reviews %s could not be read (%s): moved to %s, a fresh "
-                        "file started; they are computed again when asked for", self.path, e,
-                        aside.name)
-            with contextlib.suppress(OSError):
-                os.replace(self.path, aside)
             try:
-                return self._prepare(sqlite3.connect(self.path, check_same_thread=False,
+                aside = set_aside(path)
+            except OSError as cannot:
+                return self._in_memory(cannot)
+            log.warning("the kept reviews %s could not be read (%s): moved to %s, a fresh "
+                        "file started; they are computed again when asked for", path, e,
+                        aside.name)
+            try:
+                return self._prepare(sqlite3.connect(path, check_same_thread=False,
                                                      timeout=5.0))
             except sqlite3.DatabaseError as again:
                 return self._in_memory(again)
 
-    def _in_memory(self, why: sqlite3.Error | None = None) -> sqlite3.Connection:
-        """Reviews kept in memory: without a file, or when the disk cannot take the file (a
-        full or read-only card must not keep the table from starting; the reviews are
-        derived data, computed again when asked for). The file, if any, is left as it is."""
+    def _in_memory(self, why: Exception | None = None) -> sqlite3.Connection:
+        """Reviews kept in memory: without a file, or when the file cannot be used now (a
+        full or read-only card, a file held locked by another program must not keep the table
+        from starting; the reviews are derived data, computed again when asked for). The
+        file, if any, is left as it is."""
         if why is not None:
             log.warning("the kept reviews %s cannot be used on this disk (%s): reviews are "
                         "kept in memory until the table restarts", self.path, why)

@@ -13,6 +13,8 @@ import threading
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from app.table.journal import write_atomically
+
 if TYPE_CHECKING:
     from . import PanelState
 
@@ -42,15 +44,13 @@ def load(path: str | os.PathLike[str] | None) -> dict[str, Any]:
 
 def save(path: str | os.PathLike[str] | None, data: dict[str, Any]) -> None:
     """Write atomically: a power cut leaves the old file or the new one, never half of one.
-    A write that fails (a full or read-only card) raises ``NotSaved`` and leaves the old file."""
+    A write that fails (a full or read-only card) raises ``NotSaved`` and leaves the old file
+    (and no temporary file taking the space)."""
     if path is None:
         return
-    target = Path(path)
-    tmp = target.with_name(target.name + ".tmp")
     try:
         with lock:
-            tmp.write_text(json.dumps(data, indent=2), encoding="utf-8")
-            os.replace(tmp, target)
+            write_atomically(Path(path), json.dumps(data, indent=2))
     except OSError as e:
         log.warning("cannot save settings %s: %s", path, e)
         raise NotSaved(str(e)) from None

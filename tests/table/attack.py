@@ -691,7 +691,8 @@ def _lost(acknowledged: list[set[tuple[str, int]]],
             if n >= len(after) or (cell, number) not in after[n]]
 
 
-def _chain_holds(path: Path) -> bool:
+def chain_holds(path: Path) -> bool:
+    """The journal at ``path`` opens with nothing wrong (its chain, seals and mark hold)."""
     journal = Journal(path, reserve=0)
     try:
         return not journal.troubled
@@ -747,7 +748,7 @@ def issue_forty(disk: SmallDisk) -> dict[str, Any]:
     after = _games_after(path)
     return {"acknowledged": sum(map(len, acknowledged)), "kept": sum(map(len, after)),
             "lost": _lost(acknowledged, after), "not_counted": not_counted,
-            "chain_holds": _chain_holds(path)}
+            "chain_holds": chain_holds(path)}
 
 
 def issue_sixty(disk: SmallDisk, reserve_kb: int | None = None) -> dict[str, Any]:
@@ -807,4 +808,4 @@ def issue_sixty(disk: SmallDisk, reserve_kb: int | None = None) -> dict[str, Any
     disk.free()
     return {"acknowledged": sum(map(len, acknowledged)), "lost_while_full": lost_while_full,
             "lost": _lost(acknowledged, _games_after(path)), "not_counted": not_counted,
-            "unsaid": unsaid, "restart_said": restart_said, "chain_holds": _chain_holds(path)}
+            "unsaid": unsaid, "restart_said": restart_said, "chain_holds": chain_holds(path)}

@@ -6,7 +6,9 @@ write faults injected at every write of an evening (``attack.write_faults``)."""
 from __future__ import annotations
 
 import json
+import shutil
 import sqlite3
+import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -20,6 +22,7 @@ from app.table.table import RETRY_SECONDS, SPACE_SECONDS
 from .attack import (
     FULL_GAME,
     build_snapshot,
+    chain_holds,
     disk_full_chaos,
     issue_forty,
     issue_sixty,
@@ -57,14 +60,6 @@ def playing(table: Table, clock: Clock, placed: int = 0) -> Table:
 def retry(table: Table, clock: Clock, seconds: float = RETRY_SECONDS) -> None:
     clock.now += seconds
     table.tick()
-
-
-def chain_holds(path: Path) -> bool:
-    journal = Journal(path, reserve=0)
-    try:
-        return not journal.troubled
-    finally:
-        journal.close()
 
 
 # --- on a real full disk ------------------------------------------------------------------------
@@ -214,14 +209,12 @@ def test_a_fault_at_every_write_of_an_evening_loses_nothing_acknowledged(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch, cause: str, persist: int,
         reserve: int) -> None:
     base = Path("/dev/shm") if Path("/dev/shm").is_dir() else tmp_path
-    work = base / f"faults-{tmp_path.name}"
-    work.mkdir()
+    # A name of its own: runs at once on one machine share /dev/shm.
+    work = Path(tempfile.mkdtemp(prefix="faults-", dir=base))
     try:
         result = write_faults(work, monkeypatch, cause=cause, persist=persist, reserve=reserve)
     finally:
-        for p in work.iterdir():
-            p.unlink()
-        work.rmdir()
+        shutil.rmtree(work, ignore_errors=True)
     assert result["problems"] == []
     assert result["runs"] == result["writes"] > 100  # every write of the evening, each once
     assert (result["lost"], result["silent"]) == (0, 0)

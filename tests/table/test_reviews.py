@@ -116,6 +116,23 @@ def test_an_unreadable_file_of_reviews_is_moved_aside_and_started_afresh(tmp_pat
     assert [p.name for p in tmp_path.iterdir() if ".unreadable-" in p.name]
 
 
+def test_a_file_of_reviews_busy_elsewhere_is_not_taken_for_damaged(tmp_path: Path) -> None:
+    """Held locked by another program past the wait: the reviews go on in memory, and the file,
+    which is sound, stays where it is (it was moved aside as unreadable)."""
+    path = tmp_path / "reviews"
+    Reviews(path, QUICK, workers="thread").close()
+    holder = sqlite3.connect(path)
+    holder.execute("PRAGMA locking_mode=EXCLUSIVE")
+    holder.execute("BEGIN EXCLUSIVE")
+    try:
+        reviews = Reviews(path, QUICK, workers="thread")
+        assert reviews.progress(_record()).status == NONE
+        reviews.close()
+    finally:
+        holder.close()
+    assert not [p.name for p in tmp_path.iterdir() if ".unreadable-" in p.name]
+
+
 def test_a_review_never_needs_the_tables_lock(tmp_path: Path) -> None:
     """The whole review is made while the table's lock is held elsewhere: it never waits for
     it (sensors and inputs never wait for a review)."""

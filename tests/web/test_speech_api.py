@@ -189,16 +189,16 @@ def test_settings_changed_at_once_from_two_phones_are_all_kept(
 
 def test_a_setting_the_card_cannot_keep_is_refused_in_words_and_changes_nothing(
         client: FlaskClient, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from pathlib import Path as P
+    import os
 
     client.post("/api/table/speech", json={"on": True, "volume": 0.4, "language": "de"})
     client.post("/api/table/brightness", json={"level": 0.3})
     before = (tmp_path / "settings.json").read_text()
 
-    def full(self: P, *args: Any, **kwargs: Any) -> int:
+    def full(fd: int) -> None:  # the card fills as the new file is flushed to it
         raise OSError(28, "No space left on device")
 
-    monkeypatch.setattr(P, "write_text", full)
+    monkeypatch.setattr(os, "fsync", full)
     for path, body in (("/api/table/speech", {"volume": 0.9}),
                        ("/api/table/brightness", {"level": 0.9}),
                        ("/api/table/sound", {"on": True})):
@@ -207,4 +207,21 @@ def test_a_setting_the_card_cannot_keep_is_refused_in_words_and_changes_nothing(
         assert "kann nicht gespeichert werden" in answer.get_json()["error"], path
     monkeypatch.undo()
     assert (tmp_path / "settings.json").read_text() == before
+    assert not (tmp_path / "settings.json.tmp").exists()
     assert client.get("/api/table/speech").get_json()["speech"]["volume"] == 0.4
+
+
+def test_a_full_card_keeps_the_old_settings_and_no_half_written_file() -> None:
+    """On a real full card: the change is refused, the old file stays, and the new file's
+    beginning is not left beside it taking space (it was before)."""
+    from app.web import settings
+    from tests.table.faults import small_disk
+
+    with small_disk() as disk:
+        path = disk.path / "settings.json"
+        settings.update(path, brightness=0.5)
+        disk.fill()
+        with pytest.raises(settings.NotSaved):
+            settings.update(path, brightness=0.7, names=["Anna"] * 2000)
+        assert sorted(p.name for p in disk.path.iterdir()) == ["filler", "settings.json"]
+        assert settings.load(path) == {"brightness": 0.5}
