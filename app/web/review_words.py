@@ -15,11 +15,11 @@ from typing import Any
 
 from app.ai.reasons import WORDINGS, Reason
 from app.ai.review import Judgement, Summary, summarize
-from app.rules.actions import Action, Blank, Discard, EndTurn, Joker, Move, Place
+from app.rules.actions import Action, Discard, Joker
 from app.rules.game import Game, State
 from app.rules.wording import N_
 
-from .i18n import translate
+from .i18n import action_words, translate
 
 VERDICT_WORDS: Mapping[str, str] = {
     "best": N_("the computer's own move"),
@@ -71,25 +71,6 @@ def player_names(game: Game, names: Sequence[str], language: str) -> list[str]:
         else:
             found.append(translate("Player {n}", language, n=seat + 1))
     return found
-
-
-def action_words(action: Action, language: str) -> str:
-    """An action in a few words ("7 on c4", "b2 → d4"), as the play page says it."""
-    if isinstance(action, Place):
-        return translate(N_("{number} on {cell}"), language, number=action.number,
-                         cell=action.cell)
-    if isinstance(action, Blank):
-        return translate(N_("blank on {cell}"), language, cell=action.cell)
-    if isinstance(action, Joker):
-        return translate(N_("joker on {cell}"), language, cell=action.cell)
-    if isinstance(action, Discard):
-        return translate(N_("{number} set aside"), language, number=action.number)
-    if isinstance(action, Move):
-        if action.bears_off:
-            return translate(N_("{cell} borne off"), language, cell=action.path[0])
-        return " \u2192 ".join(action.path)
-    assert isinstance(action, EndTurn)
-    return translate(N_("end of turn"), language)
 
 
 def reason_words(reason: Reason, names: Sequence[str], language: str) -> str:

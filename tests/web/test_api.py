@@ -445,3 +445,21 @@ def test_each_read_of_the_finished_games_opens_one_connection_and_closes_it(
         assert len(opened) == 1, path
         with pytest.raises(sqlite3.ProgrammingError):  # closed
             opened[0].execute("SELECT 1")
+
+
+def test_undo_asks_naming_the_other_players_action_in_the_readers_language(
+        client: FlaskClient) -> None:
+    from app.web.i18n import translate
+
+    client.post("/api/game", json={"variant": "vierer-dominari", "names": ["Anna", "Ben"]})
+    place(client, "c3", 3)
+    asked = {language: client.post("/api/input", json={"type": "undo"},
+                                   headers={"Accept-Language": language})
+             for language in ("en", "de")}
+    assert {r.status_code for r in asked.values()} == {409}
+    assert asked["en"].get_json()["error"] == "It is Ben's turn: take back Anna's 3 on c3?"
+    assert "3 auf c3" in asked["de"].get_json()["error"]
+    off = {"type": "move", "path": ["c3", "off"]}
+    assert translate("{action}", "de", action=off) == "c3 aus dem Spiel"
+    assert translate("{action}", "en", action={"type": "move", "path": ["a1", "c3"]}) \
+        == "a1 \u2192 c3"
