@@ -97,6 +97,13 @@ def _pieces(game: Game, language: str) -> str:
     return translate(PIECES.get(game.piece_word, PIECES["piece"]), language)
 
 
+def known_words(game: Game, language: str) -> str:
+    """What each move is judged with: what its player held (hidden hands), else everything."""
+    if game.hidden_hands:
+        return translate(KNOWN, language, pieces=_pieces(game, language))
+    return translate(KNOWN_ALL, language)
+
+
 def note_words(game: Game, judged: Judgement, names: Sequence[str], language: str) -> str | None:
     """What chance decided about this move, if anything: the card in hand left one move
     only, or which of the two moves was better depended on the next player's card."""
@@ -188,9 +195,7 @@ def document(game: Game, states: Sequence[State], actions: Sequence[Action],
         "variant": game.id, "name": translate(game.name, language), "players": game.players,
         "names": seats, "measure": heuristic_for(game).measure,
         "hidden_hands": game.hidden_hands,
-        "known": (translate(KNOWN, language, pieces=_pieces(game, language))
-                  if game.hidden_hands
-                  else translate(KNOWN_ALL, language)),
+        "known": known_words(game, language),
         "scores": [list(game.scores(s)) for s in states],
         "moves": [move_entry(game, states, actions, i, judged.get(i), seats, language)
                   for i in range(len(actions))],
@@ -211,12 +216,10 @@ def title_lines(game: Game, seats: Sequence[str], level: str, language: str) -> 
     """The head of the review as text: the game, its players, the level, what was known."""
     from app.table.computer import LEVEL_WORDS
 
-    known = (translate(KNOWN, language, pieces=_pieces(game, language))
-             if game.hidden_hands else translate(KNOWN_ALL, language))
     return [translate(TITLE, language, game=translate(game.name, language),
                       players=", ".join(seats),
                       level=translate(LEVEL_WORDS.get(level, level), language)),
-            known, ""]
+            known_words(game, language), ""]
 
 
 def move_lines(entry: Mapping[str, Any]) -> list[str]:
