@@ -152,13 +152,11 @@ def create_app(
         TEMPLATES_AUTO_RELOAD=False,
         IMPORT_MAX_BYTES=IMPORT_MAX_BYTES,
         IMPORT_MAX_GROWTH=MAX_GROWTH,
-        LARGE_BODIES={IMPORT_PATH: IMPORT_MAX_BYTES},
         POWER=None,
     )
     if test_config:
         app.config.update(test_config)
     app.debug = False  # never the interactive debugger: the panel is open to the network
-    app.config["LARGE_BODIES"] = {IMPORT_PATH: int(app.config["IMPORT_MAX_BYTES"])}
     panel_config = config if config is not None else PanelConfig()
     power = app.config["POWER"] or choose(
         panel_config.power, simulated=hardware is None or hardware.is_simulated)

@@ -13,7 +13,7 @@ import sqlite3
 from collections.abc import Callable, Iterator
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from flask import Blueprint, Response, current_app, jsonify, request, stream_with_context
 
@@ -43,6 +43,7 @@ from .views import present
 
 api = Blueprint("api", __name__, url_prefix="/api")
 log = logging.getLogger(__name__)
+T = TypeVar("T")
 
 
 QUERY_PARAMETERS: dict[str, dict[str, str]] = {
@@ -297,7 +298,6 @@ def sim_clear() -> Response:
 
 # --- finished games -----------------------------------------------------------------------------
 
-PAGE_DEFAULT = 20
 PAGE_MOST = 100
 
 
@@ -329,22 +329,36 @@ def _streamed(chunks: Iterator[str], shelf: Shelf, release: Callable[[], None],
     """An answer made while it is sent (``streaming.paced``); the shelf is closed and the
     reader's place given back when it ends, however it ends."""
 
+    def closed() -> None:
+        shelf.close()
+        release()
+
     def made() -> Iterator[str]:
         try:
             yield from chunks
         except sqlite3.Error:  # the journal went bad in the middle: the answer ends short
             log.exception("a read of the finished games failed")
         finally:
-            shelf.close()
-            release()
+            closed()
 
     response = Response(stream_with_context(paced(made(), request.environ)), mimetype=mimetype)
-    def closed() -> None:
-        shelf.close()
-        release()
-
     response.call_on_close(closed)
     return response
+
+
+def _read(read: Callable[[Shelf], T]) -> T:
+    """``read`` of the finished games at once (not streamed), with a reader's place and the
+    shelf ``_reading`` opened, both given back before the answer is sent; 503 when the journal
+    cannot be read."""
+    shelf, release = _reading()
+    try:
+        return read(shelf)
+    except sqlite3.Error as e:
+        raise ApiError(N_("the finished games cannot be read now ({detail})"), 503,
+                       params={"detail": str(e)}) from None
+    finally:
+        shelf.close()
+        release()
 
 
 def _summary(game: Summary) -> dict[str, Any]:
@@ -383,16 +397,7 @@ def finished_games() -> Response:
     if not 1 <= limit <= PAGE_MOST:
         raise ApiError(N_("limit must be a whole number from 1 to {most}, got {limit}"),
                        params={"most": PAGE_MOST, "limit": limit})
-    shelf, release = _reading()
-    try:
-        with shelf:
-            games, following = shelf.page(after, limit)
-            total = shelf.count()
-    except sqlite3.Error as e:
-        raise ApiError(N_("the finished games cannot be read now ({detail})"), 503,
-                       params={"detail": str(e)}) from None
-    finally:
-        release()
+    (games, following), total = _read(lambda shelf: (shelf.page(after, limit), shelf.count()))
     return jsonify({"games": [_summary(g) for g in games], "next": following, "total": total})
 
 
@@ -412,15 +417,7 @@ def _every_summary(shelf: Shelf) -> Iterator[str]:
 
 @api.get("/games/<int:game_id>/record")
 def finished_record(game_id: int) -> Response:
-    shelf, release = _reading()
-    try:
-        with shelf:
-            game = shelf.game(game_id)
-    except sqlite3.Error as e:
-        raise ApiError(N_("the finished games cannot be read now ({detail})"), 503,
-                       params={"detail": str(e)}) from None
-    finally:
-        release()
+    game = _read(lambda shelf: shelf.game(game_id))
     if game is None:
         raise ApiError(N_("there is no finished game {game_id}"), 404,
                        params={"game_id": game_id})

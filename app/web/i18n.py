@@ -24,6 +24,18 @@ from flask_babel import Babel, get_locale
 from werkzeug.datastructures import LanguageAccept
 from werkzeug.http import parse_accept_header, parse_cookie
 
+from app.rules.actions import (
+    Action,
+    Blank,
+    Discard,
+    EndTurn,
+    Joker,
+    Move,
+    Place,
+    action_from_json,
+)
+from app.rules.wording import N_
+
 TRANSLATIONS = Path(__file__).with_name("translations")
 COOKIE = "lang"
 SOURCE = "en"
@@ -118,37 +130,30 @@ def area(name: str, language: str) -> str:
     return name
 
 
-def action_words(action: dict[str, Any], language: str) -> str:
-    """An action in the record format ("3 on c3", "blank on d4") in ``language``, as the
-    panel's scripts say it."""
-    words = catalog(language)
-
-    def say(text: str, **params: Any) -> str:
-        return words.get(text, text).format(**params)
-
-    kind = action.get("type")
-    if kind == "place":
-        return say("{number} on {cell}", number=action.get("number"), cell=action.get("cell"))
-    if kind == "blank":
-        return say("blank on {cell}", cell=action.get("cell"))
-    if kind == "joker":
-        return say("joker on {cell}", cell=action.get("cell"))
-    if kind == "discard":
-        return say("{number} set aside", number=action.get("number"))
-    if kind == "end_turn":
-        return say("end of turn")
-    if kind == "move":
-        path = [str(p) for p in action.get("path", [])]
-        if path and path[-1] == "off":
-            return say("{cell} borne off", cell=path[0])
-        return " \u2192 ".join(path)
-    return str(kind)
+def action_words(action: Action, language: str) -> str:
+    """An action in a few words ("7 on c4", "b2 → d4") in ``language``, as the play page
+    says it."""
+    if isinstance(action, Place):
+        return translate(N_("{number} on {cell}"), language, number=action.number,
+                         cell=action.cell)
+    if isinstance(action, Blank):
+        return translate(N_("blank on {cell}"), language, cell=action.cell)
+    if isinstance(action, Joker):
+        return translate(N_("joker on {cell}"), language, cell=action.cell)
+    if isinstance(action, Discard):
+        return translate(N_("{number} set aside"), language, number=action.number)
+    if isinstance(action, Move):
+        if action.bears_off:
+            return translate(N_("{cell} borne off"), language, cell=action.path[0])
+        return " \u2192 ".join(action.path)
+    assert isinstance(action, EndTurn)
+    return translate(N_("end of turn"), language)
 
 
 def translate(text: str, language: str | None = None, **params: Any) -> str:
     """``text`` (an English message id) in ``language`` (the request's), with ``{name}``
     parameters filled in; a list parameter is said as a list of the language, its areas
-    worded too."""
+    worded too, and an action (the record's JSON) in words (``action_words``)."""
     language = language or current()
     words = catalog(language).get(text, text)
     if not params:
@@ -156,6 +161,7 @@ def translate(text: str, language: str | None = None, **params: Any) -> str:
     table = catalog(language)
     said = {k: format_list([area(str(i), language) for i in v], locale=language)
             if isinstance(v, list) else table.get(v, v) if isinstance(v, str)
-            else action_words(v, language) if isinstance(v, dict) and "type" in v else v
+            else action_words(action_from_json(v), language)
+            if isinstance(v, dict) and "type" in v else v
             for k, v in params.items()}
     return words.format(**said)

@@ -15,11 +15,11 @@ from typing import Any
 
 from app.ai.reasons import WORDINGS, Reason
 from app.ai.review import Judgement, Summary, summarize
-from app.rules.actions import Action, Blank, Discard, EndTurn, Joker, Move, Place
+from app.rules.actions import Action, Discard, Joker
 from app.rules.game import Game, State
 from app.rules.wording import N_
 
-from .i18n import translate
+from .i18n import action_words, translate
 
 VERDICT_WORDS: Mapping[str, str] = {
     "best": N_("the computer's own move"),
@@ -73,25 +73,6 @@ def player_names(game: Game, names: Sequence[str], language: str) -> list[str]:
     return found
 
 
-def action_words(action: Action, language: str) -> str:
-    """An action in a few words ("7 on c4", "b2 → d4"), as the play page says it."""
-    if isinstance(action, Place):
-        return translate(N_("{number} on {cell}"), language, number=action.number,
-                         cell=action.cell)
-    if isinstance(action, Blank):
-        return translate(N_("blank on {cell}"), language, cell=action.cell)
-    if isinstance(action, Joker):
-        return translate(N_("joker on {cell}"), language, cell=action.cell)
-    if isinstance(action, Discard):
-        return translate(N_("{number} set aside"), language, number=action.number)
-    if isinstance(action, Move):
-        if action.bears_off:
-            return translate(N_("{cell} borne off"), language, cell=action.path[0])
-        return " \u2192 ".join(action.path)
-    assert isinstance(action, EndTurn)
-    return translate(N_("end of turn"), language)
-
-
 def reason_words(reason: Reason, names: Sequence[str], language: str) -> str:
     """A hint's reason in ``language``, a player named by their name."""
     params: dict[str, Any] = {}
@@ -114,6 +95,13 @@ def gain_words(loss: float, measure: str, language: str) -> str:
 
 def _pieces(game: Game, language: str) -> str:
     return translate(PIECES.get(game.piece_word, PIECES["piece"]), language)
+
+
+def known_words(game: Game, language: str) -> str:
+    """What each move is judged with: what its player held (hidden hands), else everything."""
+    if game.hidden_hands:
+        return translate(KNOWN, language, pieces=_pieces(game, language))
+    return translate(KNOWN_ALL, language)
 
 
 def note_words(game: Game, judged: Judgement, names: Sequence[str], language: str) -> str | None:
@@ -207,9 +195,7 @@ def document(game: Game, states: Sequence[State], actions: Sequence[Action],
         "variant": game.id, "name": translate(game.name, language), "players": game.players,
         "names": seats, "measure": heuristic_for(game).measure,
         "hidden_hands": game.hidden_hands,
-        "known": (translate(KNOWN, language, pieces=_pieces(game, language))
-                  if game.hidden_hands
-                  else translate(KNOWN_ALL, language)),
+        "known": known_words(game, language),
         "scores": [list(game.scores(s)) for s in states],
         "moves": [move_entry(game, states, actions, i, judged.get(i), seats, language)
                   for i in range(len(actions))],
@@ -230,12 +216,10 @@ def title_lines(game: Game, seats: Sequence[str], level: str, language: str) -> 
     """The head of the review as text: the game, its players, the level, what was known."""
     from app.table.computer import LEVEL_WORDS
 
-    known = (translate(KNOWN, language, pieces=_pieces(game, language))
-             if game.hidden_hands else translate(KNOWN_ALL, language))
     return [translate(TITLE, language, game=translate(game.name, language),
                       players=", ".join(seats),
                       level=translate(LEVEL_WORDS.get(level, level), language)),
-            known, ""]
+            known_words(game, language), ""]
 
 
 def move_lines(entry: Mapping[str, Any]) -> list[str]:

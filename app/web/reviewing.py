@@ -15,6 +15,7 @@ docs/api.md and openapi.yaml describe each.
 
 from __future__ import annotations
 
+import sqlite3
 from typing import TYPE_CHECKING, Any
 
 from flask import Blueprint, Response, current_app, jsonify, redirect, render_template
@@ -89,15 +90,18 @@ def current_review() -> WerkzeugResponse:
     """The review of the game that just ended, else of the newest finished game, else the
     table page's list."""
     table = _panel().table
-    games = table.finished_games()
-    ids = {g.get("id") for g in games}
+    shelf = table.shelf()
+    if shelf is None:
+        return redirect("/table")
     current = table.game_id
-    if current in ids:
-        return redirect(f"/review/{current}")
-    if games:
-        newest = max(games, key=lambda g: (str(g.get("finished") or ""), g.get("id") or 0))
-        return redirect(f"/review/{newest['id']}")
-    return redirect("/table")
+    try:  # one row or two, never every record
+        with shelf:
+            if current is not None and shelf.game(current) is not None:
+                return redirect(f"/review/{current}")
+            newest, _ = shelf.page(None, 1)
+    except sqlite3.Error:
+        newest = []
+    return redirect(f"/review/{newest[0].id}" if newest else "/table")
 
 
 # --- the review's endpoints ---------------------------------------------------------------------

@@ -108,7 +108,7 @@ def make_server(app: Flask, host: str, port: int) -> Any:
 
     - a body above the panel's limit is refused with 413 as soon as its ``Content-Length`` is
       read (a chunked one once it passes the limit), never spooled to disk; only the paths of
-      ``LARGE_BODIES`` (the import of finished games) take more, up to their own cap. Every
+      ``large_bodies`` (the import of finished games) take more, up to their own cap. Every
       refusal is JSON in the reader's language;
     - the import's PIN and size are checked from its headers, and at most ``UPLOADS`` imports
       are received at once: a refused one is answered before its body is read;

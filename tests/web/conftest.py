@@ -65,12 +65,9 @@ def browser() -> Iterator[Any]:
 @pytest.fixture
 def server(tmp_path: Path) -> Iterator[str]:
     """``sudoku-table serve --sim`` in a thread: the real composition, a temporary data dir."""
-    from .helpers import LiveServer, open_composition
+    from .helpers import live_composition
 
-    panel = open_composition(tmp_path / "data")
-    live = LiveServer(panel.app)
-    yield live.url
-    live.close()
-    panel.close()
+    with live_composition(tmp_path / "data") as (url, _panel):
+        yield url
 
 

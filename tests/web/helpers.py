@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import contextlib
 import threading
+from collections.abc import Iterator
 from typing import Any
 
 from app.config import load_config
@@ -55,3 +57,18 @@ def open_composition(data_dir: Any) -> Any:
     from app.assembly import open_panel
 
     return open_panel(sim=True, data=data_dir, config_path=None)
+
+
+@contextlib.contextmanager
+def live_composition(data_dir: Any, **test_config: Any) -> Iterator[tuple[str, Any]]:
+    """``open_composition`` (with ``test_config``) under a ``LiveServer``: its URL and the
+    panel, both closed afterwards."""
+    from app.assembly import open_panel
+
+    panel = open_panel(sim=True, data=data_dir, config_path=None, test_config=test_config)
+    live = LiveServer(panel.app)
+    try:
+        yield live.url, panel
+    finally:
+        live.close()
+        panel.close()

@@ -418,3 +418,48 @@ def test_a_replaced_game_is_kept_unfinished_with_its_record(client: FlaskClient)
     # A game with nothing played yet is replaced without a trace.
     client.post("/api/game", json={"variant": "revers-dominari", "replace": True})
     assert len(client.get("/api/games").get_json()) == 1
+
+
+def test_each_read_of_the_finished_games_opens_one_connection_and_closes_it(
+        client: FlaskClient, table: Table, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A page, a record and the whole list each read the journal on one connection of their
+    own, closed before the answer is done (a second one, left open, was opened for each)."""
+    import sqlite3
+
+    from tests.table.test_archive import FINISHED, file_of
+
+    table.import_finished(file_of(*FINISHED))
+    game = client.get("/api/games?limit=1").get_json()["games"][0]["id"]
+    connect = sqlite3.connect
+    opened: list[sqlite3.Connection] = []
+
+    def counted(*args: Any, **kwargs: Any) -> sqlite3.Connection:
+        opened.append(connect(*args, **kwargs))
+        return opened[-1]
+
+    monkeypatch.setattr(sqlite3, "connect", counted)
+    for path in ("/api/games?limit=3", f"/api/games/{game}/record", "/api/games"):
+        opened.clear()
+        response = client.get(path)
+        assert response.status_code == 200 and json.loads(response.get_data(as_text=True))
+        assert len(opened) == 1, path
+        with pytest.raises(sqlite3.ProgrammingError):  # closed
+            opened[0].execute("SELECT 1")
+
+
+def test_undo_asks_naming_the_other_players_action_in_the_readers_language(
+        client: FlaskClient) -> None:
+    from app.web.i18n import translate
+
+    client.post("/api/game", json={"variant": "vierer-dominari", "names": ["Anna", "Ben"]})
+    place(client, "c3", 3)
+    asked = {language: client.post("/api/input", json={"type": "undo"},
+                                   headers={"Accept-Language": language})
+             for language in ("en", "de")}
+    assert {r.status_code for r in asked.values()} == {409}
+    assert asked["en"].get_json()["error"] == "It is Ben's turn: take back Anna's 3 on c3?"
+    assert "3 auf c3" in asked["de"].get_json()["error"]
+    off = {"type": "move", "path": ["c3", "off"]}
+    assert translate("{action}", "de", action=off) == "c3 aus dem Spiel"
+    assert translate("{action}", "en", action={"type": "move", "path": ["a1", "c3"]}) \
+        == "a1 \u2192 c3"

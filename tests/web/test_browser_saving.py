@@ -15,7 +15,7 @@ import pytest
 
 from tests.table.faults import Faults, installed
 
-from .helpers import LiveServer, open_composition
+from .helpers import live_composition
 from .test_browser import Phone
 
 SIZES = [(390, 844), (844, 390), (1280, 800)]
@@ -28,14 +28,8 @@ LOW = {"en": "The memory card is full:", "de": "Die Speicherkarte ist voll:"}
 def failing(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[tuple[str, Faults]]:
     """A live panel whose journal's writes fail when the test says so."""
     faults = Faults("full")
-    with installed(faults, monkeypatch):
-        panel = open_composition(tmp_path / "data")
-        live = LiveServer(panel.app)
-        try:
-            yield live.url, faults
-        finally:
-            live.close()
-            panel.close()
+    with installed(faults, monkeypatch), live_composition(tmp_path / "data") as (url, _panel):
+        yield url, faults
 
 
 def post(url: str, path: str, body: dict[str, Any]) -> tuple[int, Any]:

@@ -21,7 +21,7 @@ from schemathesis.specs.openapi import checks
 
 from app.web.api import OPENAPI_PATH, openapi_document
 
-from .helpers import LiveServer
+from .helpers import live_composition
 
 ROOT = Path(__file__).resolve().parents[2]
 PIN = "4711"
@@ -71,18 +71,10 @@ schema = schemathesis.openapi.from_dict(openapi_document())
 
 @pytest.fixture(scope="module")
 def live(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Any]]:
-    from app.assembly import open_panel
-
-    panel = open_panel(sim=True, data=tmp_path_factory.mktemp("data"), config_path=None,
-                       test_config={"PANEL_PIN": PIN, "STREAM_SECONDS": 0.2,
-                                    "KEEPALIVE_SECONDS": 0.1})
-    panel.table.new_game("classic-sudoku", 3)
-    server = LiveServer(panel.app)
-    try:
-        yield server.url, panel
-    finally:
-        server.close()
-        panel.close()
+    with live_composition(tmp_path_factory.mktemp("data"), PANEL_PIN=PIN, STREAM_SECONDS=0.2,
+                          KEEPALIVE_SECONDS=0.1) as (url, panel):
+        panel.table.new_game("classic-sudoku", 3)
+        yield url, panel
 
 
 @schema.parametrize()

@@ -128,5 +128,23 @@ def test_the_pages_of_a_review(reviewing: tuple[FlaskClient, Table]) -> None:
     game = _ids(table)["vierer-dominari"]
     page = client.get(f"/review/{game}")
     assert page.status_code == 200 and b"vendor/d3.min.js" in page.data
+    latest = max(table.finished_games(), key=lambda g: (g["finished"] or "", g["id"]))
     newest = client.get("/review/current")
-    assert newest.status_code == 302 and newest.headers["Location"].startswith("/review/")
+    assert newest.status_code == 302 and newest.headers["Location"] == f"/review/{latest['id']}"
+
+
+def test_the_review_of_the_current_game_reads_no_list_of_records(
+        reviewing: tuple[FlaskClient, Table], monkeypatch: pytest.MonkeyPatch) -> None:
+    client, table = reviewing
+
+    def every_record() -> None:
+        raise AssertionError("every finished game was read for one redirect")
+
+    monkeypatch.setattr(table, "finished_games", every_record)
+    assert client.get("/review/current").headers["Location"].startswith("/review/")
+    empty = Table(ticker=False)
+    try:
+        app = create_app(empty, test_config={"TESTING": True})
+        assert app.test_client().get("/review/current").headers["Location"] == "/table"
+    finally:
+        empty.close()
