@@ -207,7 +207,7 @@ def input_number(c: Companion, square: str | None, number: int) -> None:
         if c.move_game:
             raise InputError(N_("in this game pieces move: no number is needed"))
         c.in_hand = number
-        c.say("number_chosen", number=number, piece=c.game.piece_word)
+        c.message = None  # the next step says it: "put your 4 on the board"
         return
     claim_piece(c, square)
     try_number(c, number)

@@ -87,6 +87,19 @@ def test_undo_first_cancels_a_number_chosen_in_advance() -> None:
     assert view["game"]["cells"] == {"a1": {"owner": 0, "number": 1}}
 
 
+def test_a_number_chosen_in_advance_is_said_once_by_the_next_step() -> None:
+    """The next step ("put your 2 on the board") says what was chosen: no message repeats it,
+    and the message said before (the last move) is not left standing beside it either."""
+    table, clock, _ = make_table()
+    table.new_game("fake-kosmos")
+    put(table, clock, "a1")
+    table.input({"type": "number", "square": "a1", "number": 1})
+    view = table.input({"type": "number", "number": 2})
+    assert view["table"]["next"]["code"] == "place_number"
+    assert view["table"]["next"]["params"]["number"] == 2
+    assert view["table"]["message_code"] is None and view["table"]["message"] is None
+
+
 def test_a_running_game_is_replaced_only_when_confirmed() -> None:
     table, clock, _ = make_table()
     table.new_game("fake-kosmos")

@@ -44,6 +44,8 @@ PROBE = r"""(options) => {
   const shown = (el) => {
     if (ignore.some((i) => i.contains(el))) return false;
     if (!el.getClientRects().length) return false;
+    // What a closed <details> folds away keeps its boxes but is not drawn.
+    if (el.checkVisibility && !el.checkVisibility({contentVisibilityAuto: true})) return false;
     for (let a = el; a && a.nodeType === 1; a = a.parentElement) {
       const s = styleOf(a);
       if (s.visibility === 'hidden' || s.display === 'none') return false;

@@ -472,6 +472,24 @@ def test_duell_a_claim_is_announced_with_the_card_that_decides_it(phone: Phone) 
     said = play_the_books_duell_example(phone)
     phone.check()
     assert said == "Player 1: 9 on a8 \u2014 Player 1 +2 (file a; decided early: block a7)"
+    # File a, which the card completed, is lit: the rings on its squares run over the corners
+    # where the ranks are printed, and the ranks stay on top (the bar names squares by them).
+    covered = phone.page.evaluate(COORDS_UNDER_RINGS)
+    assert phone.page.locator("#board .signal-ring[data-signal='last']").count() >= 9
+    assert covered == [], covered
+
+
+COORDS_UNDER_RINGS = """() => {
+    const meets = (a, b) => a.left < b.right && b.left < a.right && a.top < b.bottom
+                            && b.top < a.bottom;
+    const rings = [...document.querySelectorAll('#board .signal-ring')];
+    return [...document.querySelectorAll('#board .coord')].flatMap((label) => {
+        const box = label.getBoundingClientRect();
+        return rings.filter((ring) => meets(box, ring.getBoundingClientRect())
+            && (label.compareDocumentPosition(ring) & Node.DOCUMENT_POSITION_FOLLOWING))
+          .map((ring) => `${label.textContent} under ${ring.dataset.signal}`);
+    });
+}"""
 
 
 def test_sudoku_family_with_a_joker(phone: Phone) -> None:

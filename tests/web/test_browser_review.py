@@ -20,6 +20,7 @@ from tests.table.test_archive import file_of
 
 from .axe import fetch as fetch_axe
 from .helpers import LiveServer
+from .layout import check_layout
 
 pytestmark = [pytest.mark.browser]
 
@@ -149,6 +150,7 @@ def test_the_review_fits_every_screen_in_both_languages(
     assert page.locator("#chart-scores path.chart-line").count() == 3
     assert page.locator("#chart-loss rect.loss-bar").count() == 66
     assert page.locator("#review-moves li").count() == 66
+    assert check_layout(page) == []  # nothing clipped or overlapping, the scores' table folded
     assert _all_violations(page) == []
     assert not page.errors, page.errors
 

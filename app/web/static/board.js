@@ -287,8 +287,10 @@ const Board = (() => {
     svg.append(defs);
     let coordLayer = [];
     const layers = {};
-    for (const name of ["ground", "cells", "lattice", "borders", "pieces", "signals", "guide",
-                        "hits"]) {
+    // The coordinates lie above the signals: a ring on an edge square runs over its corner,
+    // where "a" or "1" is printed, and the bar names squares by them.
+    for (const name of ["ground", "cells", "lattice", "borders", "pieces", "signals", "coords",
+                        "guide", "hits"]) {
       layers[name] = svgEl("g", { class: `layer-${name}` });
       svg.append(layers[name]);
     }
@@ -369,7 +371,7 @@ const Board = (() => {
     for (const [cls, x, y, text] of coordLayer) {
       const label = svgEl("text", { class: cls, x, y });
       label.textContent = text;
-      layers.borders.append(label);
+      layers.coords.append(label);
     }
 
     if (geometry.shape === "square") {

@@ -339,10 +339,6 @@
   // message (or its latest notice) in this phone's language.
   function messageText() {
     const code = view.table.message_code || (view.table.notice_codes || []).slice(-1)[0];
-    // "4 chosen: put the card down" says again what the bar's next step says ("Put your 4 on
-    // the board.") and the pad shows the 4 marked: said once, the bar keeps to a third.
-    const next = view.table.next || {};
-    if (code && code.code === "number_chosen" && next.code === "place_number") return "";
     if (code && code.code === "action") {
       const p = code.params || {};
       const scored = (p.points || []).map((n, i) => [i, n]).filter(([, n]) => n);
