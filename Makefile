@@ -58,7 +58,7 @@ bench: setup
 	@for b in bench/bench_*.py; do echo "== $$b"; $(BIN)/python $$b || exit 1; done
 
 lint: setup
-	$(BIN)/ruff check app firmware tests bench hardware
+	$(BIN)/ruff check src tests bench hardware
 	$(BIN)/mypy
 
 install:

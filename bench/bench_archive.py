@@ -37,8 +37,8 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from app.table.archive import export_document, plan_import  # noqa: E402
-from app.table.journal import Journal  # noqa: E402
+from sudoku_table.table.archive import export_document, plan_import  # noqa: E402
+from sudoku_table.table.journal import Journal  # noqa: E402
 
 EXAMPLES = ROOT / "tests" / "data" / "examples"
 PHONE = "127.0.0.2"
@@ -80,7 +80,7 @@ class Server:
     def __init__(self, data: Path, port: int) -> None:
         self.port = port
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "app.cli", "serve", "--sim", "--data", str(data),
+            [sys.executable, "-m", "sudoku_table.cli", "serve", "--sim", "--data", str(data),
              "--host", "127.0.0.1", "--port", str(port)],
             cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         deadline = time.monotonic() + 60
@@ -242,7 +242,7 @@ def importing(server: Server, files: list[bytes]) -> tuple[float, list[int], flo
 
 
 def import_file(games: list[dict[str, Any]], most_bytes: int, most_growth: int) -> bytes:
-    from app.table.journal import stored_size
+    from sudoku_table.table.journal import stored_size
 
     chosen, size, growth, n = [], 200, 0, 0
     while True:
@@ -270,8 +270,8 @@ def main() -> int:
     parser.add_argument("--seconds", type=float, default=10.0)
     parser.add_argument("--port", type=int, default=8130)
     args = parser.parse_args()
-    from app.table.archive import MAX_GROWTH
-    from app.web import IMPORT_MAX_BYTES
+    from sudoku_table.table.archive import MAX_GROWTH
+    from sudoku_table.web import IMPORT_MAX_BYTES
 
     games = finished_examples()
     with tempfile.TemporaryDirectory() as data:

@@ -39,10 +39,10 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from app.assembly import open_panel  # noqa: E402
-from app.table import Table  # noqa: E402
-from app.web.security import PinGuard  # noqa: E402
-from app.web.server import PanelServer  # noqa: E402
+from sudoku_table.assembly import open_panel  # noqa: E402
+from sudoku_table.table import Table  # noqa: E402
+from sudoku_table.web.security import PinGuard  # noqa: E402
+from sudoku_table.web.server import PanelServer  # noqa: E402
 
 PIN = "4711"
 FIELDS = ["type", "square", "number", "owner", "on", "variant", "players", "options", "setup",
@@ -269,7 +269,7 @@ def main() -> int:
                         help="inputs played while the journal's disk fills and fails")
     args = parser.parse_args()
     rng = random.Random(args.seed)
-    logging.getLogger("app.web.security").setLevel(logging.ERROR)  # a wrong PIN is logged
+    logging.getLogger("sudoku_table.web.security").setLevel(logging.ERROR)  # a wrong PIN is logged
     started = time.perf_counter()
     with tempfile.TemporaryDirectory() as data:
         panel = open_panel(sim=True, data=data, config_path=None,
@@ -316,7 +316,7 @@ def main() -> int:
     for line in attacker.changed[:10]:
         print(f"  {line}")
     print(f"PIN guesses one attacker gets in a day: {per_day}; all 10,000 take {days:.0f} days")
-    logging.getLogger("app.table").setLevel(logging.ERROR)  # every failed write is logged
+    logging.getLogger("sudoku_table.table").setLevel(logging.ERROR)  # every failed write is logged
     started = time.perf_counter()
     full = disk_full(args.disk_full, args.seed)
     seconds = time.perf_counter() - started

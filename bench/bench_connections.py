@@ -29,8 +29,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from app.assembly import open_panel  # noqa: E402
-from app.web.server import PanelServer  # noqa: E402
+from sudoku_table.assembly import open_panel  # noqa: E402
+from sudoku_table.web.server import PanelServer  # noqa: E402
 
 PHONE = "127.0.0.2"
 BUDGET_S = 2.0

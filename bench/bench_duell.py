@@ -32,10 +32,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from app.ai import DEFAULT_BUDGETS, Budget, choose  # noqa: E402
-from app.rules.actions import Action  # noqa: E402
-from app.rules.duell import game as duell  # noqa: E402
-from app.rules.game import State, new_game  # noqa: E402
+from sudoku_table.ai import DEFAULT_BUDGETS, Budget, choose  # noqa: E402
+from sudoku_table.rules.actions import Action  # noqa: E402
+from sudoku_table.rules.duell import game as duell  # noqa: E402
+from sudoku_table.rules.game import State, new_game  # noqa: E402
 
 VARIANT = "duell-der-meister"
 

@@ -6,12 +6,12 @@
    recording pixel buffer: ``LedDisplay.show`` from call to bytes.
 3. End to end on the simulated table under its physical noise model (every make and break
    bounces for up to 5 ms, bursts of 0.05-3 ms): a simulated switch changes; the scan thread
-   feels it (tentative state) and ``app.table.Table`` lights the square's feedback. Timed from
-   the switch change to the return of ``LedDisplay.show`` with the square's feedback light (its
+   feels it (tentative state) and ``sudoku_table.table.Table`` lights the square's feedback. Timed
+   from the switch change to the return of ``LedDisplay.show`` with the square's feedback light (its
    bytes written); p50 and p99. Budget: p99 <= 12 ms. Also timed: from the switch to the game
-   hearing the change (the confirmation, ``settle_ms``). When other programs hold the CPU (the
-   load average above the CPUs, or more than 1% of scans late) the scan thread wakes late: a p99
-   over budget is then reported and not judged. Missed changes always fail.
+   hearing the change (the confirmation, ``settle_ms``). When other programs hold the CPU (the load
+   average above the CPUs, or more than 1% of scans late) the scan thread wakes late: a p99 over
+   budget is then reported and not judged. Missed changes always fail.
 
     .venv/bin/python bench/bench_firmware.py [--changes 200] [--seed 1]
 """
@@ -29,15 +29,15 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from app.table import Table  # noqa: E402
-from app.table.signals import FELT  # noqa: E402
-from firmware.backend import open_hardware  # noqa: E402
-from firmware.config import HardwareConfig  # noqa: E402
-from firmware.layout import SQUARES  # noqa: E402
-from firmware.leds import recording_display  # noqa: E402
-from firmware.matrix import ReedMatrix  # noqa: E402
-from firmware.ports import Frame, Light  # noqa: E402
-from firmware.simulator import SimulatedBoard  # noqa: E402
+from sudoku_table.firmware.backend import open_hardware  # noqa: E402
+from sudoku_table.firmware.config import HardwareConfig  # noqa: E402
+from sudoku_table.firmware.layout import SQUARES  # noqa: E402
+from sudoku_table.firmware.leds import recording_display  # noqa: E402
+from sudoku_table.firmware.matrix import ReedMatrix  # noqa: E402
+from sudoku_table.firmware.ports import Frame, Light  # noqa: E402
+from sudoku_table.firmware.simulator import SimulatedBoard  # noqa: E402
+from sudoku_table.table import Table  # noqa: E402
+from sudoku_table.table.signals import FELT  # noqa: E402
 
 FEEDBACK_BUDGET_MS = 12.0
 """Switch to LED, p99."""

@@ -36,7 +36,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from app.rules.game import all_variants  # noqa: E402
+from sudoku_table.rules.game import all_variants  # noqa: E402
 from tests.table import model_player  # noqa: E402
 from tests.table.model_player import Disagreement, Stuck  # noqa: E402
 from tests.table.test_model_player import Seat, drive, summary  # noqa: E402
@@ -54,7 +54,7 @@ def seat_for(variant: str, index: int) -> Seat:
 
 def one(job: tuple[str, int, str | None]) -> dict[str, Any]:
     """Play one game; its figures and how it ended."""
-    logging.getLogger("app.table").setLevel(logging.ERROR)
+    logging.getLogger("sudoku_table.table").setLevel(logging.ERROR)
     variant, index, journals = job
     model_player.JOURNALS = journals
     seat = seat_for(variant, index)

@@ -29,12 +29,12 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from app.table import Table  # noqa: E402
-from app.table.signals import FELT  # noqa: E402
-from firmware.config import SensorConfig, SimulatorConfig  # noqa: E402
-from firmware.layout import SIZE, SQUARES, squares_in_line  # noqa: E402
-from firmware.matrix import ReedMatrix  # noqa: E402
-from firmware.simulator import ManualClock, SimulatedBoard, scan_until  # noqa: E402
+from sudoku_table.firmware.config import SensorConfig, SimulatorConfig  # noqa: E402
+from sudoku_table.firmware.layout import SIZE, SQUARES, squares_in_line  # noqa: E402
+from sudoku_table.firmware.matrix import ReedMatrix  # noqa: E402
+from sudoku_table.firmware.simulator import ManualClock, SimulatedBoard, scan_until  # noqa: E402
+from sudoku_table.table import Table  # noqa: E402
+from sudoku_table.table.signals import FELT  # noqa: E402
 
 HALMA_PIECES = ["a1", "b1", "c1", "a2", "b2", "a3", "f6", "e6", "d6", "f5", "e5", "f4"]
 HALMA_MOVERS = ["c1", "b2", "a3"]
@@ -209,7 +209,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--changes", type=int, default=300, help="put-downs for the latency")
     parser.add_argument("--seconds", type=float, default=3.0, help="per CPU measurement")
     args = parser.parse_args(argv)
-    logging.getLogger("firmware").setLevel(logging.ERROR)  # the flickers' chatter reports
+    # the flickers' chatter reports
+    logging.getLogger("sudoku_table.firmware").setLevel(logging.ERROR)
     now = ghosts(SensorConfig(), args.slides, args.flickers, args.seed)
     print(f"ghosts: {now['ghosts']} game actions, new pieces or landings from {now['slides']} "
           f"slides and {now['flickers']} flickers (confirmation {SensorConfig().settle_ms:g} ms; "

@@ -99,8 +99,8 @@ def main(argv: list[str] | None = None) -> int:
 
     import gpiozero.pins.local as local
 
-    from firmware.config import SensorConfig
-    from firmware.matrix import ReedMatrix
+    from sudoku_table.firmware.config import SensorConfig
+    from sudoku_table.firmware.matrix import ReedMatrix
 
     config = SensorConfig()
     stubbed_lgpio(set(config.rows))

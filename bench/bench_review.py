@@ -4,9 +4,10 @@ Each game is a full finished game: the longest finished reference record of its 
 ``tests/data/examples`` where there is one; the five KOSMOS variants without one (Labyrinth,
 Killer, Kakuro, 3D, Hexa) get a game the computer plays against itself at ``normal`` (two
 players, fixed seed), the same on every run. Every move is judged as the table's worker does
-(``app.ai.review.judge`` at ``strong``, with the review's clock, one move after another in this
-process), once with the default budgets (``[computer]`` of a desktop PC) and once with the
-budgets ``firmware/table.example.toml`` proposes for a Pi 4 (``strong_positions = 200``).
+(``sudoku_table.ai.review.judge`` at ``strong``, with the review's clock, one move after another in
+this process), once with the default budgets (``[computer]`` of a desktop PC) and once with the
+budgets ``src/sudoku_table/firmware/table.example.toml`` proposes for a Pi 4 (``strong_positions =
+200``).
 
 Printed per game and budget, in CPU seconds of this process (what the judging costs, the same
 on a busy machine as on an idle one; the wall clock is printed too): moves, the first move
@@ -34,14 +35,15 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from app.ai import Budget, ComputerConfig, choose  # noqa: E402
-from app.ai.review import judge, review_budget  # noqa: E402
-from app.rules.game import all_variants, new_game  # noqa: E402
-from app.rules.record import Record, replay  # noqa: E402
+from sudoku_table.ai import Budget, ComputerConfig, choose  # noqa: E402
+from sudoku_table.ai.review import judge, review_budget  # noqa: E402
+from sudoku_table.rules.game import all_variants, new_game  # noqa: E402
+from sudoku_table.rules.record import Record, replay  # noqa: E402
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "tests" / "data" / "examples"
 PI_SLOWER = 4.0
-"""How much slower a Pi 4 is than the desktop PC (firmware/table.example.toml says so)."""
+"""How much slower a Pi 4 is than the desktop PC (the config example,
+``firmware/table.example.toml``, says so)."""
 BUDGETS = {"desktop": ComputerConfig(), "pi": ComputerConfig(strong_positions=200)}
 
 
@@ -90,7 +92,7 @@ def time_review(record: dict[str, Any], config: ComputerConfig) -> tuple[list[fl
 
 def first_through_the_worker(record: dict[str, Any]) -> float:
     """Seconds from asking the real worker process for a review to its first judgement."""
-    from app.table.reviews import Reviews
+    from sudoku_table.table.reviews import Reviews
 
     with tempfile.TemporaryDirectory() as folder:
         reviews = Reviews(Path(folder) / "reviews", BUDGETS["desktop"], workers="process")

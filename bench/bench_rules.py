@@ -21,7 +21,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from app.rules.game import Game, State, all_variants, new_game  # noqa: E402
+from sudoku_table.rules.game import Game, State, all_variants, new_game  # noqa: E402
 
 BUDGET_MS = 1.0
 DOMINARI = ("halma-dominari", "vierer-dominari", "revers-dominari", "score-dominari")

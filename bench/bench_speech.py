@@ -27,9 +27,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from app.speech.engine import EspeakEngine, measure  # noqa: E402
-from app.table import announce  # noqa: E402
-from app.web.speech import CatalogVoice  # noqa: E402
+from sudoku_table.speech.engine import EspeakEngine, measure  # noqa: E402
+from sudoku_table.table import announce  # noqa: E402
+from sudoku_table.web.speech import CatalogVoice  # noqa: E402
 from tests.speech.games import FAMILIES, play_to_the_end  # noqa: E402
 
 BOARDS = {"Pi 4 (Cortex-A72, 1.8 GHz)": (4.0, 6.0), "Zero 2 W (Cortex-A53, 1 GHz)": (10.0, 15.0)}

@@ -24,10 +24,10 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from app.rules.actions import OFF, Blank, Discard, EndTurn, Joker, Move, Place  # noqa: E402
-from app.rules.game import all_variants  # noqa: E402
-from app.table import InputError, Table  # noqa: E402
-from firmware.ports import Frame, SensorEvent  # noqa: E402
+from sudoku_table.firmware.ports import Frame, SensorEvent  # noqa: E402
+from sudoku_table.rules.actions import OFF, Blank, Discard, EndTurn, Joker, Move, Place  # noqa: E402
+from sudoku_table.rules.game import all_variants  # noqa: E402
+from sudoku_table.table import InputError, Table  # noqa: E402
 
 
 class RecordingDisplay:

@@ -68,7 +68,7 @@ def main() -> int:
     parser.add_argument("--rounds", type=int, default=40,
                         help="kill -9 rounds on a real small disk filled at random (root only)")
     args = parser.parse_args()
-    logging.getLogger("app.table").setLevel(logging.ERROR)  # the notices are printed below
+    logging.getLogger("sudoku_table.table").setLevel(logging.ERROR)  # the notices are printed below
     with tempfile.TemporaryDirectory(dir=args.dir, prefix=".bench-trust-") as tmp:
         base = Path(tmp)
         started = time.perf_counter()
@@ -106,7 +106,7 @@ def disk_full(base: Path, args: argparse.Namespace) -> bool:
 
     good = True
     print("\nwrite faults at every write of an evening (one run per write)")
-    logging.getLogger("app.table").setLevel(logging.CRITICAL)
+    logging.getLogger("sudoku_table.table").setLevel(logging.CRITICAL)
     shm = Path("/dev/shm")
     for label, cause, persist, reserve in FAULT_MODES:
         work = Path(tempfile.mkdtemp(dir=shm if shm.is_dir() else base))

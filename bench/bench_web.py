@@ -26,12 +26,12 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from app.config import load_config  # noqa: E402
-from app.table import Table  # noqa: E402
-from app.web import create_app  # noqa: E402
-from app.web.server import PanelServer  # noqa: E402
-from firmware.backend import open_hardware  # noqa: E402
-from firmware.ports import SensorEvent  # noqa: E402
+from sudoku_table.config import load_config  # noqa: E402
+from sudoku_table.firmware.backend import open_hardware  # noqa: E402
+from sudoku_table.firmware.ports import SensorEvent  # noqa: E402
+from sudoku_table.table import Table  # noqa: E402
+from sudoku_table.web import create_app  # noqa: E402
+from sudoku_table.web.server import PanelServer  # noqa: E402
 
 PHONES = 4
 BUDGET_MS = 100.0

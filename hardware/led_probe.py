@@ -34,8 +34,8 @@ from typing import Any
 os.environ.setdefault("BLINKA_SKIP_DEPENDENCY_CHECK", "1")
 
 ROOT = Path(__file__).resolve().parents[1]
-if importlib.util.find_spec("firmware") is None:  # the installed project comes first
-    sys.path.append(str(ROOT))
+if importlib.util.find_spec("sudoku_table") is None:  # the installed project comes first
+    sys.path.append(str(ROOT / "src"))
 
 DISTRIBUTIONS = ("Adafruit-Blinka", "Adafruit-PlatformDetect", "adafruit-circuitpython-neopixel",
                  "adafruit-circuitpython-neopixel-spi", "adafruit-circuitpython-pixelbuf",
@@ -171,8 +171,8 @@ def open_chain(driver: str) -> Callable[[], str]:
     """A step that opens the LED chain exactly as the firmware does on a Pi, then closes it."""
 
     def action() -> str:
-        from firmware.config import LedConfig
-        from firmware.leds import pi_display
+        from sudoku_table.firmware.config import LedConfig
+        from sudoku_table.firmware.leds import pi_display
 
         display = pi_display(LedConfig(driver=driver))
         try:
@@ -202,7 +202,7 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     step("Blinka's platform packages", platform_packages)
     imports_ok = True
-    for name in ("board", "busio", DRIVER_MODULES[driver], "firmware.leds"):
+    for name in ("board", "busio", DRIVER_MODULES[driver], "sudoku_table.firmware.leds"):
         ok, _ = step(f"import {name}", import_module(name))
         imports_ok = imports_ok and ok
     if driver == "spi":

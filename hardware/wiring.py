@@ -5,9 +5,10 @@
     python hardware/wiring.py --config table.toml --output my-wiring.svg   # your own pins
     python hardware/wiring.py --config hardware/speaker-i2s.toml --output hardware/wiring-i2s.svg
 
-The pins come from ``firmware.config`` (the defaults, which ``firmware/table.example.toml``
-documents), so the diagram cannot drift from what the firmware drives. Nets are drawn the way
-schematics do it: a labelled stub at the Pi's header and the same label at the matrix line.
+The pins come from ``sudoku_table.firmware.config`` (the defaults, which
+``src/sudoku_table/firmware/table.example.toml`` documents), so the diagram cannot drift from what
+the firmware drives. Nets are drawn the way schematics do it: a labelled stub at the Pi's header and
+the same label at the matrix line.
 """
 
 from __future__ import annotations
@@ -18,10 +19,10 @@ from pathlib import Path
 from xml.sax.saxutils import escape
 
 ROOT = Path(__file__).resolve().parents[1]
-if str(ROOT) not in sys.path:  # run as a script from anywhere
-    sys.path.insert(0, str(ROOT))
+if str(ROOT / "src") not in sys.path:  # run as a script from anywhere
+    sys.path.insert(0, str(ROOT / "src"))
 
-from firmware.config import (  # noqa: E402
+from sudoku_table.firmware.config import (  # noqa: E402
     I2S_PINS,
     BuzzerConfig,
     LedConfig,
@@ -371,7 +372,7 @@ def main(argv: list[str] | None = None) -> int:
                         help="where to write the SVG (default: hardware/wiring.svg; - for stdout)")
     args = parser.parse_args(argv)
     if args.config is not None:
-        from app.config import ConfigError, load_config
+        from sudoku_table.config import ConfigError, load_config
 
         try:
             config = load_config(args.config).hardware

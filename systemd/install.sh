@@ -36,7 +36,7 @@ readonly BLOCK_START='# >>> sudoku-table (install.sh): LED data on SPI0 MOSI (GP
 readonly BLOCK_END='# <<< sudoku-table'
 
 readonly CHECK_CONFIG='import sys
-from app.config import ConfigError, load_config
+from sudoku_table.config import ConfigError, load_config
 try:
     load_config(sys.argv[1])
 except ConfigError as e:
@@ -206,7 +206,7 @@ run "$VENV/bin/pip" install --quiet --no-cache-dir --upgrade pip
 # The LED driver decides the extra: the config that will be used (the existing one, else the
 # example), read with the system's Python (Bookworm's 3.11 has tomllib).
 DRIVER_SOURCE=$CONFIG
-[[ -r $DRIVER_SOURCE ]] || DRIVER_SOURCE=$SOURCE/firmware/table.example.toml
+[[ -r $DRIVER_SOURCE ]] || DRIVER_SOURCE=$SOURCE/src/sudoku_table/firmware/table.example.toml
 DRIVER=$(python3 -c 'import sys, tomllib
 with open(sys.argv[1], "rb") as f:
     print(tomllib.load(f).get("leds", {}).get("driver", "spi"))' "$DRIVER_SOURCE" 2>/dev/null || echo spi)
@@ -220,7 +220,7 @@ run "$VENV/bin/pip" install --quiet --no-cache-dir --upgrade "$PREFIX/src[$EXTRA
 
 # --- the config --------------------------------------------------------------------------------
 
-EXAMPLE=$SOURCE/firmware/table.example.toml
+EXAMPLE=$SOURCE/src/sudoku_table/firmware/table.example.toml
 if [[ -e $CONFIG ]]; then
     say "config $CONFIG: exists, kept (compare with $EXAMPLE after an upgrade)"
 elif [[ -f $EXAMPLE ]]; then

@@ -3,14 +3,15 @@ value, whichever layer owns its section."""
 
 from __future__ import annotations
 
+from importlib.resources import files
 from pathlib import Path
 
 import pytest
 
-from app.config import LAYER_SECTIONS, Config, ConfigError, from_mapping, load_config
-from firmware.config import HardwareConfig, LedConfig, SensorConfig
+from sudoku_table.config import LAYER_SECTIONS, Config, ConfigError, from_mapping, load_config
+from sudoku_table.firmware.config import HardwareConfig, LedConfig, SensorConfig
 
-EXAMPLE = Path(__file__).resolve().parents[1] / "firmware" / "table.example.toml"
+EXAMPLE = files("sudoku_table.firmware") / "table.example.toml"
 
 
 def test_no_path_and_no_env_gives_the_defaults(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -175,7 +176,7 @@ def test_the_example_file_sets_every_key() -> None:
     import tomllib
     from dataclasses import fields
 
-    from firmware.config import SECTIONS
+    from sudoku_table.firmware.config import SECTIONS
 
     owned = {**SECTIONS, **{name: cls for name, (cls, _) in LAYER_SECTIONS.items()}}
     data = tomllib.loads(EXAMPLE.read_text(encoding="utf-8"))
@@ -198,7 +199,7 @@ def test_a_config_nested_too_deep_is_one_line(tmp_path: Path, text: str) -> None
     deep.write_text(text)
     with pytest.raises(ConfigError, match="deep.toml is nested"):
         load_config(deep)
-    done = subprocess.run([sys.executable, "-m", "app.cli", "serve", "--config", str(deep),
+    done = subprocess.run([sys.executable, "-m", "sudoku_table.cli", "serve", "--config", str(deep),
                            "--port", "0"], capture_output=True, text=True, timeout=60)
     assert done.returncode != 0
     lines = (done.stdout + done.stderr).strip().splitlines()

@@ -1,6 +1,7 @@
 """The rooms of the code point one way: rules know nothing above them, the firmware knows no
 game, the table knows the firmware only by its ports, and the web knows no firmware at all.
-Only the composition root (``app.assembly``, ``app.config``, ``app.cli``) puts them together."""
+Only the composition root (``sudoku_table.assembly``, ``sudoku_table.config``, ``sudoku_table.cli``)
+puts them together."""
 
 from __future__ import annotations
 
@@ -9,25 +10,33 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[1]
+SRC = Path(__file__).resolve().parents[1] / "src"
+
+_ABOVE = {"table", "web", "assembly", "config", "cli", "overlay"}
+_FIRMWARE = "sudoku_table.firmware"
+_ALL = {"rules", "ai", "table", "web", "speech", "assembly", "config", "cli", "overlay", "power",
+        "tiles", "safejson", "version"}
+
+
+def _of(*names: str) -> set[str]:
+    return {f"sudoku_table.{name}" for name in names}
+
 
 RULES = {
-    "app/rules": {"app.table", "app.web", "app.assembly", "app.config", "app.overlay", "firmware",
-                  "app.ai"},
-    "app/ai": {"app.table", "app.web", "app.assembly", "app.config", "app.cli", "app.overlay",
-               "firmware"},
-    "firmware": {"app"},
-    "app/web": {"firmware", "app.assembly", "app.config", "app.cli"},
-    "app/speech": {"firmware", "app.web", "app.assembly", "app.config", "app.cli", "app.ai"},
-    "app/table": {"app.web", "app.assembly", "app.config", "app.cli", "firmware.backend",
-                  "firmware.config", "firmware.matrix", "firmware.leds", "firmware.simulator"},
+    "sudoku_table/rules": _of(*_ABOVE, "ai") | {_FIRMWARE},
+    "sudoku_table/ai": _of(*_ABOVE) | {_FIRMWARE},
+    "sudoku_table/firmware": _of(*_ALL),
+    "sudoku_table/web": _of("assembly", "config", "cli") | {_FIRMWARE},
+    "sudoku_table/speech": _of("web", "assembly", "config", "cli", "ai") | {_FIRMWARE},
+    "sudoku_table/table": _of("web", "assembly", "config", "cli") | {
+        f"{_FIRMWARE}.{name}" for name in ("backend", "config", "matrix", "leds", "simulator")},
 }
 """For each room, the modules it must not import (a prefix forbids its submodules too)."""
 
 
 def imports(path: Path) -> set[str]:
     tree = ast.parse(path.read_text(encoding="utf-8"))
-    package = ".".join(path.relative_to(ROOT).with_suffix("").parts[:-1])
+    package = ".".join(path.relative_to(SRC).with_suffix("").parts[:-1])
     found: set[str] = set()
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):
@@ -46,8 +55,8 @@ def imports(path: Path) -> set[str]:
 @pytest.mark.parametrize("room", sorted(RULES))
 def test_each_room_imports_only_downwards(room: str) -> None:
     forbidden = RULES[room]
-    for path in sorted((ROOT / room).rglob("*.py")):
+    for path in sorted((SRC / room).rglob("*.py")):
         for module in imports(path):
             for bad in forbidden:
                 assert not (module == bad or module.startswith(bad + ".")), \
-                    f"{path.relative_to(ROOT)} imports {module}"
+                    f"{path.relative_to(SRC)} imports {module}"

@@ -15,7 +15,7 @@ def run(*command: str) -> subprocess.CompletedProcess[str]:
 
 
 def test_ruff_finds_nothing() -> None:
-    result = run(str(BIN / "ruff"), "check", "--no-cache", "app", "firmware", "tests", "bench",
+    result = run(str(BIN / "ruff"), "check", "--no-cache", "src", "tests", "bench",
                  "hardware")
     assert result.returncode == 0, result.stdout + result.stderr
 

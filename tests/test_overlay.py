@@ -9,8 +9,8 @@ from typing import cast
 
 import pytest
 
-from app.cli import main as cli
-from app.overlay import (
+from sudoku_table.cli import main as cli
+from sudoku_table.overlay import (
     DEFAULT_PITCH_MM,
     OverlayError,
     clue_squares,
@@ -20,9 +20,9 @@ from app.overlay import (
     render,
     square_centre,
 )
-from app.overlay import main as overlay_main
-from app.rules.game import Game, all_variants, new_game
-from app.rules.squares import parse_square
+from sudoku_table.overlay import main as overlay_main
+from sudoku_table.rules.game import Game, all_variants, new_game
+from sudoku_table.rules.squares import parse_square
 
 SVG = "{http://www.w3.org/2000/svg}"
 VARIANT_IDS = [v.id for v in all_variants()]
@@ -235,7 +235,7 @@ def test_render_refuses_a_pitch_that_is_not_a_length() -> None:
 
 
 def test_sudoku_family_prints_its_black_dots() -> None:
-    from app.rules.family import BLACK_DOTS
+    from sudoku_table.rules.family import BLACK_DOTS
 
     game = new_game("sudoku-family")
     assert marked_cells(game) == BLACK_DOTS
@@ -247,7 +247,7 @@ def test_sudoku_family_prints_its_black_dots() -> None:
 
 
 def test_bare_clue_sums_go_on_the_square_before_their_run() -> None:
-    from app.rules.geometry import Geometry
+    from sudoku_table.rules.geometry import Geometry
 
     geometry = Geometry(
         id="runs", cells=("b1", "c1", "d1", "b2", "b3", "a7", "b7"),

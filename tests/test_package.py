@@ -17,9 +17,11 @@ def test_the_wheel_holds_every_runtime_file(tmp_path: Path) -> None:
                    check=True, capture_output=True, timeout=300)
     wheel = next(tmp_path.glob("*.whl"))
     names = set(zipfile.ZipFile(wheel).namelist())
-    needed = {"app/web/static/play.js", "app/web/templates/play.html", "app/web/openapi.yaml",
-              "app/web/translations/de/LC_MESSAGES/messages.mo"}
-    for text in (ROOT / "app" / "rules" / "text").rglob("*.md"):
-        needed.add(str(text.relative_to(ROOT)))
+    needed = {"sudoku_table/web/static/play.js", "sudoku_table/web/templates/play.html",
+              "sudoku_table/web/openapi.yaml",
+              "sudoku_table/web/translations/de/LC_MESSAGES/messages.mo",
+              "sudoku_table/firmware/table.example.toml"}
+    for text in (ROOT / "src" / "sudoku_table" / "rules" / "text").rglob("*.md"):
+        needed.add(str(text.relative_to(ROOT / "src")))
     missing = sorted(needed - names)
     assert not missing, missing

@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from app import power
-from app.power import LogindPower, NoPower, PowerError, choose, is_raspberry_pi
+from sudoku_table import power
+from sudoku_table.power import LogindPower, NoPower, PowerError, choose, is_raspberry_pi
 from tests.web.appliance import calls, fake_busctl
 
 

@@ -16,7 +16,7 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 UNIT = ROOT / "systemd" / "sudoku-table.service"
 INSTALL = ROOT / "systemd" / "install.sh"
-EXAMPLE_CONFIG = ROOT / "firmware" / "table.example.toml"
+EXAMPLE_CONFIG = ROOT / "src" / "sudoku_table" / "firmware" / "table.example.toml"
 
 
 def parse_unit(text: str) -> dict[str, dict[str, list[str]]]:
@@ -68,7 +68,7 @@ def test_the_unit_runs_the_server_as_a_notify_service_with_a_watchdog(unit: dict
 
 def test_the_service_commands_parse_with_the_cli() -> None:
     """The ExecStart arguments are ones ``sudoku-table serve`` accepts."""
-    from app.cli import build_parser
+    from sudoku_table.cli import build_parser
 
     command = parse_unit(UNIT.read_text(encoding="utf-8"))["Service"]["ExecStart"][0].split()
     args = build_parser().parse_args(command[1:])
@@ -270,7 +270,7 @@ def test_the_installer_only_installs_files_that_exist() -> None:
     """Every source file the installer copies is part of the tree."""
     text = INSTALL.read_text(encoding="utf-8")
     copied = re.findall(r"\$SOURCE/([\w./$-]+)", text)
-    assert "firmware/table.example.toml" in copied
+    assert "src/sudoku_table/firmware/table.example.toml" in copied
     for relative in copied:
         relative = relative.replace("$SERVICE", "sudoku-table")
         assert (ROOT / relative).exists(), relative

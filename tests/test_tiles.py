@@ -12,10 +12,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from reportlab.lib.units import mm
 
-from app.cli import main
-from app.overlay import FIRST_PAGE_MM, render
-from app.rules.game import all_variants, new_game
-from app.tiles import LABEL_MM, MARGIN_MM, OVERLAP_MM, PAPERS, TileError, layout, tile_pdf
+from sudoku_table.cli import main
+from sudoku_table.overlay import FIRST_PAGE_MM, render
+from sudoku_table.rules.game import all_variants, new_game
+from sudoku_table.tiles import LABEL_MM, MARGIN_MM, OVERLAP_MM, PAPERS, TileError, layout, tile_pdf
 
 
 def pdf_of(tmp_path: Path, *args: str) -> pdfium.PdfDocument:
@@ -147,7 +147,7 @@ def test_the_title_and_the_page_labels_fit_their_pages(language: str) -> None:
     is the 7 pt text, the title the text above the board on the first page)."""
     import pypdfium2.raw as raw
 
-    from app.web.i18n import translate
+    from sudoku_table.web.i18n import translate
 
     def say(text: str) -> str:
         return translate(text, language)

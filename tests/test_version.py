@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from app.version import Version, current, git_commit, package_version
+from sudoku_table.version import Version, current, git_commit, package_version
 
 
 def test_the_package_version_is_the_project_s() -> None:

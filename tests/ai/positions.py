@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import random
 
-from app.ai.engine import candidates
-from app.rules.game import Game, State, all_variants, new_game
+from sudoku_table.ai.engine import candidates
+from sudoku_table.rules.game import Game, State, all_variants, new_game
 
 VARIANTS = [cls.id for cls in all_variants()]
 GAMES = [(cls.id, players) for cls in all_variants()

@@ -5,15 +5,15 @@ from __future__ import annotations
 
 import pytest
 
-from app.ai import WORDINGS, Advice, Budget, Reason, advise
-from app.ai.heuristics import heuristic_for
-from app.ai.heuristics.dominari import crossed
-from app.ai.heuristics.dominari import movable_pieces as movable
-from app.ai.heuristics.family import areas_to_complete, threat
-from app.ai.heuristics.kosmos import section_leader as kosmos_leader
-from app.rules.actions import Move, Place
-from app.rules.dominari.vierer import FOURS
-from app.rules.game import Piece, new_game
+from sudoku_table.ai import WORDINGS, Advice, Budget, Reason, advise
+from sudoku_table.ai.heuristics import heuristic_for
+from sudoku_table.ai.heuristics.dominari import crossed
+from sudoku_table.ai.heuristics.dominari import movable_pieces as movable
+from sudoku_table.ai.heuristics.family import areas_to_complete, threat
+from sudoku_table.ai.heuristics.kosmos import section_leader as kosmos_leader
+from sudoku_table.rules.actions import Move, Place
+from sudoku_table.rules.dominari.vierer import FOURS
+from sudoku_table.rules.game import Piece, new_game
 
 from .positions import GAMES, VARIANTS, random_position
 
@@ -177,7 +177,7 @@ def test_duell_reasons_name_markers_and_leads() -> None:
 
 
 def test_a_reason_reads_in_german_through_the_catalog() -> None:
-    from app.web.i18n import translate
+    from sudoku_table.web.i18n import translate
 
     reason = Reason("points", {"points": 3, "areas": ["rank 4", "block b4"]})
     assert reason.text() == "+3: completes rank 4, block b4"
@@ -202,7 +202,7 @@ def test_a_hint_says_more_than_its_chance(variant: str) -> None:
     complete, nothing left to the others yet), at most half."""
     import random
 
-    from app.ai.engine import action_number, candidates, draw
+    from sudoku_table.ai.engine import action_number, candidates, draw
 
     game = new_game(variant, 2)
     rng = random.Random(7)

@@ -3,14 +3,15 @@
 from __future__ import annotations
 
 from dataclasses import fields
+from importlib.resources import files
 from pathlib import Path
 
 import pytest
 
-from app.ai import DEFAULT_BUDGETS, LEVELS, Budget, ComputerConfig
-from app.config import ConfigError, load_config
+from sudoku_table.ai import DEFAULT_BUDGETS, LEVELS, Budget, ComputerConfig
+from sudoku_table.config import ConfigError, load_config
 
-EXAMPLE = Path(__file__).resolve().parents[2] / "firmware" / "table.example.toml"
+EXAMPLE = files("sudoku_table.firmware") / "table.example.toml"
 
 
 def test_the_example_documents_the_defaults() -> None:

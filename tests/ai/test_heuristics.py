@@ -5,19 +5,19 @@ from __future__ import annotations
 
 import pytest
 
-from app.ai import Budget, choose
-from app.ai.heuristics import Heuristic, heuristic_for
-from app.ai.heuristics.dominari import (
+from sudoku_table.ai import Budget, choose
+from sudoku_table.ai.heuristics import Heuristic, heuristic_for
+from sudoku_table.ai.heuristics.dominari import (
     LOCK_RISK_ALONE,
     crossed,
     lock_risk,
     pair_can_pass,
     pairs,
 )
-from app.ai.heuristics.family import within_reach
-from app.rules.actions import Move, Place
-from app.rules.family import FamilyState, mover_of, triangles
-from app.rules.game import Game, Piece, State, new_game
+from sudoku_table.ai.heuristics.family import within_reach
+from sudoku_table.rules.actions import Move, Place
+from sudoku_table.rules.family import FamilyState, mover_of, triangles
+from sudoku_table.rules.game import Game, Piece, State, new_game
 
 from .positions import random_position
 

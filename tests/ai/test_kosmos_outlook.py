@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import pytest
 
-from app.ai.heuristics import heuristic_for
-from app.ai.heuristics.kosmos import bonus_takers, fitting_masks, outlook, section_outlook
-from app.rules.actions import Place
-from app.rules.game import Piece, new_game
-from app.rules.kosmos.core import KosmosGame, KosmosState
+from sudoku_table.ai.heuristics import heuristic_for
+from sudoku_table.ai.heuristics.kosmos import bonus_takers, fitting_masks, outlook, section_outlook
+from sudoku_table.rules.actions import Place
+from sudoku_table.rules.game import Piece, new_game
+from sudoku_table.rules.kosmos.core import KosmosGame, KosmosState
 
 from .positions import random_position
 

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from app.cli import main
-from app.rules.record import Record
+from sudoku_table.cli import main
+from sudoku_table.rules.record import Record
 
 from .positions import GAMES, random_position
 
@@ -20,7 +20,7 @@ def _record_file(tmp_path: Path, variant: str, players: int, plies: int, seed: i
     # replay the same random play, keeping its actions
     import random
 
-    from app.ai.engine import candidates
+    from sudoku_table.ai.engine import candidates
 
     rng = random.Random(seed)
     current = game.initial_state(None)

@@ -7,12 +7,12 @@ import random
 from itertools import islice
 from pathlib import Path
 
-from app.ai import Budget
-from app.ai.engine import action_number, candidates
-from app.ai.review import AS_GOOD, Judgement, judge, review, summarize
-from app.rules.actions import Place
-from app.rules.game import Piece, new_game
-from app.rules.record import Record, replay
+from sudoku_table.ai import Budget
+from sudoku_table.ai.engine import action_number, candidates
+from sudoku_table.ai.review import AS_GOOD, Judgement, judge, review, summarize
+from sudoku_table.rules.actions import Place
+from sudoku_table.rules.game import Piece, new_game
+from sudoku_table.rules.record import Record, replay
 
 STEADY = Budget(positions=300, seconds=60.0)
 """Enough positions to find the moves these tests know, and a clock that never stops the

@@ -9,11 +9,11 @@ from pathlib import Path
 
 import pytest
 
-from app.ai.review import Judgement, Summary
-from app.cli import main
-from app.rules.actions import Place
-from app.rules.game import new_game
-from app.web.review_words import gain_words, note_words, player_names, summary_words
+from sudoku_table.ai.review import Judgement, Summary
+from sudoku_table.cli import main
+from sudoku_table.rules.actions import Place
+from sudoku_table.rules.game import new_game
+from sudoku_table.web.review_words import gain_words, note_words, player_names, summary_words
 
 EXAMPLES = Path(__file__).parent.parent / "data" / "examples"
 SHORT = EXAMPLES / "vierer-dominari-7-12.json"

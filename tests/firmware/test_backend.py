@@ -7,12 +7,12 @@ from pathlib import Path
 
 import pytest
 
-from firmware import backend
-from firmware.backend import on_raspberry_pi, open_hardware
-from firmware.config import HardwareConfig
-from firmware.layout import led_indices
-from firmware.leds import wire_color
-from firmware.ports import Light, SensorEvent
+from sudoku_table.firmware import backend
+from sudoku_table.firmware.backend import on_raspberry_pi, open_hardware
+from sudoku_table.firmware.config import HardwareConfig
+from sudoku_table.firmware.layout import led_indices
+from sudoku_table.firmware.leds import wire_color
+from sudoku_table.firmware.ports import Light, SensorEvent
 
 
 def test_a_pi_is_recognised_by_its_device_tree(tmp_path: Path) -> None:
@@ -90,8 +90,8 @@ def test_real_hardware_off_a_pi_is_a_clear_error() -> None:
     import subprocess
     import sys
 
-    script = ("from firmware.backend import open_hardware\n"
-              "from firmware.config import HardwareConfig\n"
+    script = ("from sudoku_table.firmware.backend import open_hardware\n"
+              "from sudoku_table.firmware.config import HardwareConfig\n"
               "try:\n"
               "    open_hardware(HardwareConfig(), simulate=False)\n"
               "except OSError as e:\n"

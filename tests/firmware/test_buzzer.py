@@ -7,10 +7,10 @@ import threading
 import pytest
 from gpiozero.pins.mock import MockFactory, MockPWMPin
 
-from app.config import ConfigError
-from firmware.backend import open_hardware
-from firmware.buzzer import SOUNDS, Buzzer
-from firmware.config import BuzzerConfig, HardwareConfig, from_mapping
+from sudoku_table.config import ConfigError
+from sudoku_table.firmware.backend import open_hardware
+from sudoku_table.firmware.buzzer import SOUNDS, Buzzer
+from sudoku_table.firmware.config import BuzzerConfig, HardwareConfig, from_mapping
 
 
 @pytest.fixture

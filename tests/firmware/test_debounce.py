@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from firmware.config import SensorConfig
-from firmware.debounce import ALL, COLUMN_MASKS, NOTHING, ROW_MASKS, Debouncer, bits
-from firmware.layout import SQUARES
+from sudoku_table.firmware.config import SensorConfig
+from sudoku_table.firmware.debounce import ALL, COLUMN_MASKS, NOTHING, ROW_MASKS, Debouncer, bits
+from sudoku_table.firmware.layout import SQUARES
 
 B2 = 1 << SQUARES.index("b2")
 

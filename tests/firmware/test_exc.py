@@ -5,7 +5,7 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
-from firmware import exc
+from sudoku_table.firmware import exc
 
 PROTOCOL_ERRORS = {"IndexError", "KeyError", "NotImplementedError"}
 """Errors that are part of Python's own protocols (a sequence index out of range)."""
@@ -23,4 +23,4 @@ def test_every_error_the_firmware_raises_has_one_root() -> None:
                     continue
                 cls = getattr(exc, name, None)
                 assert cls is not None and issubclass(cls, exc.FirmwareError), \
-                    f"{path.name}:{node.lineno} raises {name}, not a firmware.exc error"
+                    f"{path.name}:{node.lineno} raises {name}, not an error of firmware.exc"

@@ -6,8 +6,8 @@ import itertools
 
 import pytest
 
-from firmware.config import CORNERS, ROTATIONS, LedConfig
-from firmware.layout import SQUARES, led_indices, led_order, square_at, square_index
+from sudoku_table.firmware.config import CORNERS, ROTATIONS, LedConfig
+from sudoku_table.firmware.layout import SQUARES, led_indices, led_order, square_at, square_index
 
 
 def test_squares_are_rank_major_like_the_matrix() -> None:

@@ -7,9 +7,9 @@ import time
 
 import pytest
 
-from firmware.config import LedConfig
-from firmware.layout import led_indices
-from firmware.leds import (
+from sudoku_table.firmware.config import LedConfig
+from sudoku_table.firmware.layout import led_indices
+from sudoku_table.firmware.leds import (
     BLINK_FAST,
     DOUBLE_BLINK,
     DOUBLE_ON,
@@ -23,7 +23,7 @@ from firmware.leds import (
     shape_color,
     wire_color,
 )
-from firmware.ports import PATTERNS, Light
+from sudoku_table.firmware.ports import PATTERNS, Light
 
 LINEAR = LedConfig(gamma=1.0, brightness=1.0)
 

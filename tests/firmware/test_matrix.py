@@ -9,12 +9,12 @@ import time
 
 import pytest
 
-from firmware.config import SensorConfig, SimulatorConfig
-from firmware.exc import SimulatorError
-from firmware.layout import SQUARES
-from firmware.matrix import ReedMatrix
-from firmware.ports import SensorEvent, SensorFault
-from firmware.simulator import SimulatedBoard
+from sudoku_table.firmware.config import SensorConfig, SimulatorConfig
+from sudoku_table.firmware.exc import SimulatorError
+from sudoku_table.firmware.layout import SQUARES
+from sudoku_table.firmware.matrix import ReedMatrix
+from sudoku_table.firmware.ports import SensorEvent, SensorFault
+from sudoku_table.firmware.simulator import SimulatedBoard
 
 SETTLE = SensorConfig().settle_ms / 1000
 """The default confirmation time: a change counts once it has held this long."""

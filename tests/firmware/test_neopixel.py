@@ -14,12 +14,12 @@ from pathlib import Path
 
 import pytest
 
-from firmware import leds
-from firmware.config import LedConfig
-from firmware.exc import HardwareUnavailable
-from firmware.layout import led_indices
-from firmware.leds import SPI_BIT0, SPI_BIT1, SPI_HZ, LedDisplay, spi_chain, wire_color
-from firmware.ports import Light
+from sudoku_table.firmware import leds
+from sudoku_table.firmware.config import LedConfig
+from sudoku_table.firmware.exc import HardwareUnavailable
+from sudoku_table.firmware.layout import led_indices
+from sudoku_table.firmware.leds import SPI_BIT0, SPI_BIT1, SPI_HZ, LedDisplay, spi_chain, wire_color
+from sudoku_table.firmware.ports import Light
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -31,9 +31,9 @@ import neopixel
 writes = []
 neopixel.neopixel_write = lambda pin, buf: writes.append(bytes(buf).hex())
 
-from firmware.config import LedConfig
-from firmware.leds import neopixel_display
-from firmware.ports import Light
+from sudoku_table.firmware.config import LedConfig
+from sudoku_table.firmware.leds import neopixel_display
+from sudoku_table.firmware.ports import Light
 
 config = LedConfig(gamma=1.0, brightness=1.0, pixel_order="GRB", start_corner="top_right",
                    serpentine=True, rotation=90)
@@ -49,8 +49,8 @@ except ValueError as e:
     missing = str(e)
 # The whole real backend: gpiozero devices on plain mock pins, the NeoPixel chain on D10.
 from gpiozero.pins.mock import MockFactory
-from firmware.backend import open_real
-from firmware.config import HardwareConfig, LedConfig as Leds
+from sudoku_table.firmware.backend import open_real
+from sudoku_table.firmware.config import HardwareConfig, LedConfig as Leds
 
 board.D10 = board.NEOPIXEL
 before = len(writes)

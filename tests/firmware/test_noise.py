@@ -21,13 +21,13 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from firmware.config import SensorConfig, SimulatorConfig
-from firmware.exc import SimulatorError
-from firmware.layout import SQUARES, squares_in_line
-from firmware.matrix import ReedMatrix
-from firmware.noise import BOUNCE_RUN_MS, FLICKER_RUN_MS, PITCH_MM, NoiseModel, Slide
-from firmware.ports import SensorEvent, SensorFault
-from firmware.simulator import ManualClock, SimulatedBoard, scan_until
+from sudoku_table.firmware.config import SensorConfig, SimulatorConfig
+from sudoku_table.firmware.exc import SimulatorError
+from sudoku_table.firmware.layout import SQUARES, squares_in_line
+from sudoku_table.firmware.matrix import ReedMatrix
+from sudoku_table.firmware.noise import BOUNCE_RUN_MS, FLICKER_RUN_MS, PITCH_MM, NoiseModel, Slide
+from sudoku_table.firmware.ports import SensorEvent, SensorFault
+from sudoku_table.firmware.simulator import ManualClock, SimulatedBoard, scan_until
 
 FEEDBACK_BUDGET = 0.012
 """Switch to tentative state (the LED's feedback), at most."""

@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from app.cli import main as cli
-from firmware.debounce import ALL, ROW_MASKS
-from firmware.selftest import Coverage, analyse, render_matrix, report
+from sudoku_table.cli import main as cli
+from sudoku_table.firmware.debounce import ALL, ROW_MASKS
+from sudoku_table.firmware.selftest import Coverage, analyse, render_matrix, report
 
 
 def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
@@ -111,9 +111,9 @@ def test_the_matrix_text_marks_every_state() -> None:
 
 
 def test_the_live_view_redraws_in_place_on_a_terminal() -> None:
-    from firmware.backend import open_hardware
-    from firmware.config import HardwareConfig
-    from firmware.selftest import watch_sensors
+    from sudoku_table.firmware.backend import open_hardware
+    from sudoku_table.firmware.config import HardwareConfig
+    from sudoku_table.firmware.selftest import watch_sensors
 
     class Terminal(io.StringIO):
         def isatty(self) -> bool:
@@ -145,9 +145,9 @@ def test_one_part_at_a_time_while_building(capsys: pytest.CaptureFixture[str],
 
 
 def test_a_missing_buzzer_fails_its_test() -> None:
-    from firmware.backend import open_hardware
-    from firmware.config import HardwareConfig
-    from firmware.selftest import run as selftest_run
+    from sudoku_table.firmware.backend import open_hardware
+    from sudoku_table.firmware.config import HardwareConfig
+    from sudoku_table.firmware.selftest import run as selftest_run
 
     hardware = open_hardware(HardwareConfig(), simulate=True)
     try:

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from firmware.watchdog import notify, socket_address
+from sudoku_table.firmware.watchdog import notify, socket_address
 
 
 def test_without_notify_socket_nothing_is_sent(monkeypatch: pytest.MonkeyPatch) -> None:

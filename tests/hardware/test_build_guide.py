@@ -12,8 +12,8 @@ from types import ModuleType
 
 import pytest
 
-from firmware.config import FIXED_PULL_UPS, BuzzerConfig, LedConfig, SensorConfig
-from firmware.leds import cap_current, frame_current_ma
+from sudoku_table.firmware.config import FIXED_PULL_UPS, BuzzerConfig, LedConfig, SensorConfig
+from sudoku_table.firmware.leds import cap_current, frame_current_ma
 
 ROOT = Path(__file__).resolve().parents[2]
 HARDWARE = ROOT / "hardware"
@@ -150,7 +150,13 @@ def test_the_diagram_and_the_guide_wire_the_buzzer_where_the_config_expects_it(
 
 def test_the_speaker_keeps_clear_of_the_matrix_the_leds_and_the_buzzer(wiring: ModuleType,
                                                                         guide: str) -> None:
-    from firmware.config import I2S_PINS, SPI_OTHERS, ConfigError, from_mapping, load_config
+    from sudoku_table.firmware.config import (
+        I2S_PINS,
+        SPI_OTHERS,
+        ConfigError,
+        from_mapping,
+        load_config,
+    )
 
     # The default matrix uses the I2S pins: with an I2S amplifier the config check refuses it.
     with pytest.raises(ConfigError, match=r"GPIO18, the I2S amplifier's BCLK"):

@@ -92,7 +92,7 @@ def test_the_probe_reports_every_step_under_a_forced_pi(board: str, driver: str,
                              f"LED driver {driver}\n")
     labels = [label for _, label, _ in steps]
     expected = ["platform detection", "Blinka's platform packages", "import board",
-                "import busio", f"import {module}", "import firmware.leds"]
+                "import busio", f"import {module}", "import sudoku_table.firmware.leds"]
     if driver == "spi":
         expected.append("open SPI0 (board.SPI())")
     expected.append(f"open the LED chain as the firmware does (driver {driver}, 81 LEDs)")

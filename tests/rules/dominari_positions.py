@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from app.rules.actions import action_from_json
-from app.rules.game import Game, Piece, State, new_game
+from sudoku_table.rules.actions import action_from_json
+from sudoku_table.rules.game import Game, Piece, State, new_game
 
 from .notation import parse_pieces
 

@@ -11,9 +11,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from app.rules.duell.game import DEFAULT_GOLD, GEOMETRY, DuellState
-from app.rules.game import Piece
-from app.rules.solver import find_fill
+from sudoku_table.rules.duell.game import DEFAULT_GOLD, GEOMETRY, DuellState
+from sudoku_table.rules.game import Piece
+from sudoku_table.rules.solver import find_fill
 
 from .notation import parse_pieces
 

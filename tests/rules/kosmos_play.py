@@ -10,10 +10,10 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from app.rules.actions import Action, Discard, Place, action_from_json
-from app.rules.game import Game, Piece, State, new_game
-from app.rules.kosmos.core import KosmosGame, KosmosState
-from app.rules.record import Record, replay
+from sudoku_table.rules.actions import Action, Discard, Place, action_from_json
+from sudoku_table.rules.game import Game, Piece, State, new_game
+from sudoku_table.rules.kosmos.core import KosmosGame, KosmosState
+from sudoku_table.rules.record import Record, replay
 
 from .notation import parse_pieces
 
@@ -129,7 +129,7 @@ def check_random_game(variant: str, seed: int, players: int,
 def board_picture(game: Game) -> list[list[str]]:
     """The rows of a rules text's board picture, top rank first, as words: the rank, then the
     number of each cell's region (or cage)."""
-    from app.rules.squares import square_name
+    from sudoku_table.rules.squares import square_name
 
     geometry = game.geometry
     area = {c: name.split()[1] for name, cells in geometry.regions.items() for c in cells}
@@ -145,6 +145,6 @@ def pictured(text: str, rows: list[list[str]]) -> bool:
 def rules_text(variant: str) -> str:
     from pathlib import Path
 
-    import app.rules
+    import sudoku_table.rules
 
-    return (Path(app.rules.__file__).parent / "text" / f"{variant}.md").read_text()
+    return (Path(sudoku_table.rules.__file__).parent / "text" / f"{variant}.md").read_text()

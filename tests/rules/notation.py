@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from app.rules.game import Piece
+from sudoku_table.rules.game import Piece
 
 
 def parse_pieces(text: str, owners: Mapping[str, int | None]) -> dict[str, Piece]:

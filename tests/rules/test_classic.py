@@ -5,8 +5,8 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from app.rules.game import new_game
-from app.rules.solver import find_fill
+from sudoku_table.rules.game import new_game
+from sudoku_table.rules.solver import find_fill
 
 from .kosmos_play import check_random_game, rules_text
 

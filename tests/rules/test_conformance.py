@@ -20,11 +20,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from app.rules.actions import OFF, Action, Blank, Discard, EndTurn, Joker, Move, Place
-from app.rules.errors import IllegalActionError
-from app.rules.game import Game, State, all_variants, new_game
-from app.rules.record import Record, replay
-from app.rules.squares import SQUARES
+from sudoku_table.rules.actions import OFF, Action, Blank, Discard, EndTurn, Joker, Move, Place
+from sudoku_table.rules.errors import IllegalActionError
+from sudoku_table.rules.game import Game, State, all_variants, new_game
+from sudoku_table.rules.record import Record, replay
+from sudoku_table.rules.squares import SQUARES
 
 VARIANTS = [cls.id for cls in all_variants()]
 DOCUMENT_KEYS = {"variant", "players", "to_move", "over", "winners", "scores", "cells", "dead",

@@ -5,17 +5,29 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from importlib.resources import files
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from app.rules.actions import OFF, Blank, Discard, EndTurn, Joker, Move, Place, action_from_json
-from app.rules.errors import IllegalActionError, RecordError, UnknownVariantError
-from app.rules.game import Piece, all_variants, new_game, variant_class
-from app.rules.geometry import sudoku_grid
-from app.rules.record import Record, ReplayError, replay
-from app.rules.squares import SQUARES, is_square, parse_square, square_name
+from sudoku_table.rules.actions import (
+    OFF,
+    Blank,
+    Discard,
+    EndTurn,
+    Joker,
+    Move,
+    Place,
+    action_from_json,
+)
+from sudoku_table.rules.errors import IllegalActionError, RecordError, UnknownVariantError
+from sudoku_table.rules.game import Piece, all_variants, new_game, variant_class
+from sudoku_table.rules.geometry import sudoku_grid
+from sudoku_table.rules.record import Record, ReplayError, replay
+from sudoku_table.rules.squares import SQUARES, is_square, parse_square, square_name
+
+RULES_TEXT = files("sudoku_table.rules") / "text"
 
 ROOT = Path(__file__).parent.parent.parent
 EXAMPLES = ROOT / "tests" / "data" / "examples"
@@ -185,7 +197,7 @@ def run_replay(tmp_path: Path, content: str | None, *extra: str) -> tuple[int, A
     if content is not None:
         path.write_text(content, encoding="utf-8")
     done = subprocess.run(
-        [sys.executable, "-m", "app.cli", "replay", str(path), *extra],
+        [sys.executable, "-m", "sudoku_table.cli", "replay", str(path), *extra],
         cwd=ROOT, capture_output=True, text=True, timeout=60,
     )
     output = json.loads(done.stdout) if done.stdout.strip() else None
@@ -217,7 +229,7 @@ def test_replay_reports_an_illegal_action(tmp_path: Path) -> None:
 def run_replay_in_process(tmp_path: Path, content: str,
                           capsys: pytest.CaptureFixture[str]) -> tuple[int, Any]:
     """The same command through ``main``: an escaping exception would fail the test."""
-    from app.cli import main
+    from sudoku_table.cli import main
 
     path = tmp_path / "record.json"
     path.write_text(content, encoding="utf-8")
@@ -261,7 +273,7 @@ def test_replay_of_a_missing_file(tmp_path: Path) -> None:
 
 def test_replay_reads_standard_input() -> None:
     done = subprocess.run(
-        [sys.executable, "-m", "app.cli", "replay", "-", "--compact"],
+        [sys.executable, "-m", "sudoku_table.cli", "replay", "-", "--compact"],
         input='{"variant": "halma-dominari", "actions": [{"type": "move", "path": ["b2", "c3"]}]}',
         cwd=ROOT, capture_output=True, text=True, timeout=60,
     )
@@ -275,7 +287,7 @@ def test_replay_reads_standard_input() -> None:
 @pytest.mark.parametrize("variant_id", ["halma-dominari", "vierer-dominari", "revers-dominari",
                                         "score-dominari"])
 def test_each_dominari_game_has_its_rules_in_plain_markdown(variant_id: str) -> None:
-    text = (ROOT / "app" / "rules" / "text" / f"{variant_id}.md").read_text(encoding="utf-8")
+    text = (RULES_TEXT / f"{variant_id}.md").read_text(encoding="utf-8")
     assert text.startswith(f"# {new_game(variant_id).name}\n")
     assert "## Table rulings" in text
     assert "|" not in text, "tables are not part of the Markdown the panel renders"

@@ -5,20 +5,22 @@ from __future__ import annotations
 
 import math
 from collections import Counter
+from importlib.resources import files
 from itertools import pairwise
-from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from app.rules.actions import Place
-from app.rules.game import new_game
-from app.rules.kosmos.cube import cube_geometry, face_cells
-from app.rules.solver import find_fill
-from app.rules.squares import parse_square, square_name
+from sudoku_table.rules.actions import Place
+from sudoku_table.rules.game import new_game
+from sudoku_table.rules.kosmos.cube import cube_geometry, face_cells
+from sudoku_table.rules.solver import find_fill
+from sudoku_table.rules.squares import parse_square, square_name
 
 from .kosmos_play import check_random_game, place, play, start
+
+RULES_TEXT = files("sudoku_table.rules") / "text"
 
 VARIANT = "3d-sudoku"
 FACES = {"left face": ("a1", "d4"), "right face": ("f1", "i4"), "top face": ("a6", "d9")}
@@ -152,7 +154,7 @@ def test_random_games(seed: int, players: int) -> None:
 
 
 def test_the_rules_text_pictures_this_board() -> None:
-    text = (Path(__file__).parents[2] / "app" / "rules" / "text" / f"{VARIANT}.md").read_text()
+    text = (RULES_TEXT / f"{VARIANT}.md").read_text(encoding="utf-8")
     picture = text.split("```")[1].splitlines()
     letters = {"T": "top face", "L": "left face", "R": "right face"}
     faces: dict[str, set[str]] = {name: set() for name in letters.values()}

@@ -10,13 +10,18 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from app.rules.actions import Blank, Discard, EndTurn, Joker, Move, Place
-from app.rules.duell import DuellDerMeister, DuellState, decided_houses, validate_gold_cards
-from app.rules.duell.game import DEFAULT_GOLD, GEOMETRY, HOUSE_NAMES, _fillable
-from app.rules.errors import IllegalActionError, RecordError
-from app.rules.game import Piece, new_game
-from app.rules.record import Record, replay
-from app.rules.solver import find_fill
+from sudoku_table.rules.actions import Blank, Discard, EndTurn, Joker, Move, Place
+from sudoku_table.rules.duell import (
+    DuellDerMeister,
+    DuellState,
+    decided_houses,
+    validate_gold_cards,
+)
+from sudoku_table.rules.duell.game import DEFAULT_GOLD, GEOMETRY, HOUSE_NAMES, _fillable
+from sudoku_table.rules.errors import IllegalActionError, RecordError
+from sudoku_table.rules.game import Piece, new_game
+from sudoku_table.rules.record import Record, replay
+from sudoku_table.rules.solver import find_fill
 
 from .duell_positions import BOOK, BOOK_RECORD, SOLUTION, from_solution, position
 
@@ -106,7 +111,7 @@ def test_gold_cards_that_leave_no_complete_fill_are_refused(
     # trials, so the solver's "no fill" answer is stood in for here to check the message.
     board = {c: Piece(None, n) for c, n in DEFAULT_GOLD.items()}
     validate_gold_cards(board)
-    monkeypatch.setattr("app.rules.duell.game.find_fill", lambda *args, **kwargs: None)
+    monkeypatch.setattr("sudoku_table.rules.duell.game.find_fill", lambda *args, **kwargs: None)
     _fillable.cache_clear()
     try:
         with pytest.raises(RecordError, match="leave no way to fill the whole board"):

@@ -12,8 +12,8 @@ from collections.abc import Iterator, Sequence
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from app.rules.duell import best_top, claim_holds, house_winner, max_matching, ranking
-from app.rules.duell.claims import mask_of, numbers_of
+from sudoku_table.rules.duell import best_top, claim_holds, house_winner, max_matching, ranking
+from sudoku_table.rules.duell.claims import mask_of, numbers_of
 
 
 def fills(options: Sequence[int], taken: int = 0) -> Iterator[list[int]]:

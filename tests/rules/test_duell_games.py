@@ -24,11 +24,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from app.rules.actions import Action, Discard, Place, action_from_json
-from app.rules.duell import DuellDerMeister, DuellState
-from app.rules.game import Piece, new_game
-from app.rules.geometry import Geometry
-from app.rules.record import Record, replay
+from sudoku_table.rules.actions import Action, Discard, Place, action_from_json
+from sudoku_table.rules.duell import DuellDerMeister, DuellState
+from sudoku_table.rules.game import Piece, new_game
+from sudoku_table.rules.geometry import Geometry
+from sudoku_table.rules.record import Record, replay
 
 MAX_ACTIONS = 72  # two stacks of 36 cards
 ENDINGS: list[tuple[bool, bool]] = []

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from app.rules.record import Record, replay
+from sudoku_table.rules.record import Record, replay
 
 EXAMPLES = sorted((Path(__file__).parent.parent / "data" / "examples").glob("*.json"))
 COMPARED = ("cells", "scores", "to_move", "over", "winners", "dead", "phase", "blanks_left",

@@ -1,9 +1,11 @@
 """The SUDOKU FAMILY board matches the table's rulings."""
 
 from collections import Counter
-from pathlib import Path
+from importlib.resources import files
 
-from app.rules.family import BLACK_DOTS, family_geometry, lines, triangles
+from sudoku_table.rules.family import BLACK_DOTS, family_geometry, lines, triangles
+
+RULES_TEXT = files("sudoku_table.rules") / "text"
 
 
 def test_board_has_36_cells_without_the_centre() -> None:
@@ -47,7 +49,7 @@ def test_drawing_positions_are_lattice_neighbours_one_unit_apart() -> None:
 def test_the_rules_text_draws_this_board() -> None:
     """The picture in the rules text: every cell where its drawing position puts it, in the
     right triangle, black dots marked."""
-    text = (Path(__file__).parents[2] / "app" / "rules" / "text" / "sudoku-family.md").read_text()
+    text = (RULES_TEXT / "sudoku-family.md").read_text(encoding="utf-8")
     art = text.split("```")[1].strip("\n").splitlines()[2:]
     geometry = family_geometry()
     tri = {c: name.split()[1] for name, cells in triangles().items() for c in cells}

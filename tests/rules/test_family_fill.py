@@ -13,9 +13,9 @@ from __future__ import annotations
 
 import pytest
 
-from app.rules.family import family_geometry, lines, triangles
-from app.rules.geometry import Geometry
-from app.rules.solver import find_fill
+from sudoku_table.rules.family import family_geometry, lines, triangles
+from sudoku_table.rules.geometry import Geometry
+from sudoku_table.rules.solver import find_fill
 
 GEOMETRY = family_geometry()
 TRIANGLE_1 = triangles()["triangle 1"]

@@ -16,10 +16,10 @@ import random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from app.rules.actions import Action, Joker, Place
-from app.rules.family import SudokuFamily
-from app.rules.game import Board
-from app.rules.record import Record, replay
+from sudoku_table.rules.actions import Action, Joker, Place
+from sudoku_table.rules.family import SudokuFamily
+from sudoku_table.rules.game import Board
+from sudoku_table.rules.record import Record, replay
 
 FILES = "abcdefghi"
 D = [(1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1), (0, 1)]

@@ -8,17 +8,17 @@ from pathlib import Path
 
 import pytest
 
-from app.rules.actions import Action, Blank, Discard, EndTurn, Joker, Move, Place
-from app.rules.errors import IllegalActionError, RecordError
-from app.rules.family import (
+from sudoku_table.rules.actions import Action, Blank, Discard, EndTurn, Joker, Move, Place
+from sudoku_table.rules.errors import IllegalActionError, RecordError
+from sudoku_table.rules.family import (
     BLACK_DOTS,
     FamilyState,
     SudokuFamily,
     joker_points,
     mover_of,
 )
-from app.rules.game import Piece, new_game
-from app.rules.record import Record, replay
+from sudoku_table.rules.game import Piece, new_game
+from sudoku_table.rules.record import Record, replay
 
 
 def start(players: int = 2) -> tuple[SudokuFamily, FamilyState]:

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from app.rules.actions import EndTurn, Move, Place, action_from_json
-from app.rules.errors import IllegalActionError, RecordError
-from app.rules.game import Game, Piece, State, new_game
+from sudoku_table.rules.actions import EndTurn, Move, Place, action_from_json
+from sudoku_table.rules.errors import IllegalActionError, RecordError
+from sudoku_table.rules.game import Game, Piece, State, new_game
 
 from .dominari_positions import move, pieces, play, start
 

@@ -9,12 +9,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from app.rules.actions import Discard, Place
-from app.rules.errors import RecordError
-from app.rules.game import new_game
-from app.rules.kosmos.kakuro import Kakuro, solution
-from app.rules.solver import Accept, find_fill
-from app.rules.squares import SQUARES, parse_square
+from sudoku_table.rules.actions import Discard, Place
+from sudoku_table.rules.errors import RecordError
+from sudoku_table.rules.game import new_game
+from sudoku_table.rules.kosmos.kakuro import Kakuro, solution
+from sudoku_table.rules.solver import Accept, find_fill
+from sudoku_table.rules.squares import SQUARES, parse_square
 
 from .kosmos_play import cards, check_random_game, pictured, place, play, rules_text
 

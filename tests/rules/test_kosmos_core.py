@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import pytest
 
-from app.rules.actions import Blank, Discard, EndTurn, Place
-from app.rules.errors import IllegalActionError, RecordError
-from app.rules.game import Piece, new_game
-from app.rules.geometry import Geometry
-from app.rules.kosmos.core import KosmosGame, KosmosState, rank_section
+from sudoku_table.rules.actions import Blank, Discard, EndTurn, Place
+from sudoku_table.rules.errors import IllegalActionError, RecordError
+from sudoku_table.rules.game import Piece, new_game
+from sudoku_table.rules.geometry import Geometry
+from sudoku_table.rules.kosmos.core import KosmosGame, KosmosState, rank_section
 
 from .kosmos_play import cards, discard, place, play, start
 

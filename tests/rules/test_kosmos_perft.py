@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from app.rules.actions import Discard, Place
+from sudoku_table.rules.actions import Discard, Place
 
 from .test_perft import position
 

@@ -8,11 +8,11 @@ from collections import Counter
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from app.rules.actions import Place
-from app.rules.game import new_game
-from app.rules.kosmos.labyrinth import REGIONS_PICTURE
-from app.rules.solver import find_fill
-from app.rules.squares import parse_square
+from sudoku_table.rules.actions import Place
+from sudoku_table.rules.game import new_game
+from sudoku_table.rules.kosmos.labyrinth import REGIONS_PICTURE
+from sudoku_table.rules.solver import find_fill
+from sudoku_table.rules.squares import parse_square
 
 from .kosmos_play import (
     board_picture,

@@ -16,10 +16,10 @@ from typing import Any
 
 import pytest
 
-from app.rules.actions import OFF, Action, Blank, Discard, EndTurn, Joker, Move, Place
-from app.rules.game import Game, State
-from app.rules.record import Record, replay
-from app.rules.squares import parse_square, square_name
+from sudoku_table.rules.actions import OFF, Action, Blank, Discard, EndTurn, Joker, Move, Place
+from sudoku_table.rules.game import Game, State
+from sudoku_table.rules.record import Record, replay
+from sudoku_table.rules.squares import parse_square, square_name
 
 PERFT_DIR = Path(__file__).parent.parent / "data" / "perft"
 JUMPS = [(df, dr) for df in (-2, 0, 2) for dr in (-2, 0, 2) if (df, dr) != (0, 0)]

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from app.rules.actions import Blank, EndTurn, Place
-from app.rules.dominari import enclosures
-from app.rules.dominari.placement import PlacementState
-from app.rules.game import Game, Piece, State, new_game
+from sudoku_table.rules.actions import Blank, EndTurn, Place
+from sudoku_table.rules.dominari import enclosures
+from sudoku_table.rules.dominari.placement import PlacementState
+from sudoku_table.rules.game import Game, Piece, State, new_game
 
 from .dominari_positions import END_TURN, blank, pieces, place, play, start
 

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from app.rules.actions import Place
-from app.rules.dominari.scoring import table_scores
-from app.rules.game import Piece, new_game
-from app.rules.solver import find_fill
+from sudoku_table.rules.actions import Place
+from sudoku_table.rules.dominari.scoring import table_scores
+from sudoku_table.rules.game import Piece, new_game
+from sudoku_table.rules.solver import find_fill
 
 from .dominari_positions import END_TURN, blank, place, play, start
 

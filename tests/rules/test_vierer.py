@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from app.rules.actions import Blank, EndTurn, Move, Place
-from app.rules.errors import IllegalActionError, RecordError
-from app.rules.game import Piece, new_game
+from sudoku_table.rules.actions import Blank, EndTurn, Move, Place
+from sudoku_table.rules.errors import IllegalActionError, RecordError
+from sudoku_table.rules.game import Piece, new_game
 
 from .dominari_positions import END_TURN, blank, place, play, start
 

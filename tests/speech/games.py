@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from app.table import Table, announce
+from sudoku_table.table import Table, announce
 from tests.table.helpers import lift, make_table, put
 from tests.table.test_playthrough import play
 

@@ -1,7 +1,7 @@
 """What the table says: the right things, once each, in German and English.
 
-Announcements are made from one moment of the game to the next (``app.table.announce``); the
-panel says them in each phone's language and the table's speaker in its own. Every next step,
+Announcements are made from one moment of the game to the next (``sudoku_table.table.announce``);
+the panel says them in each phone's language and the table's speaker in its own. Every next step,
 message and end reason has its spoken words in both languages, with every placeholder filled.
 """
 
@@ -13,10 +13,10 @@ from typing import Any
 
 import pytest
 
-from app.rules.game import END_REASONS
-from app.table import announce
-from app.table.view import MESSAGES, NEXT_STEPS, count
-from app.web.speech import CatalogVoice
+from sudoku_table.rules.game import END_REASONS
+from sudoku_table.table import announce
+from sudoku_table.table.view import MESSAGES, NEXT_STEPS, count
+from sudoku_table.web.speech import CatalogVoice
 from tests.table.helpers import lift, make_table, put, wait
 
 from .games import FAMILIES, play_to_the_end

@@ -12,10 +12,17 @@ from pathlib import Path
 
 import pytest
 
-from app.speech.config import SpeechConfig
-from app.speech.engine import EspeakEngine, SpeechError, check_text, measure, open_engine, repack
-from app.table import announce
-from app.web.speech import CatalogVoice
+from sudoku_table.speech.config import SpeechConfig
+from sudoku_table.speech.engine import (
+    EspeakEngine,
+    SpeechError,
+    check_text,
+    measure,
+    open_engine,
+    repack,
+)
+from sudoku_table.table import announce
+from sudoku_table.web.speech import CatalogVoice
 
 from .games import FAMILIES, play_to_the_end
 
@@ -114,7 +121,7 @@ def test_the_speak_command_writes_a_wav_and_exits_0(tmp_path: Path) -> None:
 
 def test_the_speak_command_refuses_clearly(tmp_path: Path, capsys: pytest.CaptureFixture[str],
                                           monkeypatch: pytest.MonkeyPatch) -> None:
-    from app.cli import main
+    from sudoku_table.cli import main
 
     def speak(*args: str) -> tuple[int, str]:
         try:

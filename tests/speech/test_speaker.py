@@ -7,9 +7,9 @@ import threading
 import time
 from typing import Any
 
-from app.speech import Speaker, SpeechSettings
-from app.speech.engine import SpeechError
-from app.table import announce
+from sudoku_table.speech import Speaker, SpeechSettings
+from sudoku_table.speech.engine import SpeechError
+from sudoku_table.table import announce
 from tests.table.helpers import make_table, put
 
 SEATS: announce.Seats = {"players": 2, "names": ["Anna", "Ben"], "labels": [], "computers": {}}
@@ -25,7 +25,7 @@ class FakeEngine:
         return None
 
     def render(self, text: str, language: str, volume: float = 0.5) -> bytes:
-        from app.speech.engine import repack
+        from sudoku_table.speech.engine import repack
 
         self.texts.append((text, language, volume))
         header = (b"RIFF" + (36 + 200).to_bytes(4, "little") + b"WAVEfmt " +

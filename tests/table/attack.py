@@ -44,10 +44,10 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from app.table import Table
-from app.table.errors import CannotSave, InputError
-from app.table.journal import RESERVE_BYTES, Journal, JournalError
-from app.table.table import RETRY_SECONDS, SPACE_SECONDS
+from sudoku_table.table import Table
+from sudoku_table.table.errors import CannotSave, InputError
+from sudoku_table.table.journal import RESERVE_BYTES, Journal, JournalError
+from sudoku_table.table.table import RETRY_SECONDS, SPACE_SECONDS
 
 from .faults import Faults, SmallDisk, installed
 from .helpers import Clock, lift, make_table, place, put
@@ -192,7 +192,7 @@ def runner(path: Path, board: list[str], *extra: str,
            quiet: bool = False) -> subprocess.Popen[str]:
     """The JSON-lines runner on ``path``; ``quiet``: its log (every failed write) unseen."""
     return subprocess.Popen(
-        [sys.executable, "-m", "app.table.runner", "--journal", str(path),
+        [sys.executable, "-m", "sudoku_table.table.runner", "--journal", str(path),
          "--board", ",".join(board), "--resolve", "tests.table.fakes:resolve", *extra],
         cwd=ROOT, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
         stderr=subprocess.DEVNULL if quiet else None, env={**os.environ, "PYTHONPATH": str(ROOT)})
@@ -302,7 +302,7 @@ EVENING: list[tuple[Any, ...]] = [
 
 
 def _import_document() -> dict[str, Any]:
-    from app.table.archive import export_document
+    from sudoku_table.table.archive import export_document
     from tests.web.appliance import example
 
     game = example()

@@ -20,10 +20,10 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from app.rules.actions import OFF, Action, Blank, Discard, EndTurn, Joker, Move, Place
-from app.rules.errors import Illegal
-from app.rules.game import Effects, Game, Piece, State, house_conflict, variant_class
-from app.rules.geometry import Geometry, offset, sudoku_grid
+from sudoku_table.rules.actions import OFF, Action, Blank, Discard, EndTurn, Joker, Move, Place
+from sudoku_table.rules.errors import Illegal
+from sudoku_table.rules.game import Effects, Game, Piece, State, house_conflict, variant_class
+from sudoku_table.rules.geometry import Geometry, offset, sudoku_grid
 
 
 def grid(id: str) -> Geometry:

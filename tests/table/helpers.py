@@ -7,8 +7,8 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
-from app.table import InputError, Table
-from firmware.ports import Frame, SensorEvent
+from sudoku_table.firmware.ports import Frame, SensorEvent
+from sudoku_table.table import InputError, Table
 
 from .fakes import resolve
 

@@ -4,9 +4,9 @@ It reads what the panel shows (the what-now bar ``table.next`` with its code, pa
 actor, the prompt, the signals of the LEDs, the drawing's pieces and faces, the controls the
 page offers) and acts only as a person can: it puts pieces down, lifts them and turns them over
 on the simulated board (``Table.handle_sensor``, or the real scan path of
-``firmware.simulator`` with ``scan=True``), and taps what the panel offers (the inputs of
-docs/api.md). It knows the rules of its game the way players do (``app.rules``): it keeps its
-own account of the game, the cards in its hands and where every real piece lies, and after
+``sudoku_table.firmware.simulator`` with ``scan=True``), and taps what the panel offers (the inputs
+of docs/api.md). It knows the rules of its game the way players do (``sudoku_table.rules``): it
+keeps its own account of the game, the cards in its hands and where every real piece lies, and after
 every step it checks the table against that account:
 
 - **one next step**, with the right actor, and following it makes progress (a bounded number
@@ -32,13 +32,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from app.ai import ComputerConfig
-from app.rules.actions import OFF, Action, Blank, Discard, EndTurn, Joker, Move, Place
-from app.rules.game import BLANKS_PHASE, Game, State, variant_class
-from app.table import ConfirmNeeded, InputError, Table
-from app.table import signals as lights
-from app.table.view import NEXT_STEPS
-from firmware.ports import SensorEvent
+from sudoku_table.ai import ComputerConfig
+from sudoku_table.firmware.ports import SensorEvent
+from sudoku_table.rules.actions import OFF, Action, Blank, Discard, EndTurn, Joker, Move, Place
+from sudoku_table.rules.game import BLANKS_PHASE, Game, State, variant_class
+from sudoku_table.table import ConfirmNeeded, InputError, Table
+from sudoku_table.table import signals as lights
+from sudoku_table.table.view import NEXT_STEPS
 
 from .helpers import Clock, RecordingDisplay
 
@@ -117,12 +117,12 @@ class SensorHands:
 
 class ScanHands:
     """The real scan path: gpiozero mock pins driven like the diode matrix, the reed matrix and
-    its debouncer (``firmware.simulator``), on a manual clock."""
+    its debouncer (``sudoku_table.firmware.simulator``), on a manual clock."""
 
     def __init__(self, seed: int = 0) -> None:
-        from firmware.config import SensorConfig, SimulatorConfig
-        from firmware.matrix import ReedMatrix
-        from firmware.simulator import ManualClock, SimulatedBoard
+        from sudoku_table.firmware.config import SensorConfig, SimulatorConfig
+        from sudoku_table.firmware.matrix import ReedMatrix
+        from sudoku_table.firmware.simulator import ManualClock, SimulatedBoard
 
         self.clock = ManualClock(1000.0)
         config = SensorConfig()
@@ -143,7 +143,7 @@ class ScanHands:
         for square in squares:  # pieces already standing (left from an earlier game)
             if not self.board.square(square):
                 self.board.set_square(square, True)
-        from firmware.simulator import scan_until
+        from sudoku_table.firmware.simulator import scan_until
 
         scan_until(self.matrix, self.clock, self.clock.now + 0.3, lambda: None)
         table.set_board(set(self.matrix.occupied()))
@@ -153,7 +153,7 @@ class ScanHands:
         self.wait(0.3)
 
     def wait(self, seconds: float) -> None:
-        from firmware.simulator import scan_until
+        from sudoku_table.firmware.simulator import scan_until
 
         scan_until(self.matrix, self.clock, self.clock.now + seconds, self._table().tick)
 
@@ -395,7 +395,7 @@ class ModelPlayer:
         found = [a for a in (self.intent,) if a is not None]
         plan = self.view["table"].get("plan")
         if plan is not None:
-            from app.rules.actions import action_from_json
+            from sudoku_table.rules.actions import action_from_json
             found.append(action_from_json(plan))
         if self.state.phase == BLANKS_PHASE:
             found.append(EndTurn())
@@ -785,7 +785,7 @@ class ModelPlayer:
     # the computer's turn, carried out by a person
 
     def _plan(self) -> Action:
-        from app.rules.actions import action_from_json
+        from sudoku_table.rules.actions import action_from_json
 
         plan = self.view["table"]["plan"]
         assert plan is not None, "the bar names the computer's action, the view has no plan"
@@ -1311,7 +1311,7 @@ def _short(doc: Mapping[str, Any]) -> str:
 def games(players: Callable[[type[Game]], Iterator[int]] | None = None) -> Iterator[
         tuple[str, int]]:
     """Every registered game at every player count it allows."""
-    from app.rules.game import all_variants
+    from sudoku_table.rules.game import all_variants
 
     for cls in all_variants():
         for n in range(cls.min_players, cls.max_players + 1):

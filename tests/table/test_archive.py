@@ -10,15 +10,15 @@ from typing import Any
 
 import pytest
 
-from app.table import Table
-from app.table.archive import (
+from sudoku_table.table import Table
+from sudoku_table.table.archive import (
     FORMAT,
     MAX_GAMES,
     ArchiveError,
     export_document,
     plan_import,
 )
-from app.table.journal import Journal
+from sudoku_table.table.journal import Journal
 from tests.web.appliance import EXAMPLES, example
 
 FINISHED = sorted(p.name for p in EXAMPLES.glob("*.json")
@@ -137,7 +137,7 @@ def test_a_failing_disk_adds_nothing(tmp_path: Path) -> None:
                    "BEGIN SELECT RAISE(ABORT, 'disk full'); END")
         db.commit()
         db.close()
-        from app.table.journal import JournalError
+        from sudoku_table.table.journal import JournalError
 
         with pytest.raises(JournalError, match="disk full"):
             table.import_finished(file_of(*FINISHED[:3]))

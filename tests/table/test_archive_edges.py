@@ -20,9 +20,9 @@ from typing import Any
 
 import pytest
 
-from app.table import Table
-from app.table.archive import MAX_GAMES, ArchiveError, export_chunks, read_export
-from app.table.journal import IMPORTING, WAL_LIMIT, Journal
+from sudoku_table.table import Table
+from sudoku_table.table.archive import MAX_GAMES, ArchiveError, export_chunks, read_export
+from sudoku_table.table.journal import IMPORTING, WAL_LIMIT, Journal
 
 from .test_archive import FINISHED, file_of
 
@@ -206,7 +206,7 @@ def test_imports_leave_the_wal_small(tmp_path: Path) -> None:
 
 
 def test_a_second_import_at_once_is_refused_unread(tmp_path: Path) -> None:
-    from app.table.archive import ArchiveBusy
+    from sudoku_table.table.archive import ArchiveBusy
 
     with Table(journal=tmp_path / "j.db") as table:
         started, release = threading.Event(), threading.Event()

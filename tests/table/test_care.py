@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from app.table.errors import ConfirmNeeded, InputError
+from sudoku_table.table.errors import ConfirmNeeded, InputError
 
 from .helpers import lift, make_table, put
 
@@ -44,7 +44,7 @@ def test_leftover_pieces_must_leave_before_anything_counts() -> None:
 
 
 def test_leftovers_on_start_squares_are_not_start_pieces() -> None:
-    from app.rules.game import new_game
+    from sudoku_table.rules.game import new_game
 
     setup = new_game("halma-dominari").default_setup()
     table, clock, _ = make_table()
@@ -128,7 +128,7 @@ def test_names_are_kept_with_the_game_and_its_record(tmp_path: Path) -> None:
 
 
 def test_a_clashing_halma_landing_shows_the_piece_it_clashes_with() -> None:
-    from app.rules.game import new_game
+    from sudoku_table.rules.game import new_game
 
     setup = new_game("halma-dominari").default_setup()
     table, clock, _ = make_table()

@@ -13,11 +13,11 @@ from typing import Any
 
 import pytest
 
-from app.ai import ComputerConfig
-from app.rules.actions import Blank, Discard, EndTurn, Joker, Move, Place, action_from_json
-from app.rules.game import new_game
-from app.table import InputError, Table
-from app.table.journal import Journal
+from sudoku_table.ai import ComputerConfig
+from sudoku_table.rules.actions import Blank, Discard, EndTurn, Joker, Move, Place, action_from_json
+from sudoku_table.rules.game import new_game
+from sudoku_table.table import InputError, Table
+from sudoku_table.table.journal import Journal
 
 from .helpers import Clock, lift, make_table, put, wait
 
@@ -85,7 +85,7 @@ def person_action(table: Table, rng: random.Random) -> Any:
     hides it)."""
     record = table.record()
     assert record is not None
-    from app.rules.record import Record, replay
+    from sudoku_table.rules.record import Record, replay
     game, states = replay(Record.from_json(record))
     state = states[-1]
     actions = list(game.legal_actions(state))
@@ -327,7 +327,7 @@ def test_the_targets_step_back_on_the_leds_while_a_hint_shows() -> None:
     """With a number chosen, green lights every square where it fits (most of a KOSMOS board);
     the square the hint names must stand out of them: while the hint shows, the targets dim
     to their level behind a hint, and come back at their own level once it is gone."""
-    from app.table.signals import LIGHTS, STEP_BACK
+    from sudoku_table.table.signals import LIGHTS, STEP_BACK
 
     table, clock, display = make_table(computer=QUICK)
     table.new_game("classic-sudoku", hints=True)

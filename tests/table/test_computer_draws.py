@@ -15,11 +15,11 @@ from typing import Any
 
 import pytest
 
-from app.rules.actions import Discard, Place, action_from_json
-from app.rules.game import new_game
-from app.table import InputError, Table
-from app.table.computer import draw_card
-from app.table.journal import DRAW, Journal
+from sudoku_table.rules.actions import Discard, Place, action_from_json
+from sudoku_table.rules.game import new_game
+from sudoku_table.table import InputError, Table
+from sudoku_table.table.computer import draw_card
+from sudoku_table.table.journal import DRAW, Journal
 
 from .helpers import Clock, lift, make_table, put
 from .test_computer import QUICK, carry_out, person_action, put_elsewhere, settled
@@ -36,7 +36,7 @@ def start(variant: str, seat: int, journal: Any = None, **kwargs: Any) -> tuple[
 def supply_now(table: Table, seat: int | None = None) -> dict[int, int]:
     """What ``seat`` (default: the mover) has left to draw from, as the rules say for the
     recorded game."""
-    from app.rules.record import Record, replay
+    from sudoku_table.rules.record import Record, replay
     record = table.record()
     assert record is not None
     game, states = replay(Record.from_json(record))

@@ -13,9 +13,9 @@ from typing import Any
 
 import pytest
 
-from app.table import Table
-from app.table.errors import ConfirmNeeded
-from app.table.journal import Journal
+from sudoku_table.table import Table
+from sudoku_table.table.errors import ConfirmNeeded
+from sudoku_table.table.journal import Journal
 
 from .fakes import resolve
 from .helpers import Clock, RecordingDisplay, lift, make_table, put
@@ -218,7 +218,8 @@ def test_a_reopened_game_replaced_keeps_the_record_it_finished_with(tmp_path: Pa
 
 def _runner(path: Path, board: str = "") -> subprocess.Popen[str]:
     return subprocess.Popen(
-        [sys.executable, "-m", "app.table.runner", "--journal", str(path), "--board", board,
+        [sys.executable, "-m", "sudoku_table.table.runner", "--journal", str(path),
+         "--board", board,
          "--resolve", "tests.table.fakes:resolve"],
         cwd=ROOT, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
         env={**os.environ, "PYTHONPATH": str(ROOT)})
@@ -300,7 +301,7 @@ def test_a_damaged_entry_sets_its_game_aside_and_keeps_the_rest(tmp_path: Path) 
 
 
 def test_kill_9_in_a_real_duell_game_resumes_it(tmp_path: Path) -> None:
-    from app.rules.game import new_game
+    from sudoku_table.rules.game import new_game
 
     path = tmp_path / "duell.db"
     gold = new_game("duell-der-meister").default_setup()

@@ -14,10 +14,10 @@ from typing import Any
 
 import pytest
 
-from app.table import Table
-from app.table.errors import CannotSave
-from app.table.journal import ACTION, UNDO, Journal, JournalError
-from app.table.table import RETRY_SECONDS, SPACE_SECONDS
+from sudoku_table.table import Table
+from sudoku_table.table.errors import CannotSave
+from sudoku_table.table.journal import ACTION, UNDO, Journal, JournalError
+from sudoku_table.table.table import RETRY_SECONDS, SPACE_SECONDS
 
 from .attack import (
     FULL_GAME,
@@ -225,7 +225,7 @@ def test_the_sweep_finds_a_write_that_is_swallowed(tmp_path: Path,
                                                     monkeypatch: pytest.MonkeyPatch) -> None:
     """The sweep can fail: with the old behaviour (a failed entry written nowhere while the game
     goes on) it counts the action as silent and lost."""
-    from app.table import table as table_module
+    from sudoku_table.table import table as table_module
 
     def swallow(self: Table, kind: str, data: Any) -> None:
         try:
@@ -415,7 +415,7 @@ def test_a_failing_checkpoint_loses_nothing(tmp_path: Path,
 
 def test_an_import_that_cannot_be_written_changes_nothing_at_any_of_its_writes(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from app.table.archive import plan_import
+    from sudoku_table.table.archive import plan_import
 
     from .attack import _import_document
 
@@ -451,7 +451,7 @@ def test_a_table_import_failing_at_any_write_is_counted_once_when_given_again(
     fails at one of its writes and stays failing (so the staged games cannot be removed
     either); once it is freed the same file is given again, within the same second: its
     games count once, never twice, and the refusal said that the table cannot save."""
-    from app.table import table as table_module
+    from sudoku_table.table import table as table_module
 
     from .attack import _import_document
 

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from app.table.journal import SCHEMA_VERSION, Journal
+from sudoku_table.table.journal import SCHEMA_VERSION, Journal
 
 from .attack import (
     DAMAGE,

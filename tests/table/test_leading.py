@@ -22,10 +22,10 @@ from typing import Any
 
 import pytest
 
-from app.rules.actions import Blank, Place
-from app.rules.game import Piece, new_game
-from app.rules.record import Record, replay
-from app.table import ConfirmNeeded, InputError, Table
+from sudoku_table.rules.actions import Blank, Place
+from sudoku_table.rules.game import Piece, new_game
+from sudoku_table.rules.record import Record, replay
+from sudoku_table.table import ConfirmNeeded, InputError, Table
 
 from .fakes import resolve
 from .helpers import Clock, kosmos, lift, make_table, put

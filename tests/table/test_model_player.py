@@ -32,7 +32,7 @@ from hypothesis.stateful import (
     run_state_machine_as_test,
 )
 
-from app.rules.game import variant_class
+from sudoku_table.rules.game import variant_class
 
 from .model_player import ModelPlayer, games
 

@@ -17,13 +17,13 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from app.table import Table
-from app.table.signals import FELT, LIGHTS
-from firmware.config import SensorConfig, SimulatorConfig
-from firmware.layout import SQUARES, squares_in_line
-from firmware.matrix import ReedMatrix
-from firmware.ports import Frame, SensorEvent
-from firmware.simulator import ManualClock, SimulatedBoard, scan_until
+from sudoku_table.firmware.config import SensorConfig, SimulatorConfig
+from sudoku_table.firmware.layout import SQUARES, squares_in_line
+from sudoku_table.firmware.matrix import ReedMatrix
+from sudoku_table.firmware.ports import Frame, SensorEvent
+from sudoku_table.firmware.simulator import ManualClock, SimulatedBoard, scan_until
+from sudoku_table.table import Table
+from sudoku_table.table.signals import FELT, LIGHTS
 
 BUDGET = 0.012
 """Switch to the LED frame that shows the change, at most."""

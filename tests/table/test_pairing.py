@@ -5,7 +5,7 @@ from __future__ import annotations
 import itertools
 import random
 
-from app.table.pairing import assign, distance, pair_up
+from sudoku_table.table.pairing import assign, distance, pair_up
 
 
 def test_pairing_beats_the_greedy_choice() -> None:

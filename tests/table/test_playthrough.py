@@ -16,9 +16,9 @@ from typing import Any
 
 import pytest
 
-from app.rules.actions import OFF, Blank, Discard, EndTurn, Joker, Move, Place
-from app.rules.record import Record, replay
-from app.table import Table
+from sudoku_table.rules.actions import OFF, Blank, Discard, EndTurn, Joker, Move, Place
+from sudoku_table.rules.record import Record, replay
+from sudoku_table.table import Table
 
 from .helpers import Clock, lift, make_table, put, wait
 

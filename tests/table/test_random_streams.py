@@ -13,10 +13,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from app.rules.actions import action_from_json
-from app.rules.game import all_variants
-from app.table import InputError
-from app.table.signals import SIGNALS
+from sudoku_table.rules.actions import action_from_json
+from sudoku_table.rules.game import all_variants
+from sudoku_table.table import InputError
+from sudoku_table.table.signals import SIGNALS
 
 from .fakes import FAKES, resolve
 from .helpers import lift, make_table, put, wait

@@ -12,10 +12,10 @@ from typing import Any
 
 import pytest
 
-from app.rules.actions import Place
-from app.rules.game import Game, State, new_game
-from app.rules.record import Record, replay
-from app.table import InputError, Table
+from sudoku_table.rules.actions import Place
+from sudoku_table.rules.game import Game, State, new_game
+from sudoku_table.rules.record import Record, replay
+from sudoku_table.table import InputError, Table
 from tests.rules.duell_positions import BOOK_RECORD
 
 from .helpers import Clock, lift, make_table, put

@@ -10,11 +10,11 @@ from typing import Any
 
 import pytest
 
-from app.ai import ComputerConfig
-from app.table import InputError, Table
-from app.table.reviews import DONE, NONE, WAITING, Reviews, review_key
-from app.table.signals import light
-from firmware.ports import SensorEvent
+from sudoku_table.ai import ComputerConfig
+from sudoku_table.firmware.ports import SensorEvent
+from sudoku_table.table import InputError, Table
+from sudoku_table.table.reviews import DONE, NONE, WAITING, Reviews, review_key
+from sudoku_table.table.signals import light
 from tests.web.appliance import example
 
 from .helpers import RecordingDisplay
@@ -88,7 +88,7 @@ def test_a_review_cut_short_resumes_where_it_stopped(tmp_path: Path) -> None:
     half = again.progress(record)
     assert (half.status, half.done) == (WAITING, 5), "kept half done, waits to be asked"
     asked: list[int] = []
-    import app.table.reviews as module
+    import sudoku_table.table.reviews as module
 
     original = module.judge_move
 
@@ -149,7 +149,7 @@ def test_a_review_never_needs_the_tables_lock(tmp_path: Path) -> None:
 def test_a_review_is_made_in_a_worker_process(tmp_path: Path) -> None:
     import os
 
-    import app.table.reviews as module
+    import sudoku_table.table.reviews as module
 
     reviews = Reviews(tmp_path / "reviews", QUICK, workers="process")
     record = _record()

@@ -8,8 +8,8 @@ import time
 
 import pytest
 
-from app.table import Table
-from app.table.runner import handle_line, run
+from sudoku_table.table import Table
+from sudoku_table.table.runner import handle_line, run
 
 from .fakes import resolve
 

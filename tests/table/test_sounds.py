@@ -5,8 +5,8 @@ from __future__ import annotations
 import threading
 from typing import Any
 
-from app.table import Table
-from app.table.sounds import TableSounds, cue
+from sudoku_table.table import Table
+from sudoku_table.table.sounds import TableSounds, cue
 
 
 def view(version: int, *, signals: dict[str, str] | None = None, actor: int | None = 0,

@@ -13,8 +13,8 @@ import threading
 
 import pytest
 
-from app.table import InputError, StaleInput, Table
-from firmware.ports import SensorEvent, SensorFault
+from sudoku_table.firmware.ports import SensorEvent, SensorFault
+from sudoku_table.table import InputError, StaleInput, Table
 
 from .helpers import Clock, kosmos, make_table, put
 

@@ -8,8 +8,9 @@ from collections.abc import Callable
 
 import pytest
 
-from app.table import InputError, Table
-from app.table.signals import (
+from sudoku_table.firmware.ports import SensorEvent, SensorFault
+from sudoku_table.table import InputError, Table
+from sudoku_table.table.signals import (
     LIGHTS,
     PLAYER_COLORS,
     SIGNALS,
@@ -18,7 +19,6 @@ from app.table.signals import (
     light,
     merge,
 )
-from firmware.ports import SensorEvent, SensorFault
 
 from .fakes import resolve
 from .helpers import RecordingDisplay, make_table, put

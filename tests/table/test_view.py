@@ -9,8 +9,8 @@ from typing import Any
 
 import pytest
 
-from app.table import Table
-from app.table.view import MESSAGES, PROMPT_KINDS, message, render
+from sudoku_table.table import Table
+from sudoku_table.table.view import MESSAGES, PROMPT_KINDS, message, render
 
 from .fakes import resolve
 from .helpers import make_table, put
@@ -21,7 +21,7 @@ ROOT = Path(__file__).resolve().parents[2]
 def literals() -> set[str]:
     """Every string literal of the table's code outside ``view.py``."""
     found: set[str] = set()
-    for path in (ROOT / "app" / "table").glob("*.py"):
+    for path in (ROOT / "src" / "sudoku_table" / "table").glob("*.py"):
         if path.name == "view.py":
             continue
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
@@ -38,7 +38,7 @@ def test_every_message_code_is_used() -> None:
 
 
 def test_every_code_said_exists() -> None:
-    for path in (ROOT / "app" / "table").glob("*.py"):
+    for path in (ROOT / "src" / "sudoku_table" / "table").glob("*.py"):
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             if (isinstance(node, ast.Call) and getattr(node.func, "attr", "") in
                     ("say", "_tell", "_notice", "undo") and node.args
@@ -86,15 +86,15 @@ def test_a_table_without_a_game_has_no_message_code() -> None:
 
 
 def test_every_next_step_is_said_and_worded() -> None:
-    from app.table.computer import PLAN_STEPS
-    from app.table.view import NEXT_STEPS
+    from sudoku_table.table.computer import PLAN_STEPS
+    from sudoku_table.table.view import NEXT_STEPS
 
-    source = (ROOT / "app" / "table" / "present.py").read_text(encoding="utf-8")
+    source = (ROOT / "src" / "sudoku_table" / "table" / "present.py").read_text(encoding="utf-8")
     said = {node.args[0].value for node in ast.walk(ast.parse(source))
             if isinstance(node, ast.Call) and getattr(node.func, "id", "") == "step"
             and node.args and isinstance(node.args[0], ast.Constant)}
     # The computer's action is said by ``computer.plan_step``, one code per kind of action.
-    source = (ROOT / "app" / "table" / "computer.py").read_text(encoding="utf-8")
+    source = (ROOT / "src" / "sudoku_table" / "table" / "computer.py").read_text(encoding="utf-8")
     returned = {node.value.elts[0].value for node in ast.walk(ast.parse(source))
                 if isinstance(node, ast.Return) and isinstance(node.value, ast.Tuple)
                 and isinstance(node.value.elts[0], ast.Constant)}
@@ -106,7 +106,7 @@ def final_documents() -> list[tuple[str, str, dict[str, Any]]]:
     """(file, variant, final state document) of every reference record."""
     import json
 
-    from app.rules.record import Record, replay
+    from sudoku_table.rules.record import Record, replay
 
     out = []
     for path in sorted((ROOT / "tests" / "data").rglob("*.json")):
@@ -118,7 +118,7 @@ def final_documents() -> list[tuple[str, str, dict[str, Any]]]:
 
 
 def test_every_finished_reference_game_says_why_it_ended() -> None:
-    from app.rules.game import END_REASONS
+    from sudoku_table.rules.game import END_REASONS
 
     reasons = set()
     for name, _, doc in final_documents():
@@ -131,7 +131,7 @@ def test_every_finished_reference_game_says_why_it_ended() -> None:
 
 
 def test_every_breakdown_adds_up_to_the_score() -> None:
-    from app.rules.game import SCORE_PARTS
+    from sudoku_table.rules.game import SCORE_PARTS
 
     broken = set()
     for name, variant, doc in final_documents():

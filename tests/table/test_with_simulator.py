@@ -5,10 +5,10 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 
-from app.table import Table
-from app.table.signals import LIGHTS
-from firmware.backend import open_hardware
-from firmware.config import HardwareConfig
+from sudoku_table.firmware.backend import open_hardware
+from sudoku_table.firmware.config import HardwareConfig
+from sudoku_table.table import Table
+from sudoku_table.table.signals import LIGHTS
 
 from .fakes import resolve
 

@@ -10,8 +10,8 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from app.table import Table
-from app.web import create_app
+from sudoku_table.table import Table
+from sudoku_table.web import create_app
 
 from .helpers import open_sim_hardware
 

@@ -7,8 +7,8 @@ import threading
 from collections.abc import Iterator
 from typing import Any
 
-from app.config import load_config
-from firmware.backend import open_hardware
+from sudoku_table.config import load_config
+from sudoku_table.firmware.backend import open_hardware
 
 
 def open_sim_hardware() -> Any:
@@ -38,7 +38,7 @@ class LiveServer:
     """The panel under a real waitress server in a thread, on a free port of 127.0.0.1."""
 
     def __init__(self, app: Any) -> None:
-        from app.web.server import PanelServer
+        from sudoku_table.web.server import PanelServer
 
         self.app = app
         self.server = PanelServer(app, "127.0.0.1", 0)
@@ -54,7 +54,7 @@ class LiveServer:
 
 def open_composition(data_dir: Any) -> Any:
     """What ``sudoku-table serve --sim`` composes, with its data in ``data_dir``."""
-    from app.assembly import open_panel
+    from sudoku_table.assembly import open_panel
 
     return open_panel(sim=True, data=data_dir, config_path=None)
 
@@ -63,7 +63,7 @@ def open_composition(data_dir: Any) -> Any:
 def live_composition(data_dir: Any, **test_config: Any) -> Iterator[tuple[str, Any]]:
     """``open_composition`` (with ``test_config``) under a ``LiveServer``: its URL and the
     panel, both closed afterwards."""
-    from app.assembly import open_panel
+    from sudoku_table.assembly import open_panel
 
     panel = open_panel(sim=True, data=data_dir, config_path=None, test_config=test_config)
     live = LiveServer(panel.app)

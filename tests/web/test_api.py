@@ -10,9 +10,9 @@ from typing import Any
 import pytest
 from flask.testing import FlaskClient
 
-from app.rules.game import all_variants, new_game
-from app.table import Table
-from app.web import create_app
+from sudoku_table.rules.game import all_variants, new_game
+from sudoku_table.table import Table
+from sudoku_table.web import create_app
 
 from .helpers import place, put
 
@@ -274,7 +274,7 @@ def test_the_table_sound_is_off_until_switched_on_and_kept(client: FlaskClient, 
 def test_the_table_sounds_through_the_whole_panel(tmp_path: Path) -> None:
     """Composed as `sudoku-table serve --sim` composes it: switched on, a new game's first
     turn reaches the simulated buzzer."""
-    from app.assembly import open_panel
+    from sudoku_table.assembly import open_panel
 
     panel = open_panel(sim=True, data=tmp_path / "data", config_path=None)
     try:
@@ -449,7 +449,7 @@ def test_each_read_of_the_finished_games_opens_one_connection_and_closes_it(
 
 def test_undo_asks_naming_the_other_players_action_in_the_readers_language(
         client: FlaskClient) -> None:
-    from app.web.i18n import translate
+    from sudoku_table.web.i18n import translate
 
     client.post("/api/game", json={"variant": "vierer-dominari", "names": ["Anna", "Ben"]})
     place(client, "c3", 3)

@@ -13,10 +13,10 @@ from typing import Any
 import pytest
 from flask.testing import FlaskClient
 
-from app.power import LogindPower
-from app.table import Table
-from app.version import current
-from app.web import create_app
+from sudoku_table.power import LogindPower
+from sudoku_table.table import Table
+from sudoku_table.version import current
+from sudoku_table.web import create_app
 
 from .appliance import calls, fake_busctl, play_to_the_end
 from .helpers import LiveServer, open_composition

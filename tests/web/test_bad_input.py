@@ -13,8 +13,8 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from app.rules.squares import is_square, parse_square
-from app.safejson import json_depth, parse_json
+from sudoku_table.rules.squares import is_square, parse_square
+from sudoku_table.safejson import json_depth, parse_json
 
 BAD_BODIES: list[tuple[str, bytes]] = [
     ("nested 999 deep", b"[" * 999 + b"]" * 999),

@@ -16,8 +16,8 @@ from typing import Any
 
 import pytest
 
-from app.rules.duell.game import DEFAULT_GOLD
-from app.rules.game import all_variants
+from sudoku_table.rules.duell.game import DEFAULT_GOLD
+from sudoku_table.rules.game import all_variants
 from tests.rules.duell_positions import BOOK_RECORD
 
 PHONE = {"width": 390, "height": 844}
@@ -666,8 +666,8 @@ def test_every_rules_page_shows_its_board(phone: Phone) -> None:
 
 def test_cube_and_hexagon_boards_are_played_by_taps(phone: Phone) -> None:
     """The 3D cube's faces and the Hexa board's hexagons take pieces by taps like squares do."""
-    from app.rules.actions import Place
-    from app.rules.game import new_game
+    from sudoku_table.rules.actions import Place
+    from sudoku_table.rules.game import new_game
 
     asked: list[str] = []
 
@@ -699,7 +699,7 @@ def test_cube_and_hexagon_boards_are_played_by_taps(phone: Phone) -> None:
 def test_a_new_game_asks_for_the_pin_once_per_tab(browser: Any, tmp_path: Path) -> None:
     """With a PIN in the config, a new game needs it: the page asks, a wrong PIN changes
     nothing, the right one starts the game and is remembered for the tab."""
-    from app.assembly import open_panel
+    from sudoku_table.assembly import open_panel
 
     from .helpers import LiveServer
 
@@ -745,7 +745,7 @@ def test_the_play_page_follows_the_table_across_ended_live_views(
         browser: Any, tmp_path: Path) -> None:
     """The server ends every live view after its lifetime (here one second); the page comes
     back by itself and keeps showing every change made elsewhere."""
-    from app.assembly import open_panel
+    from sudoku_table.assembly import open_panel
 
     from .helpers import LiveServer
 

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from app.power import LogindPower
+from sudoku_table.power import LogindPower
 
 from .appliance import calls, example, fake_busctl
 from .helpers import LiveServer
@@ -41,7 +41,7 @@ def finish_a_game(url: str) -> None:
 
 class Live:
     def __init__(self, directory: Path, **test_config: Any) -> None:
-        from app.assembly import open_panel
+        from sudoku_table.assembly import open_panel
 
         self.panel = open_panel(sim=True, data=directory, config_path=None,
                                 test_config=test_config)

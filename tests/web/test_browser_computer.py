@@ -10,8 +10,8 @@ from typing import Any
 
 import pytest
 
-from app.rules.actions import Place
-from app.rules.record import Record, replay
+from sudoku_table.rules.actions import Place
+from sudoku_table.rules.record import Record, replay
 
 from .test_browser import Phone
 from .test_companion import bar_in_view, open_phone

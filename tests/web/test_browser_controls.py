@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from app.rules.game import variant_class
+from sudoku_table.rules.game import variant_class
 
 from ..table.model_player import offered
 from .test_browser import EXAMPLES, Phone, phone  # noqa: F401 (the phone fixture)

@@ -13,9 +13,9 @@ from typing import Any
 
 import pytest
 
-from app.ai import ComputerConfig
-from app.table import Table
-from app.web import create_app
+from sudoku_table.ai import ComputerConfig
+from sudoku_table.table import Table
+from sudoku_table.web import create_app
 from tests.table.test_archive import file_of
 
 from .axe import fetch as fetch_axe

@@ -10,8 +10,8 @@ from typing import Any
 
 import pytest
 
-from app.table import Table
-from app.web import create_app
+from sudoku_table.table import Table
+from sudoku_table.web import create_app
 
 from .helpers import LiveServer
 

@@ -8,8 +8,8 @@ from __future__ import annotations
 import pytest
 from flask.testing import FlaskClient
 
-from app.rules.actions import Move, Place
-from app.rules.game import all_variants, new_game
+from sudoku_table.rules.actions import Move, Place
+from sudoku_table.rules.game import all_variants, new_game
 
 from .helpers import put
 

@@ -18,8 +18,8 @@ from typing import Any
 
 import pytest
 
-from app.table import Table
-from app.web import create_app, panel_state
+from sudoku_table.table import Table
+from sudoku_table.web import create_app, panel_state
 
 from .helpers import LiveServer
 
@@ -274,7 +274,7 @@ def test_normal_live_views_outlive_the_idle_timeout(serve: Any) -> None:
 
 
 def test_the_stream_limits_are_documented() -> None:
-    from app.web import DEFAULT_MAX_STREAMS
+    from sudoku_table.web import DEFAULT_MAX_STREAMS
 
     assert DEFAULT_MAX_STREAMS >= 24  # a family and its guests
     assert json.dumps(DEFAULT_MAX_STREAMS)

@@ -15,7 +15,7 @@ from babel.messages.frontend import parse_mapping_cfg
 from babel.messages.mofile import read_mo
 from babel.messages.pofile import read_po
 
-from app.web import i18n
+from sudoku_table.web import i18n
 
 from .test_browser import EXAMPLES, Phone, play_the_books_duell_example
 
@@ -73,12 +73,13 @@ def test_the_compiled_catalog_matches_its_source(language: str) -> None:
     folder = i18n.TRANSLATIONS / language / "LC_MESSAGES"
     with (folder / "messages.mo").open("rb") as f:
         compiled = {m.id: m.string for m in read_mo(f) if m.id}
-    assert compiled == catalog(language), "run: pybabel compile -d app/web/translations"
+    assert compiled == catalog(language), \
+        "run: pybabel compile -d src/sudoku_table/web/translations"
 
 
 def test_the_code_marks_every_message_code_for_the_catalog(code_ids: set[str]) -> None:
-    from app.rules.game import END_REASONS, SCORE_PARTS, all_variants
-    from app.table.view import MESSAGES, NEXT_STEPS
+    from sudoku_table.rules.game import END_REASONS, SCORE_PARTS, all_variants
+    from sudoku_table.table.view import MESSAGES, NEXT_STEPS
 
     for table in (MESSAGES, NEXT_STEPS, END_REASONS, SCORE_PARTS):
         assert set(table.values()) <= code_ids
@@ -109,15 +110,15 @@ def test_the_language_follows_the_phone_the_switch_and_the_config(tmp_path: Path
     assert client.get("/language/de?next=//evil.example").status_code == 400
     panel.close()
 
-    from app.web import create_app
-    from app.web.config import PanelConfig
+    from sudoku_table.web import create_app
+    from sudoku_table.web.config import PanelConfig
 
     app = create_app(panel.table, config=PanelConfig(language="de"))
     assert b'lang="de"' in app.test_client().get("/").data  # no preference: the table's own
 
 
 def test_a_bad_language_in_the_config_is_refused() -> None:
-    from app.web.config import ConfigError, PanelConfig
+    from sudoku_table.web.config import ConfigError, PanelConfig
 
     with pytest.raises(ConfigError, match="language"):
         PanelConfig.from_section({"language": "fr"})
@@ -134,7 +135,7 @@ def english_vocabulary() -> set[str]:
     page_methods = [(pattern, method) for pattern, method in METHODS if method != "python"]
     for _, _, message, _, _ in extract_from_dir(str(ROOT), page_methods, keywords=KEYWORDS):
         ui.add(message if isinstance(message, str) else message[0])
-    from app.table.view import MESSAGES, NEXT_STEPS
+    from sudoku_table.table.view import MESSAGES, NEXT_STEPS
 
     ui |= set(MESSAGES.values()) | set(NEXT_STEPS.values())
     quoted = re.compile(r'"[^"]*"|\'[^\']*\'|\{[^}]*\}')  # JSON examples, placeholders
@@ -175,7 +176,7 @@ def test_a_game_played_in_german_shows_no_english(german: Phone, family: str) ->
     page = german.page
     seen: list[str] = []
 
-    from app.rules.game import new_game
+    from sudoku_table.rules.game import new_game
 
     cards = new_game(variant).piece_word == "card"
 
@@ -263,7 +264,7 @@ def test_a_duell_claim_is_announced_in_german(german: Phone) -> None:
 
 
 def test_the_selftest_reports_in_german(capsys: pytest.CaptureFixture[str]) -> None:
-    from app.cli import main
+    from sudoku_table.cli import main
 
     assert main(["selftest", "--sim", "--language", "de", "--inject", "stuck:c3"]) == 1
     said = capsys.readouterr().out
@@ -281,8 +282,8 @@ HEADING = re.compile(r"^#+ ", re.MULTILINE)
 def test_every_game_has_its_rules_in_every_language(language: str) -> None:
     """Each rules text exists in each language, with the same sections and every cell the
     English names (a rule dropped or added in translation shows here)."""
-    from app.rules.game import all_variants
-    from app.web import catalog as games
+    from sudoku_table.rules.game import all_variants
+    from sudoku_table.web import catalog as games
 
     for cls in all_variants():
         english = games.rules_text(cls.id)
@@ -308,7 +309,7 @@ def test_the_rules_page_is_in_the_phone_language(tmp_path: Path) -> None:
 
 
 def test_the_overlay_prints_its_words_in_german(capsys: pytest.CaptureFixture[str]) -> None:
-    from app.cli import main
+    from sudoku_table.cli import main
 
     assert main(["overlay", "revers-dominari", "--language", "de"]) == 0
     svg = capsys.readouterr().out
@@ -336,7 +337,7 @@ def test_no_word_a_player_reads_speaks_of_the_journal(code_ids: set[str]) -> Non
     for english in code_ids:
         assert "journal" not in english.lower(), english
         assert "journal" not in german.get(english, "").lower(), english
-    for path in (ROOT / "app" / "table").glob("*.py"):
+    for path in (ROOT / "src" / "sudoku_table" / "table").glob("*.py"):
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             if (isinstance(node, ast.Call) and getattr(node.func, "id", None) == "JournalError"
                     or isinstance(node, ast.Call)

@@ -153,7 +153,7 @@ def test_every_page_in_every_moment(seen: Phone) -> None:
     page.goto(phone.url + "/")
     page.wait_for_selector("body[data-rendered='true']", state="attached")
     # Every game with a small drawing of its board, read out in words of this language.
-    from app.rules.game import all_variants
+    from sudoku_table.rules.game import all_variants
 
     pictures = page.evaluate("""() => [...document.querySelectorAll('svg[data-thumb]')].map(
         (svg) => [svg.dataset.thumb, svg.querySelectorAll('[data-square]').length,

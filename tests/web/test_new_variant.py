@@ -1,4 +1,5 @@
-"""One room per job: a game describes itself, and nothing outside ``app/rules`` knows it by id.
+"""One room per job: a game describes itself, and nothing outside ``src/sudoku_table/rules`` knows
+it by id.
 
 A small throw-away variant is registered from this test only. The panel lists it, serves its
 board, plays it through the API and draws it in a real browser, and its printable overlay
@@ -14,10 +15,19 @@ from typing import Any, ClassVar
 
 import pytest
 
-from app.rules.actions import Action, Place
-from app.rules.errors import Illegal
-from app.rules.game import VARIANTS, Game, PieceLook, Said, State, all_variants, new_game, register
-from app.rules.geometry import Geometry
+from sudoku_table.rules.actions import Action, Place
+from sudoku_table.rules.errors import Illegal
+from sudoku_table.rules.game import (
+    VARIANTS,
+    Game,
+    PieceLook,
+    Said,
+    State,
+    all_variants,
+    new_game,
+    register,
+)
+from sudoku_table.rules.geometry import Geometry
 
 from ..table.fakes import FakeKosmos, grid
 from .helpers import LiveServer, place, put
@@ -61,8 +71,9 @@ def tiny() -> Iterator[type[Game]]:
 def test_no_variant_id_outside_the_rules() -> None:
     ids = [cls.id for cls in all_variants()]
     pattern = re.compile("|".join(re.escape(i) for i in ids))
-    places = [*(ROOT / "app" / "web").rglob("*"), *(ROOT / "app" / "table").rglob("*"),
-              ROOT / "app" / "overlay.py"]
+    package = ROOT / "src" / "sudoku_table"
+    places = [*(package / "web").rglob("*"), *(package / "table").rglob("*"),
+              package / "overlay.py"]
     for path in places:
         if not path.is_file() or path.suffix not in {".py", ".js", ".html", ".css", ".yaml"}:
             continue
@@ -110,7 +121,7 @@ class CornerSudoku(TinySudoku):
 
 def test_a_new_variant_says_its_own_rule_of_where_a_piece_may_go(client: Any) -> None:
     """Said before the first try and lit on request from the game's declaration alone (no
-    variant id anywhere outside app/rules, as above)."""
+    variant id anywhere outside src/sudoku_table/rules, as above)."""
     all_variants()
     register(CornerSudoku)
     try:
@@ -129,7 +140,7 @@ def test_a_new_variant_says_its_own_rule_of_where_a_piece_may_go(client: Any) ->
 
 
 def test_the_overlay_of_a_new_variant_renders(tiny: type[Game]) -> None:
-    from app.overlay import marked_cells, render
+    from sudoku_table.overlay import marked_cells, render
 
     game = new_game("tiny-sudoku")
     assert marked_cells(game) == ("a1", "d4")
@@ -141,7 +152,7 @@ def test_the_overlay_of_a_new_variant_renders(tiny: type[Game]) -> None:
 @pytest.mark.browser
 def test_the_play_page_draws_a_new_variant(tiny: type[Game], browser: Any,  # noqa: F811
                                            tmp_path: Path) -> None:
-    from app.assembly import open_panel
+    from sudoku_table.assembly import open_panel
 
     panel = open_panel(sim=True, data=tmp_path / "data", config_path=None)
     live = LiveServer(panel.app)
@@ -171,7 +182,7 @@ def test_the_play_page_shows_only_what_the_game_has(browser: Any,  # noqa: F811
                                                     tmp_path: Path) -> None:
     """The legend lists only the game's own LED words, and the hint light (every game can give
     a hint, switched per game); the computer's light only when a seat is the computer's."""
-    from app.assembly import open_panel
+    from sudoku_table.assembly import open_panel
 
     panel = open_panel(sim=True, data=tmp_path / "data", config_path=None)
     live = LiveServer(panel.app)

@@ -19,7 +19,7 @@ import yaml
 from hypothesis import HealthCheck, settings
 from schemathesis.specs.openapi import checks
 
-from app.web.api import OPENAPI_PATH, openapi_document
+from sudoku_table.web.api import OPENAPI_PATH, openapi_document
 
 from .helpers import live_composition
 

@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 from flask.testing import FlaskClient
 
-from app.rules.game import all_variants
-from app.web import catalog
-from app.web.markdown import render
+from sudoku_table.rules.game import all_variants
+from sudoku_table.web import catalog
+from sudoku_table.web.markdown import render
 
 STATIC = Path(catalog.__file__).parent / "static"
 TEMPLATES = Path(catalog.__file__).parent / "templates"

@@ -3,7 +3,7 @@ protanopia and tritanopia (Machado et al. 2009) by their CIELAB distance."""
 
 from __future__ import annotations
 
-from app.web import palette
+from sudoku_table.web import palette
 
 CLEAR = 25.0
 """A CIELAB distance (delta E 1976) two colours keep even under a simulated deficiency."""
@@ -47,7 +47,7 @@ OWN_COLOURS = ("computer", "hint", "unsaved")
 
 
 def test_the_computer_hint_and_unsaved_lights_stay_apart_from_every_other_light() -> None:
-    from app.table.signals import PLAYER_COLORS, SIGNALS, hex_color, legend
+    from sudoku_table.table.signals import PLAYER_COLORS, SIGNALS, hex_color, legend
 
     colors = legend()
     # ``last`` and ``replayed`` take the colour of the seat that moved; ``better`` (a finished
@@ -68,7 +68,7 @@ def test_the_computer_hint_and_unsaved_lights_stay_apart_from_every_other_light(
 
 def test_every_light_has_a_pattern_and_level_of_its_own() -> None:
     """Never colour alone: no two words share both their pattern and their level."""
-    from app.table.signals import SIGNALS, legend
+    from sudoku_table.table.signals import SIGNALS, legend
 
     looks = [(legend()[w]["pattern"], legend()[w]["level"]) for w in SIGNALS if w != "last"]
     assert len(set(looks)) == len(looks)

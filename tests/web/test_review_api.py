@@ -11,9 +11,9 @@ from typing import Any
 import pytest
 from flask.testing import FlaskClient
 
-from app.ai import ComputerConfig
-from app.table import Table
-from app.web import create_app
+from sudoku_table.ai import ComputerConfig
+from sudoku_table.table import Table
+from sudoku_table.web import create_app
 from tests.table.test_archive import file_of
 
 QUICK = ComputerConfig(strong_positions=60, strong_seconds=30.0)

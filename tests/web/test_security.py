@@ -8,10 +8,10 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from app.table import Table
-from app.web import create_app
-from app.web.errors import ApiError
-from app.web.security import PinGuard, host_allowed, origin_matches
+from sudoku_table.table import Table
+from sudoku_table.web import create_app
+from sudoku_table.web.errors import ApiError
+from sudoku_table.web.security import PinGuard, host_allowed, origin_matches
 
 from .helpers import place
 
@@ -175,7 +175,7 @@ def test_playing_needs_no_pin(pin_client: FlaskClient) -> None:
 
 
 def test_answers_to_the_tables_question_need_no_pin() -> None:
-    from app.web.security import input_needs_pin
+    from sudoku_table.web.security import input_needs_pin
 
     asked = {"kind": "discard", "number": 7, "square": "c3"}
     assert not input_needs_pin({"type": "discard", "number": 7}, asked)

@@ -15,12 +15,13 @@ from pathlib import Path
 
 import pytest
 
-from app.assembly import default_data_dir
-from app.web.server import panel_addresses
+from sudoku_table.assembly import default_data_dir
+from sudoku_table.web.server import panel_addresses
 
 ROOT = Path(__file__).resolve().parent.parent.parent
-needs_firmware = pytest.mark.skipif(importlib.util.find_spec("firmware.backend") is None,
-                                    reason="firmware.backend is not written yet")
+needs_firmware = pytest.mark.skipif(
+    importlib.util.find_spec("sudoku_table.firmware.backend") is None,
+                                    reason="sudoku_table.firmware.backend is not written yet")
 
 
 def test_the_data_dir_defaults_to_the_users_data_home(monkeypatch: pytest.MonkeyPatch,
@@ -42,7 +43,8 @@ def start_serve(data: Path, *extra: str) -> tuple[subprocess.Popen[str], str]:
     env = {**os.environ, "PYTHONUNBUFFERED": "1"}
     env.pop("SUDOKU_TABLE_CONFIG", None)
     process = subprocess.Popen(
-        [sys.executable, "-m", "app.cli", "serve", "--sim", "--port", "0", "--data", str(data),
+        [sys.executable, "-m", "sudoku_table.cli", "serve", "--sim", "--port", "0",
+         "--data", str(data),
          *extra],
         cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     assert process.stdout is not None
@@ -114,7 +116,7 @@ def test_a_bad_config_is_one_clear_line(tmp_path: Path) -> None:
     bad = tmp_path / "table.toml"
     bad.write_text("this is = = not toml")
     result = subprocess.run(
-        [sys.executable, "-m", "app.cli", "serve", "--sim", "--port", "0", "--data",
+        [sys.executable, "-m", "sudoku_table.cli", "serve", "--sim", "--port", "0", "--data",
          str(tmp_path), "--config", str(bad)],
         cwd=ROOT, capture_output=True, text=True, timeout=30)
     assert result.returncode == 2

@@ -7,7 +7,7 @@ import time
 
 from flask.testing import FlaskClient
 
-from app.table import Table
+from sudoku_table.table import Table
 
 from .helpers import put
 

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from flask.testing import FlaskClient
 
-from app.config import ConfigError, from_mapping
+from sudoku_table.config import ConfigError, from_mapping
 
 from .helpers import place
 
@@ -84,7 +84,7 @@ def test_the_speech_settings_need_the_pin(pin_client: FlaskClient) -> None:
 
 @pytest.fixture
 def pin_client(table: Any, hardware: Any, tmp_path: Path) -> FlaskClient:
-    from app.web import create_app
+    from sudoku_table.web import create_app
 
     return create_app(table, hardware=hardware, test_config={
         "TESTING": True, "PANEL_PIN": "4711",
@@ -95,7 +95,7 @@ def pin_client(table: Any, hardware: Any, tmp_path: Path) -> FlaskClient:
 def composed(tmp_path: Path) -> Iterator[Any]:
     """Composed as ``sudoku-table serve --sim`` composes it: the simulated table's speaker
     renders with espeak-ng and keeps what it said instead of playing it."""
-    from app.assembly import open_panel
+    from sudoku_table.assembly import open_panel
 
     panel = open_panel(sim=True, data=tmp_path / "data", config_path=None)
     yield panel
@@ -153,7 +153,7 @@ def test_settings_changed_at_once_from_two_phones_are_all_kept(
     (the language was lost before)."""
     import threading
 
-    from app.web import settings
+    from sudoku_table.web import settings
 
     real_load = settings.load
     both_read = threading.Barrier(2, timeout=2)
@@ -214,7 +214,7 @@ def test_a_setting_the_card_cannot_keep_is_refused_in_words_and_changes_nothing(
 def test_a_full_card_keeps_the_old_settings_and_no_half_written_file() -> None:
     """On a real full card: the change is refused, the old file stays, and the new file's
     beginning is not left beside it taking space (it was before)."""
-    from app.web import settings
+    from sudoku_table.web import settings
     from tests.table.faults import small_disk
 
     with small_disk() as disk:

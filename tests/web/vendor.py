@@ -1,7 +1,7 @@
-"""The kept libraries the panel serves (``app/web/static/vendor``): fetched from the npm
-registry, checked against the package's published integrity, and written where the panel
-serves them. The files are kept in the repository (the table works offline); this fetches
-them again and proves they are what the package published.
+"""The kept libraries the panel serves (``src/sudoku_table/web/static/vendor``): fetched from the
+npm registry, checked against the package's published integrity, and written where the panel serves
+them. The files are kept in the repository (the table works offline); this fetches them again and
+proves they are what the package published.
 
     python -m tests.web.vendor      # fetch and check again
 """
@@ -16,7 +16,7 @@ import tarfile
 import urllib.request
 from pathlib import Path
 
-VENDOR = Path(__file__).resolve().parents[2] / "app" / "web" / "static" / "vendor"
+VENDOR = Path(__file__).resolve().parents[2] / "src" / "sudoku_table" / "web" / "static" / "vendor"
 
 KEPT = {
     "d3.min.js": {

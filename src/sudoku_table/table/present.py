@@ -1,0 +1,402 @@
+"""What the players see of the companion's state: LED words, guidance arrows and the prompt.
+
+Pure functions of a ``Companion``: they change nothing. ``look`` computes all three once per
+change (the board's differences once for both the signals and the arrows), and the table keeps
+the result for the LED frame and the view alike.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cache
+from typing import TYPE_CHECKING, Any
+
+from sudoku_table.rules.actions import OFF, Blank, Discard, Joker, Move, Place
+from sudoku_table.rules.game import BLANKS_PHASE
+from sudoku_table.rules.geometry import Geometry
+
+from . import computer, moving, placing
+from . import signals as lights
+from .pairing import pair_up
+from .view import BlankChoice, Guidance, Next, Pad, Prompt, count, step
+
+if TYPE_CHECKING:
+    from .companion import Companion
+
+
+@dataclass(frozen=True)
+class Look:
+    """Everything the players see of one moment of the game."""
+
+    signals: dict[str, str]
+    guidance: list[Guidance]
+    prompt: Prompt | None
+    last_player: int | None
+    next: Next
+    unturned: dict[str, int | None]
+    pad: Pad | None
+    blank_choice: BlankChoice | None
+    where: bool
+
+
+def look(c: Companion, saving: SavingStep | None = None) -> Look:
+    """The signals, the guidance, the prompt and the next step, each computed once.
+    ``saving``: the table cannot save (why, as ``cannot_save``'s parameters): that is the next
+    step, and the board's corners show the ``unsaved`` light too."""
+    missing, extra = c.differences()
+    ask = prompt(c)
+    lit = signals(c, missing, extra)
+    nxt = next_step(c, ask, missing, extra)
+    if saving is not None:
+        lit.update(dict.fromkeys(corners(c.game.geometry), "unsaved"))
+        nxt = step("cannot_save", None, **saving)
+    return Look(lit, guidance(c, missing, extra), ask, c.history.last_player(), nxt, unturned(c),
+                pad(c, ask, nxt), blank_choice(c), where_offered(c, nxt))
+
+
+SavingStep = dict[str, Any]
+"""The parameters of the ``cannot_save`` step: ``cause`` and ``held`` (see ``Table``)."""
+
+
+@cache
+def corners(geometry: Geometry) -> frozenset[str]:
+    """The board's outermost cells in its four diagonal directions (its corners on a square
+    board): where the ``unsaved`` light shows that the table cannot save (worked out once per
+    board, not at every event while the table cannot save)."""
+    def at(cell: str) -> tuple[int, int]:
+        return ord(cell[0]), int(cell[1:])
+    cells = sorted(geometry.cells)
+    return frozenset(max(cells, key=lambda x: (sx * at(x)[0] + sy * at(x)[1], x))
+                     for sx in (-1, 1) for sy in (-1, 1))
+
+
+def held_squares(c: Companion) -> set[str]:
+    """The squares of the entry that waits to be saved (its piece, its move's path)."""
+    held = c.held
+    if held is None:
+        return set()
+    action = held.action
+    if isinstance(action, Place | Blank | Joker):
+        return {action.cell}
+    if isinstance(action, Move):
+        return {s for s in action.path if s != OFF}
+    return set()
+
+
+def unturned(c: Companion) -> dict[str, int | None]:
+    """The pieces still to be turned over, with the owner whose face they still show: the panel
+    draws them as they stand on the table until the sensors have seen them turned."""
+    board = c.state.board
+    return {square: face for square, face in sorted(c.history.faces.items())
+            if square in board}
+
+
+def pad(c: Companion, ask: Prompt | None, nxt: Next) -> Pad | None:
+    """The numbers the panel's number pad offers now, or None (hidden: no number is asked).
+
+    Asked: the legal numbers for the new piece (or the computer's card). Otherwise, when the
+    mover is about to put a piece down, a number may be chosen first: the numbers that can be
+    played now (placed somewhere, set aside or laid as a joker), from what is left to them."""
+    if ask is not None and ask["kind"] in ("number", "hand"):
+        if not ask["choices"]:
+            return None  # nothing to tap: the piece goes away (or is told as a joker)
+        return {"numbers": list(ask["choices"]), "for": ask["kind"]}
+    state = c.state
+    if (state.over or c.move_game or c.clearing or c.setting_up or c.computer_turn
+            or c.pending is not None or state.phase == BLANKS_PHASE
+            or nxt["code"] not in ("place", "place_number", "lay_joker", "set_aside")):
+        return None
+    return {"numbers": placing.playable_numbers(c), "for": "in_hand"}
+
+
+def blank_choice(c: Companion) -> BlankChoice | None:
+    """The blank whose colour the table assumed, while its setter may still say it shows
+    another (until the next action): asked of them beside the next step, never instead."""
+    if c.blank_choice is None:  # asked even after the blank that ended the game
+        return None
+    square, owners, setter = c.blank_choice
+    piece = c.state.board.get(square)
+    if piece is None:
+        return None
+    return {"square": square, "choices": list(owners), "owner": piece.owner, "player": setter}
+
+
+def where_offered(c: Companion, nxt: Next) -> bool:
+    """Whether the panel offers to light where a piece may go: the game restricts it (its
+    ``where_rule``) and a person is about to put one down."""
+    return nxt["code"] == "place" and nxt["actor"] not in c.computers and \
+        c.game.where_rule(c.state) is not None
+
+
+def where_squares(c: Companion) -> set[str]:
+    """The empty cells where the mover may put a piece now, while the players asked for them."""
+    if c.where_asked is not c.state or c.state.over:
+        return set()
+    board = c.state.board
+    return {cell for cell in c.game.geometry.cells
+            if cell not in board and placing.number_choices(c, cell)}
+
+
+def takeback_step(c: Companion, missing: set[str], extra: set[str]) -> Next:
+    """After a take-back or a redo: in words, what to take away, put back, move and turn."""
+    pairs = guidance(c, missing, extra)
+    moved_from = {p["from"] for p in pairs}
+    moved_to = {p["to"] for p in pairs}
+    actor = c.history.undone_player() if c.takeback == "undo" else c.history.last_player()
+    if c.debt:
+        actor = c.history.turner
+    parts = {"take_away": sorted(extra - moved_from), "put_back": sorted(missing - moved_to),
+             "moves": pairs, "turn": sorted((c.debt & set(c.state.board)) | c.turning)}
+    if c.takeback == "undo":
+        return step("undo_on_board", actor, **parts)
+    return step("redo_on_board", actor, **parts)
+
+
+def next_step(c: Companion, ask: Prompt | None, missing: set[str], extra: set[str]) -> Next:
+    """The next physical act, and who is to do it: the panel's what-now bar says it in words."""
+    state = c.state
+    mover = state.to_move
+    if c.held is not None:
+        return step("cannot_save", None, cause=None, held=c.held.to_json())
+    if c.clearing:
+        return step("clear_board", None, pieces=count(len(c.occupied), "piece"),
+                    squares=sorted(c.occupied))
+    if ask is not None and ask["kind"] == "setup":
+        return step("set_up", None, square=ask["square"], piece=ask["piece"], left=ask["left"])
+    if c.debt or c.turning:
+        if c.takeback is not None:
+            return takeback_step(c, missing, extra)
+        squares = sorted((c.debt & set(state.board)) | c.turning)
+        # At the end too: the final board is the one with every piece turned.
+        return step("turn_over", c.history.turner, squares=squares)
+    if state.over:
+        return step("game_over", None, winners=list(state.winners),
+                    reason=c.game.end_reason(state))
+    if c.takeback is not None and (missing or extra) and c.pending is None \
+            and c.motion is None:
+        return takeback_step(c, missing, extra)
+    if c.computer_turn:
+        return computer_step(c, missing, extra)
+    pending = c.pending
+    if pending is not None and ask is not None:
+        if ask["kind"] == "number":
+            # A stone that fits nowhere may be laid face down anywhere: the bar says how.
+            joker = bool(placing.joker_choices(c, pending.square))
+            if ask["choices"]:
+                return step("say_number", mover, square=pending.square,
+                            **({"joker": True} if joker else {}))
+            if joker:
+                return step("say_joker", mover, square=pending.square)
+            return step("take_away", mover, square=pending.square)
+        if ask["kind"] == "joker":
+            return step("lay_joker", mover, square=pending.square, number=ask["number"])
+        if ask["kind"] == "discard":
+            return step("set_aside", mover, number=ask["number"])
+    motion = c.motion
+    if motion is not None:
+        if motion.illegal and motion.at:
+            return step("lift_again", mover, square=motion.at)
+        if ask is not None and ask["kind"] == "bear_off":
+            return step("bear_off", mover, square=ask["square"])
+        if motion.at is None:
+            return step("set_down", mover, square=motion.start)
+        return step("jump_on", mover, square=motion.at)
+    if missing or extra:
+        return step("put_right", None, missing=sorted(missing), extra=sorted(extra))
+    if ask is not None:
+        if ask["kind"] == "place":
+            return step("place_number", mover, number=ask["number"])
+        if ask["kind"] == "joker":
+            return step("lay_joker", mover, number=ask["number"])
+        if ask["kind"] == "discard":
+            return step("set_aside", mover, number=ask["number"])
+        if ask["kind"] == "end_turn" or state.phase == BLANKS_PHASE:
+            return step("blanks_or_end", mover)
+    if c.move_game:
+        return step("move", mover)
+    params: dict[str, object] = {}
+    rule = c.game.where_rule(state)
+    if rule is not None:
+        params["rule"] = rule.to_json()
+    again = in_a_row(c)
+    if again > 1:
+        params["nth"] = again
+    return step("place", mover, **params)
+
+
+def in_a_row(c: Companion) -> int:
+    """Which placement in a row of the mover's this is (2: their second stone of a turn of
+    two, as SUDOKU FAMILY's two players place A, B, B, A, A...)."""
+    mover = c.mover
+    n = 1
+    for index in range(len(c.actions) - 1, -1, -1):
+        if c.history.player_of(index) != mover:
+            break
+        n += 1
+    return n
+
+def computer_step(c: Companion, missing: set[str], extra: set[str]) -> Next:
+    """What a person is to do for the computer now: put a wrong piece right, tell its card,
+    wait while it chooses, or carry out its action."""
+    mover = c.mover
+    pending, motion, expect = c.pending, c.motion, c.expect
+    if pending is not None:
+        return step("computer_take_away", mover, square=pending.square)
+    if motion is not None:
+        if motion.illegal and motion.at:
+            return step("lift_again", mover, square=motion.at)
+        if not c.moves_from(motion.start):
+            return step("computer_put_back", mover, square=motion.start)
+    if missing or extra:
+        return step("put_right", None, missing=sorted(missing), extra=sorted(extra))
+    if c.needs_hand:
+        return step("computer_hand", mover, piece=c.game.piece_word,
+                    choices=computer.hand_choices(c))
+    if expect is None:
+        return step("computer_thinking", mover)
+    code, params = computer.plan_step(expect, drawn=c.draw_seed is not None)
+    return step(code, mover, **params)
+
+
+def last_squares(c: Companion) -> set[str]:
+    if not c.actions:
+        return set()
+    action = c.actions[-1]
+    squares: set[str] = set()
+    if isinstance(action, Place | Blank | Joker):
+        squares.add(action.cell)
+    elif isinstance(action, Move) and not action.bears_off:
+        squares.add(action.path[-1])
+    geometry = c.game.geometry
+    for name in c.state.last.completed:
+        for areas in (geometry.houses, geometry.sections, geometry.bonus, geometry.regions):
+            if name in areas:
+                squares.update(areas[name])
+                break
+    return squares & set(c.state.board)
+
+
+def hint_squares(c: Companion) -> set[str]:
+    """Where the hint asked for in this state would act."""
+    advice = c.advice_now()
+    if advice is None or c.state.over:
+        return set()
+    return computer.plan_squares(c, advice.action)
+
+
+def hint_targets(c: Companion) -> set[str]:
+    number = c.in_hand
+    if not c.hints or number is None or c.state.over:
+        return set()
+    board = c.state.board
+    return set(c.history.cached(f"hints {number}", lambda: {
+        cell for cell in c.game.geometry.cells
+        if cell not in board and c.check(Place(cell, number)) is None}))
+
+
+def signals(c: Companion, missing: set[str], extra: set[str]) -> dict[str, str]:
+    """One word of the LED language per lit square (``missing`` and ``extra`` as
+    ``Companion.differences`` gives them)."""
+    if c.clearing:  # only the leftovers of the last game: take them away
+        return lights.merge({"extra": extra})
+    if c.held is not None:  # nothing counts until it is saved: the board as it would then be
+        return lights.merge({"missing": missing, "extra": extra, "unsaved": held_squares(c)})
+    if c.state.over:  # nothing left to place or put right: the last move and its flips
+        return lights.merge({"flip": c.debt & set(c.state.board), "last": last_squares(c)})
+    layers: dict[str, set[str]] = {
+        "missing": missing,
+        "extra": extra,
+        "flip": c.debt & set(c.state.board),
+        "last": last_squares(c),
+        "target": moving.targets(c) | hint_targets(c) | where_squares(c),
+        "hint": hint_squares(c),
+    }
+    expect = c.expect
+    if expect is not None and c.pending is None:
+        layers["computer"] = computer.plan_squares(c, expect)
+    if not c.setting_up:
+        layers["dead"] = set(c.dead()) - c.occupied
+    else:
+        todo = [cell for cell in c.setup_order if cell not in c.occupied]
+        layers["setup"] = set(todo[:1])
+    pending = c.pending
+    if pending is not None:
+        if pending.illegal is None:
+            layers["number"] = {pending.square}
+        else:
+            layers["illegal"] = {pending.square}
+            layers["conflict"] = set(pending.illegal.cells) & c.occupied
+    if c.motion is not None and c.motion.illegal and c.motion.at:
+        layers.setdefault("illegal", set()).add(c.motion.at)
+        layers.setdefault("conflict", set()).update(set(c.motion.conflict) & c.occupied)
+    return lights.merge(layers)
+
+
+def guidance(c: Companion, missing: set[str], extra: set[str]) -> list[Guidance]:
+    """Pairs of extra and missing pieces: "move the piece from there to here". Only a piece
+    that came after the other went can be it; a piece the table knows (one taken back) is sent
+    only where a piece like it belongs; a piece found standing at a restart is nobody's
+    (taken away, while the drawing shows which piece goes where)."""
+    board = c.state.board
+
+    def alike(there: str, here: str) -> bool:
+        # A piece is lifted before it is put down elsewhere.
+        if c.changed.get(here, -1) > c.changed.get(there, -1) or there in c.strays:
+            return False
+        known = c.known_extra.get(there)
+        if known is None or here not in board:
+            return True
+        # Each player's own cards are theirs; shared pieces may show either face.
+        return known.number == board[here].number and (
+            not c.game.own_piles or known.owner == board[here].owner)
+
+    return [{"from": a, "to": b} for a, b in pair_up(sorted(missing), sorted(extra), alike)]
+
+
+def prompt(c: Companion) -> Prompt | None:
+    """What the table waits for from the panel, or None."""
+    state = c.state
+    if c.clearing or c.held is not None:
+        return None
+    if c.setting_up:
+        todo = [cell for cell in c.setup_order if cell not in c.occupied]
+        if todo:
+            return {"kind": "setup", "square": todo[0],
+                    "piece": c.setup[todo[0]].to_json(), "left": len(todo)}
+    if c.computer_turn:
+        if c.needs_hand and c.pending is None and c.motion is None:
+            return {"kind": "hand", "choices": computer.hand_choices(c)}
+        expect = c.expect
+        if isinstance(expect, Discard) and c.pending is None:
+            return {"kind": "discard", "number": expect.number}
+        return None
+    pending = c.pending
+    if pending is not None:
+        if pending.illegal is not None and pending.number is not None:
+            number = pending.number
+            if c.check(Joker(pending.square, number)) is None:
+                return {"kind": "joker", "square": pending.square, "number": number}
+            if c.check(Discard(number)) is None:
+                return {"kind": "discard", "number": number, "square": pending.square}
+        return {"kind": "number", "square": pending.square,
+                "choices": placing.number_choices(c, pending.square)}
+    offer = moving.bear_off_offer(c)
+    if offer is not None:
+        return {"kind": "bear_off", "square": offer.path[-2], "path": list(offer.path)}
+    if c.blank_choice is not None and c.blank_choice[2] == state.to_move \
+            and state.phase == BLANKS_PHASE:
+        square, owners, _ = c.blank_choice
+        piece = state.board.get(square)
+        return {"kind": "blank", "square": square, "choices": owners,
+                "owner": piece.owner if piece else None}
+    if c.in_hand is not None and not state.over:
+        number = c.in_hand
+        if c.check(Discard(number)) is None:
+            return {"kind": "discard", "number": number}
+        if any(c.check(Joker(cell, number)) is None
+               for cell in c.game.geometry.cells if cell not in state.board):
+            return {"kind": "joker", "number": number}
+        return {"kind": "place", "number": number}
+    if state.phase == BLANKS_PHASE and not state.over:
+        return {"kind": "end_turn", "choices": sorted(c.dead())}
+    return None

@@ -1,0 +1,245 @@
+"""The review of a game in words and as one document: for the panel (in the request's
+language) and for ``sudoku-table review`` (in the configured or given language).
+
+The judgement itself is language-free (``sudoku_table.ai.review``: codes, numbers, actions); this
+module words it with the players' names: each move, the computer's move and its reasons (the
+hints' own words), the verdict, what chance decided, and one summary per player ("Anna: 14 of
+18 moves as good as the computer's; the biggest chance missed: 7 on c4 (+5 points), move 23").
+Every sentence is a catalog entry (``N_``), so German and English come from one place.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from sudoku_table.ai.reasons import WORDINGS, Reason
+from sudoku_table.ai.review import Judgement, Summary, summarize
+from sudoku_table.rules.actions import Action, Discard, Joker
+from sudoku_table.rules.game import Game, State
+from sudoku_table.rules.wording import N_
+
+from .i18n import action_words, translate
+
+VERDICT_WORDS: Mapping[str, str] = {
+    "best": N_("the computer's own move"),
+    "good": N_("as good as the computer's move"),
+    "forced": N_("the only possible move"),
+    "slip": N_("a little weaker than the computer's move"),
+    "miss": N_("a chance missed"),
+}
+"""Each verdict of ``sudoku_table.ai.review.VERDICTS`` in words."""
+
+GAIN_WORDS: Mapping[str, tuple[str, str]] = {
+    "points": (N_("+{n} point"), N_("+{n} points")),
+    "markers": (N_("+{n} marker"), N_("+{n} markers")),
+    "chance": (N_("chance to win +{n} %"), N_("chance to win +{n} %")),
+}
+"""How much better the computer's move was, in the family's unit (one, many)."""
+
+SUMMARY = N_("{player}: {good} of {moves} moves as good as the computer's")
+SUMMARY_ONE = N_("{player}: {good} of 1 move as good as the computer's")
+SUMMARY_NONE = N_("{player}: no move with a choice")
+SUMMARY_PENDING = N_("{player}: no move judged yet")
+SUMMARY_MISSED = N_("the biggest chance missed: {action} ({gain}), move {move}")
+SUMMARY_FORCED = N_("{count} more had only one possibility")
+KNOWN = N_("Each move is judged only with what its player knew: what they held in hand, not "
+           "the {pieces} still to come.")
+KNOWN_ALL = N_("Each move is judged in the position its player saw; nothing was hidden.")
+FORCED_CARD = N_("The {number} fitted only here: chance decided this move, not the player.")
+FORCED_NOWHERE = N_("The {number} fitted nowhere: chance decided this move, not the player.")
+FORCED_MOVE = N_("There was no other move.")
+ODDS = N_("Chance decided which was better: {player}'s move would have done as well for {good} "
+          "of the {total} {pieces} {next} could hold next.")
+MOVE = N_("Move {move}: {player}: {action}")
+BETTER = N_("The computer: {action}")
+SCORED = N_("{player} {points}")
+PIECES = {"card": N_("cards"), "stone": N_("stones"), "piece": N_("pieces")}
+"""What a game's pieces are called (``Game.piece_word``), many of them."""
+
+
+def player_names(game: Game, names: Sequence[str], language: str) -> list[str]:
+    """The players' names as typed in the record, else their seats' names (White, Black;
+    Player 3) in ``language``."""
+    found = []
+    for seat in range(game.players):
+        typed = names[seat] if seat < len(names) else ""
+        if typed:
+            found.append(typed)
+        elif seat < len(game.player_labels):
+            found.append(translate(game.player_labels[seat], language))
+        else:
+            found.append(translate("Player {n}", language, n=seat + 1))
+    return found
+
+
+def reason_words(reason: Reason, names: Sequence[str], language: str) -> str:
+    """A hint's reason in ``language``, a player named by their name."""
+    params: dict[str, Any] = {}
+    for key, value in reason.params.items():
+        if key == "player" and isinstance(value, int) and 0 <= value < len(names):
+            params[key] = names[value]
+        elif isinstance(value, tuple):
+            params[key] = list(value)
+        else:
+            params[key] = value
+    return translate(WORDINGS[reason.code], language, **params)
+
+
+def gain_words(loss: float, measure: str, language: str) -> str:
+    """How much better the computer's move was ("+5 points", "+12 % chance to win")."""
+    n = round(100 * loss) if measure == "chance" else round(loss)
+    one, many = GAIN_WORDS[measure]
+    return translate(one if n == 1 else many, language, n=n)
+
+
+def _pieces(game: Game, language: str) -> str:
+    return translate(PIECES.get(game.piece_word, PIECES["piece"]), language)
+
+
+def known_words(game: Game, language: str) -> str:
+    """What each move is judged with: what its player held (hidden hands), else everything."""
+    if game.hidden_hands:
+        return translate(KNOWN, language, pieces=_pieces(game, language))
+    return translate(KNOWN_ALL, language)
+
+
+def note_words(game: Game, judged: Judgement, names: Sequence[str], language: str) -> str | None:
+    """What chance decided about this move, if anything: the card in hand left one move
+    only, or which of the two moves was better depended on the next player's card."""
+    if judged.verdict == "forced":
+        if judged.hand is None:
+            return translate(FORCED_MOVE, language)
+        template = FORCED_NOWHERE if isinstance(judged.action, Discard | Joker) else FORCED_CARD
+        return translate(template, language, number=judged.hand)
+    if judged.odds is not None and judged.opponent is not None:
+        return translate(ODDS, language, player=names[judged.player], good=judged.odds[0],
+                         total=judged.odds[1], pieces=_pieces(game, language),
+                         next=names[judged.opponent])
+    return None
+
+
+def summary_words(summary: Summary, names: Sequence[str], language: str) -> str:
+    """One player's summary in a sentence."""
+    name = names[summary.player]
+    if not summary.moves:
+        return translate(SUMMARY_PENDING, language, player=name)
+    if not summary.choices:
+        text = translate(SUMMARY_NONE, language, player=name)
+    else:
+        text = translate(SUMMARY_ONE if summary.choices == 1 else SUMMARY, language,
+                         player=name, good=summary.as_good, moves=summary.choices)
+    if summary.biggest is not None:
+        biggest = summary.biggest
+        text += "; " + translate(SUMMARY_MISSED, language,
+                                 action=action_words(biggest.best, language),
+                                 gain=gain_words(biggest.loss, biggest.measure, language),
+                                 move=biggest.index + 1)
+    if summary.forced and summary.choices:
+        text += " (" + translate(SUMMARY_FORCED, language, count=summary.forced) + ")"
+    return text
+
+
+def scored_words(points: Sequence[int], names: Sequence[str], language: str) -> str:
+    """What a move gave each player ("Anna +3, Ben -1"), or empty."""
+    return ", ".join(translate(SCORED, language, player=names[p],
+                               points=f"+{n}" if n > 0 else str(n))
+                     for p, n in enumerate(points) if n)
+
+
+def move_entry(game: Game, states: Sequence[State], actions: Sequence[Action], index: int,
+               judged: Judgement | None, seats: Sequence[str], language: str) -> dict[str, Any]:
+    """One move of the review document: what was played and scored, and once judged, the
+    computer's move with its reasons, the verdict and what chance decided, worded."""
+    action = actions[index]
+    player = states[index].to_move
+    after = states[index + 1]
+    entry: dict[str, Any] = {
+        "index": index, "move": index + 1, "player": player, "action": action.to_json(),
+        "points": list(after.last.points), "verdict": None,
+        "text": translate(MOVE, language, move=index + 1,
+                          player=seats[player] if player is not None else "",
+                          action=action_words(action, language)),
+        "scored": scored_words(after.last.points, seats, language),
+    }
+    if judged is None:
+        return entry
+    entry.update(judged.to_json())
+    entry.update({
+        "verdict_text": translate(VERDICT_WORDS[judged.verdict], language),
+        "best_text": translate(BETTER, language, action=action_words(judged.best, language)),
+        "best_scored": scored_words(judged.best_points, seats, language),
+        "gain": (gain_words(judged.loss, judged.measure, language)
+                 if judged.verdict in ("slip", "miss") else None),
+        "reasons": [{**r.to_json(), "text": reason_words(r, seats, language)}
+                    for r in judged.reasons],
+        "played_reasons": [{**r.to_json(), "text": reason_words(r, seats, language)}
+                           for r in judged.played_reasons],
+        "note": note_words(game, judged, seats, language),
+    })
+    return entry
+
+
+def document(game: Game, states: Sequence[State], actions: Sequence[Action],
+             judgements: Sequence[Judgement], names: Sequence[str], language: str,
+             extra: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    """The review as one JSON document (docs/records.md, "The review of a game"): every move
+    (judged or not yet), the score of every player after every move, each player's summary,
+    all worded in ``language``; ``extra`` fields (status, progress) are added as they are."""
+    from sudoku_table.ai.heuristics import heuristic_for
+
+    seats = player_names(game, names, language)
+    judged = {j.index: j for j in judgements}
+    done = [judged[i] for i in sorted(judged)]
+    return {
+        "variant": game.id, "name": translate(game.name, language), "players": game.players,
+        "names": seats, "measure": heuristic_for(game).measure,
+        "hidden_hands": game.hidden_hands,
+        "known": known_words(game, language),
+        "scores": [list(game.scores(s)) for s in states],
+        "moves": [move_entry(game, states, actions, i, judged.get(i), seats, language)
+                  for i in range(len(actions))],
+        "summary": [{**s.to_json(), "name": seats[s.player],
+                     "text": summary_words(s, seats, language)}
+                    for s in summarize(done, game.players)],
+        **(extra or {}),
+    }
+
+
+# --- for people at a terminal -------------------------------------------------------------------
+
+TITLE = N_("{game}, {players}: each move beside the computer's ({level})")
+SUMMARY_TITLE = N_("Summary")
+
+
+def title_lines(game: Game, seats: Sequence[str], level: str, language: str) -> list[str]:
+    """The head of the review as text: the game, its players, the level, what was known."""
+    from sudoku_table.table.computer import LEVEL_WORDS
+
+    return [translate(TITLE, language, game=translate(game.name, language),
+                      players=", ".join(seats),
+                      level=translate(LEVEL_WORDS.get(level, level), language)),
+            known_words(game, language), ""]
+
+
+def move_lines(entry: Mapping[str, Any]) -> list[str]:
+    """One move of the review document as text: the move and its verdict, then (unless it
+    was the computer's own move) the computer's move with its reasons, then the note."""
+    head = entry["text"] + (f" ({entry['scored']})" if entry.get("scored") else "")
+    if entry.get("verdict") is None:
+        return [head]
+    verdict = entry["verdict_text"] + (f" ({entry['gain']})" if entry.get("gain") else "")
+    lines = [f"{head}: {verdict}"]
+    if entry["verdict"] not in ("best", "forced"):
+        best = entry["best_text"] + (f" ({entry['best_scored']})" if entry["best_scored"]
+                                     else "")
+        reasons = "; ".join(r["text"] for r in entry["reasons"])
+        lines.append("    " + best + (f": {reasons}" if reasons else ""))
+    if entry.get("note"):
+        lines.append("    " + entry["note"])
+    return lines
+
+
+def summary_lines(doc: Mapping[str, Any], language: str) -> list[str]:
+    """The players' summaries as text, under a heading."""
+    return ["", translate(SUMMARY_TITLE, language), *[s["text"] for s in doc["summary"]]]
