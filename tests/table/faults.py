@@ -26,7 +26,7 @@ from typing import Any
 
 import pytest
 
-from sudoku_table.table import journal as journal_module
+from sudoku_table.table.journal import disk as journal_module
 
 WRITES = ("INSERT", "UPDATE", "DELETE", "COMMIT", "PRAGMA WAL_CHECKPOINT")
 SQLITE_CODES = {"full": (13, "SQLITE_FULL", "database or disk is full"),
