@@ -50,6 +50,7 @@ class Journal:
     # --- opening ---------------------------------------------------------------------------
 
     def _open_and_check(self) -> None:
+        """Open the file and run every check, in the order docs/DESIGN.md tells them."""
         mark, mark_problem = self._mark.read()
         held = evidence.hold(self.path, self._tell)
         fresh = self._open_or_set_aside()
