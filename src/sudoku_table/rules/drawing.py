@@ -51,6 +51,8 @@ SQUARE_PAD = 0.52
 """The drawing's margin around the outer cells of a square board (edge to edge)."""
 OTHER_PAD = 0.8
 """The margin around the outer cells of other boards (their shapes reach further)."""
+EDGE = 0.05
+"""The least margin between an outline's corner and the drawing's edge."""
 HEX_FILL = 0.98
 """Hexagons fill this share of the space to their neighbours (a hair of gap between)."""
 POINT_RADIUS = 0.44
@@ -459,8 +461,14 @@ def drawing(geometry: Geometry) -> Drawing:
     xs = [p[0] for p in pos.values()] + [c.at[0] for c in clues]
     ys = [p[1] for p in pos.values()] + [c.at[1] for c in clues]
     pad = unit * (SQUARE_PAD if square else OTHER_PAD)
-    box = (min(xs) - pad, min(ys) - pad, max(xs) - min(xs) + 2 * pad,
-           max(ys) - min(ys) + 2 * pad)
+    # Around the centres, and around every outline where one reaches further (a cube's corner;
+    # square boards run edge to edge, their coordinates printed inside the squares).
+    corners = [] if square else [p for c in cells for p in c.outline or ()]
+    low_x = min([x - pad for x in xs] + [x - EDGE * unit for x, _ in corners])
+    low_y = min([y - pad for y in ys] + [y - EDGE * unit for _, y in corners])
+    high_x = max([x + pad for x in xs] + [x + EDGE * unit for x, _ in corners])
+    high_y = max([y + pad for y in ys] + [y + EDGE * unit for _, y in corners])
+    box = (low_x, low_y, high_x - low_x, high_y - low_y)
 
     borders: list[Segment] = []
     if geometry.regions and square:
