@@ -176,7 +176,10 @@ def test_the_panel_and_the_overlay_show_the_same_board(browser: Any, server: str
             assert sorted(shown["numbers"]) == sorted(paper["clues"].values()), variant
             assert set(shown["dots"]) == paper["dots"], variant
             assert len(shown["dots"]) == len(paper["dots"]), variant
-            assert shown["links"] == paper["links"], variant
+            # Links join a lattice's points on both; hexagons touch on the panel, so only the
+            # paper, where each keeps its own square, links them.
+            points = new_game(variant).geometry.shape == "triangle"
+            assert shown["links"] == (paper["links"] if points else 0), variant
     finally:
         context.close()
     assert not errors, errors

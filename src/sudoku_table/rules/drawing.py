@@ -202,11 +202,12 @@ def marked_cells(game: Any) -> tuple[str, ...]:
 
 
 def region_colours(geometry: Geometry, links: Sequence[tuple[str, str]] = ()) -> dict[str, int]:
-    """A palette index per region. A few regions (faces, triangles: no more than the palette)
-    each get their own, in the order listed, as on the printed boards; more (blocks, cages)
-    are coloured so that regions touching on the sensor grid or on the drawn board differ
-    (greedy, most constrained first, spreading the palette: easier to read)."""
-    names = list(geometry.regions)
+    """A palette index per region, taken in the order of their names. A few regions (faces,
+    triangles: no more than the palette) each get their own, as on the printed boards; more
+    (blocks, cages) each get the first index no region it touches (on the sensor grid or on the
+    drawn board) has yet, so touching regions differ and a grid of blocks is a calm
+    checkerboard."""
+    names = sorted(geometry.regions)
     if len(names) <= PALETTE_SIZE:
         return {name: i for i, name in enumerate(names)}
     owner = region_of(geometry)
@@ -219,14 +220,9 @@ def region_colours(geometry: Geometry, links: Sequence[tuple[str, str]] = ()) ->
             touching[ra].add(rb)
             touching[rb].add(ra)
     colours: dict[str, int] = {}
-    for name in sorted(names, key=lambda n: (-len(touching[n]), n)):
+    for name in names:
         used = {colours[n] for n in touching[name] if n in colours}
-        free = [c for c in range(PALETTE_SIZE) if c not in used] or list(range(PALETTE_SIZE))
-        uses = {c: 0 for c in free}
-        for c in colours.values():
-            if c in uses:
-                uses[c] += 1
-        colours[name] = min(free, key=lambda c: (uses[c], c))
+        colours[name] = next((c for c in range(PALETTE_SIZE) if c not in used), 0)
     return colours
 
 
@@ -298,24 +294,26 @@ def _hexagon(at: Point, unit: float, pointy: bool) -> tuple[Point, ...]:
                   at[1] + radius * math.sin(math.radians(start + 60 * k))) for k in range(6))
 
 
-def _lattice_basis(cells: Sequence[str], pos: Mapping[str, Point],
-                   unit: float) -> tuple[Point, Point] | None:
-    """The two shortest independent steps between the cells: a cube face's lattice."""
-    steps: list[tuple[float, Point]] = []
-    for i, a in enumerate(cells):
-        for b in cells[i + 1:]:
-            v = (pos[b][0] - pos[a][0], pos[b][1] - pos[a][1])
-            length = math.hypot(*v)
-            if 1e-6 < length < unit * 1.6:
-                steps.append((length, v))
-    steps.sort(key=lambda s: s[0])
-    if not steps:
-        return None
-    first, u = steps[0]
-    for length, v in steps:
-        if abs(u[0] * v[1] - u[1] * v[0]) > 0.3 * first * length:
-            return u, v
-    return None
+def _grid_basis(cell: str, pos: Mapping[str, Point],
+                owner: Mapping[str, str]) -> tuple[Point, Point] | None:
+    """The drawn steps to ``cell``'s neighbours along its file and its rank on the sensor grid,
+    in its own region (a cube face's two edges); None when it has no such pair."""
+    f, r = parse_square(cell)
+    steps = []
+    for df, dr in ((1, 0), (0, 1)):
+        found = None
+        for sign in (1, -1):
+            nf, nr = f + sign * df, r + sign * dr
+            other = f"{FILES[nf]}{nr + 1}" if 0 <= nf < SIZE and 0 <= nr < SIZE else ""
+            if other in pos and owner.get(other) == owner.get(cell):
+                found = (sign * (pos[other][0] - pos[cell][0]),
+                         sign * (pos[other][1] - pos[cell][1]))
+                break
+        if found is None or math.hypot(*found) < 1e-9:
+            return None
+        steps.append(found)
+    u, v = steps
+    return None if abs(u[0] * v[1] - u[1] * v[0]) < 1e-9 else (u, v)
 
 
 def _parallelogram(at: Point, basis: tuple[Point, Point]) -> tuple[Point, ...]:
@@ -335,16 +333,16 @@ def _outlines(geometry: Geometry, pos: Mapping[str, Point], unit: float,
     if shape == "hex":
         pointy = _is_pointy(pos, unit)
         return {c: _hexagon(pos[c], unit, pointy) for c in geometry.cells}
-    # Any other shape (the cube's faces): a parallelogram per cell along its region's lattice.
-    bases: dict[str, tuple[Point, Point] | None] = {}
+    # Any other shape (the cube's faces): a parallelogram per cell, its sides the steps to its
+    # neighbours on the sensor grid in its region (a cell without both takes its region's).
+    bases = {c: _grid_basis(c, pos, owner) for c in geometry.cells}
+    of_region: dict[str | None, tuple[Point, Point]] = {}
+    for cell, basis in bases.items():
+        if basis is not None:
+            of_region.setdefault(owner.get(cell), basis)
     result: dict[str, tuple[Point, ...] | None] = {}
     for cell in geometry.cells:
-        name = owner.get(cell, "")
-        if name not in bases:
-            members = list(geometry.regions[name]) if name else list(geometry.cells)
-            bases[name] = (_lattice_basis(members, pos, unit)
-                           or _lattice_basis(list(geometry.cells), pos, unit))
-        basis = bases[name]
+        basis = bases[cell] or of_region.get(owner.get(cell))
         result[cell] = _square(pos[cell], unit / 2) if basis is None else _parallelogram(
             pos[cell], basis)
     return result

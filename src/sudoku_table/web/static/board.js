@@ -129,7 +129,11 @@ const Board = (() => {
       layers.ground.append(svgEl("rect", { class: "off-board", x, y, width, height }));
     }
     const centre = Object.fromEntries(drawing.cells.map((c) => [c.cell, xy(c.at)]));
+    // The links join the points of a lattice (cells drawn as circles); hexagons touch their
+    // neighbours here, so their links show on paper only, where each cell keeps its square.
+    const points = new Set(drawing.cells.filter((c) => c.outline === null).map((c) => c.cell));
     for (const [a, b] of drawing.links) {
+      if (!points.has(a) || !points.has(b)) continue;
       const [x1, y1] = centre[a], [x2, y2] = centre[b];
       layers.lattice.append(svgEl("line", { class: "lattice", x1, y1, x2, y2 }));
     }
