@@ -199,12 +199,12 @@ def test_the_command_prints_svg_at_the_configured_pitch(
 
 
 def test_the_command_line_is_defined_once() -> None:
-    import sudoku_table.overlay as overlay
-
     # The overlay takes its arguments and its pitch from the composition (``cli``); it neither
     # parses a command line nor reads the config itself.
     import ast
     import inspect
+
+    import sudoku_table.overlay as overlay
 
     assert not hasattr(overlay, "build_parser") and not hasattr(overlay, "square_pitch")
     imported = {node.module for node in ast.walk(ast.parse(inspect.getsource(overlay)))

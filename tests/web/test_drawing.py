@@ -54,8 +54,12 @@ def test_the_drawing_follows_the_geometry(variant: str) -> None:
             xs, ys = [p[0] for p in cell.outline], [p[1] for p in cell.outline]
             assert min(xs) < cell.at[0] < max(xs) and min(ys) < cell.at[1] < max(ys)
     # Regions that touch, on the sensor grid or on the drawn board, differ in colour.
-    touching = [(a, b) for a in geometry.cells for b in geometry.cells if a < b
-                and sum(abs(p - q) for p, q in zip(parse_square(a), parse_square(b))) == 1]
+    def apart(a: str, b: str) -> int:
+        (af, ar), (bf, br) = parse_square(a), parse_square(b)
+        return abs(af - bf) + abs(ar - br)
+
+    touching = [(a, b) for a in geometry.cells for b in geometry.cells
+                if a < b and apart(a, b) == 1]
     for a, b in touching + list(board.links):
         if owner.get(a) and owner.get(b) and owner[a] != owner[b]:
             assert colour[owner[a]] != colour[owner[b]], (a, b)
