@@ -187,3 +187,22 @@ def test_the_panel_and_the_overlay_show_the_same_board(browser: Any, server: str
     finally:
         context.close()
     assert not errors, errors
+
+
+def test_the_cube_faces_are_tiled_without_gaps() -> None:
+    """Each cube cell's parallelogram shares a whole side with its neighbour along the sensor
+    grid in the same face (a rhombus' short diagonal is as long as its side: taking it for a
+    side draws faces that do not close)."""
+    geometry = new_game("3d-sudoku").geometry
+    board = {c.cell: c for c in drawing(geometry).cells}
+    owner = region_of(geometry)
+    shared = 0
+    for a in geometry.cells:
+        for b in geometry.cells:
+            (af, ar), (bf, br) = parse_square(a), parse_square(b)
+            if a < b and abs(af - bf) + abs(ar - br) == 1 and owner[a] == owner[b]:
+                corners_a = {(round(x, 6), round(y, 6)) for x, y in board[a].outline or ()}
+                corners_b = {(round(x, 6), round(y, 6)) for x, y in board[b].outline or ()}
+                assert len(corners_a & corners_b) == 2, (a, b)
+                shared += 1
+    assert shared > 0
