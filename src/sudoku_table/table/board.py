@@ -5,10 +5,32 @@ first, then the start position set up)."""
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
+from typing import TYPE_CHECKING
 
 from sudoku_table.rules.game import Piece
 
 from .line import Line
+
+if TYPE_CHECKING:
+    from .history import History
+    from .moving import Motion
+    from .placing import NewPiece
+
+
+def expected(history: History, pending: NewPiece | None, motion: Motion | None) -> set[str]:
+    """The cells that should hold a piece now, counting what is under way (a held entry as if
+    it counted, the new piece waiting for its number, the piece in the air, the pieces lifted
+    to be turned over)."""
+    held = history.held
+    squares = set(held.board if held is not None else history.state.board)
+    if motion is not None:
+        squares.discard(motion.start)
+        if motion.at is not None:
+            squares.add(motion.at)
+    if pending is not None:
+        squares.add(pending.square)
+    squares -= history.turning
+    return squares
 
 
 class Board:

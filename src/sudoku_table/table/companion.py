@@ -32,14 +32,14 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from sudoku_table.rules.actions import Action, EndTurn, Move
+from sudoku_table.rules.actions import Action
 from sudoku_table.rules.errors import Illegal
 from sudoku_table.rules.game import Game, Piece, State
 from sudoku_table.rules.wording import N_
 
-from .board import Board
+from .board import Board, expected
 from .computer import ComputerTurn
-from .errors import CannotSave, ConfirmNeeded, InputError
+from .errors import CannotSave, InputError
 from .history import Held, History, Record
 from .line import Line
 from .moving import Motion, Moving
@@ -83,7 +83,8 @@ class Companion:
                                self.line)
         self.moving = Moving(self.history, self.referee, self.computer, self.board, self.line,
                              settle)
-        self.takeback = Takeback(self.referee, settle)
+        self.takeback = Takeback(self.history, self.board, self.referee, self.placing,
+                                 self.moving, self.computer, settle)
 
     def start_clean(self) -> None:
         """A new game begins with a board check (``Board.start_clean``)."""
@@ -213,10 +214,6 @@ class Companion:
         """Who made the last action (its ``last`` flash is their colour)."""
         return self.history.last_player()
 
-    def actor(self) -> int | None:
-        """Who acts now: the player who is to turn pieces over, else the mover."""
-        return self.history.turner if self.history.debt else self.mover
-
     def can_undo(self) -> bool:
         return (bool(self.actions) or self.pending is not None or self.in_hand is not None
                 or self.held is not None
@@ -248,17 +245,7 @@ class Companion:
     def expected(self) -> set[str]:
         """The cells that should hold a piece now, counting what is under way (a held entry
         as if it counted)."""
-        held = self.history.held
-        expected = set(held.board if held is not None else self.state.board)
-        motion = self.moving.motion
-        if motion is not None:
-            expected.discard(motion.start)
-            if motion.at is not None:
-                expected.add(motion.at)
-        if self.placing.pending is not None:
-            expected.add(self.placing.pending.square)
-        expected -= self.history.turning
-        return expected
+        return expected(self.history, self.placing.pending, self.moving.motion)
 
     def differences(self) -> tuple[set[str], set[str]]:
         """(missing, extra): cells that should hold a piece and do not, and the other way."""
@@ -295,7 +282,8 @@ class Companion:
                 self.referee.cancel_held(on_board=True)
         elif felt:
             self._feel(square, occupied, now)
-        self._after(lifted=lifted, looked=felt and counting, watch=felt and counting, now=now)
+        self.takeback.after(lifted=lifted, looked=felt and counting, watch=felt and counting,
+                            now=now)
         return True
 
     def _feel(self, square: str, occupied: bool, now: float) -> None:
@@ -309,27 +297,6 @@ class Companion:
             self.placing.feel(square, occupied, in_place=square in self.expected(),
                               agrees=self.agrees_apart_from(square))
 
-    def _after(self, *, lifted: str | None = None, looked: bool = False, watch: bool = False,
-               now: float = 0.0) -> None:
-        """Hand the take-back watch what the event left: whether the board stands as the game
-        does (looked at after news, or ``looked``: a sensor event), and (``watch``) whether it
-        stands as before the last action."""
-        put_right = None
-        if self.referee.has_news or (looked and self.takeback.kind is not None):
-            missing, extra = self.differences()
-            put_right = self.history.all_turned and not missing and not extra
-        self.takeback.after(lifted=lifted, put_right=put_right,
-                            position=self._takeback_position() if watch else None, now=now)
-
-    def _takeback_position(self) -> bool:
-        """True when the board stands exactly as before the last action that changed it."""
-        states = self.states
-        if (len(states) < 2 or self.pending is not None or self.motion is not None
-                or self.history.turning or self.setting_up):
-            return False
-        before, now = set(states[-2].board), set(self.state.board)
-        return before != now and (self.board.occupied & self.board.cells) == before
-
     # --- time ------------------------------------------------------------------------------
 
     def next_deadline(self) -> float | None:
@@ -342,12 +309,7 @@ class Companion:
         if self.history.held is not None:
             return False
         moved = self.moving.tick(now)
-        due = self.takeback.due(now)
-        undone = due and self._takeback_position()
-        if undone:
-            self._undo("taken_back_on_board")
-        self._after(watch=moved or due, now=now)
-        return moved or undone
+        return self.takeback.tick(now, moved) or moved
 
     # --- the journal -----------------------------------------------------------------------
 
@@ -369,13 +331,13 @@ class Companion:
         """Apply a legal action (the computer's end of turn, carried out by the table):
         ``Illegal`` if it cannot count now (``Referee.commit``)."""
         illegal = self.placing.commit(action)
-        self._after()
+        self.takeback.after()
         return illegal
 
     def save_held(self) -> None:
         """Write the held entry again (``Referee.save_held``)."""
         self.referee.save_held()
-        self._after()
+        self.takeback.after()
 
     # --- panel inputs ----------------------------------------------------------------------
 
@@ -384,16 +346,16 @@ class Companion:
         try:
             self._input(data)
         finally:
-            self._after()
+            self.takeback.after()
 
     def _input(self, data: Mapping[str, Any]) -> None:
         kind = data["type"]
         if self.history.held is not None:
             self._while_held(kind)
         elif kind == "undo":
-            self._undo_input(bool(data.get("confirm")))
+            self.takeback.undo_input(bool(data.get("confirm")))
         elif kind == "redo":
-            self._redo()
+            self.takeback.redo()
         elif kind == "where":
             self._where()
         elif kind == "hints":
@@ -434,95 +396,9 @@ class Companion:
             raise InputError(N_("the game is over: take back the last action or start a new game"))
         if self.clearing:
             raise InputError(N_("first take away the pieces left on the board (they blink)"))
-        square = data.get("square")
-        agrees = square is not None and self.agrees_apart_from(square)
-        if kind == "number":
-            if self.computer_turn:
-                raise InputError(N_("it is the computer's turn: carry out its move as the bar "
-                                    "and the lights show"))
-            self.placing.input_number(square, data["number"], agrees)
-        elif kind == "blank":
-            self.placing.input_blank(data["square"], data.get("owner"), agrees)
-        elif kind == "discard":
-            self.placing.input_discard(data["number"])
-        elif kind == "joker":
-            self.placing.input_joker(data["square"], data["number"])
-        elif kind == "end_turn":
-            self.placing.act(EndTurn())
-        elif kind == "bear_off":
+        if kind == "bear_off":
             self.moving.bear_off()
-        else:  # inputs.py lets only known kinds through
-            raise InputError(N_("unknown input {kind}"), kind=repr(kind))
-
-    # --- undo and redo ---------------------------------------------------------------------
-
-    def _undo_input(self, confirm: bool) -> None:
-        if self._cancel_pending():
-            return
-        if self.state.over and not confirm:
-            raise ConfirmNeeded(N_("the game is over: taking back its last action reopens "
-                                   "it (it stays in the finished games)"), "reopen")
-        self._refuse_undo_onto_a_stray()
-        question = self.undo_question()
-        if question is not None and not confirm:
-            raise question
-        self._undo()
-
-    def _cancel_pending(self) -> bool:
-        """Cancel what is under way on the panel's side (a new piece waiting for its number, a
-        number chosen in advance, the computer's card as told); True if there was one."""
-        return self.placing.cancel() or (self.moving.motion is None
-                                         and self.computer.cancel_hand())
-
-    def undo_question(self) -> ConfirmNeeded | None:
-        """Taking back more than one action, or another player's action, is asked first: the
-        question to ask, or None when Undo takes back the actor's own last action."""
-        if not self.actions:
-            return None
-        player = self.history.player_of(len(self.actions) - 1)
-        action = self.actions[-1].to_json()
-        undone = len(self.history.undone)
-        if undone:
-            return ConfirmNeeded(N_("{count} taken back already: take back {player}'s "
-                                    "{action} as well?"), "undo", count=undone,
-                                 player=player, action=action)
-        actor = self.actor()
-        if actor is not None and player is not None and player != actor:
-            return ConfirmNeeded(N_("It is {actor}'s turn: take back {player}'s {action}?"),
-                                 "undo", actor=actor, player=player, action=action)
-        return None
-
-    def _refuse_undo_onto_a_stray(self) -> None:
-        """A take-back still owed on the board leaves pieces where the game has none; taking
-        back an action that had a piece on such a square would make the board look right with
-        another piece there (in a game of moves, the one still to be carried away), so the
-        board is put right first."""
-        if self.takeback.kind is None or not self.actions:
-            return
-        action = self.actions[-1]
-        squares = set(action.path) if isinstance(action, Move) else {getattr(action, "cell", "")}
-        stray = sorted(squares & self.differences()[1])
-        if stray:
-            raise InputError(N_("first put the board right as the bar says ({squares}); then "
-                                "Undo takes back more"), squares=", ".join(stray))
-
-    def _undo(self, how: str = "taken_back") -> None:
-        """Take back the last action (held when the journal cannot take the take-back); what
-        was under way belongs to the state taken back."""
-        self.referee.take_back(how)
-        self.placing.clear()
-        self.moving.clear()
-        self.computer.forget(drawn_only=True)
-
-    def _redo(self) -> None:
-        """Put back what Undo took last (the same action, journaled again); ``CannotSave``
-        from the journal changes nothing, as for any other input."""
-        pending = self.placing.pending
-        if pending is not None:
-            raise InputError(N_("first deal with the new piece on {square}"),
-                             square=pending.square)
-        if self.moving.motion is not None:
-            raise InputError(N_("first set the lifted piece down"))
-        self.referee.redo()
-        self.computer.forget()
-        self.placing.clear()
+        else:
+            square = data.get("square")
+            agrees = square is not None and self.agrees_apart_from(square)
+            self.placing.input(kind, data, agrees)

@@ -8,9 +8,9 @@ every action to the referee.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from sudoku_table.rules.actions import Action, Blank, Discard, EndTurn, Joker, Place
 from sudoku_table.rules.errors import Illegal
@@ -252,6 +252,25 @@ class Placing:
         self.pending = NewPiece(square)
 
     # --- panel inputs ----------------------------------------------------------------------
+
+    def input(self, kind: str, data: Mapping[str, Any], agrees: bool) -> None:
+        """A number, a blank, a set-aside, a joker or the end of a turn, told on the panel
+        (``agrees``: the board stands as the game does apart from the input's square)."""
+        if kind == "number":
+            if self._computer.turn:
+                raise InputError(N_("it is the computer's turn: carry out its move as the bar "
+                                    "and the lights show"))
+            self.input_number(data.get("square"), data["number"], agrees)
+        elif kind == "blank":
+            self.input_blank(data["square"], data.get("owner"), agrees)
+        elif kind == "discard":
+            self.input_discard(data["number"])
+        elif kind == "joker":
+            self.input_joker(data["square"], data["number"])
+        elif kind == "end_turn":
+            self.act(EndTurn())
+        else:  # inputs.py lets only known kinds through
+            raise InputError(N_("unknown input {kind}"), kind=repr(kind))
 
     def input_number(self, square: str | None, number: int, agrees: bool) -> None:
         check_number(self._game, number)

@@ -160,7 +160,6 @@ def takeback_step(c: Companion, missing: set[str], extra: set[str]) -> Next:
 def next_step(c: Companion, ask: Prompt | None, missing: set[str], extra: set[str]) -> Next:
     """The next physical act, and who is to do it: the panel's what-now bar says it in words."""
     state = c.state
-    mover = state.to_move
     if c.held is not None:
         return step("cannot_save", None, cause=None, held=c.held.to_json())
     if c.clearing:
@@ -182,6 +181,18 @@ def next_step(c: Companion, ask: Prompt | None, missing: set[str], extra: set[st
         return takeback_step(c, missing, extra)
     if c.computer_turn:
         return computer_step(c, missing, extra)
+    under_way = under_way_step(c, ask)
+    if under_way is not None:
+        return under_way
+    if missing or extra:
+        return step("put_right", None, missing=sorted(missing), extra=sorted(extra))
+    return play_step(c, ask)
+
+
+def under_way_step(c: Companion, ask: Prompt | None) -> Next | None:
+    """The step of a piece under way: a new piece waiting for its number (or to be laid as a
+    joker, set aside or taken away), or the piece in the air; None when there is none."""
+    mover = c.mover
     pending = c.pending
     if pending is not None and ask is not None:
         if ask["kind"] == "number":
@@ -198,16 +209,21 @@ def next_step(c: Companion, ask: Prompt | None, missing: set[str], extra: set[st
         if ask["kind"] == "discard":
             return step("set_aside", mover, number=ask["number"])
     motion = c.motion
-    if motion is not None:
-        if motion.illegal and motion.at:
-            return step("lift_again", mover, square=motion.at)
-        if ask is not None and ask["kind"] == "bear_off":
-            return step("bear_off", mover, square=ask["square"])
-        if motion.at is None:
-            return step("set_down", mover, square=motion.start)
-        return step("jump_on", mover, square=motion.at)
-    if missing or extra:
-        return step("put_right", None, missing=sorted(missing), extra=sorted(extra))
+    if motion is None:
+        return None
+    if motion.illegal and motion.at:
+        return step("lift_again", mover, square=motion.at)
+    if ask is not None and ask["kind"] == "bear_off":
+        return step("bear_off", mover, square=ask["square"])
+    if motion.at is None:
+        return step("set_down", mover, square=motion.start)
+    return step("jump_on", mover, square=motion.at)
+
+
+def play_step(c: Companion, ask: Prompt | None) -> Next:
+    """The mover's next act when the board stands as the game does and nothing is under way."""
+    state = c.state
+    mover = state.to_move
     if ask is not None:
         if ask["kind"] == "place":
             return step("place_number", mover, number=ask["number"])
