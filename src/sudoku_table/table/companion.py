@@ -267,35 +267,30 @@ class Companion:
 
     def sensor(self, square: str, occupied: bool, now: float) -> bool:
         """One debounced change; True when anything the players see changed. The event passes
-        the board, then the flow it belongs to, then the take-back watch."""
-        counting = self.history.held is None
-        felt = self.board.feel(square, occupied, counting=counting)
+        the board, then the one flow it belongs to (a piece turned over, a move, a placement),
+        then the take-back watch."""
+        held = self.history.held
+        felt = self.board.feel(square, occupied, counting=held is None)
         if felt is None:
             return False  # a repeat (bounce that got through): nothing changed
-        lifted = None if occupied else square
-        held = self.history.held
         if felt and held is not None:
             # Nothing is inferred while an entry waits to be saved; the board put back as it
             # stood before it gives it up.
             board = set(self.state.board)
             if held.board != frozenset(board) and self.board.occupied & self.board.cells == board:
                 self.referee.cancel_held(on_board=True)
+        elif felt and self.history.turn_over(square, occupied):
+            if occupied and self.history.all_turned:
+                self.line.say("all_turned")  # said to the turner: gone once the next player acts
+        elif felt and self.game.moves_pieces:
+            self.moving.on_square(square, occupied, now, agrees=self.agrees_apart_from(square))
         elif felt:
-            self._feel(square, occupied, now)
-        self.takeback.after(lifted=lifted, looked=felt and counting, watch=felt and counting,
+            self.placing.on_square(square, occupied, in_place=square in self.expected(),
+                                   agrees=self.agrees_apart_from(square))
+        looked = felt and held is None
+        self.takeback.after(lifted=None if occupied else square, looked=looked, watch=looked,
                             now=now)
         return True
-
-    def _feel(self, square: str, occupied: bool, now: float) -> None:
-        """The event in the flow it belongs to: a piece turned over, a move, a placement."""
-        if self.history.turn(square, occupied):
-            if occupied and self.history.all_turned:
-                self.say("all_turned")  # said to the turner: gone once the next player acts
-        elif self.game.moves_pieces:
-            self.moving.feel(square, occupied, now, agrees=self.agrees_apart_from(square))
-        else:
-            self.placing.feel(square, occupied, in_place=square in self.expected(),
-                              agrees=self.agrees_apart_from(square))
 
     # --- time ------------------------------------------------------------------------------
 

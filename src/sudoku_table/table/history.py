@@ -86,7 +86,7 @@ class History:
         """The squares of the pieces to turn over."""
         return set(self.faces)
 
-    def turn(self, square: str, occupied: bool) -> bool:
+    def turn_over(self, square: str, occupied: bool) -> bool:
         """A piece owed a turn is lifted, or set down again (turned over: it shows the game's
         face now); False when the event is no part of turning pieces over."""
         if occupied:

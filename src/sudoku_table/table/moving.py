@@ -92,7 +92,7 @@ class Moving:
             return [m for m in moves if m == self._computer.expect]
         return moves
 
-    def feel(self, square: str, occupied: bool, now: float, *, agrees: bool) -> None:
+    def on_square(self, square: str, occupied: bool, now: float, *, agrees: bool) -> None:
         """A piece set down on ``square`` or lifted from it (a square the game counts now;
         ``agrees``: the board stands as the game does apart from this square)."""
         self._before(square, occupied)

@@ -64,7 +64,7 @@ class Placing:
 
     # --- the board -------------------------------------------------------------------------
 
-    def feel(self, square: str, occupied: bool, *, in_place: bool, agrees: bool) -> None:
+    def on_square(self, square: str, occupied: bool, *, in_place: bool, agrees: bool) -> None:
         """A piece set down on ``square`` or lifted from it (a square the game counts now;
         ``in_place``: a piece the game has there, or one under way; ``agrees``: the board
         stands as the game does apart from this square)."""
