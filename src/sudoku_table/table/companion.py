@@ -1,6 +1,6 @@
 """What a sensor event or a panel input means in the game now, and what the board should show.
 
-The companion keeps three things side by side: the game (its states and actions, from the rules),
+A game at the table is three things side by side: the game (its states and actions, from the rules),
 the physical board (which squares the sensors report occupied), and what is under way between
 them (a new piece waiting for its number, a Halma piece in the air, Revers pieces still to turn
 over, a take-back being made on the board). Everything it decides comes from the rules' generic
@@ -14,14 +14,15 @@ protocol and the kind of each action, never from the variant's name:
 The companion is the door of one game: it hands each sensor event and panel input to its parts
 once, in one direction, and owns none of their state. The parts are ``Board`` (what the sensors
 feel), ``History`` (the states and actions), ``ComputerTurn``, ``Placing`` and ``Moving`` (the
-flows under way), the ``Referee`` (through which every action and take-back counts) and the
-``Takeback`` watch; they all say what they have to say on one message ``Line``.
+flows under way), the ``Referee`` (through which every action and take-back counts) and
+``Takeback`` (Undo, Redo and the take-back made on the board); they all say what they have to
+say on one message ``Line``.
 
 No threads, clocks or I/O here: the caller passes the time and gives a ``record`` callback that
 writes each entry to the journal before anything becomes visible.
 
 An entry the journal cannot take (``CannotSave`` from ``record``) does not count: the action or
-take-back is **held** (``held``), as a new piece waits for its number. The board is then expected
+take-back is **held** (``History.held``), as a new piece waits for its number. The board is then expected
 to stand as after it (so the piece that was put down is no disagreement), its squares show the
 ``unsaved`` light, and nothing else is inferred or accepted until the table saves it
 (``save_held``) or the players cancel it: Undo, or the board put back as it was before it.
