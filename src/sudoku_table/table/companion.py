@@ -22,9 +22,9 @@ No threads, clocks or I/O here: the caller passes the time and gives a ``record`
 writes each entry to the journal before anything becomes visible.
 
 An entry the journal cannot take (``CannotSave`` from ``record``) does not count: the action or
-take-back is **held** (``History.held``), as a new piece waits for its number. The board is then expected
-to stand as after it (so the piece that was put down is no disagreement), its squares show the
-``unsaved`` light, and nothing else is inferred or accepted until the table saves it
+take-back is **held** (``History.held``), as a new piece waits for its number. The board is then
+expected to stand as after it (so the piece that was put down is no disagreement), its squares
+show the ``unsaved`` light, and nothing else is inferred or accepted until the table saves it
 (``save_held``) or the players cancel it: Undo, or the board put back as it was before it.
 """
 
