@@ -326,7 +326,7 @@ class Companion:
     def commit(self, action: Action) -> Illegal | None:
         """Apply a legal action (the computer's end of turn, carried out by the table):
         ``Illegal`` if it cannot count now (``Referee.commit``)."""
-        illegal = self.placing.commit(action)
+        illegal = self.placing.count(action)
         self.takeback.after()
         return illegal
 

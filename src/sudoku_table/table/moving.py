@@ -124,12 +124,12 @@ class Moving:
         if motion.ready is not None and motion.at is not None:
             if not occupied and square == motion.at:
                 return  # the jump sequence goes on
-            self.commit(motion.ready)
+            self.make(motion.ready)
         elif motion.at is None and not occupied and square in self._history.state.board:
             owner = self._history.state.board[square].owner
             offer = self.bear_off_offer()
             if offer is not None and owner != self._history.mover:
-                self.commit(offer)  # the next player acts: the piece is off for good
+                self.make(offer)  # the next player acts: the piece is off for good
 
     def _land(self, square: str, now: float) -> None:
         motion = self.motion
@@ -166,9 +166,9 @@ class Moving:
             motion.wait(best, now + self._settle)
             self._line.clear()
         else:
-            self.commit(best)
+            self.make(best)
 
-    def commit(self, move: Move) -> None:
+    def make(self, move: Move) -> None:
         """The move is made: the piece is no longer in the air, and the move counts."""
         self.motion = None
         illegal = self._referee.commit(move)
@@ -183,7 +183,7 @@ class Moving:
         """Count the complete move once the board settled after it; True if it did."""
         motion = self.motion
         if motion and motion.ready and motion.settle is not None and now >= motion.settle:
-            self.commit(motion.ready)
+            self.make(motion.ready)
             return True
         return False
 
@@ -193,7 +193,7 @@ class Moving:
         if offer is None:
             raise InputError(N_("no piece is ready to be borne off: lift it from its exit "
                                 "corner"))
-        self.commit(offer)
+        self.make(offer)
 
     def bear_off_offer(self) -> Move | None:
         """The move bearing the piece in the air off the board, if the rules allow one."""

@@ -128,7 +128,7 @@ class Placing:
             self.blank_choice = None  # the computer chose the colour
             return
         if isinstance(expect, Joker) and expect.cell == square:
-            if self.commit(expect) is None:
+            if self.count(expect) is None:
                 self.pending = None
             return
         refusal = self._computer.refusal(Place(square, self._game.geometry.numbers[0]))
@@ -195,7 +195,7 @@ class Placing:
 
     # --- acting ----------------------------------------------------------------------------
 
-    def commit(self, action: Action) -> Illegal | None:
+    def count(self, action: Action) -> Illegal | None:
         """Hand ``action`` to the referee; once it counts (or waits to be saved) the blank
         asked about belongs to the past."""
         illegal = self._referee.commit(action)
@@ -206,7 +206,7 @@ class Placing:
     def _try_number(self, number: int) -> None:
         pending = self.pending
         assert pending is not None
-        illegal = self.commit(Place(pending.square, number))
+        illegal = self.count(Place(pending.square, number))
         if illegal is None:
             self.pending = None
             return
@@ -218,7 +218,7 @@ class Placing:
         mover = self._history.mover
         others = [p for p in range(self._game.players) if p != mover and owner is None
                   and self._history.check(Blank(square, p)) is None]
-        illegal = self.commit(Blank(square, owner))
+        illegal = self.count(Blank(square, owner))
         if illegal is not None:
             assert self.pending is not None
             self.pending.refuse(illegal)
@@ -335,7 +335,7 @@ class Placing:
 
     def act(self, action: Action) -> None:
         """An action made on the panel (``InputError`` when it cannot count)."""
-        illegal = self.commit(action)
+        illegal = self.count(action)
         if illegal is not None:
             raise InputError(illegal.reason)
 
