@@ -9,7 +9,8 @@ draws its stone) and tells its number; or, in a game where each player has an ow
 and the table draws one at random (``draw_card``, journaled) and names it in the same step.
 Anything else done on the board is a disagreement to put right, never the computer's move.
 Searching happens outside the table's lock (``Table``); here are only the pure parts: checking
-the seats, the hand, the draw, and the squares and words of a plan.
+the seats, the hand, the draw, and the squares and words of a plan. ``ComputerTurn`` keeps
+what belongs to the computer's seats in the running game.
 """
 
 from __future__ import annotations
@@ -21,13 +22,17 @@ from typing import TYPE_CHECKING, Any
 from sudoku_table.ai import LEVELS
 from sudoku_table.ai.engine import draw
 from sudoku_table.rules.actions import OFF, Action, Blank, Discard, Joker, Move, Place
-from sudoku_table.rules.game import Game
+from sudoku_table.rules.errors import Illegal
+from sudoku_table.rules.game import Game, State
 from sudoku_table.rules.wording import N_
 
 from .errors import InputError
 
 if TYPE_CHECKING:
-    from .companion import Companion
+    from .board import Board
+    from .history import History
+    from .line import Line
+    from .moving import Motion
 
 LEVEL_WORDS: Mapping[str, str] = {"easy": N_("easy"), "normal": N_("normal"),
                                   "strong": N_("strong")}
@@ -88,37 +93,227 @@ def draw_card(supply: Mapping[int, int], seed: int, index: int) -> int:
                 random.Random(f"draw {seed} {index}"))
 
 
-def hand_choices(c: Companion) -> list[int]:
-    """The numbers the computer's card or stone may show now (its own pile, or the bag)."""
-    mover = c.state.to_move
-    if mover is None:
-        return []
-    supply = c.game.hand_supply(c.state, mover) or {}
-    return sorted(n for n, left in supply.items() if left > 0)
-
-
-def check_hand(c: Companion, number: int) -> None:
-    """``InputError`` unless ``number`` can be the card or stone the computer just drew."""
-    choices = hand_choices(c)
-    if number not in choices:
-        raise InputError(N_("the computer cannot hold a {number} now: the numbers left to it "
-                            "are {held}"), number=number,
-                         held=", ".join(str(n) for n in choices) or "-")
-
-
-def plan_squares(c: Companion, action: Action) -> set[str]:
+def plan_squares(action: Action, motion: Motion | None = None) -> set[str]:
     """Where the LEDs show the computer's action: the square of a placement, or the start and
-    every landing of a move still to be made."""
+    every landing of a move still to be made (``motion``: the piece in the air)."""
     if isinstance(action, Place | Blank | Joker):
         return {action.cell}
     if isinstance(action, Move):
         path = [s for s in action.path if s != OFF]
-        motion = c.motion
         if motion is None:
             return set(path)
         done = {motion.start, *motion.touched}
         return {s for s in path[1:] if s not in done}
     return set()
+
+
+def check_number(game: Game, number: int) -> None:
+    """``InputError`` unless ``number`` is one of the game's numbers."""
+    low, high = game.geometry.numbers
+    if not low <= number <= high:
+        raise InputError(N_("this game's numbers are {low} to {high}, not {number}"),
+                         low=low, high=high, number=number)
+
+
+class ComputerTurn:
+    """The computer's seats (seat: level) and what it holds and chose. What the computer holds
+    and chose belongs to one state: a take-back or a new action makes them stale, and the table
+    thinks again."""
+
+    def __init__(self, game: Game, history: History, board: Board, line: Line) -> None:
+        self._game = game
+        self._history = history
+        self._board = board
+        self._line = line
+        self.computers: dict[int, str] = {}
+        self.hand: tuple[State, int] | None = None  # the computer's card or stone, as told
+        # With the table drawing the computer's cards (own piles only): the game's seed, and
+        # how many cards it drew so far (each journaled; the next draw's index).
+        self.draw_seed: int | None = None
+        self.draws = 0
+        self.plan: tuple[State, Action] | None = None  # the computer's action, to carry out
+        self.plan_failed: State | None = None  # the engine could not answer: people play it
+        self.advice: tuple[State, int | None, Any] | None = None  # the last hint (an Advice)
+
+    # --- what the table tells it -----------------------------------------------------------
+
+    def seat(self, computers: Mapping[int, str], draw_seed: int | None = None) -> None:
+        """The seats the computer plays (seat: level), and the seed of its drawn cards (None:
+        people tell its cards, or it has none)."""
+        self.computers = dict(computers)
+        self.draw_seed = draw_seed
+
+    def chose(self, state: State, action: Action | None) -> None:
+        """The engine's answer in ``state``: the action to carry out, or None (it could not
+        answer: people play that turn)."""
+        if action is None:
+            self.plan_failed = state
+        else:
+            self.plan = (state, action)
+
+    def advised(self, state: State, hand: int | None, advice: Any) -> None:
+        """The hint found for ``state`` (and the hand it was asked for)."""
+        self.advice = (state, hand, advice)
+
+    def forget(self, drawn_only: bool = False) -> None:
+        """The computer's card and action are stale (``drawn_only``: only where the table
+        draws its cards, which go back beside the board and are drawn again)."""
+        if not drawn_only or self.draw_seed is not None:
+            self.hand = self.plan = None
+
+    # --- its turn --------------------------------------------------------------------------
+
+    @property
+    def turn(self) -> bool:
+        """The mover is a computer seat and the table is ready for its action."""
+        state = self._history.state
+        return (state.to_move in self.computers and not state.over
+                and not self._board.clearing and not self._board.setting_up
+                and self.plan_failed is not state and self._history.held is None)
+
+    @property
+    def known_hand(self) -> int | None:
+        """The computer's card or stone in this state, once a person has told it."""
+        hand = self.hand
+        return hand[1] if hand is not None and hand[0] is self._history.state else None
+
+    @property
+    def needs_hand(self) -> bool:
+        """A person must first turn over the computer's card (or draw its stone)."""
+        state = self._history.state
+        mover = state.to_move
+        return (self.turn and self._game.hidden_hands and mover is not None
+                and self.draw_seed is None
+                and self._game.hand_supply(state, mover) is not None
+                and self.known_hand is None)
+
+    @property
+    def expect(self) -> Action | None:
+        """The computer's chosen action in this state, while a person carries it out."""
+        if not self.turn or self.plan is None or self.plan[0] is not self._history.state:
+            return None
+        return self.plan[1]
+
+    def refusal(self, action: Action) -> Illegal | None:
+        """Why ``action`` cannot count now (the computer is to move and it is not its
+        action), or None."""
+        if not self.turn:
+            return None
+        expect = self.expect
+        if expect is None:
+            if self.needs_hand:
+                return Illegal(N_("first tell the computer's {piece}: turn it over and tap its "
+                                  "number"), piece=self._game.piece_word)
+            return Illegal(N_("wait: the computer is still choosing its move"))
+        if action != expect:
+            squares = sorted(plan_squares(expect))
+            return Illegal(N_("that is not the computer's move: follow the lights ({squares})"),
+                           squares=", ".join(squares) or "-")
+        return None
+
+    def hand_choices(self) -> list[int]:
+        """The numbers the computer's card or stone may show now (its own pile, or the bag)."""
+        state = self._history.state
+        mover = state.to_move
+        if mover is None:
+            return []
+        supply = self._game.hand_supply(state, mover) or {}
+        return sorted(n for n, left in supply.items() if left > 0)
+
+    # --- its cards -------------------------------------------------------------------------
+
+    def draw(self) -> int | None:
+        """Where the table draws the computer's cards and it is to move without one: draw it
+        at random from what is left to it, journal it, and hold it (its number), else None."""
+        state = self._history.state
+        mover = state.to_move
+        if (self.draw_seed is None or not self.turn or mover is None
+                or self.known_hand is not None):
+            return None
+        supply = self._game.hand_supply(state, mover)
+        if not supply:
+            return None
+        number = draw_card(supply, self.draw_seed, self.draws)
+        self._history.record_draw(mover, number)
+        self.hand = (state, number)
+        self.draws += 1
+        return number
+
+    def replay_draw(self, data: Any) -> None:
+        """Rebuild a journaled draw: the computer to move holds that card again. A draw that
+        cannot be one of this game's now (its seats or seed lost with damaged start data) is
+        passed over, never a reason to set aside the actions after it: the card is then drawn
+        again, or told by a person."""
+        self.draws += 1
+        state = self._history.state
+        mover = state.to_move
+        if self.draw_seed is None or mover is None or mover not in self.computers:
+            return
+        if not isinstance(data, dict) or data.get("seat") != mover:
+            return
+        number = data.get("number")
+        supply = self._game.hand_supply(state, mover) or {}
+        if isinstance(number, int) and not isinstance(number, bool) and supply.get(number, 0) > 0:
+            self.hand = (state, number)
+
+    def tell_hand(self, number: int) -> None:
+        """A person turned over the computer's card (or drew its stone): its number."""
+        if self.draw_seed is not None:
+            raise InputError(N_("the table draws the computer's cards in this game: take the "
+                                "one the bar names from its cards beside the board"))
+        if not self.needs_hand:
+            if self.turn and self.known_hand is not None:
+                raise InputError(N_("the computer's {piece} is already told: take back to tell "
+                                    "it again"), piece=self._game.piece_word)
+            raise InputError(N_("no card or stone of the computer's is asked for now"))
+        check_number(self._game, number)
+        choices = self.hand_choices()
+        if number not in choices:
+            raise InputError(N_("the computer cannot hold a {number} now: the numbers left to "
+                                "it are {held}"), number=number,
+                             held=", ".join(str(n) for n in choices) or "-")
+        self.hand = (self._history.state, number)
+        self._line.say("hand_told", number=number)
+
+    def cancel_hand(self) -> bool:
+        """Undo before anything else was done: forget the card a person told (never one the
+        table drew); True if there was one."""
+        hand = self.known_hand
+        if hand is None or self.draw_seed is not None:
+            return False
+        self.hand = self.plan = None
+        self._line.say("cancelled_hand", number=hand)
+        return True
+
+    # --- hints -----------------------------------------------------------------------------
+
+    def hint_hand(self, in_hand: int | None) -> int | None:
+        """The card or stone a hint is for, where the game hides it: the number chosen on the
+        pad (``InputError`` until one is chosen, or when it cannot be the mover's)."""
+        state = self._history.state
+        mover = state.to_move
+        if not self._game.hidden_hands or mover is None:
+            return None
+        supply = self._game.hand_supply(state, mover)
+        if supply is None:
+            return None
+        if in_hand is None:
+            raise InputError(N_("first tap the number of your {piece}, then ask for a hint"),
+                             piece=self._game.piece_word)
+        if supply.get(in_hand, 0) <= 0:
+            raise InputError(N_("no {number} is left to you: tap the number of your {piece}"),
+                             number=in_hand, piece=self._game.piece_word)
+        return in_hand
+
+    def advice_now(self, in_hand: int | None) -> Any:
+        """The hint asked for in this very state and hand (an ``Advice``), or None."""
+        advice = self.advice
+        if advice is None or advice[0] is not self._history.state:
+            return None
+        hand = in_hand if self._game.hidden_hands else None
+        if advice[1] is not None and advice[1] != hand:
+            return None
+        return advice[2]
 
 
 PLAN_STEPS = ("computer_place", "computer_draw_place", "computer_draw_set_aside",

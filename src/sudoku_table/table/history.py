@@ -7,11 +7,16 @@ history also keeps the pieces whose face up is wrong on the board after flips (`
 face each still shows, so it must be turned over) and who is to turn them (``turner``), because
 that follows the actions forward and back, and caches what the rules answer about the current
 state until the state changes.
+
+An entry the journal cannot take yet is **held** (``Held``): made at the table, not counted,
+until it is written (``release_held``) or given up. The pieces lifted to be turned over
+(``turning``) are kept here too, with the faces they pay.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from sudoku_table.rules.actions import Action, Move
@@ -26,6 +31,21 @@ Record = Callable[[str, Any], None]
 
 GAME_FINISHED, GAME_REOPENED = "finished", "reopened"
 """What ``History.take_events`` reports: the game ended, or a finished game runs again."""
+
+
+@dataclass(frozen=True)
+class Held:
+    """An entry made at the table that the journal could not take yet: an ``action`` (made) or
+    an ``undo`` (``action`` is the one taken back; ``how`` the message code of the take-back),
+    and the board as it stands once it counts."""
+
+    kind: str
+    action: Action
+    board: frozenset[str]
+    how: str = "taken_back"
+
+    def to_json(self) -> dict[str, Any]:
+        return {"kind": self.kind, "action": self.action.to_json()}
 
 
 class History:
@@ -43,6 +63,10 @@ class History:
         action was taken back."""
         self.undone: list[Action] = []
         """What was taken back since the last new action, the last taken back last (redo)."""
+        self.turning: set[str] = set()
+        """The pieces owed a turn that are lifted now (to be set down the other way up)."""
+        self.held: Held | None = None
+        """An entry the journal could not take yet (it does not count until written)."""
         self._record: Record = record or (lambda kind, data: None)
         self._events: list[str] = []
         self._cache: dict[str, Any] = {}
@@ -62,9 +86,36 @@ class History:
         """The squares of the pieces to turn over."""
         return set(self.faces)
 
-    def turned(self, square: str) -> None:
-        """The piece on ``square`` was turned over: it shows the game's face now."""
-        self.faces.pop(square, None)
+    def turn_over(self, square: str, occupied: bool) -> bool:
+        """A piece owed a turn is lifted, or set down again (turned over: it shows the game's
+        face now); False when the event is no part of turning pieces over."""
+        if occupied:
+            if square not in self.turning:
+                return False
+            self.turning.discard(square)
+            self.faces.pop(square, None)
+            return True
+        if square in self.faces and square in self.state.board:
+            self.turning.add(square)
+            return True
+        return False
+
+    @property
+    def all_turned(self) -> bool:
+        return not self.faces and not self.turning
+
+    def drop_turning(self) -> None:
+        """The board was taken as the sensors report it: nothing is in the air."""
+        self.turning.clear()
+
+    def hold(self, held: Held) -> None:
+        """Keep an entry the journal could not take (nothing counts until it is written)."""
+        self.held = held
+
+    def release_held(self) -> Held | None:
+        """Give the held entry back (to write it again, or to give it up)."""
+        held, self.held = self.held, None
+        return held
 
     def player_of(self, index: int) -> int | None:
         """Who made the action ``index`` (counted from 0)."""

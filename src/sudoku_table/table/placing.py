@@ -1,25 +1,32 @@
 """The flow of a game of placements: a new piece goes down and waits for its number (or is a
 blank, a joker, or a card to set aside), or a number is chosen first and its piece follows.
 
-Functions of the ``Companion``, which keeps the piece waiting for its number (``NewPiece``),
-the number chosen in advance and the blank whose colour may still change; they use its history
-and its board and change only those and the game.
+``Placing`` keeps the piece waiting for its number (``NewPiece``), the number chosen in advance
+and the blank whose colour may still change; it reads the history and the board, and hands
+every action to the referee.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
-from sudoku_table.rules.actions import Blank, Discard, EndTurn, Joker, Place
+from sudoku_table.rules.actions import Action, Blank, Discard, EndTurn, Joker, Place
 from sudoku_table.rules.errors import Illegal
-from sudoku_table.rules.game import BLANKS_PHASE
+from sudoku_table.rules.game import BLANKS_PHASE, Game
 from sudoku_table.rules.wording import N_
 
+from .computer import check_number
 from .errors import InputError
 
 if TYPE_CHECKING:
+    from .board import Board
     from .companion import Companion
+    from .computer import ComputerTurn
+    from .history import History
+    from .line import Line
+    from .referee import Referee
 
 
 @dataclass
@@ -30,228 +37,337 @@ class NewPiece:
     number: int | None = None
     illegal: Illegal | None = None
 
-
-def may_start_piece(c: Companion, square: str) -> bool:
-    return (not c.move_game and not c.state.over and not c.setting_up
-            and c.pending is None and not c.debt and not c.turning
-            and square not in c.state.board and c.agrees_apart_from(square))
-
-
-def new_piece(c: Companion, square: str) -> None:
-    c.pending = NewPiece(square)
-    if c.computer_turn:
-        computer_piece(c, square)
-        return
-    if c.in_hand is not None:
-        number, c.in_hand = c.in_hand, None
-        try_number(c, number)
-        return
-    if c.check(Blank(square)) is None:
-        place_blank(c, square, None)
-        return
-    if not number_choices(c, square):
-        if square in c.dead():
-            c.say("dead_field", square=square)
-        else:
-            why = c.check(Place(square, c.game.geometry.numbers[0]))
-            if why is not None:
-                c.say("no_number_here_because", square=square, reason=why.reason,
-                  why=why.said())
-            else:
-                c.say("no_number_here", square=square)
-    else:
-        c.message = None
+    def refuse(self, illegal: Illegal | None, number: int | None = None) -> None:
+        """The piece cannot count as it is (``illegal``; ``number``: the number tried)."""
+        if number is not None:
+            self.number = number
+        self.illegal = illegal
 
 
-def computer_piece(c: Companion, square: str) -> None:
-    """A piece put down while the computer is to move: its action when it goes where the
-    computer plays (with the computer's number, not asked), else a piece to take away."""
-    pending = c.pending
-    assert pending is not None
-    expect = c.expect
-    if isinstance(expect, Place) and expect.cell == square:
-        try_number(c, expect.number)
-        return
-    if isinstance(expect, Blank) and expect.cell == square:
-        place_blank(c, square, expect.owner)
-        c.blank_choice = None  # the computer chose the colour
-        return
-    if isinstance(expect, Joker) and expect.cell == square:
-        if c.commit(expect) is None:
-            c.pending = None
-        return
-    refusal = c.computer_refusal(Place(square, c.game.geometry.numbers[0]))
-    pending.illegal = refusal
-    if refusal is not None:
-        c.say("not_computers_move", square=square, reason=refusal.reason, why=refusal.said())
+class Placing:
+    """The placements under way: the new piece waiting for its number (``pending``), the number
+    chosen before its piece goes down (``in_hand``) and the blank whose colour the table
+    assumed (``blank_choice``: its square, the colours it may show, and the player who set it,
+    asked of them, never taking over the next player's turn)."""
 
+    def __init__(self, game: Game, history: History, referee: Referee, computer: ComputerTurn,
+                 board: Board, line: Line) -> None:
+        self._game = game
+        self._history = history
+        self._referee = referee
+        self._computer = computer
+        self._board = board
+        self._line = line
+        self.pending: NewPiece | None = None
+        self.in_hand: int | None = None
+        self.blank_choice: tuple[str, list[int], int] | None = None
 
-def number_choices(c: Companion, square: str) -> list[int]:
-    """The numbers the panel offers for a new piece on ``square``."""
-    def compute() -> list[int]:
-        state = c.state
-        choices = c.game.placeable_numbers(state, square) if not state.over else []
-        if not choices and state.phase == BLANKS_PHASE and c.check(EndTurn()) is None:
-            # A number piece now belongs to whoever moves once the blank phase ends.
-            after = c.game.apply(state, EndTurn())
-            if not after.over:
-                choices = c.game.placeable_numbers(after, square)
-        return list(choices)
-    return list(c.history.cached(f"choices {square}", compute))
+    # --- the board -------------------------------------------------------------------------
 
-
-def playable_numbers(c: Companion) -> list[int]:
-    """The numbers worth choosing before a piece goes down: those the mover can play now
-    (place somewhere, set aside, or lay as a joker), of the cards or stones left to them
-    where the game hides the hand."""
-    def compute() -> list[int]:
-        state = c.state
-        mover = state.to_move
-        if state.over or mover is None:
-            return []
-        numbers = {a.number for a in c.game.legal_actions(state)
-                   if isinstance(a, Place | Discard | Joker)}
-        if c.game.hidden_hands:
-            supply = c.game.hand_supply(state, mover)
-            if supply is not None:
-                numbers &= {n for n, k in supply.items() if k > 0}
-        return sorted(numbers)
-    return list(c.history.cached("playable numbers", compute))
-
-
-def discard_choices(c: Companion) -> list[int]:
-    """The numbers that fit nowhere now: the cards that may be set aside (none in games
-    without discards)."""
-    def compute() -> list[int]:
-        if c.state.over or c.move_game:
-            return []
-        low, high = c.game.geometry.numbers
-        return [n for n in range(low, high + 1) if c.check(Discard(n)) is None]
-    return list(c.history.cached("discard choices", compute))
-
-
-def joker_choices(c: Companion, square: str) -> list[int]:
-    """The numbers a stone may show to be laid face down on ``square`` as a joker."""
-    def compute() -> list[int]:
-        if c.state.over or c.move_game:
-            return []
-        low, high = c.game.geometry.numbers
-        return [n for n in range(low, high + 1) if c.check(Joker(square, n)) is None]
-    return list(c.history.cached(f"joker choices {square}", compute))
-
-
-def try_number(c: Companion, number: int) -> None:
-    pending = c.pending
-    assert pending is not None
-    illegal = c.commit(Place(pending.square, number))
-    if illegal is None:
-        c.pending = None
-        return
-    pending.number = number
-    pending.illegal = illegal
-    c.say("number_illegal", number=number, square=pending.square, reason=illegal.reason,
-                  why=illegal.said())
-
-
-def place_blank(c: Companion, square: str, owner: int | None) -> None:
-    mover = c.mover
-    others = [p for p in range(c.game.players) if p != mover and owner is None
-              and c.check(Blank(square, p)) is None]
-    illegal = c.commit(Blank(square, owner))
-    if illegal is not None:
-        assert c.pending is not None
-        c.pending.illegal = illegal
-        c.say("blank_illegal", square=square, reason=illegal.reason,
-                  why=illegal.said())
-        return
-    c.pending = None
-    if others and mover is not None:
-        c.blank_choice = (square, sorted([mover, *others]), mover)
-
-
-def check_number(c: Companion, number: int) -> None:
-    low, high = c.game.geometry.numbers
-    if not low <= number <= high:
-        raise InputError(N_("this game's numbers are {low} to {high}, not {number}"),
-                         low=low, high=high, number=number)
-
-
-def claim_piece(c: Companion, square: str) -> None:
-    """Make ``square`` the new piece the panel speaks about, or say why it cannot be."""
-    if c.pending is not None and c.pending.square == square:
-        return
-    if square not in c.cells:
-        raise InputError(N_("{square} is not a cell of this board"), square=square)
-    if c.move_game:
-        raise InputError(N_("in this game pieces move: lift one and set it down"))
-    if square not in c.occupied:
-        raise InputError(N_("there is no {piece} on {square}: put it down first"), square=square,
-                         piece=c.game.piece_word)
-    if square in c.state.board:
-        raise InputError(N_("the {piece} on {square} is already in the game"), square=square,
-                         piece=c.game.piece_word)
-    if c.pending is not None:
-        raise InputError(N_("first deal with the new {piece} on {square}"),
-                         square=c.pending.square, piece=c.game.piece_word)
-    if not may_start_piece(c, square):
-        raise InputError(N_("put the board right first (blinking orange or amber squares)"))
-    c.pending = NewPiece(square)
-
-
-def input_number(c: Companion, square: str | None, number: int) -> None:
-    check_number(c, number)
-    if square is None:
-        if c.pending is not None:
-            try_number(c, number)
+    def on_square(self, square: str, occupied: bool, *, in_place: bool, agrees: bool) -> None:
+        """A piece set down on ``square`` or lifted from it (a square the game counts now;
+        ``in_place``: a piece the game has there, or one under way; ``agrees``: the board
+        stands as the game does apart from this square)."""
+        pending = self.pending
+        if not occupied:
+            if pending is not None and square == pending.square:
+                self.pending = None
+                self._line.clear()
             return
-        if c.move_game:
-            raise InputError(N_("in this game pieces move: no number is needed"))
-        c.in_hand = number
-        c.message = None  # the next step says it: "put your 4 on the board"
-        return
-    claim_piece(c, square)
-    try_number(c, number)
+        if in_place:
+            return  # a missing piece is back
+        if self._may_start(square, agrees):
+            self._new_piece(square)
+        elif self._history.debt:
+            self._line.say("turn_first")
+        elif pending is not None:
+            self._line.say("one_at_a_time", square=pending.square, piece=self._game.piece_word)
 
+    def _may_start(self, square: str, agrees: bool) -> bool:
+        history = self._history
+        return (not history.state.over and not self._board.setting_up
+                and self.pending is None and not history.debt and not history.turning
+                and square not in history.state.board and agrees)
 
-def input_blank(c: Companion, square: str, owner: int | None) -> None:
-    if owner is not None and not 0 <= owner < c.game.players:
-        raise InputError(N_("there is no player {owner}"), owner=owner)
-    choice = c.blank_choice
-    if choice is not None and choice[0] == square and c.pending is None:
+    def _new_piece(self, square: str) -> None:
+        self.pending = NewPiece(square)
+        if self._computer.turn:
+            self._computer_piece(square)
+            return
+        if self.in_hand is not None:
+            number, self.in_hand = self.in_hand, None
+            self._try_number(number)
+            return
+        check = self._history.check
+        if check(Blank(square)) is None:
+            self._place_blank(square, None)
+            return
+        if self.number_choices(square):
+            self._line.clear()
+        elif square in self._history.dead():
+            self._line.say("dead_field", square=square)
+        else:
+            why = check(Place(square, self._game.geometry.numbers[0]))
+            if why is not None:
+                self._line.say("no_number_here_because", square=square, reason=why.reason,
+                               why=why.said())
+            else:
+                self._line.say("no_number_here", square=square)
+
+    def _computer_piece(self, square: str) -> None:
+        """A piece put down while the computer is to move: its action when it goes where the
+        computer plays (with the computer's number, not asked), else a piece to take away."""
+        pending = self.pending
+        assert pending is not None
+        expect = self._computer.expect
+        if isinstance(expect, Place) and expect.cell == square:
+            self._try_number(expect.number)
+            return
+        if isinstance(expect, Blank) and expect.cell == square:
+            self._place_blank(square, expect.owner)
+            self.blank_choice = None  # the computer chose the colour
+            return
+        if isinstance(expect, Joker) and expect.cell == square:
+            if self.count(expect) is None:
+                self.pending = None
+            return
+        refusal = self._computer.refusal(Place(square, self._game.geometry.numbers[0]))
+        pending.refuse(refusal)
+        if refusal is not None:
+            self._line.say("not_computers_move", square=square, reason=refusal.reason,
+                           why=refusal.said())
+
+    # --- what the panel offers -------------------------------------------------------------
+
+    def number_choices(self, square: str) -> list[int]:
+        """The numbers the panel offers for a new piece on ``square``."""
+        game, history = self._game, self._history
+
+        def compute() -> list[int]:
+            state = history.state
+            choices = game.placeable_numbers(state, square) if not state.over else []
+            if not choices and state.phase == BLANKS_PHASE and history.check(EndTurn()) is None:
+                # A number piece now belongs to whoever moves once the blank phase ends.
+                after = game.apply(state, EndTurn())
+                if not after.over:
+                    choices = game.placeable_numbers(after, square)
+            return list(choices)
+        return list(history.cached(f"choices {square}", compute))
+
+    def playable_numbers(self) -> list[int]:
+        """The numbers worth choosing before a piece goes down: those the mover can play now
+        (place somewhere, set aside, or lay as a joker), of the cards or stones left to them
+        where the game hides the hand."""
+        game, history = self._game, self._history
+
+        def compute() -> list[int]:
+            state = history.state
+            mover = state.to_move
+            if state.over or mover is None:
+                return []
+            numbers = {a.number for a in game.legal_actions(state)
+                       if isinstance(a, Place | Discard | Joker)}
+            if game.hidden_hands:
+                supply = game.hand_supply(state, mover)
+                if supply is not None:
+                    numbers &= {n for n, k in supply.items() if k > 0}
+            return sorted(numbers)
+        return list(history.cached("playable numbers", compute))
+
+    def discard_choices(self) -> list[int]:
+        """The numbers that fit nowhere now: the cards that may be set aside (none in games
+        without discards)."""
+        return self._fits("discard choices", Discard)
+
+    def joker_choices(self, square: str) -> list[int]:
+        """The numbers a stone may show to be laid face down on ``square`` as a joker."""
+        return self._fits(f"joker choices {square}", lambda n: Joker(square, n))
+
+    def _fits(self, key: str, make: Callable[[int], Action]) -> list[int]:
+        game, history = self._game, self._history
+
+        def compute() -> list[int]:
+            if history.state.over or game.moves_pieces:
+                return []
+            low, high = game.geometry.numbers
+            return [n for n in range(low, high + 1) if history.check(make(n)) is None]
+        return list(history.cached(key, compute))
+
+    # --- acting ----------------------------------------------------------------------------
+
+    def count(self, action: Action) -> Illegal | None:
+        """Hand ``action`` to the referee; once it counts (or waits to be saved) the blank
+        asked about belongs to the past."""
+        illegal = self._referee.commit(action)
+        if illegal is None:
+            self.blank_choice = None
+        return illegal
+
+    def _try_number(self, number: int) -> None:
+        pending = self.pending
+        assert pending is not None
+        illegal = self.count(Place(pending.square, number))
+        if illegal is None:
+            self.pending = None
+            return
+        pending.refuse(illegal, number)
+        self._line.say("number_illegal", number=number, square=pending.square,
+                       reason=illegal.reason, why=illegal.said())
+
+    def _place_blank(self, square: str, owner: int | None) -> None:
+        mover = self._history.mover
+        others = [p for p in range(self._game.players) if p != mover and owner is None
+                  and self._history.check(Blank(square, p)) is None]
+        illegal = self.count(Blank(square, owner))
+        if illegal is not None:
+            assert self.pending is not None
+            self.pending.refuse(illegal)
+            self._line.say("blank_illegal", square=square, reason=illegal.reason,
+                           why=illegal.said())
+            return
+        self.pending = None
+        if others and mover is not None:
+            self.blank_choice = (square, sorted([mover, *others]), mover)
+
+    def _claim(self, square: str, agrees: bool) -> None:
+        """Make ``square`` the new piece the panel speaks about, or say why it cannot be."""
+        pending, piece = self.pending, self._game.piece_word
+        if pending is not None and pending.square == square:
+            return
+        if square not in self._board.cells:
+            raise InputError(N_("{square} is not a cell of this board"), square=square)
+        if self._game.moves_pieces:
+            raise InputError(N_("in this game pieces move: lift one and set it down"))
+        if square not in self._board.occupied:
+            raise InputError(N_("there is no {piece} on {square}: put it down first"),
+                             square=square, piece=piece)
+        if square in self._history.state.board:
+            raise InputError(N_("the {piece} on {square} is already in the game"),
+                             square=square, piece=piece)
+        if pending is not None:
+            raise InputError(N_("first deal with the new {piece} on {square}"),
+                             square=pending.square, piece=piece)
+        if not self._may_start(square, agrees):
+            raise InputError(N_("put the board right first (blinking orange or amber squares)"))
+        self.pending = NewPiece(square)
+
+    # --- panel inputs ----------------------------------------------------------------------
+
+    def input(self, kind: str, data: Mapping[str, Any], agrees: bool) -> None:
+        """A number, a blank, a set-aside, a joker or the end of a turn, told on the panel
+        (``agrees``: the board stands as the game does apart from the input's square)."""
+        if kind == "number":
+            if self._computer.turn:
+                raise InputError(N_("it is the computer's turn: carry out its move as the bar "
+                                    "and the lights show"))
+            self.input_number(data.get("square"), data["number"], agrees)
+        elif kind == "blank":
+            self.input_blank(data["square"], data.get("owner"), agrees)
+        elif kind == "discard":
+            self.input_discard(data["number"])
+        elif kind == "joker":
+            self.input_joker(data["square"], data["number"])
+        elif kind == "end_turn":
+            self.act(EndTurn())
+        else:  # inputs.py lets only known kinds through
+            raise InputError(N_("unknown input {kind}"), kind=repr(kind))
+
+    def input_number(self, square: str | None, number: int, agrees: bool) -> None:
+        check_number(self._game, number)
+        if square is None:
+            if self.pending is not None:
+                self._try_number(number)
+                return
+            if self._game.moves_pieces:
+                raise InputError(N_("in this game pieces move: no number is needed"))
+            self.in_hand = number
+            self._line.clear()  # the next step says it: "put your 4 on the board"
+            return
+        self._claim(square, agrees)
+        self._try_number(number)
+
+    def input_blank(self, square: str, owner: int | None, agrees: bool) -> None:
+        if owner is not None and not 0 <= owner < self._game.players:
+            raise InputError(N_("there is no player {owner}"), owner=owner)
+        choice = self.blank_choice
+        if choice is not None and choice[0] == square and self.pending is None:
+            self._recolour(choice, owner)
+            return
+        self._claim(square, agrees)
+        self._place_blank(square, owner)
+
+    def _recolour(self, choice: tuple[str, list[int], int], owner: int | None) -> None:
+        """The blank's setter says it shows another colour: take it back and set it again."""
+        square = choice[0]
         if owner is None:
             raise InputError(N_("say which colour the blank on {square} shows"), square=square)
         if owner not in choice[1]:
             raise InputError(N_("a blank of player {owner} cannot go on {square}"),
                              owner=owner, square=square)
-        piece = c.state.board.get(square)
+        piece = self._history.state.board.get(square)
         if piece is not None and piece.owner == owner:
             raise InputError(N_("the blank on {square} already counts as that colour"),
                              square=square)
-        c.undo("colour_changed")
-        c.pending = NewPiece(square)
-        place_blank(c, square, owner)
-        if c.pending is not None:  # the other colour is no longer legal: restore
-            c.pending = NewPiece(square)
-            place_blank(c, square, None)
-        c.blank_choice = choice
-        return
-    claim_piece(c, square)
-    place_blank(c, square, owner)
+        self._referee.take_back("colour_changed")
+        self.clear()
+        self.pending = NewPiece(square)
+        self._place_blank(square, owner)
+        if self.pending is not None:  # the other colour is no longer legal: restore
+            self.pending = NewPiece(square)
+            self._place_blank(square, None)
+        self.blank_choice = choice
+
+    def input_discard(self, number: int) -> None:
+        check_number(self._game, number)
+        self.act(Discard(number))
+        self.in_hand = None
+        if self.pending is not None and self.pending.number == number:
+            self.pending = None  # that card was put down by mistake: now it shows extra
+
+    def input_joker(self, square: str, number: int) -> None:
+        check_number(self._game, number)
+        if self.pending is not None and self.pending.square != square:
+            raise InputError(N_("first deal with the new {piece} on {square}"),
+                             square=self.pending.square, piece=self._game.piece_word)
+        self.act(Joker(square, number))
+        self.pending = None
+        self.in_hand = None
+
+    def act(self, action: Action) -> None:
+        """An action made on the panel (``InputError`` when it cannot count)."""
+        illegal = self.count(action)
+        if illegal is not None:
+            raise InputError(illegal.reason)
+
+    def cancel(self) -> bool:
+        """Undo before anything else was done: cancel the new piece waiting for its number, or
+        the number chosen in advance; True if there was one."""
+        if self.pending is not None:
+            square, self.pending = self.pending.square, None
+            self._line.say("cancelled_piece", square=square, piece=self._game.piece_word)
+            return True
+        if self.in_hand is not None:
+            number, self.in_hand = self.in_hand, None
+            self._line.say("cancelled_number", number=number)
+            return True
+        return False
+
+    def clear(self) -> None:
+        """A take-back or a redo: nothing of the placements under way belongs to the game now."""
+        self.pending = None
+        self.in_hand = None
+        self.blank_choice = None
+
+    def drop_piece(self) -> None:
+        """The board was taken as the sensors report it: no piece waits for its number."""
+        self.pending = None
 
 
-def input_discard(c: Companion, number: int) -> None:
-    check_number(c, number)
-    c.panel_action(Discard(number))
-    c.in_hand = None
-    if c.pending is not None and c.pending.number == number:
-        c.pending = None  # that card was put down by mistake: now it shows extra
+def discard_choices(c: Companion) -> list[int]:
+    """The numbers that may be set aside now (``Placing.discard_choices``)."""
+    return c.placing.discard_choices()
 
 
-def input_joker(c: Companion, square: str, number: int) -> None:
-    check_number(c, number)
-    if c.pending is not None and c.pending.square != square:
-        raise InputError(N_("first deal with the new {piece} on {square}"),
-                         square=c.pending.square, piece=c.game.piece_word)
-    c.panel_action(Joker(square, number))
-    c.pending = None
-    c.in_hand = None
+def joker_choices(c: Companion, square: str) -> list[int]:
+    """The numbers a stone may show as a joker on ``square`` (``Placing.joker_choices``)."""
+    return c.placing.joker_choices(square)

@@ -15,7 +15,7 @@ from sudoku_table.rules.actions import OFF, Blank, Discard, Joker, Move, Place
 from sudoku_table.rules.game import BLANKS_PHASE
 from sudoku_table.rules.geometry import Geometry
 
-from . import computer, moving, placing
+from . import computer
 from . import signals as lights
 from .pairing import pair_up
 from .view import BlankChoice, Guidance, Next, Pad, Prompt, count, step
@@ -102,19 +102,19 @@ def pad(c: Companion, ask: Prompt | None, nxt: Next) -> Pad | None:
             return None  # nothing to tap: the piece goes away (or is told as a joker)
         return {"numbers": list(ask["choices"]), "for": ask["kind"]}
     state = c.state
-    if (state.over or c.move_game or c.clearing or c.setting_up or c.computer_turn
+    if (state.over or c.game.moves_pieces or c.clearing or c.setting_up or c.computer_turn
             or c.pending is not None or state.phase == BLANKS_PHASE
             or nxt["code"] not in ("place", "place_number", "lay_joker", "set_aside")):
         return None
-    return {"numbers": placing.playable_numbers(c), "for": "in_hand"}
+    return {"numbers": c.placing.playable_numbers(), "for": "in_hand"}
 
 
 def blank_choice(c: Companion) -> BlankChoice | None:
     """The blank whose colour the table assumed, while its setter may still say it shows
     another (until the next action): asked of them beside the next step, never instead."""
-    if c.blank_choice is None:  # asked even after the blank that ended the game
+    if c.placing.blank_choice is None:  # asked even after the blank that ended the game
         return None
-    square, owners, setter = c.blank_choice
+    square, owners, setter = c.placing.blank_choice
     piece = c.state.board.get(square)
     if piece is None:
         return None
@@ -134,7 +134,12 @@ def where_squares(c: Companion) -> set[str]:
         return set()
     board = c.state.board
     return {cell for cell in c.game.geometry.cells
-            if cell not in board and placing.number_choices(c, cell)}
+            if cell not in board and c.placing.number_choices(cell)}
+
+
+def to_turn(c: Companion) -> list[str]:
+    """The pieces still to be turned over: those owed on the board, and those in the air."""
+    return sorted((c.history.debt & set(c.state.board)) | c.history.turning)
 
 
 def takeback_step(c: Companion, missing: set[str], extra: set[str]) -> Next:
@@ -142,12 +147,12 @@ def takeback_step(c: Companion, missing: set[str], extra: set[str]) -> Next:
     pairs = guidance(c, missing, extra)
     moved_from = {p["from"] for p in pairs}
     moved_to = {p["to"] for p in pairs}
-    actor = c.history.undone_player() if c.takeback == "undo" else c.history.last_player()
-    if c.debt:
+    actor = c.history.undone_player() if c.takeback.kind == "undo" else c.history.last_player()
+    if c.history.debt:
         actor = c.history.turner
     parts = {"take_away": sorted(extra - moved_from), "put_back": sorted(missing - moved_to),
-             "moves": pairs, "turn": sorted((c.debt & set(c.state.board)) | c.turning)}
-    if c.takeback == "undo":
+             "moves": pairs, "turn": to_turn(c)}
+    if c.takeback.kind == "undo":
         return step("undo_on_board", actor, **parts)
     return step("redo_on_board", actor, **parts)
 
@@ -155,33 +160,44 @@ def takeback_step(c: Companion, missing: set[str], extra: set[str]) -> Next:
 def next_step(c: Companion, ask: Prompt | None, missing: set[str], extra: set[str]) -> Next:
     """The next physical act, and who is to do it: the panel's what-now bar says it in words."""
     state = c.state
-    mover = state.to_move
     if c.held is not None:
         return step("cannot_save", None, cause=None, held=c.held.to_json())
     if c.clearing:
-        return step("clear_board", None, pieces=count(len(c.occupied), "piece"),
-                    squares=sorted(c.occupied))
+        return step("clear_board", None, pieces=count(len(c.board.occupied), "piece"),
+                    squares=sorted(c.board.occupied))
     if ask is not None and ask["kind"] == "setup":
         return step("set_up", None, square=ask["square"], piece=ask["piece"], left=ask["left"])
-    if c.debt or c.turning:
-        if c.takeback is not None:
+    if c.history.debt or c.history.turning:
+        if c.takeback.kind is not None:
             return takeback_step(c, missing, extra)
-        squares = sorted((c.debt & set(state.board)) | c.turning)
+        squares = to_turn(c)
         # At the end too: the final board is the one with every piece turned.
         return step("turn_over", c.history.turner, squares=squares)
     if state.over:
         return step("game_over", None, winners=list(state.winners),
                     reason=c.game.end_reason(state))
-    if c.takeback is not None and (missing or extra) and c.pending is None \
+    if c.takeback.kind is not None and (missing or extra) and c.pending is None \
             and c.motion is None:
         return takeback_step(c, missing, extra)
     if c.computer_turn:
         return computer_step(c, missing, extra)
+    under_way = under_way_step(c, ask)
+    if under_way is not None:
+        return under_way
+    if missing or extra:
+        return step("put_right", None, missing=sorted(missing), extra=sorted(extra))
+    return play_step(c, ask)
+
+
+def under_way_step(c: Companion, ask: Prompt | None) -> Next | None:
+    """The step of a piece under way: a new piece waiting for its number (or to be laid as a
+    joker, set aside or taken away), or the piece in the air; None when there is none."""
+    mover = c.mover
     pending = c.pending
     if pending is not None and ask is not None:
         if ask["kind"] == "number":
             # A stone that fits nowhere may be laid face down anywhere: the bar says how.
-            joker = bool(placing.joker_choices(c, pending.square))
+            joker = bool(c.placing.joker_choices(pending.square))
             if ask["choices"]:
                 return step("say_number", mover, square=pending.square,
                             **({"joker": True} if joker else {}))
@@ -193,16 +209,21 @@ def next_step(c: Companion, ask: Prompt | None, missing: set[str], extra: set[st
         if ask["kind"] == "discard":
             return step("set_aside", mover, number=ask["number"])
     motion = c.motion
-    if motion is not None:
-        if motion.illegal and motion.at:
-            return step("lift_again", mover, square=motion.at)
-        if ask is not None and ask["kind"] == "bear_off":
-            return step("bear_off", mover, square=ask["square"])
-        if motion.at is None:
-            return step("set_down", mover, square=motion.start)
-        return step("jump_on", mover, square=motion.at)
-    if missing or extra:
-        return step("put_right", None, missing=sorted(missing), extra=sorted(extra))
+    if motion is None:
+        return None
+    if motion.illegal and motion.at:
+        return step("lift_again", mover, square=motion.at)
+    if ask is not None and ask["kind"] == "bear_off":
+        return step("bear_off", mover, square=ask["square"])
+    if motion.at is None:
+        return step("set_down", mover, square=motion.start)
+    return step("jump_on", mover, square=motion.at)
+
+
+def play_step(c: Companion, ask: Prompt | None) -> Next:
+    """The mover's next act when the board stands as the game does and nothing is under way."""
+    state = c.state
+    mover = state.to_move
     if ask is not None:
         if ask["kind"] == "place":
             return step("place_number", mover, number=ask["number"])
@@ -212,7 +233,7 @@ def next_step(c: Companion, ask: Prompt | None, missing: set[str], extra: set[st
             return step("set_aside", mover, number=ask["number"])
         if ask["kind"] == "end_turn" or state.phase == BLANKS_PHASE:
             return step("blanks_or_end", mover)
-    if c.move_game:
+    if c.game.moves_pieces:
         return step("move", mover)
     params: dict[str, object] = {}
     rule = c.game.where_rule(state)
@@ -245,13 +266,13 @@ def computer_step(c: Companion, missing: set[str], extra: set[str]) -> Next:
     if motion is not None:
         if motion.illegal and motion.at:
             return step("lift_again", mover, square=motion.at)
-        if not c.moves_from(motion.start):
+        if not c.moving.moves_from(motion.start):
             return step("computer_put_back", mover, square=motion.start)
     if missing or extra:
         return step("put_right", None, missing=sorted(missing), extra=sorted(extra))
     if c.needs_hand:
         return step("computer_hand", mover, piece=c.game.piece_word,
-                    choices=computer.hand_choices(c))
+                    choices=c.computer.hand_choices())
     if expect is None:
         return step("computer_thinking", mover)
     code, params = computer.plan_step(expect, drawn=c.draw_seed is not None)
@@ -281,7 +302,7 @@ def hint_squares(c: Companion) -> set[str]:
     advice = c.advice_now()
     if advice is None or c.state.over:
         return set()
-    return computer.plan_squares(c, advice.action)
+    return computer.plan_squares(advice.action, c.motion)
 
 
 def hint_targets(c: Companion) -> set[str]:
@@ -291,7 +312,7 @@ def hint_targets(c: Companion) -> set[str]:
     board = c.state.board
     return set(c.history.cached(f"hints {number}", lambda: {
         cell for cell in c.game.geometry.cells
-        if cell not in board and c.check(Place(cell, number)) is None}))
+        if cell not in board and c.history.check(Place(cell, number)) is None}))
 
 
 def signals(c: Companion, missing: set[str], extra: set[str]) -> dict[str, str]:
@@ -302,22 +323,22 @@ def signals(c: Companion, missing: set[str], extra: set[str]) -> dict[str, str]:
     if c.held is not None:  # nothing counts until it is saved: the board as it would then be
         return lights.merge({"missing": missing, "extra": extra, "unsaved": held_squares(c)})
     if c.state.over:  # nothing left to place or put right: the last move and its flips
-        return lights.merge({"flip": c.debt & set(c.state.board), "last": last_squares(c)})
+        return lights.merge({"flip": c.history.debt & set(c.state.board), "last": last_squares(c)})
     layers: dict[str, set[str]] = {
         "missing": missing,
         "extra": extra,
-        "flip": c.debt & set(c.state.board),
+        "flip": c.history.debt & set(c.state.board),
         "last": last_squares(c),
-        "target": moving.targets(c) | hint_targets(c) | where_squares(c),
+        "target": c.moving.targets() | hint_targets(c) | where_squares(c),
         "hint": hint_squares(c),
     }
     expect = c.expect
     if expect is not None and c.pending is None:
-        layers["computer"] = computer.plan_squares(c, expect)
+        layers["computer"] = computer.plan_squares(expect, c.motion)
     if not c.setting_up:
-        layers["dead"] = set(c.dead()) - c.occupied
+        layers["dead"] = set(c.history.dead()) - c.board.occupied
     else:
-        todo = [cell for cell in c.setup_order if cell not in c.occupied]
+        todo = c.board.todo()
         layers["setup"] = set(todo[:1])
     pending = c.pending
     if pending is not None:
@@ -325,10 +346,10 @@ def signals(c: Companion, missing: set[str], extra: set[str]) -> dict[str, str]:
             layers["number"] = {pending.square}
         else:
             layers["illegal"] = {pending.square}
-            layers["conflict"] = set(pending.illegal.cells) & c.occupied
+            layers["conflict"] = set(pending.illegal.cells) & c.board.occupied
     if c.motion is not None and c.motion.illegal and c.motion.at:
         layers.setdefault("illegal", set()).add(c.motion.at)
-        layers.setdefault("conflict", set()).update(set(c.motion.conflict) & c.occupied)
+        layers.setdefault("conflict", set()).update(set(c.motion.conflict) & c.board.occupied)
     return lights.merge(layers)
 
 
@@ -341,9 +362,10 @@ def guidance(c: Companion, missing: set[str], extra: set[str]) -> list[Guidance]
 
     def alike(there: str, here: str) -> bool:
         # A piece is lifted before it is put down elsewhere.
-        if c.changed.get(here, -1) > c.changed.get(there, -1) or there in c.strays:
+        changed = c.board.changed
+        if changed.get(here, -1) > changed.get(there, -1) or there in c.board.strays:
             return False
-        known = c.known_extra.get(there)
+        known = c.takeback.known_extra.get(there)
         if known is None or here not in board:
             return True
         # Each player's own cards are theirs; shared pieces may show either face.
@@ -359,13 +381,13 @@ def prompt(c: Companion) -> Prompt | None:
     if c.clearing or c.held is not None:
         return None
     if c.setting_up:
-        todo = [cell for cell in c.setup_order if cell not in c.occupied]
+        todo = c.board.todo()
         if todo:
             return {"kind": "setup", "square": todo[0],
                     "piece": c.setup[todo[0]].to_json(), "left": len(todo)}
     if c.computer_turn:
         if c.needs_hand and c.pending is None and c.motion is None:
-            return {"kind": "hand", "choices": computer.hand_choices(c)}
+            return {"kind": "hand", "choices": c.computer.hand_choices()}
         expect = c.expect
         if isinstance(expect, Discard) and c.pending is None:
             return {"kind": "discard", "number": expect.number}
@@ -374,29 +396,29 @@ def prompt(c: Companion) -> Prompt | None:
     if pending is not None:
         if pending.illegal is not None and pending.number is not None:
             number = pending.number
-            if c.check(Joker(pending.square, number)) is None:
+            if c.history.check(Joker(pending.square, number)) is None:
                 return {"kind": "joker", "square": pending.square, "number": number}
-            if c.check(Discard(number)) is None:
+            if c.history.check(Discard(number)) is None:
                 return {"kind": "discard", "number": number, "square": pending.square}
         return {"kind": "number", "square": pending.square,
-                "choices": placing.number_choices(c, pending.square)}
-    offer = moving.bear_off_offer(c)
+                "choices": c.placing.number_choices(pending.square)}
+    offer = c.moving.bear_off_offer()
     if offer is not None:
         return {"kind": "bear_off", "square": offer.path[-2], "path": list(offer.path)}
-    if c.blank_choice is not None and c.blank_choice[2] == state.to_move \
+    if c.placing.blank_choice is not None and c.placing.blank_choice[2] == state.to_move \
             and state.phase == BLANKS_PHASE:
-        square, owners, _ = c.blank_choice
+        square, owners, _ = c.placing.blank_choice
         piece = state.board.get(square)
         return {"kind": "blank", "square": square, "choices": owners,
                 "owner": piece.owner if piece else None}
     if c.in_hand is not None and not state.over:
         number = c.in_hand
-        if c.check(Discard(number)) is None:
+        if c.history.check(Discard(number)) is None:
             return {"kind": "discard", "number": number}
-        if any(c.check(Joker(cell, number)) is None
+        if any(c.history.check(Joker(cell, number)) is None
                for cell in c.game.geometry.cells if cell not in state.board):
             return {"kind": "joker", "number": number}
         return {"kind": "place", "number": number}
     if state.phase == BLANKS_PHASE and not state.over:
-        return {"kind": "end_turn", "choices": sorted(c.dead())}
+        return {"kind": "end_turn", "choices": sorted(c.history.dead())}
     return None
