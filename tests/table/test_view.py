@@ -21,7 +21,7 @@ ROOT = Path(__file__).resolve().parents[2]
 def literals() -> set[str]:
     """Every string literal of the table's code outside ``view.py``."""
     found: set[str] = set()
-    for path in (ROOT / "src" / "sudoku_table" / "table").glob("*.py"):
+    for path in (ROOT / "src" / "sudoku_table" / "table").rglob("*.py"):
         if path.name == "view.py":
             continue
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
@@ -38,7 +38,7 @@ def test_every_message_code_is_used() -> None:
 
 
 def test_every_code_said_exists() -> None:
-    for path in (ROOT / "src" / "sudoku_table" / "table").glob("*.py"):
+    for path in (ROOT / "src" / "sudoku_table" / "table").rglob("*.py"):
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             if (isinstance(node, ast.Call) and getattr(node.func, "attr", "") in
                     ("say", "_tell", "_notice", "undo") and node.args

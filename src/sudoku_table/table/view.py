@@ -65,7 +65,6 @@ MESSAGES: Mapping[str, str] = {
     "number_illegal_move": N_("{start} to {square}: {reason}"),
     "jump_on": N_("{square}: go on jumping"),
     "illegal": N_("{reason}"),
-    "number_chosen": N_("{number} chosen: put the {piece} down"),
     "cancelled_hand": N_("the computer's {number} is cancelled: tell its number again"),
     "hand_told": N_("the computer holds a {number}"),
     "not_computers_move": N_("{square}: {reason}"),
