@@ -11,6 +11,7 @@ reach, a table scrolls inside a wrapper on a narrow phone, and a column's alignm
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import lru_cache
 
 from markdown_it import MarkdownIt
 from markdown_it.common.utils import escapeHtml
@@ -50,6 +51,8 @@ class PanelRenderer(RendererHTML):
 _MD = MarkdownIt("commonmark", {"html": False}, renderer_cls=PanelRenderer).enable("table")
 
 
+@lru_cache(maxsize=64)
 def render(markdown: str) -> str:
-    """The HTML of ``markdown`` (CommonMark with pipe tables; raw HTML shown as text)."""
+    """The HTML of ``markdown`` (CommonMark with pipe tables; raw HTML shown as text); kept for
+    the few rules texts there are, which never change while the panel runs."""
     return _MD.render(markdown).rstrip("\n")
