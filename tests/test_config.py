@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from sudoku_table.config import LAYER_SECTIONS, Config, ConfigError, from_mapping, load_config
+from sudoku_table.config import Config, ConfigError, from_mapping, json_schema, load_config
 from sudoku_table.firmware.config import HardwareConfig, LedConfig, SensorConfig
 
 EXAMPLE = files("sudoku_table.firmware") / "table.example.toml"
@@ -108,6 +108,14 @@ BAD = [
     ({"leds": {"serpentine": "yes"}}, "leds.serpentine must be true or false"),
     ({"leds": {"rotation": 45}}, "leds.rotation must be one of 0, 90, 180, 270, got 45"),
     ({"leds": {"rotation": 90.0}}, "leds.rotation must be a whole number"),
+    ({"leds": {"driver": True}}, "leds.driver must be one of 'spi', 'neopixel', got True"),
+    ({"speaker": {"device": "a b"}}, "speaker.device must be an ALSA device name"),
+    ({"panel": {"language": "fr"}}, "panel.language must be one of 'en', 'de', got 'fr'"),
+    ({"board": {"square_mm": "35"}}, "board.square_mm must be between 5 and 200"),
+    ({"board": {"sqare_mm": 35}}, "unknown key board.sqare_mm"),
+    ({"speech": {"voices": {"de": "a b"}}}, "speech.voices.de must be an espeak-ng voice"),
+    ({"panel": {"hosts": ["ok", ""]}}, "panel.hosts[1] must be a host name, got ''"),
+    ({"leds": {"balance": [1, 0.5, "x"]}}, "leds.balance[2] must be a number, got 'x'"),
     ({"leds": {"brightness": 1.5}}, "leds.brightness must be between 0 and 1, got 1.5"),
     ({"leds": {"brightness": True}}, "leds.brightness must be a number"),
     ({"leds": {"gamma": 0.5}}, "leds.gamma must be between 1 and 4"),
@@ -174,15 +182,14 @@ def test_the_config_is_frozen() -> None:
 
 def test_the_example_file_sets_every_key() -> None:
     import tomllib
-    from dataclasses import fields
 
-    from sudoku_table.firmware.config import SECTIONS
-
-    owned = {**SECTIONS, **{name: cls for name, (cls, _) in LAYER_SECTIONS.items()}}
     data = tomllib.loads(EXAMPLE.read_text(encoding="utf-8"))
-    assert set(data) == set(owned)
-    for section, cls in owned.items():
-        assert set(data[section]) == {f.name for f in fields(cls)}, section
+    sections = json_schema()["properties"]
+    assert set(data) == set(sections)
+    definitions = json_schema()["$defs"]
+    for section, entry in sections.items():
+        keys = definitions[entry["$ref"].rsplit("/", 1)[1]]["properties"]
+        assert set(data[section]) == set(keys), section
 
 
 @pytest.mark.parametrize("text", [
@@ -204,3 +211,26 @@ def test_a_config_nested_too_deep_is_one_line(tmp_path: Path, text: str) -> None
     assert done.returncode != 0
     lines = (done.stdout + done.stderr).strip().splitlines()
     assert len(lines) == 1 and "deep.toml is nested" in lines[0], lines[:5]
+
+
+def test_the_published_json_schema_is_current() -> None:
+    """docs/config.schema.json is what the sections declare (regenerate it with
+    ``python -m sudoku_table.config --schema > docs/config.schema.json``)."""
+    import json
+
+    published = Path(__file__).resolve().parents[1] / "docs" / "config.schema.json"
+    assert json.loads(published.read_text(encoding="utf-8")) == json_schema()
+    leds = json_schema()["$defs"]["LedConfig"]["properties"]
+    assert leds["brightness"]["maximum"] == 1 and leds["rotation"]["enum"] == [0, 90, 180, 270]
+    assert json_schema()["additionalProperties"] is False
+
+
+def test_the_json_schema_accepts_the_example_and_refuses_a_typo() -> None:
+    import tomllib
+
+    import jsonschema_rs
+
+    validator = jsonschema_rs.validator_for(json_schema())
+    assert validator.is_valid(tomllib.loads(EXAMPLE.read_text(encoding="utf-8")))
+    assert not validator.is_valid({"leds": {"brightnes": 0.5}})
+    assert not validator.is_valid({"sensors": {"rows": [4, 5, 6]}})

@@ -1,42 +1,83 @@
 """The table's one config file, read once and handed to each layer its own part.
 
 The file is TOML (``src/sudoku_table/firmware/table.example.toml`` documents every key). Each layer
-owns its sections and checks them: the firmware ``[sensors]``, ``[leds]`` and ``[simulator]``
+owns its sections and declares them as pydantic models (``sudoku_table.sections``): the firmware
+``[sensors]``, ``[leds]``, ``[buzzer]``, ``[speaker]`` and ``[simulator]``
 (``sudoku_table.firmware.config``), the panel ``[panel]`` (``sudoku_table.web.config``), the
 overlays ``[board]`` (``sudoku_table.overlay``), the computer opponent ``[computer]``
-(``sudoku_table.ai.config``), the table's voice ``[speech]`` (``sudoku_table.speech.config``). A
-section nobody owns, or a bad value anywhere, stops the start with one line naming the file and the
-key.
+(``sudoku_table.ai.config``), the table's voice ``[speech]`` (``sudoku_table.speech.config``).
+:data:`ConfigFile` puts them together as the file is written; its JSON schema is
+``docs/config.schema.json`` (``python -m sudoku_table.config --schema`` prints it). A section
+nobody owns, or a bad value anywhere, stops the start with one line naming the file and the key.
 """
 
 from __future__ import annotations
 
+import json
 import os
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field, fields
-from typing import Any
+import sys
+from collections.abc import Mapping
+from typing import Annotated, Any
 
-from sudoku_table.firmware.config import HardwareConfig, read_toml, section
-from sudoku_table.firmware.config import from_mapping as hardware_from_mapping
+from pydantic import BaseModel, BeforeValidator, Field, ValidationError, create_model
+
+from sudoku_table.firmware.config import SECTIONS as HARDWARE_SECTIONS
+from sudoku_table.firmware.config import HardwareConfig, read_toml
 from sudoku_table.firmware.exc import ConfigError
+from sudoku_table.sections import ConfigProblem, Section, first_problem
 
 from .ai.config import ComputerConfig
 from .overlay import BoardConfig
 from .speech.config import SpeechConfig
 from .web.config import PanelConfig
 
-__all__ = ["Config", "ConfigError", "load_config"]
+__all__ = ["Config", "ConfigError", "ConfigFile", "load_config"]
 
 
-@dataclass(frozen=True, slots=True)
-class Config:
+def _board(raw: object) -> object:
+    """The ``[board]`` section through the overlay's own check (a dataclass of its own)."""
+    if not isinstance(raw, Mapping):
+        return raw  # pydantic names the wrong type
+    unknown = [key for key in raw if key != "square_mm"]
+    if unknown:
+        raise ConfigProblem(f"unknown key board.{unknown[0]} (known: square_mm)")
+    try:
+        return BoardConfig.from_section(raw)
+    except ValueError as e:
+        raise ConfigProblem(str(e)) from None
+
+
+Board = Annotated[BoardConfig, BeforeValidator(_board)]
+
+LAYER_SECTIONS: dict[str, Any] = {
+    "panel": PanelConfig,
+    "board": Board,
+    "computer": ComputerConfig,
+    "speech": SpeechConfig,
+}
+"""The sections read by layers above the firmware."""
+
+ConfigFile: type[Section] = create_model(  # type: ignore[call-overload]
+    "ConfigFile", __base__=Section, __doc__="The table's config file (TOML), section by section.",
+    **{name: (cls, Field(default_factory=cls)) for name, cls in HARDWARE_SECTIONS.items()},
+    panel=(PanelConfig, Field(default_factory=PanelConfig)),
+    board=(Board, Field(default_factory=BoardConfig)),
+    computer=(ComputerConfig, Field(default_factory=ComputerConfig)),
+    speech=(SpeechConfig, Field(default_factory=SpeechConfig)),
+)
+"""Every section of the file; unknown sections and keys are refused."""
+
+
+class Config(BaseModel):
     """The whole config: the firmware's part and the sections of the other layers."""
 
-    hardware: HardwareConfig = field(default_factory=HardwareConfig)
-    panel: PanelConfig = field(default_factory=PanelConfig)
-    board: BoardConfig = field(default_factory=BoardConfig)
-    computer: ComputerConfig = field(default_factory=ComputerConfig)
-    speech: SpeechConfig = field(default_factory=SpeechConfig)
+    model_config = {"frozen": True}
+
+    hardware: HardwareConfig = HardwareConfig()
+    panel: PanelConfig = PanelConfig()
+    board: BoardConfig = Field(default_factory=BoardConfig)
+    computer: ComputerConfig = ComputerConfig()
+    speech: SpeechConfig = SpeechConfig()
 
     @property
     def source(self) -> str | None:
@@ -44,26 +85,16 @@ class Config:
         return self.hardware.source
 
 
-LAYER_SECTIONS: dict[str, tuple[type, Callable[[Mapping[str, Any]], Any]]] = {
-    "panel": (PanelConfig, PanelConfig.from_section),
-    "board": (BoardConfig, BoardConfig.from_section),
-    "computer": (ComputerConfig, ComputerConfig.from_section),
-    "speech": (SpeechConfig, SpeechConfig.from_section),
-}
-"""The sections read by layers above the firmware, with their reader."""
-
-
 def from_mapping(data: Mapping[str, Any], source: str | None = None) -> Config:
     """The checked config from parsed TOML (``ConfigError`` names the first bad key)."""
-    hardware = hardware_from_mapping(data, source=source, others=LAYER_SECTIONS)
-    parts: dict[str, Any] = {}
-    for name, (cls, read) in LAYER_SECTIONS.items():
-        raw = section(data, name, [f.name for f in fields(cls)])
-        try:
-            parts[name] = read(raw)
-        except ValueError as e:
-            raise ConfigError(str(e)) from None
-    return Config(hardware=hardware, **parts)
+    try:
+        parsed = ConfigFile.model_validate(data)
+        hardware = HardwareConfig(**{name: getattr(parsed, name) for name in HARDWARE_SECTIONS},
+                                  source=source)
+    except ValidationError as e:
+        raise ConfigError(first_problem(e, ConfigFile)) from None
+    return Config(hardware=hardware,
+                  **{name: getattr(parsed, name) for name in LAYER_SECTIONS})
 
 
 def load_config(path: str | os.PathLike[str] | None = None) -> Config:
@@ -73,3 +104,16 @@ def load_config(path: str | os.PathLike[str] | None = None) -> Config:
         return from_mapping(data, source)
     except ConfigError as e:
         raise ConfigError(f"{source}: {e}" if source else str(e)) from None
+
+
+def json_schema() -> dict[str, Any]:
+    """The JSON schema of the config file, as ``docs/config.schema.json`` publishes it."""
+    schema = ConfigFile.model_json_schema()
+    schema["title"] = "Sudoku Table config file"
+    return schema
+
+
+if __name__ == "__main__":
+    if sys.argv[1:] != ["--schema"]:
+        sys.exit("usage: python -m sudoku_table.config --schema")
+    print(json.dumps(json_schema(), indent=2, ensure_ascii=False))

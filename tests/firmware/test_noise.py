@@ -53,8 +53,8 @@ class Table:
     def __post_init__(self) -> None:
         self.clock = ManualClock()
         self.config = SensorConfig(**self.sensors)  # type: ignore[arg-type]
-        self.board = SimulatedBoard(self.config, SimulatorConfig(self.bounce_ms, self.seed),
-                                    clock=self.clock)
+        simulator = SimulatorConfig(bounce_ms=self.bounce_ms, seed=self.seed)
+        self.board = SimulatedBoard(self.config, simulator, clock=self.clock)
         self.matrix = ReedMatrix(self.config, pin_factory=self.board.factory, clock=self.clock)
         self.matrix.listen(self.events.append, self.faults.append, self.felt.append)
 

@@ -7,49 +7,40 @@ says how).
 
 from __future__ import annotations
 
-import math
-from collections.abc import Mapping
-from dataclasses import dataclass, fields
+from typing import Annotated
+
+from pydantic import Field, Strict
+
+from sudoku_table.sections import Says, Section
 
 from .engine import DEFAULT_BUDGETS, LEVELS, Budget
 
 MAX_POSITIONS = 1_000_000
 MAX_SECONDS = 60.0
 
+Positions = Annotated[int, Strict(), Field(ge=1, le=MAX_POSITIONS),
+                      Says(f"must be a whole number from 1 to {MAX_POSITIONS}", always=True)]
+Seconds = Annotated[float, Strict(), Field(ge=0.01, le=MAX_SECONDS, allow_inf_nan=False),
+                    Says(f"must be a number of seconds from 0.01 to {MAX_SECONDS:g}",
+                         always=True)]
 
-@dataclass(frozen=True, slots=True)
-class ComputerConfig:
+
+class ComputerConfig(Section):
     """Per level: the positions its search evaluates (the effort: same seed, same move) and
     the seconds after which the clock stops it anyway (reported)."""
 
-    easy_positions: int = DEFAULT_BUDGETS["easy"].positions
-    easy_seconds: float = DEFAULT_BUDGETS["easy"].seconds
-    normal_positions: int = DEFAULT_BUDGETS["normal"].positions
-    normal_seconds: float = DEFAULT_BUDGETS["normal"].seconds
-    strong_positions: int = DEFAULT_BUDGETS["strong"].positions
-    strong_seconds: float = DEFAULT_BUDGETS["strong"].seconds
-
-    @classmethod
-    def from_section(cls, raw: Mapping[str, object]) -> ComputerConfig:
-        """The checked section (``ValueError`` names the bad key and what it must be)."""
-        values: dict[str, object] = {}
-        for f in fields(cls):
-            if f.name not in raw:
-                continue
-            value = raw[f.name]
-            if f.name.endswith("_positions"):
-                if isinstance(value, bool) or not isinstance(value, int) or \
-                        not 1 <= value <= MAX_POSITIONS:
-                    raise ValueError(f"computer.{f.name} must be a whole number from 1 to "
-                                     f"{MAX_POSITIONS}, got {value!r}")
-                values[f.name] = value
-            else:
-                if isinstance(value, bool) or not isinstance(value, int | float) or \
-                        not math.isfinite(value) or not 0.01 <= value <= MAX_SECONDS:
-                    raise ValueError(f"computer.{f.name} must be a number of seconds from "
-                                     f"0.01 to {MAX_SECONDS:g}, got {value!r}")
-                values[f.name] = float(value)
-        return cls(**values)  # type: ignore[arg-type]
+    easy_positions: Positions = DEFAULT_BUDGETS["easy"].positions
+    """Positions the easy level evaluates for one move."""
+    easy_seconds: Seconds = DEFAULT_BUDGETS["easy"].seconds
+    """Seconds after which the easy level's clock stops its search."""
+    normal_positions: Positions = DEFAULT_BUDGETS["normal"].positions
+    """Positions the normal level evaluates for one move."""
+    normal_seconds: Seconds = DEFAULT_BUDGETS["normal"].seconds
+    """Seconds after which the normal level's clock stops its search."""
+    strong_positions: Positions = DEFAULT_BUDGETS["strong"].positions
+    """Positions the strong level evaluates for one move."""
+    strong_seconds: Seconds = DEFAULT_BUDGETS["strong"].seconds
+    """Seconds after which the strong level's clock stops its search."""
 
     def budget(self, level: str) -> Budget:
         """The effort of ``level`` (one of ``LEVELS``)."""

@@ -3,6 +3,8 @@
 The table has one TOML file (``src/sudoku_table/firmware/table.example.toml`` documents every key)
 read with ``tomllib``; the firmware reads its sections, ``[sensors]``, ``[leds]`` and
 ``[simulator]``, and the other layers read theirs (``sudoku_table.config`` puts the whole together).
+Each section is a pydantic model (:class:`sudoku_table.sections.Section`): its fields declare
+the types, bounds and choices, and the JSON schema in ``docs/config.schema.json`` comes from them.
 The file is found at the path given, else at ``$SUDOKU_TABLE_CONFIG``, else the defaults below are
 used, which match the example file and the wiring in ``hardware/``. Every value is checked when
 loading, so a typo stops the start with one clear line naming the key instead of a wrong pin being
@@ -12,13 +14,25 @@ line are all errors.
 
 from __future__ import annotations
 
-import math
 import os
 import tomllib
-from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field, fields
+import typing
+from collections.abc import Iterable, Mapping
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any, Literal
+
+from pydantic import (
+    BeforeValidator,
+    Field,
+    Strict,
+    StrictBool,
+    ValidationError,
+    ValidationInfo,
+    field_validator,
+    model_validator,
+)
+
+from sudoku_table.sections import Says, Section, first_problem, whole_number
 
 from .exc import ConfigError
 
@@ -32,82 +46,98 @@ SPI_MOSI = 10
 SPI_OTHERS = (9, 11)
 """SPI0's MISO and SCLK: taken by the kernel when the LEDs use SPI. Its chip selects (GPIO7, 8)
 stay free: the installer turns SPI0 on with ``dtoverlay=spi0-0cs``, which claims none."""
-DRIVERS = ("spi", "neopixel")
-"""How the LED data line is driven: ``spi`` (Blinka's ``neopixel_spi`` on SPI0's MOSI, GPIO10;
-every Pi, no root) or ``neopixel`` (Adafruit's ``neopixel``: PWM/PCM through ``rpi_ws281x`` on
-a Pi 4, which needs root, or PIO on a Pi 5; any data pin)."""
-CORNERS = ("bottom_left", "bottom_right", "top_left", "top_right")
-ROTATIONS = (0, 90, 180, 270)
-PIXEL_ORDERS = ("RGB", "RBG", "GRB", "GBR", "BRG", "BGR")
 
 
-@dataclass(frozen=True, slots=True)
-class SensorConfig:
+Gpio = Annotated[int, Strict(), Field(ge=0, le=27), Says("must be a GPIO number from 0 to 27")]
+"""A header GPIO (:data:`GPIO_RANGE`)."""
+Ms = Annotated[float, Strict(), Field(gt=0, allow_inf_nan=False)]
+"""A time in milliseconds, above 0."""
+BounceMs = Annotated[float, Strict(), Field(ge=0, le=100, allow_inf_nan=False)]
+Fraction = Annotated[float, Strict(), Field(ge=0, le=1, allow_inf_nan=False)]
+MatrixLines = Annotated[tuple[Gpio, ...], Field(min_length=SIZE, max_length=SIZE)]
+"""The nine GPIOs of the matrix's rows or columns."""
+
+
+class SensorConfig(Section):
     """The reed-switch matrix: rows driven one at a time, columns read with pull-ups."""
 
-    rows: tuple[int, ...] = (4, 5, 6, 12, 13, 16, 17, 22, 23)
+    rows: MatrixLines = (4, 5, 6, 12, 13, 16, 17, 22, 23)
     """GPIOs of the row lines, for ranks 1..9 in that order."""
-    columns: tuple[int, ...] = (24, 25, 26, 27, 18, 19, 20, 21, 7)
+    columns: MatrixLines = (24, 25, 26, 27, 18, 19, 20, 21, 7)
     """GPIOs of the column lines, for files a..i in that order."""
-    scan_interval_ms: float = 4.0
+    scan_interval_ms: Ms = 4.0
     """Time from the start of one full scan to the start of the next while nothing changes."""
-    fast_scan_ms: float = 1.0
+    fast_scan_ms: Ms = 1.0
     """The scan interval while a square reads differently from what its LED shows."""
-    feedback_ms: float = 2.0
+    feedback_ms: Ms = 2.0
     """Tentative state: a square that reads the same this long lights its LED (feedback only)."""
-    bounce_ms: float = 5.0
+    bounce_ms: BounceMs = 5.0
     """Contact bounce lasts at most this long: a tentative change stands at least this long,
     and a square's changes closer together than this count once towards chatter."""
-    settle_ms: float = 150.0
+    settle_ms: Ms = 150.0
     """Confirmation: a square must read the same this long before its change is reported and
     counts in the game; longer than a sliding magnet stays on one square (see DESIGN.md)."""
-    chatter_changes: int = 8
+    chatter_changes: Annotated[int, Strict(), Field(ge=2, le=1000)] = 8
     """A square changing more often than this within ``chatter_window_ms`` is chattering."""
-    chatter_window_ms: float = 500.0
-    chatter_quiet_ms: float = 1000.0
+    chatter_window_ms: Ms = 500.0
+    """The window in which ``chatter_changes`` are counted."""
+    chatter_quiet_ms: Ms = 1000.0
     """A chattering square is ignored until it has been quiet this long."""
-    line_changes: int = 4
+    line_changes: Annotated[int, Strict(), Field(ge=2, le=SIZE)] = 4
     """This many squares of one row or column changing in the same scan is a line fault."""
 
+    @field_validator("rows", "columns")
+    @classmethod
+    def _no_fixed_pull_ups(cls, pins: tuple[int, ...], info: ValidationInfo) -> tuple[int, ...]:
+        for i, pin in enumerate(pins):
+            if pin in FIXED_PULL_UPS:
+                raise ConfigError(f"sensors.{info.field_name}[{i}] is GPIO{pin}, which has a "
+                                    "fixed pull-up resistor and cannot read the matrix: choose "
+                                    "another GPIO")
+        return pins
 
-@dataclass(frozen=True, slots=True)
-class LedConfig:
+
+class LedConfig(Section):
     """The NeoPixel chain under the squares and how its light is shaped."""
 
-    driver: str = "spi"
-    """How the data line is driven (:data:`DRIVERS`)."""
-    data_pin: int = 10
+    driver: Literal["spi", "neopixel"] = "spi"
+    """How the data line is driven: ``spi`` (Blinka's ``neopixel_spi`` on SPI0's MOSI, GPIO10;
+    every Pi, no root) or ``neopixel`` (Adafruit's ``neopixel``: PWM/PCM through
+    ``rpi_ws281x`` on a Pi 4, which needs root, or PIO on a Pi 5; any data pin)."""
+    data_pin: Gpio = 10
     """GPIO of the data line: 10 (SPI0's MOSI) with the ``spi`` driver."""
-    count: int = 81
+    count: Annotated[int, Strict(), Field(ge=0, le=1024)] = 81
     """LEDs on the chain; more than 81 when the chain has LEDs before or after the squares."""
-    first: int = 0
+    first: Annotated[int, Strict(), Field(ge=0, le=1024)] = 0
     """Index on the chain of the first square's LED."""
-    pixel_order: str = "GRB"
-    start_corner: str = "bottom_left"
+    pixel_order: Literal["RGB", "RBG", "GRB", "GBR", "BRG", "BGR"] = "GRB"
+    """The order of the colour channels the chips expect."""
+    start_corner: Literal["bottom_left", "bottom_right", "top_left", "top_right"] = "bottom_left"
     """The board corner, seen from the first player, where the chain's first square LED sits,
     before ``rotation``; the chain then runs along the board's rows (ranks)."""
-    serpentine: bool = True
+    serpentine: StrictBool = True
     """Every second row runs back the other way (the usual zig-zag of LED panels)."""
-    rotation: int = 0
+    rotation: Annotated[Literal[0, 90, 180, 270], BeforeValidator(whole_number)] = 0
     """Clockwise rotation, in degrees, of the LED panel relative to the board."""
-    brightness: float = 0.6
-    gamma: float = 2.2
-    balance: tuple[float, float, float] = (1.0, 1.0, 1.0)
+    brightness: Fraction = 0.6
+    """The brightness of the whole chain, 0 (dark) to 1 (full)."""
+    gamma: Annotated[float, Strict(), Field(ge=1, le=4, allow_inf_nan=False)] = 2.2
+    """The gamma curve that makes half a value look half as bright."""
+    balance: Annotated[tuple[Fraction, ...], Field(min_length=3, max_length=3)] = (1.0, 1.0, 1.0)
     """Per-channel factors (red, green, blue) to even out the colours of the chips."""
-    max_current_ma: float = 2500.0
-    """The LED supply's budget: every frame is dimmed to stay below it."""
-    channel_ma: float = 20.0
-    """Current of one fully lit colour channel (white is three of them)."""
-    idle_ma: float = 1.0
-    """Current of one dark LED (its controller)."""
+    max_current_ma: Ms = 2500.0
+    """The LED supply's budget in mA: every frame is dimmed to stay below it."""
+    channel_ma: Ms = 20.0
+    """Current of one fully lit colour channel in mA (white is three of them)."""
+    idle_ma: BounceMs = 1.0
+    """Current of one dark LED (its controller) in mA."""
 
 
-@dataclass(frozen=True, slots=True)
-class BuzzerConfig:
+class BuzzerConfig(Section):
     """The optional piezo buzzer (a passive transducer); silent until the panel switches the
     table's sound on."""
 
-    pin: int = 8
+    pin: Gpio = 8
     """GPIO of the buzzer (8 is SPI0's CE0, free with the installer's ``spi0-0cs``)."""
 
 
@@ -116,47 +146,62 @@ I2S_PINS: dict[int, str] = {18: "BCLK", 19: "LRC", 21: "DIN"}
 Fixed in the chip: they cannot be moved to other GPIOs."""
 
 
-@dataclass(frozen=True, slots=True)
-class SpeakerConfig:
+class SpeakerConfig(Section):
     """The optional speaker the table speaks through (the voice itself is ``[speech]``)."""
 
-    i2s: bool = False
+    i2s: StrictBool = False
     """True: a MAX98357A I2S amplifier on GPIO18 (BCLK), GPIO19 (LRC) and GPIO21 (DIN), which
     are then the amplifier's: the matrix must use other pins (``hardware/speaker-i2s.toml``).
     False: a USB sound adapter or a Pi 4's 3.5 mm jack, on no GPIO at all."""
-    device: str = ""
+    device: Annotated[str, Strict(), Field(max_length=80, pattern=r"^[A-Za-z0-9:,=_.-]*$"),
+                      Says('must be an ALSA device name such as "default" or '
+                           '"plughw:CARD=Headphones"', always=True)] = ""
     """The ALSA device (``aplay -D``): empty for the system's default on the real table and
     for silence on the simulated one (what it says is kept and shown, not played);
     ``plughw:CARD=Headphones`` (a Pi 4's jack), ``plughw:CARD=MAX98357A`` (the I2S
     amplifier), ``plughw:CARD=Device`` (a USB sound adapter), ``default``."""
 
 
-@dataclass(frozen=True, slots=True)
-class SimulatorConfig:
+class SimulatorConfig(Section):
     """The simulated table (used off a Pi or with ``--sim``)."""
 
-    bounce_ms: float = 5.0
+    bounce_ms: BounceMs = 5.0
     """A simulated reed contact bounces for a random time up to this long after every make and
     break (closures and openings of 0.05-3 ms each)."""
-    seed: int = 1
+    seed: Annotated[int, Strict(), Field(ge=0, le=2**63 - 1),
+                    Says("must be from 0 to 2**63 - 1")] = 1
     """The seed of the simulated noise: the same seed and the same hand give the same bounces,
     slides and flickers."""
 
 
-@dataclass(frozen=True, slots=True)
-class HardwareConfig:
+class HardwareConfig(Section):
     """The firmware's part of the config; ``source`` is the file it came from (None: the
     defaults)."""
 
-    sensors: SensorConfig = field(default_factory=SensorConfig)
-    leds: LedConfig = field(default_factory=LedConfig)
-    buzzer: BuzzerConfig = field(default_factory=BuzzerConfig)
-    speaker: SpeakerConfig = field(default_factory=SpeakerConfig)
-    simulator: SimulatorConfig = field(default_factory=SimulatorConfig)
-    source: str | None = field(default=None, compare=False)
+    sensors: SensorConfig = SensorConfig()
+    leds: LedConfig = LedConfig()
+    buzzer: BuzzerConfig = BuzzerConfig()
+    speaker: SpeakerConfig = SpeakerConfig()
+    simulator: SimulatorConfig = SimulatorConfig()
+    source: str | None = Field(default=None, exclude=True)
+    """Not a key of the file: where the file was found."""
+
+    @model_validator(mode="after")
+    def _whole(self) -> HardwareConfig:
+        _check_whole(self)
+        return self
+
+    def __eq__(self, other: object) -> bool:
+        """Equal when every section is (wherever the config came from)."""
+        if not isinstance(other, HardwareConfig):
+            return NotImplemented
+        return all(getattr(self, name) == getattr(other, name) for name in SECTIONS)
+
+    def __hash__(self) -> int:
+        return hash(tuple(getattr(self, name) for name in SECTIONS))
 
 
-SECTIONS: dict[str, type] = {
+SECTIONS: dict[str, type[Section]] = {
     "sensors": SensorConfig,
     "leds": LedConfig,
     "buzzer": BuzzerConfig,
@@ -165,166 +210,11 @@ SECTIONS: dict[str, type] = {
 }
 """The sections of the config file that belong to the firmware."""
 
-
-# --- reading values --------------------------------------------------------------------------
-
-
-def _int(key: str, value: Any) -> int:
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise ConfigError(f"{key} must be a whole number, got {value!r}")
-    return value
-
-
-def _float(key: str, value: Any) -> float:
-    if isinstance(value, bool) or not isinstance(value, int | float):
-        raise ConfigError(f"{key} must be a number, got {value!r}")
-    if not math.isfinite(value):
-        raise ConfigError(f"{key} must be a finite number, got {value!r}")
-    return float(value)
-
-
-def _positive(key: str, value: Any) -> float:
-    number = _float(key, value)
-    if number <= 0:
-        raise ConfigError(f"{key} must be greater than 0, got {value!r}")
-    return number
-
-
-def _between(key: str, value: Any, low: float, high: float) -> float:
-    number = _float(key, value)
-    if not low <= number <= high:
-        raise ConfigError(f"{key} must be between {low:g} and {high:g}, got {value!r}")
-    return number
-
-
-def _choice(key: str, value: Any, choices: tuple[Any, ...]) -> Any:
-    if isinstance(value, bool) or value not in choices:
-        listed = ", ".join(repr(c) for c in choices)
-        raise ConfigError(f"{key} must be one of {listed}, got {value!r}")
-    return value
-
-
-def _list(key: str, value: Any, length: int | None = None) -> list[Any]:
-    if not isinstance(value, list):
-        raise ConfigError(f"{key} must be a list, got {value!r}")
-    if length is not None and len(value) != length:
-        raise ConfigError(f"{key} must list exactly {length} values, got {len(value)}")
-    return value
-
-
-def _gpio(key: str, value: Any) -> int:
-    pin = _int(key, value)
-    if pin not in GPIO_RANGE:
-        raise ConfigError(f"{key} must be a GPIO number from 0 to 27, got {pin}")
-    return pin
-
-
-def _matrix_lines(key: str, value: Any) -> tuple[int, ...]:
-    pins = tuple(_gpio(f"{key}[{i}]", v) for i, v in enumerate(_list(key, value, SIZE)))
-    for i, pin in enumerate(pins):
-        if pin in FIXED_PULL_UPS:
-            raise ConfigError(f"{key}[{i}] is GPIO{pin}, which has a fixed pull-up resistor "
-                              "and cannot read the matrix: choose another GPIO")
-    return pins
-
-
-def _sensors(raw: Mapping[str, Any]) -> dict[str, Any]:
-    out: dict[str, Any] = {}
-    for name in ("rows", "columns"):
-        if name in raw:
-            out[name] = _matrix_lines(f"sensors.{name}", raw[name])
-    for name in ("scan_interval_ms", "fast_scan_ms", "feedback_ms", "settle_ms",
-                 "chatter_window_ms", "chatter_quiet_ms"):
-        if name in raw:
-            out[name] = _positive(f"sensors.{name}", raw[name])
-    if "bounce_ms" in raw:
-        out["bounce_ms"] = _between("sensors.bounce_ms", raw["bounce_ms"], 0.0, 100.0)
-    for name in ("chatter_changes", "line_changes"):
-        if name in raw:
-            value = _int(f"sensors.{name}", raw[name])
-            if not 2 <= value <= (SIZE if name == "line_changes" else 1000):
-                limit = SIZE if name == "line_changes" else 1000
-                raise ConfigError(f"sensors.{name} must be from 2 to {limit}, got {value}")
-            out[name] = value
-    return out
-
-
-def _leds(raw: Mapping[str, Any]) -> dict[str, Any]:
-    out: dict[str, Any] = {}
-    if "driver" in raw:
-        out["driver"] = _choice("leds.driver", raw["driver"], DRIVERS)
-    if "data_pin" in raw:
-        out["data_pin"] = _gpio("leds.data_pin", raw["data_pin"])
-    for name in ("count", "first"):
-        if name in raw:
-            value = _int(f"leds.{name}", raw[name])
-            if value < 0 or value > 1024:
-                raise ConfigError(f"leds.{name} must be from 0 to 1024, got {value}")
-            out[name] = value
-    if "pixel_order" in raw:
-        out["pixel_order"] = _choice("leds.pixel_order", raw["pixel_order"], PIXEL_ORDERS)
-    if "start_corner" in raw:
-        out["start_corner"] = _choice("leds.start_corner", raw["start_corner"], CORNERS)
-    if "serpentine" in raw:
-        if not isinstance(raw["serpentine"], bool):
-            raise ConfigError(f"leds.serpentine must be true or false, got {raw['serpentine']!r}")
-        out["serpentine"] = raw["serpentine"]
-    if "rotation" in raw:
-        out["rotation"] = _choice("leds.rotation", _int("leds.rotation", raw["rotation"]),
-                                  ROTATIONS)
-    if "brightness" in raw:
-        out["brightness"] = _between("leds.brightness", raw["brightness"], 0.0, 1.0)
-    if "gamma" in raw:
-        out["gamma"] = _between("leds.gamma", raw["gamma"], 1.0, 4.0)
-    if "balance" in raw:
-        values = _list("leds.balance", raw["balance"], 3)
-        out["balance"] = tuple(_between(f"leds.balance[{i}]", v, 0.0, 1.0)
-                               for i, v in enumerate(values))
-    for name in ("max_current_ma", "channel_ma"):
-        if name in raw:
-            out[name] = _positive(f"leds.{name}", raw[name])
-    if "idle_ma" in raw:
-        out["idle_ma"] = _between("leds.idle_ma", raw["idle_ma"], 0.0, 100.0)
-    return out
-
-
-def _simulator(raw: Mapping[str, Any]) -> dict[str, Any]:
-    out: dict[str, Any] = {}
-    if "bounce_ms" in raw:
-        out["bounce_ms"] = _between("simulator.bounce_ms", raw["bounce_ms"], 0.0, 100.0)
-    if "seed" in raw:
-        seed = _int("simulator.seed", raw["seed"])
-        if not 0 <= seed < 2**63:
-            raise ConfigError(f"simulator.seed must be from 0 to 2**63 - 1, got {seed}")
-        out["seed"] = seed
-    return out
-
-
-def _buzzer(raw: Mapping[str, Any]) -> dict[str, Any]:
-    out: dict[str, Any] = {}
-    if "pin" in raw:
-        out["pin"] = _gpio("buzzer.pin", raw["pin"])
-    return out
-
-
-def _speaker(raw: Mapping[str, Any]) -> dict[str, Any]:
-    out: dict[str, Any] = {}
-    if "i2s" in raw:
-        if not isinstance(raw["i2s"], bool):
-            raise ConfigError(f"speaker.i2s must be true or false, got {raw['i2s']!r}")
-        out["i2s"] = raw["i2s"]
-    if "device" in raw:
-        device = raw["device"]
-        if not isinstance(device, str) or len(device) > 80 or not all(
-                ch.isalnum() or ch in ":,=_-." for ch in device):
-            raise ConfigError(f'speaker.device must be an ALSA device name such as "default" '
-                              f'or "plughw:CARD=Headphones", got {device!r}')
-        out["device"] = device
-    return out
-
-
-_READERS = {"sensors": _sensors, "leds": _leds, "buzzer": _buzzer, "speaker": _speaker,
-            "simulator": _simulator}
+DRIVERS: tuple[str, ...] = typing.get_args(LedConfig.model_fields["driver"].annotation)
+CORNERS: tuple[str, ...] = typing.get_args(LedConfig.model_fields["start_corner"].annotation)
+ROTATIONS: tuple[int, ...] = typing.get_args(LedConfig.model_fields["rotation"].annotation)
+PIXEL_ORDERS: tuple[str, ...] = typing.get_args(
+    LedConfig.model_fields["pixel_order"].annotation)
 
 
 def _check_whole(config: HardwareConfig) -> None:
@@ -388,17 +278,6 @@ def _check_whole(config: HardwareConfig) -> None:
                           f"current of the dark chain ({dark:g} mA = leds.count x leds.idle_ma)")
 
 
-def section(data: Mapping[str, Any], name: str, known_keys: Sequence[str]) -> Mapping[str, Any]:
-    """The section ``name`` of parsed TOML (empty when absent), refusing keys not known."""
-    raw = data.get(name, {})
-    if not isinstance(raw, Mapping):
-        raise ConfigError(f"{name} must be a section ([{name}]), got {raw!r}")
-    for key in raw:
-        if key not in known_keys:
-            raise ConfigError(f"unknown key {name}.{key} (known: {', '.join(known_keys)})")
-    return raw
-
-
 def check_sections(data: Mapping[str, Any], known: Iterable[str]) -> None:
     """Refuse a section nobody reads (a typo such as ``[sensor]``)."""
     names = list(known)
@@ -412,14 +291,11 @@ def from_mapping(data: Mapping[str, Any], source: str | None = None,
     """The firmware's checked config from parsed TOML (``ConfigError`` names the first bad
     key); ``others`` are the sections other layers read from the same file."""
     check_sections(data, [*SECTIONS, *others])
-    parts: dict[str, Any] = {}
-    for name, cls in SECTIONS.items():
-        if name in data:
-            raw = section(data, name, [f.name for f in fields(cls)])
-            parts[name] = cls(**_READERS[name](raw))
-    config = HardwareConfig(**parts, source=source)
-    _check_whole(config)
-    return config
+    try:
+        config = HardwareConfig.model_validate({k: v for k, v in data.items() if k in SECTIONS})
+    except ValidationError as e:
+        raise ConfigError(first_problem(e, HardwareConfig)) from None
+    return config.model_copy(update={"source": source})
 
 
 def read_toml(path: str | os.PathLike[str] | None) -> tuple[dict[str, Any], str | None]:

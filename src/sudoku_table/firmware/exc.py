@@ -8,13 +8,16 @@ code that caught those before keeps working.
 
 from __future__ import annotations
 
+from sudoku_table.sections import ConfigProblem
+
 
 class FirmwareError(Exception):
     """Base of every error the firmware raises on purpose."""
 
 
-class ConfigError(FirmwareError, ValueError):
-    """A config file that cannot be read or holds a bad value; the message names the key."""
+class ConfigError(FirmwareError, ConfigProblem):
+    """A config file that cannot be read or holds a bad value; the message names the key (a
+    ``ValueError``; raised inside a section's validator, pydantic passes its text on)."""
 
 
 class LayoutError(FirmwareError, ValueError):
