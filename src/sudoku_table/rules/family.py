@@ -195,6 +195,7 @@ class SudokuFamily(Game):
     """SUDOKU FAMILY: stones 1-6 from a bag onto a star of six triangles (docs/RULINGS.md)."""
 
     id: ClassVar[str] = "sudoku-family"
+    order: ClassVar[int] = 120
     name: ClassVar[str] = "SUDOKU FAMILY"
     summary: ClassVar[str] = (
         N_("Draw numbered stones from the bag and place them triangle by triangle on a star of "
@@ -206,6 +207,7 @@ class SudokuFamily(Game):
     piece_word: ClassVar[str] = "stone"
     has_jokers: ClassVar[bool] = True
     hidden_hands: ClassVar[bool] = True
+    end_reasons: ClassVar[Mapping[str, str]] = {"stones_used_up": N_("every stone has been laid")}
 
     def build_geometry(self) -> Geometry:
         return _GEOMETRY

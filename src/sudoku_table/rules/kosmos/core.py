@@ -106,6 +106,15 @@ class KosmosGame(Game):
     set_aside_limit: ClassVar[int | None] = DISCARDS_TO_END
     hidden_hands: ClassVar[bool] = True
     own_piles: ClassVar[bool] = True
+    end_reasons: ClassVar[Mapping[str, str]] = {
+        "board_full": Game.end_reasons["board_full"],
+        "cards_set_aside": N_("three cards have been set aside"),
+        "cards_used_up": N_("every card has been played"),
+    }
+    score_parts: ClassVar[Mapping[str, str]] = {
+        "sections": N_("sections"),
+        "bonuses": N_("bonus points"),
+    }
 
     # --- hooks ------------------------------------------------------------------------------
 
