@@ -60,3 +60,54 @@ def test_each_room_imports_only_downwards(room: str) -> None:
             for bad in forbidden:
                 assert not (module == bad or module.startswith(bad + ".")), \
                     f"{path.relative_to(SRC)} imports {module}"
+
+
+def module_name(path: Path) -> str:
+    parts = path.relative_to(SRC).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def module_imports(path: Path, known: set[str]) -> set[str]:
+    """The package's own modules ``path`` imports, anywhere in it (``from . import x`` counts
+    as importing the module ``x`` where there is one)."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    package = ".".join(path.relative_to(SRC).with_suffix("").parts[:-1])
+    found: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = package.split(".")
+                base = base[:len(base) - node.level + 1]
+                module = ".".join([*base, node.module] if node.module else base)
+            else:
+                module = node.module or ""
+            found.add(module)
+            found.update(f"{module}.{alias.name}" for alias in node.names)
+    return found & known
+
+
+@pytest.mark.parametrize("room", ["rules", "ai"])
+def test_no_two_modules_of_a_room_import_each_other(room: str) -> None:
+    """Not even through others, nor by an import tucked into a function: such a circle breaks
+    as soon as someone moves the import to the top where it belongs."""
+    paths = {module_name(p): p for p in (SRC / "sudoku_table" / room).rglob("*.py")}
+    known = set(paths)
+    graph = {name: module_imports(path, known) - {name} for name, path in paths.items()}
+    circles: list[list[str]] = []
+    done: set[str] = set()
+
+    def visit(name: str, trail: list[str]) -> None:
+        if name in trail:
+            circles.append(trail[trail.index(name):] + [name])
+            return
+        if name in done:
+            return
+        for other in sorted(graph[name]):
+            visit(other, [*trail, name])
+        done.add(name)
+
+    for name in sorted(graph):
+        visit(name, [])
+    assert not circles, "\n".join(" -> ".join(c) for c in circles)

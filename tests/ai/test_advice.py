@@ -202,7 +202,8 @@ def test_a_hint_says_more_than_its_chance(variant: str) -> None:
     complete, nothing left to the others yet), at most half."""
     import random
 
-    from sudoku_table.ai.engine import action_number, candidates, draw
+    from sudoku_table.ai.engine import candidates, draw
+    from sudoku_table.rules.actions import action_number
 
     game = new_game(variant, 2)
     rng = random.Random(7)

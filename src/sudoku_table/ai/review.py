@@ -36,13 +36,12 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from sudoku_table.rules.actions import Action, action_from_json
+from sudoku_table.rules.actions import Action, action_from_json, action_number
 from sudoku_table.rules.game import Game, State
 
 from .engine import (
     Budget,
     EngineError,
-    action_number,
     candidates,
     decide,
     group_by_number,

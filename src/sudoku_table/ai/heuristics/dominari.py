@@ -15,7 +15,7 @@ from sudoku_table.rules.game import Game, Piece, State, new_game
 from sudoku_table.rules.squares import parse_square
 
 from ..reasons import Reason
-from . import Heuristic, register
+from .base import Heuristic, register
 
 
 def steps_home(cell: str, player: int) -> int:

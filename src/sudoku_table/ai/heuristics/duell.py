@@ -14,7 +14,7 @@ from sudoku_table.rules.duell.game import (
 from sudoku_table.rules.game import Game, State
 
 from ..reasons import Reason
-from . import Heuristic, register
+from .base import Heuristic, register
 
 LEAD_SHARE = 0.5
 """What leading in an open house counts for, times how full the house is."""

@@ -13,13 +13,12 @@ one left after the first stone as the mover's own.
 
 from __future__ import annotations
 
-from sudoku_table.rules.actions import Action, Discard, Joker, Place
+from sudoku_table.rules.actions import Action, Discard, Joker, Place, action_number
 from sudoku_table.rules.family import TRIANGLE_POINTS, SudokuFamily, joker_points, mover_of
 from sudoku_table.rules.game import Game, State
 
-from ..engine import action_number
 from ..reasons import Reason
-from . import Heuristic, register
+from .base import Heuristic, register
 
 _HOUSES: dict[str, tuple[tuple[str, tuple[str, ...], int], ...]] = {}
 

@@ -23,7 +23,7 @@ from sudoku_table.rules.game import Game, State
 from sudoku_table.rules.kosmos.core import SECTION_POINTS, KosmosGame, KosmosState
 
 from ..reasons import Reason
-from . import Heuristic, register
+from .base import Heuristic, register
 
 WEIGHT = 0.5
 """How much of a section's expected points counts when the section is full (by fill): the
