@@ -31,7 +31,7 @@ import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
-from sudoku_table.rules.actions import Action, Blank, Discard, EndTurn, Joker, Place, action_number
+from sudoku_table.rules.actions import Action, Blank, EndTurn, action_number
 from sudoku_table.rules.game import BLANKS_PHASE, Game, State
 
 from .heuristics import Heuristic, heuristic_for

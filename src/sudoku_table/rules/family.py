@@ -26,7 +26,18 @@ from typing import Any, ClassVar
 
 from .actions import Action, Discard, Joker, Place
 from .errors import Illegal, RecordError
-from .game import Board, Effects, Game, Piece, Said, State, house_conflict, register
+from .game import (
+    STONES,
+    Board,
+    Effects,
+    Game,
+    Piece,
+    PieceWords,
+    Said,
+    State,
+    house_conflict,
+    register,
+)
 from .geometry import Geometry
 from .squares import square_name
 from .wording import N_
@@ -204,7 +215,7 @@ class SudokuFamily(Game):
     family: ClassVar[str] = "SUDOKU FAMILY"
     min_players: ClassVar[int] = 2
     max_players: ClassVar[int] = 4
-    piece_word: ClassVar[str] = "stone"
+    piece_words: ClassVar[PieceWords] = STONES
     has_jokers: ClassVar[bool] = True
     hidden_hands: ClassVar[bool] = True
     end_reasons: ClassVar[Mapping[str, str]] = {"stones_used_up": N_("every stone has been laid")}

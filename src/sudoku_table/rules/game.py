@@ -139,6 +139,38 @@ class PieceLook:
         return {"fill": self.fill, "text": self.text, "edge": self.edge}
 
 
+@dataclass(frozen=True, slots=True)
+class PieceWords:
+    """What a game's pieces are called at the table, in English (each marked for the
+    catalogs, which translate it whole): the word (``card``), many of them (``cards``), one of
+    them (``a card``), how to handle one on the simulated board, and how the table draws one
+    for a computer seat where the game hides the mover's (``hidden_hands``)."""
+
+    one: str
+    many: str
+    a: str
+    handle: str
+    computer_draws: str
+
+    def to_json(self) -> dict[str, str]:
+        return {"one": self.one, "many": self.many, "a": self.a, "handle": self.handle,
+                "computer_draws": self.computer_draws}
+
+
+PIECES = PieceWords(
+    N_("piece"), N_("pieces"), N_("a piece"),
+    N_("Tap a square to put a piece down or lift it; tap a piece twice to turn it over."),
+    N_("Draw a piece for the computer and tap its number."))
+CARDS = PieceWords(
+    N_("card"), N_("cards"), N_("a card"), N_("Tap a square to put a card down or lift it."),
+    N_("Turn over the computer's top card and tap its number."))
+STONES = PieceWords(
+    N_("stone"), N_("stones"), N_("a stone"), N_("Tap a square to put a stone down or lift it."),
+    N_("Draw a stone for the computer and tap its number."))
+"""The words of the pieces, cards and stones of the twelve games; a game of other pieces
+declares its own ``PieceWords``."""
+
+
 class Game:
     """A variant, configured. Subclasses set the class attributes and implement the hooks.
 
@@ -166,8 +198,12 @@ class Game:
     seats are numbered."""
     piece_looks: ClassVar[tuple[PieceLook, ...]] = ()
     """How each seat's real pieces look; empty: drawn in the LED colour of the player."""
-    piece_word: ClassVar[str] = "piece"
-    """What a piece is called at the table: ``piece``, ``card`` or ``stone``."""
+    piece_words: ClassVar[PieceWords] = PIECES
+    """What the game's pieces are called at the table (``PIECES``, ``CARDS``, ``STONES`` or a
+    game's own)."""
+    piece_word: ClassVar[str] = PIECES.one
+    """The word of ``piece_words`` (``piece``, ``card``, ``stone``), which messages name; set
+    from ``piece_words``, never declared."""
     moves_pieces: ClassVar[bool] = False
     """A game of moves (pieces are lifted and set down elsewhere), not of placements."""
     has_blanks: ClassVar[bool] = False
@@ -202,6 +238,12 @@ class Game:
     catalogs)."""
     geometry: Geometry
 
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        if "piece_word" in cls.__dict__:
+            raise TypeError(f"{cls.__name__} declares piece_word: declare piece_words instead")
+        cls.piece_word = cls.piece_words.one
+
     @classmethod
     def traits(cls) -> dict[str, Any]:
         """What the game says about itself, as the panel's API serves it."""
@@ -210,6 +252,7 @@ class Game:
             "player_labels": list(cls.player_labels),
             "piece_looks": [look.to_json() for look in cls.piece_looks],
             "piece_word": cls.piece_word,
+            "piece_words": cls.piece_words.to_json(),
             "moves_pieces": cls.moves_pieces,
             "has_blanks": cls.has_blanks,
             "has_set_asides": cls.has_set_asides,

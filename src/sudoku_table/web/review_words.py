@@ -54,8 +54,6 @@ ODDS = N_("Chance decided which was better: {player}'s move would have done as w
 MOVE = N_("Move {move}: {player}: {action}")
 BETTER = N_("The computer: {action}")
 SCORED = N_("{player} {points}")
-PIECES = {"card": N_("cards"), "stone": N_("stones"), "piece": N_("pieces")}
-"""What a game's pieces are called (``Game.piece_word``), many of them."""
 
 
 def player_names(game: Game, names: Sequence[str], language: str) -> list[str]:
@@ -94,7 +92,7 @@ def gain_words(loss: float, measure: str, language: str) -> str:
 
 
 def _pieces(game: Game, language: str) -> str:
-    return translate(PIECES.get(game.piece_word, PIECES["piece"]), language)
+    return translate(game.piece_words.many, language)
 
 
 def known_words(game: Game, language: str) -> str:

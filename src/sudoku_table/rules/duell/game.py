@@ -34,6 +34,7 @@ from typing import Any
 from ..actions import Action, Discard, Place
 from ..errors import Illegal, RecordError
 from ..game import (
+    CARDS,
     PLACEMENT_SIGNALS,
     Effects,
     Game,
@@ -259,7 +260,7 @@ class DuellDerMeister(Game):
     family = "Duell der Meister"
     min_players = 2
     max_players = 2
-    piece_word = "card"
+    piece_words = CARDS
     has_set_asides = True
     hidden_hands = True
     own_piles = True

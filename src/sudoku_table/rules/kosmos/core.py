@@ -35,7 +35,7 @@ from typing import Any, ClassVar
 
 from ..actions import Action, Discard, Place
 from ..errors import Illegal, RecordError
-from ..game import Board, Effects, Game, Piece, State, house_conflict
+from ..game import CARDS, Board, Effects, Game, Piece, PieceWords, State, house_conflict
 from ..wording import N_
 
 SETS_PER_PLAYER: Mapping[int, int] = {2: 4, 3: 3, 4: 2}
@@ -101,7 +101,7 @@ class KosmosGame(Game):
     family: ClassVar[str] = "KOSMOS SUDOKU"
     min_players: ClassVar[int] = 2
     max_players: ClassVar[int] = 4
-    piece_word: ClassVar[str] = "card"
+    piece_words: ClassVar[PieceWords] = CARDS
     has_set_asides: ClassVar[bool] = True
     set_aside_limit: ClassVar[int | None] = DISCARDS_TO_END
     hidden_hands: ClassVar[bool] = True
