@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from sudoku_table.ai.reasons import WORDINGS, Reason
+from sudoku_table.ai.reasons import WORDINGS, Motive
 from sudoku_table.ai.review import Judgement, Summary, summarize
 from sudoku_table.rules.actions import Action, Discard, Joker
 from sudoku_table.rules.game import Game, State
@@ -71,7 +71,7 @@ def player_names(game: Game, names: Sequence[str], language: str) -> list[str]:
     return found
 
 
-def reason_words(reason: Reason, names: Sequence[str], language: str) -> str:
+def reason_words(reason: Motive, names: Sequence[str], language: str) -> str:
     """A hint's reason in ``language``, a player named by their name."""
     params: dict[str, Any] = {}
     for key, value in reason.params.items():

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from sudoku_table.rules.actions import Action, Discard, Joker, Place
 from sudoku_table.rules.game import Game, State
 
-from ..reasons import Reason
+from ..reasons import Motive
 
 
 class Heuristic:
@@ -58,36 +58,36 @@ class Heuristic:
         return h[player] - max(x for p, x in enumerate(h) if p != player)
 
     def reasons(self, game: Game, before: State, action: Action, after: State,
-                mover: int) -> list[Reason]:
+                mover: int) -> list[Motive]:
         """Why ``action`` by ``mover`` is good: what it really did (``after.last``)."""
-        found: list[Reason] = []
+        found: list[Motive] = []
         if after.over and after.winners == (mover,):
-            found.append(Reason("wins"))
+            found.append(Motive("wins"))
         if isinstance(action, Discard):
-            found.append(Reason("set_aside", {"number": action.number}))
+            found.append(Motive("set_aside", {"number": action.number}))
         if isinstance(action, Place) and action.number is not None and \
                 sum(1 for a in game.legal_actions(before)
                     if isinstance(a, Place) and a.number == action.number) == 1:
-            found.append(Reason("only_place", {"number": action.number}))
+            found.append(Motive("only_place", {"number": action.number}))
         if isinstance(action, Joker):
-            found.append(Reason("joker", {"number": action.number}))
+            found.append(Motive("joker", {"number": action.number}))
         found.extend(points_reasons(game, after, mover))
         return found
 
 
-def points_reasons(game: Game, after: State, mover: int) -> list[Reason]:
+def points_reasons(game: Game, after: State, mover: int) -> list[Motive]:
     """Points the last action gave the mover (with the areas it completed) and the others."""
-    found: list[Reason] = []
+    found: list[Motive] = []
     points: Sequence[int] = after.last.points
     if points and points[mover] > 0:
         if after.last.completed:
-            found.append(Reason("points", {"points": points[mover],
+            found.append(Motive("points", {"points": points[mover],
                                            "areas": list(after.last.completed)}))
         else:
-            found.append(Reason("points_plain", {"points": points[mover]}))
+            found.append(Motive("points_plain", {"points": points[mover]}))
     for p, got in enumerate(points):
         if p != mover and got > 0:
-            found.append(Reason("gives", {"player": p, "points": got}))
+            found.append(Motive("gives", {"player": p, "points": got}))
     return found
 
 
