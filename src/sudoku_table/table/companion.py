@@ -34,7 +34,7 @@ from sudoku_table.rules.wording import N_
 
 from . import computer, moving, placing
 from .errors import CannotSave, ConfirmNeeded, InputError
-from .history import History, Record
+from .history import History, Recorder
 from .moving import Motion
 from .placing import NewPiece
 from .view import ANNOUNCEMENTS, Message, message
@@ -66,7 +66,7 @@ class Companion:
         occupied: Iterable[str] = (),
         board: set[str] | None = None,
         hints: bool = False,
-        record: Record | None = None,
+        record: Recorder | None = None,
         settle: float = 1.0,
         guide_setup: bool = True,
     ) -> None:

@@ -21,7 +21,7 @@ from sudoku_table.rules.wording import N_
 
 from .errors import InputError
 
-Record = Callable[[str, Any], None]
+Recorder = Callable[[str, Any], None]
 """Writes one journal entry (``"action"`` with its JSON, ``"undo"``, ``"hints"``, ``"draw"``)."""
 
 GAME_FINISHED, GAME_REOPENED = "finished", "reopened"
@@ -31,7 +31,7 @@ GAME_FINISHED, GAME_REOPENED = "finished", "reopened"
 class History:
     """The states and actions of one game, each entry recorded before it counts."""
 
-    def __init__(self, game: Game, setup: Mapping[str, Piece], record: Record | None = None):
+    def __init__(self, game: Game, setup: Mapping[str, Piece], record: Recorder | None = None):
         self.game = game
         self.states: list[State] = [game.initial_state(dict(setup) or None)]
         self.actions: list[Action] = []
@@ -43,7 +43,7 @@ class History:
         action was taken back."""
         self.undone: list[Action] = []
         """What was taken back since the last new action, the last taken back last (redo)."""
-        self._record: Record = record or (lambda kind, data: None)
+        self._record: Recorder = record or (lambda kind, data: None)
         self._events: list[str] = []
         self._cache: dict[str, Any] = {}
 
