@@ -294,6 +294,15 @@ def test_the_play_page_draws_a_new_variant(tiny: type[Game], browser: Any,  # no
         assert sorted(dots) == ["a1", "d4"]
         page.click("#board [data-square='b2']")  # the simulated board: a piece goes down
         page.wait_for_selector("#board [data-square='b2'][data-occupied='true']:not([data-felt])")
+        # Both corners taken: the page words the game's own ending and its part of the score.
+        client = panel.app.test_client()
+        client.post("/api/input", json={"type": "number", "square": "b2", "number": 1})
+        place(client, "a1", 2)
+        place(client, "d4", 1)
+        page.wait_for_selector("#end:not([hidden])")
+        assert "both marked corners hold a card" in page.inner_text("#end-why")
+        headings = page.eval_on_selector_all("#breakdown thead th", "hs => hs.map(h => h.textContent)")
+        assert "cards on the board" in headings
         assert not errors, errors
     finally:
         context.close()
