@@ -292,6 +292,7 @@ def test_the_play_page_draws_a_new_variant(tiny: type[Game], browser: Any,  # no
         assert page.locator("#board [data-square]").count() == 16
         dots = page.eval_on_selector_all("#board .dot", "ds => ds.map(d => d.dataset.dot)")
         assert sorted(dots) == ["a1", "d4"]
+        assert page.inner_text("#sim-help") == CARDS.handle  # its pieces' own words
         page.click("#board [data-square='b2']")  # the simulated board: a piece goes down
         page.wait_for_selector("#board [data-square='b2'][data-occupied='true']:not([data-felt])")
         # Both corners taken: the page words the game's own ending and its part of the score.
