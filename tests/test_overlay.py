@@ -20,7 +20,6 @@ from sudoku_table.overlay import (
     render,
     square_centre,
 )
-from sudoku_table.overlay import main as overlay_main
 from sudoku_table.rules.game import Game, all_variants, new_game
 from sudoku_table.rules.squares import parse_square
 
@@ -199,9 +198,18 @@ def test_the_command_prints_svg_at_the_configured_pitch(
     assert grid is not None and float(grid.get("width", "0")) == 270
 
 
-def test_main_also_takes_an_argument_list(capsys: pytest.CaptureFixture[str]) -> None:
-    assert overlay_main(["3d-sudoku"]) == 0
-    assert parse(capsys.readouterr().out).get("data-variant") == "3d-sudoku"
+def test_the_command_line_is_defined_once() -> None:
+    # The overlay takes its arguments and its pitch from the composition (``cli``); it neither
+    # parses a command line nor reads the config itself.
+    import ast
+    import inspect
+
+    import sudoku_table.overlay as overlay
+
+    assert not hasattr(overlay, "build_parser") and not hasattr(overlay, "square_pitch")
+    imported = {node.module for node in ast.walk(ast.parse(inspect.getsource(overlay)))
+                if isinstance(node, ast.ImportFrom)}
+    assert "config" not in imported and "sudoku_table.config" not in imported, imported
 
 
 @pytest.mark.parametrize(("args", "message"), [

@@ -179,14 +179,15 @@ def _overlay(args: argparse.Namespace) -> int:
     from sudoku_table.web.i18n import translate
 
     from .config import ConfigError, load_config
+    from .overlay import fail
     from .overlay import main as overlay
 
     try:
-        table = load_config(args.config).panel.language
-    except ConfigError:
-        table = "en"  # the overlay reports a bad config itself
-    language = report_language(args.language, table)
-    return overlay(args, say=lambda text: translate(text, language))
+        config = load_config(args.config)
+    except ConfigError as e:
+        return fail(str(e))
+    language = report_language(args.language, config.panel.language)
+    return overlay(args, config.board.square_mm, say=lambda text: translate(text, language))
 
 
 def _speak(args: argparse.Namespace) -> int:

@@ -203,7 +203,7 @@ def _cells(view: dict[str, Any] | None) -> set[str]:
     return set(game["cells"]) if game else set()
 
 
-def chaos(base: Path, kills: int, seed: int, max_delay: float = 0.06) -> dict[str, Any]:
+def chaos(base: Path, kills: int, seed: int, max_delay: float = 0.004) -> dict[str, Any]:
     """Play Fake Kosmos games through the runner and kill it ``kills`` times at random points.
 
     Returns ``kills``, ``survived`` (restarts where every acknowledged action was there),
@@ -265,6 +265,13 @@ def chaos(base: Path, kills: int, seed: int, max_delay: float = 0.06) -> dict[st
         reader.start()
         proc.stdin.write("".join(json.dumps(line) + "\n" for line in lines))
         proc.stdin.flush()
+        # The kill falls after a drawn number of answers, then a drawn moment more (between two
+        # lines or inside one's write): where it lands in the game does not hang on the
+        # machine's speed, only on the seed.
+        answers = rng.randrange(len(lines) + 1)
+        deadline = time.monotonic() + 30
+        while len(seen) < answers and reader.is_alive() and time.monotonic() < deadline:
+            time.sleep(0.0005)
         time.sleep(rng.uniform(0.0, max_delay))
         proc.send_signal(signal.SIGKILL)
         proc.wait(timeout=10)

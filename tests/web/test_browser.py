@@ -16,8 +16,10 @@ from typing import Any
 
 import pytest
 
+from sudoku_table.rules.drawing import drawing
 from sudoku_table.rules.duell.game import DEFAULT_GOLD
 from sudoku_table.rules.game import all_variants
+from sudoku_table.rules.geometry import Geometry
 from tests.rules.duell_positions import BOOK_RECORD
 
 PHONE = {"width": 390, "height": 844}
@@ -530,21 +532,22 @@ def test_every_board_is_drawn_in_its_shape(phone: Phone) -> None:
         assert "NaN" not in drawn["box"] and "Infinity" not in drawn["box"], cls.id
 
 
+def served(geometry: Geometry) -> dict[str, Any]:
+    """A geometry as ``GET /api/variants/ID`` serves it, with its drawing."""
+    return json.loads(json.dumps({**geometry.to_json(), "drawing": drawing(geometry).to_json()}))
+
+
 def test_kakuro_clues_and_family_dots_are_printed(phone: Phone) -> None:
     """Clue sums sit on the square before their run (across top right, down bottom left), the
     sensor grid is named around them, and SUDOKU FAMILY's black dots are marked."""
     page = phone.page
     page.goto(phone.url + "/play")
     page.wait_for_function("typeof Board !== 'undefined'")
-    coords = {c: [ord(c[0]) - 97, int(c[1]) - 1] for c in ("b1", "c1", "b2", "c2")}
-    geometry = {
-        "id": "kakuro-example", "shape": "square", "cells": sorted(coords), "coords": coords,
-        "houses": {"line 1": ["b2", "c2"], "line 2": ["b1", "c1"], "line 3": ["b2", "b1"],
-                   "line 4": ["c2", "c1"]},
-        "sections": {}, "bonus": {}, "regions": {}, "numbers": [1, 9],
-        "clues": {"line 1": {"sum": 3}, "line 2": 4, "line 3": {"sum": 5}, "line 4": 7},
-        "labels": {"c2": "12"},
-    }
+    sums: Any = {"line 1": {"sum": 3}, "line 2": 4, "line 3": {"sum": 5}, "line 4": 7}
+    geometry = served(Geometry(
+        id="kakuro-example", cells=("b1", "c1", "b2", "c2"),
+        houses={"line 1": ("b2", "c2"), "line 2": ("b1", "c1"), "line 3": ("b2", "b1"),
+                "line 4": ("c2", "c1")}, clues=sums))
     drawn = page.evaluate("""(geometry) => {
         const svg = document.createElementNS('http://www.w3.org/2000/svg', 'svg');
         document.body.append(svg);
@@ -555,24 +558,21 @@ def test_kakuro_clues_and_family_dots_are_printed(phone: Phone) -> None:
                                  [...g.querySelectorAll('text')].map(t => t.textContent)];
         }
         const coords = [...svg.querySelectorAll('.coord')].map(t => t.textContent);
-        const labels = [...svg.querySelectorAll('.cell-label')].map(
-            t => [t.dataset.label, t.textContent]);
         const box = svg.getAttribute('viewBox').split(' ').map(Number);
         svg.remove();
-        return {clues, coords, labels, box};
+        return {clues, coords, box};
     }""", geometry)
     assert drawn["clues"] == {"a2": ["3", "", ["3"]], "a1": ["4", "", ["4"]],
                               "b3": ["", "5", ["5"]], "c3": ["", "7", ["7"]]}
     assert sorted(drawn["coords"]) == ["1", "2", "3", "a", "b", "c"]
-    assert drawn["labels"] == [["c2", "12"]]
     x, y, width, height = drawn["box"]
     assert x < 0 and width > 300 and height > 300  # file a and rank 3 hold clues: on screen
 
-    triangle = {c: [ord(c[0]) - 101, int(c[1]) - 5] for c in ("d5", "d6", "e4", "e6", "f4",
-                                                               "f5", "c5")}
-    family = {"id": "triangle-example", "shape": "triangle", "cells": sorted(triangle),
-              "coords": triangle, "houses": {}, "sections": {}, "bonus": {}, "regions": {},
-              "numbers": [1, 6], "marked": {"dots": ["d5", "d6", "e4", "e6", "f4", "f5"]}}
+    triangle = {c: (ord(c[0]) - 101.0, int(c[1]) - 5.0)
+                for c in ("d5", "d6", "e4", "e6", "f4", "f5", "c5")}
+    family = served(Geometry(id="triangle-example", shape="triangle", cells=tuple(sorted(triangle)),
+                             coords=triangle, houses={}, numbers=(1, 6),
+                             marked={"dots": ("d5", "d6", "e4", "e6", "f4", "f5")}))
     dots = page.evaluate("""(geometry) => {
         const svg = document.createElementNS('http://www.w3.org/2000/svg', 'svg');
         document.body.append(svg);
@@ -584,10 +584,10 @@ def test_kakuro_clues_and_family_dots_are_printed(phone: Phone) -> None:
     assert sorted(dots) == ["d5", "d6", "e4", "e6", "f4", "f5"]
 
     # Hexagons: a light border only where two regions meet (b1|c1 and b1|b2, not a1|b1).
-    hexes = {"a1": [0, 0], "b1": [1, 0], "c1": [2, 0], "b2": [1.5, 0.866]}
-    hexa = {"id": "hex-example", "shape": "hex", "cells": sorted(hexes), "coords": hexes,
-            "houses": {}, "sections": {}, "bonus": {}, "numbers": [1, 9],
-            "regions": {"region 1": ["a1", "b1"], "region 2": ["c1", "b2"]}}
+    hexes = {"a1": (0.0, 0.0), "b1": (1.0, 0.0), "c1": (2.0, 0.0), "b2": (1.5, 0.75 ** 0.5)}
+    hexa = served(Geometry(id="hex-example", shape="hex", cells=tuple(sorted(hexes)),
+                           coords=hexes, houses={},
+                           regions={"region 1": ("a1", "b1"), "region 2": ("c1", "b2")}))
     borders = page.evaluate("""(geometry) => {
         const svg = document.createElementNS('http://www.w3.org/2000/svg', 'svg');
         document.body.append(svg);

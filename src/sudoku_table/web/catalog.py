@@ -11,6 +11,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+from sudoku_table.rules.drawing import drawing
 from sudoku_table.rules.errors import RulesError, UnknownVariantError
 from sudoku_table.rules.game import Game, all_variants, new_game, variant_class
 from sudoku_table.rules.wording import N_
@@ -78,7 +79,7 @@ def default_player_names(variant_id: str, players: int) -> list[str]:
 @lru_cache(maxsize=64)
 def _geometry_json(variant_id: str, options_key: tuple[tuple[str, Any], ...]) -> dict[str, Any]:
     game = new_game(variant_id, None, dict(options_key))
-    return game.geometry.to_json()
+    return {**game.geometry.to_json(), "drawing": drawing(game.geometry).to_json()}
 
 
 def check_variant(variant_id: str) -> type[Game]:

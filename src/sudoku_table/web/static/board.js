@@ -1,11 +1,11 @@
-// Draws any board of the table as SVG, from the geometry of GET /api/variants/ID, and shows
-// pieces and LED signals on it. Square boards get squares, "hex" boards hexagons, "triangle"
-// boards the points of a triangular lattice, and any other shape (the cube's faces) one
-// parallelogram per cell, following the cells of its region.
+// Draws any board of the table as SVG, from the drawing of GET /api/variants/ID (the same data
+// the printed overlay draws: src/sudoku_table/rules/drawing.py makes it from the rules'
+// geometry), and shows pieces and LED signals on it.
 "use strict";
 
 const Board = (() => {
   const NS = "http://www.w3.org/2000/svg";
+  // The dark region colours of the panel, by the drawing's colour index (palette_size long).
   const REGION_COLORS = ["#33465e", "#4b3d5c", "#35584a", "#5b4a36", "#1f5f6b", "#583a48",
                          "#485a36", "#3d3d66"];
   // A symbol per signal, so that no meaning rests on colour alone.
@@ -93,191 +93,20 @@ const Board = (() => {
     return node;
   }
 
-  // The first stone of SUDOKU FAMILY goes on one of these (docs/RULINGS.md); a geometry may also
-  // name its marked cells itself in "dots".
-
-  // Printed numbers that are not pieces: Kakuro's run sums ("clues") and any other labels.
-  // "clues" maps a run's house name to its sum (a number, or {"sum": n}); the clue is printed
-  // on the square before the run, across clues top right and down clues bottom left, as in a
-  // Kakuro grid; a clue may name its square and direction ({"sum", "square", "direction"}).
-  // "labels" maps a square or cell to a short text printed in its corner.
-  function clueMarks(geometry) {
-    const raw = geometry.coords || {};
-    const marks = {};
-    const at = (xy) => {
-      const key = `${xy[0]},${xy[1]}`;
-      if (!marks[key]) marks[key] = { xy, across: null, down: null };
-      return marks[key];
-    };
-    for (const [name, clue] of Object.entries(geometry.clues || {})) {
-      const value = clue !== null && typeof clue === "object" ? clue.sum : clue;
-      const cells = (geometry.houses || {})[name] || (geometry.sections || {})[name] || [];
-      if (value === undefined || value === null) continue;
-      const where = clue !== null && typeof clue === "object" ? clue.square : null;
-      const direction = clue !== null && typeof clue === "object" ? clue.direction : null;
-      if (typeof where === "string" && /^[a-i][1-9]$/.test(where) &&
-          (direction === "across" || direction === "down")) {
-        // Printed on a named square of the sensor grid (square boards: file, rank from 0).
-        at([where.charCodeAt(0) - 97, Number(where[1]) - 1])[direction] = String(value);
-        continue;
-      }
-      if (!cells.length || !cells.every((c) => raw[c])) continue;
-      const across = cells.every((c) => raw[c][1] === raw[cells[0]][1]);
-      const down = cells.every((c) => raw[c][0] === raw[cells[0]][0]);
-      if (across === down) continue; // a single cell or not a straight run
-      if (across) {
-        const first = cells.reduce((a, b) => (raw[b][0] < raw[a][0] ? b : a));
-        at([raw[first][0] - 1, raw[first][1]]).across = String(value);
-      } else {
-        const first = cells.reduce((a, b) => (raw[b][1] > raw[a][1] ? b : a));
-        at([raw[first][0], raw[first][1] + 1]).down = String(value);
-      }
-    }
-    return Object.values(marks);
-  }
-
-  function minDistance(points) {
-    let best = Infinity;
-    for (let i = 0; i < points.length; i++) {
-      for (let j = i + 1; j < points.length; j++) {
-        const d = Math.hypot(points[i][0] - points[j][0], points[i][1] - points[j][1]);
-        if (d > 1e-6 && d < best) best = d;
-      }
-    }
-    return Number.isFinite(best) ? best : 1;
-  }
-
-  // Few regions (triangles, faces) each get their own colour, as on the printed boards; many
-  // (blocks, cages) are coloured so that touching regions differ (greedy, in listed order).
-  function regionColors(geometry, pos, unit) {
-    const names = Object.keys(geometry.regions || {});
-    if (names.length <= REGION_COLORS.length && names.length < 9) {
-      return Object.fromEntries(names.map((name, i) => [name, REGION_COLORS[i]]));
-    }
-    const touching = {};
-    for (const a of names) touching[a] = new Set();
-    for (let i = 0; i < names.length; i++) {
-      for (let j = i + 1; j < names.length; j++) {
-        const a = names[i], b = names[j];
-        outer: for (const ca of geometry.regions[a]) {
-          for (const cb of geometry.regions[b]) {
-            const d = Math.hypot(pos[ca][0] - pos[cb][0], pos[ca][1] - pos[cb][1]);
-            if (d < unit * 1.2) { touching[a].add(b); touching[b].add(a); break outer; }
-          }
-        }
-      }
-    }
-    const colorOf = {};
-    for (const name of names) {
-      const used = new Set([...touching[name]].map((n) => colorOf[n]));
-      let k = 0;
-      while (used.has(REGION_COLORS[k % REGION_COLORS.length]) && k < REGION_COLORS.length) k++;
-      colorOf[name] = REGION_COLORS[k % REGION_COLORS.length];
-    }
-    return colorOf;
-  }
-
-  function regionOf(geometry) {
-    const result = {};
-    for (const [name, cells] of Object.entries(geometry.regions || {})) {
-      for (const cell of cells) if (!(cell in result)) result[cell] = name;
-    }
-    return result;
-  }
-
   function polygonPoints(points) {
     return points.map(([x, y]) => `${x.toFixed(3)},${y.toFixed(3)}`).join(" ");
   }
 
-  // The two shortest independent steps between cells of one region: a face's lattice.
-  function latticeBasis(cells, pos, unit) {
-    const steps = [];
-    for (let i = 0; i < cells.length; i++) {
-      for (let j = i + 1; j < cells.length; j++) {
-        const v = [pos[cells[j]][0] - pos[cells[i]][0], pos[cells[j]][1] - pos[cells[i]][1]];
-        const len = Math.hypot(v[0], v[1]);
-        if (len > 1e-6 && len < unit * 1.6) steps.push({ v, len });
-      }
-    }
-    steps.sort((a, b) => a.len - b.len);
-    if (!steps.length) return null;
-    const u = steps[0].v;
-    for (const s of steps) {
-      const cross = Math.abs(u[0] * s.v[1] - u[1] * s.v[0]);
-      if (cross > 0.3 * steps[0].len * s.len) return [u, s.v];
-    }
-    return null;
-  }
-
-  function cellOutline(geometry, cell, pos, unit, basisOf) {
-    const [x, y] = pos[cell];
-    const shape = geometry.shape || "square";
-    if (shape === "square") {
-      const h = unit / 2;
-      return polygonPoints([[x - h, y - h], [x + h, y - h], [x + h, y + h], [x - h, y + h]]);
-    }
-    if (shape === "hex") {
-      const r = unit / Math.sqrt(3) * 0.98;
-      const start = geometry._pointy ? -90 : 0;
-      const pts = [];
-      for (let k = 0; k < 6; k++) {
-        const a = (start + 60 * k) * Math.PI / 180;
-        pts.push([x + r * Math.cos(a), y + r * Math.sin(a)]);
-      }
-      return polygonPoints(pts);
-    }
-    const basis = basisOf(cell);
-    if (!basis) {
-      const h = unit / 2;
-      return polygonPoints([[x - h, y - h], [x + h, y - h], [x + h, y + h], [x - h, y + h]]);
-    }
-    const [u, v] = basis;
-    const s = 0.5;
-    return polygonPoints([
-      [x - s * u[0] - s * v[0], y - s * u[1] - s * v[1]],
-      [x + s * u[0] - s * v[0], y + s * u[1] - s * v[1]],
-      [x + s * u[0] + s * v[0], y + s * u[1] + s * v[1]],
-      [x - s * u[0] + s * v[0], y - s * u[1] + s * v[1]],
-    ]);
-  }
-
-  // Build the static drawing: cells, regions, borders, labels. Returns what update() needs.
+  // Build the static drawing from the board's one drawing (GET /api/variants/ID's "drawing",
+  // made by src/sudoku_table/rules/drawing.py, which the printed overlay draws too): cells,
+  // region colours, borders, lattice links, clues, dots and labels. Positions come in square
+  // units, y downwards; this scales them by S. Returns what update() needs.
   function build(svg, geometry, options) {
     while (svg.firstChild) svg.firstChild.remove();
-    const raw = geometry.coords || {};
-    const clues = clueMarks(geometry);
-    // The drawing spans the cells and the squares that print a clue.
-    const xs = geometry.cells.map((c) => raw[c][0] * S).concat(clues.map((m) => m.xy[0] * S));
-    const ys = geometry.cells.map((c) => raw[c][1] * S).concat(clues.map((m) => m.xy[1] * S));
-    const maxY = Math.max(...ys);
-    // SVG's y grows downwards; the geometry's grows upwards.
-    const pos = {};
-    for (const c of geometry.cells) pos[c] = [raw[c][0] * S, maxY - raw[c][1] * S];
-    const unit = geometry.shape === "square" ? S : minDistance(geometry.cells.map((c) => pos[c]));
-    if (geometry.shape === "hex") {
-      // Neighbours side by side mean hexagons standing on a corner.
-      geometry._pointy = geometry.cells.some((a) => geometry.cells.some((b) =>
-        a !== b && Math.abs(pos[a][1] - pos[b][1]) < unit * 0.1 &&
-        Math.abs(Math.abs(pos[a][0] - pos[b][0]) - unit) < unit * 0.1));
-    }
-    // Square boards run edge to edge (their coordinates are printed inside the squares); the
-    // other shapes keep a margin for their outer cells.
-    const pad = unit * (geometry.shape === "square" ? 0.52 : 0.8);
-    const minX = Math.min(...xs) - pad, maxX = Math.max(...xs) + pad;
-    const minYs = -pad, maxYs = maxY - Math.min(...ys) + pad;
-    svg.setAttribute("viewBox", `${minX} ${minYs} ${maxX - minX} ${maxYs - minYs}`);
-
-    const regionName = regionOf(geometry);
-    const colors = regionColors(geometry, pos, unit);
-    const bases = {};
-    const basisOf = (cell) => {
-      const name = regionName[cell] || "";
-      if (!(name in bases)) {
-        const members = name ? geometry.regions[name] : geometry.cells;
-        bases[name] = latticeBasis(members, pos, unit) || latticeBasis(geometry.cells, pos, unit);
-      }
-      return bases[name];
-    };
+    const drawing = geometry.drawing;
+    const xy = (p) => [p[0] * S, p[1] * S];
+    const unit = drawing.unit * S;
+    svg.setAttribute("viewBox", drawing.box.map((v) => v * S).join(" "));
 
     const defs = svgEl("defs", {});
     const marker = svgEl("marker", { id: "guide-arrow", viewBox: "0 0 10 10", refX: "8", refY: "5",
@@ -285,7 +114,6 @@ const Board = (() => {
     marker.append(svgEl("path", { d: "M0,0 L10,5 L0,10 z", fill: "#ff8c1a" }));
     defs.append(marker);
     svg.append(defs);
-    let coordLayer = [];
     const layers = {};
     // The coordinates lie above the signals: a ring on an edge square runs over its corner,
     // where "a" or "1" is printed, and the bar names squares by them.
@@ -295,221 +123,107 @@ const Board = (() => {
       svg.append(layers[name]);
     }
 
-    if (geometry.shape === "square") {
-      // Squares of the bounding box that are not cells (Kakuro's black squares) stay dark.
-      layers.ground.append(svgEl("rect", {
-        class: "off-board", x: Math.min(...xs) - unit / 2, y: -unit / 2,
-        width: Math.max(...xs) - Math.min(...xs) + unit, height: maxY - Math.min(...ys) + unit,
-      }));
-      // Square boards sit on the sensor grid: name every file and rank of the drawn area.
-      const fileLow = Math.round(Math.min(...xs) / S), fileHigh = Math.round(Math.max(...xs) / S);
-      const rankLow = Math.round(Math.min(...ys) / S), rankHigh = Math.round(maxY / S);
-      coordLayer = [];
-      for (let f = fileLow; f <= fileHigh; f++) {
-        coordLayer.push(["coord coord-file", f * S + unit * 0.36, maxY - rankLow * S + unit * 0.34,
-                         String.fromCharCode(97 + f)]);
-      }
-      for (let r = rankLow; r <= rankHigh; r++) {
-        coordLayer.push(["coord coord-rank", fileLow * S - unit * 0.38, maxY - r * S - unit * 0.3,
-                         String(r + 1)]);
-      }
+    if (drawing.ground) {
+      // Squares of the board's area that are not cells (Kakuro's black squares) stay dark.
+      const [x, y, width, height] = drawing.ground.map((v) => v * S);
+      layers.ground.append(svgEl("rect", { class: "off-board", x, y, width, height }));
     }
-
-    if (geometry.shape === "triangle") {
-      for (let i = 0; i < geometry.cells.length; i++) {
-        for (let j = i + 1; j < geometry.cells.length; j++) {
-          const a = pos[geometry.cells[i]], b = pos[geometry.cells[j]];
-          if (Math.abs(Math.hypot(a[0] - b[0], a[1] - b[1]) - unit) < unit * 0.05) {
-            layers.lattice.append(svgEl("line", {
-              class: "lattice", x1: a[0], y1: a[1], x2: b[0], y2: b[1],
-            }));
-          }
-        }
-      }
+    const centre = Object.fromEntries(drawing.cells.map((c) => [c.cell, xy(c.at)]));
+    // The links join the points of a lattice (cells drawn as circles); hexagons touch their
+    // neighbours here, so their links show on paper only, where each cell keeps its square.
+    const points = new Set(drawing.cells.filter((c) => c.outline === null).map((c) => c.cell));
+    for (const [a, b] of drawing.links) {
+      if (!points.has(a) || !points.has(b)) continue;
+      const [x1, y1] = centre[a], [x2, y2] = centre[b];
+      layers.lattice.append(svgEl("line", { class: "lattice", x1, y1, x2, y2 }));
     }
 
     const squares = {};
-    const names = geometry.shape === "square" ? null : svgEl("g", { class: "cell-names" });
-    for (const cell of geometry.cells) {
-      const [x, y] = pos[cell];
-      const fill = colors[regionName[cell]] || REGION_COLORS[0];
-      let shapeNode;
-      if (geometry.shape === "triangle") {
-        shapeNode = svgEl("circle", { class: "cell", cx: x, cy: y, r: unit * 0.44, fill });
-      } else {
-        shapeNode = svgEl("polygon", {
-          class: "cell", points: cellOutline(geometry, cell, pos, unit, basisOf), fill,
-        });
-      }
+    const names = svgEl("g", { class: "cell-names" });
+    for (const cell of drawing.cells) {
+      const [x, y] = xy(cell.at);
+      const fill = REGION_COLORS[cell.colour ?? 0];
+      const marks = { "data-cell": cell.cell, "data-region": cell.region ?? "",
+                      "data-colour": cell.colour ?? "" };
+      const shapeNode = cell.outline === null
+        ? svgEl("circle", { class: "cell", cx: x, cy: y, r: cell.radius * S, fill, ...marks })
+        : svgEl("polygon", { class: "cell", points: polygonPoints(cell.outline.map(xy)), fill,
+                             ...marks });
       layers.cells.append(shapeNode);
       const hit = shapeNode.cloneNode();
       hit.setAttribute("class", "cell-hit");
+      for (const key of Object.keys(marks)) hit.removeAttribute(key);
       // A square of the simulated table is a button (tap: a hand puts a piece down or lifts
       // it); elsewhere it is a labelled picture of what stands there; in a small picture of the
       // whole board (options.picture) the board's own label says it all.
       const group = svgEl("g", options.clickable
-        ? { class: "sq", "data-square": cell, role: "button", tabindex: "0", "aria-label": cell }
-        : options.picture ? { class: "sq", "data-square": cell }
-          : { class: "sq", "data-square": cell, role: "img", "aria-label": cell });
+        ? { class: "sq", "data-square": cell.cell, role: "button", tabindex: "0",
+            "aria-label": cell.cell }
+        : options.picture ? { class: "sq", "data-square": cell.cell }
+          : { class: "sq", "data-square": cell.cell, role: "img", "aria-label": cell.cell });
       group.append(hit);
       if (options.onSquare) {
-        group.addEventListener("click", () => options.onSquare(cell));
+        group.addEventListener("click", () => options.onSquare(cell.cell));
         group.addEventListener("keydown", (e) => {
-          if (e.key === "Enter" || e.key === " ") { e.preventDefault(); options.onSquare(cell); }
+          if (e.key === "Enter" || e.key === " ") { e.preventDefault(); options.onSquare(cell.cell); }
         });
       }
       layers.hits.append(group);
-      squares[cell] = { x, y, group, shapeNode };
-      if (names) {
+      squares[cell.cell] = { x, y, group, shapeNode };
+      if (cell.name_at) {
         // Cells of other shapes carry their name, as the messages use it ("d5").
-        const t = svgEl("text", { class: "cell-name", x, y: y + unit * 0.43, "data-name": cell });
-        t.textContent = cell;
-        names.append(t);
+        const [nx, ny] = xy(cell.name_at);
+        names.append(text("cell-name", nx, ny, cell.cell, { "data-name": cell.cell }));
       }
     }
-    if (names) layers.borders.append(names);
-    for (const [cls, x, y, text] of coordLayer) {
-      const label = svgEl("text", { class: cls, x, y });
-      label.textContent = text;
-      layers.coords.append(label);
+    if (names.firstChild) layers.borders.append(names);
+    for (const label of drawing.coordinates) {
+      const [x, y] = xy(label.at);
+      layers.coords.append(text(`coord coord-${label.kind}`, x, y, label.text));
+    }
+    // Thick lines where two regions (blocks, jigsaw regions, cages, hexagons' regions) meet.
+    const borderClass = drawing.shape === "hex" ? "border hex-border" : "border";
+    for (const [x1, y1, x2, y2] of drawing.borders) {
+      layers.borders.append(svgEl("line", { class: borderClass, x1: x1 * S, y1: y1 * S,
+                                            x2: x2 * S, y2: y2 * S }));
+    }
+    for (const label of drawing.region_numbers) {
+      const [x, y] = xy(label.at);
+      layers.borders.append(text("region-number", x, y, label.text, { "data-region": label.of }));
+    }
+    drawClues(drawing.clues, unit, layers.borders);
+    for (const cell of drawing.dots) {
+      const [x, y] = centre[cell];
+      layers.borders.append(svgEl("circle", { class: "dot", cx: x, cy: y, r: unit * 0.1,
+                                              "data-dot": cell }));
     }
 
-    if (geometry.shape === "square") {
-      drawRegionBorders(geometry, pos, regionName, layers.borders, unit);
-    }
-    if (geometry.shape === "hex") {
-      drawHexBorders(geometry, pos, regionName, layers.borders, unit);
-    }
-    drawRegionNumbers(geometry, pos, unit, layers.borders);
-    drawClues(clues, maxY, unit, layers.borders);
-    drawLabels(geometry, pos, raw, maxY, unit, layers.borders);
-    const dots = (geometry.marked || {}).dots || [];
-    for (const cell of dots) {
-      if (!pos[cell]) continue;
-      layers.borders.append(svgEl("circle", {
-        class: "dot", cx: pos[cell][0], cy: pos[cell][1], r: unit * 0.1, "data-dot": cell,
-      }));
-    }
-
-    return { svg, geometry, pos, unit, layers, squares, legend: options.legend || {},
+    return { svg, geometry, unit, layers, squares, legend: options.legend || {},
              pieceLooks: options.pieceLooks || [], jokers: !!options.jokers,
              pieceWord: options.pieceWord || "piece", picture: !!options.picture };
   }
 
-  // Thick lines where two regions (blocks, jigsaw regions, cages) meet, as on the printed board.
-  function drawRegionBorders(geometry, pos, regionName, layer, unit) {
-    if (!Object.keys(geometry.regions || {}).length) return;
-    const at = {};
-    for (const c of geometry.cells) at[`${pos[c][0]},${pos[c][1]}`] = c;
-    const sides = [[1, 0], [-1, 0], [0, 1], [0, -1]];
+  function text(cls, x, y, words, attrs) {
+    const node = svgEl("text", { class: cls, x, y, ...(attrs || {}) });
+    node.textContent = words;
+    return node;
+  }
+
+  // Kakuro's clue squares: dark, split by a diagonal, the across sum top right and the down
+  // sum bottom left, as in a Kakuro grid.
+  function drawClues(clues, unit, layer) {
     const h = unit / 2;
-    for (const c of geometry.cells) {
-      const [x, y] = pos[c];
-      for (const [dx, dy] of sides) {
-        const other = at[`${x + dx * unit},${y + dy * unit}`];
-        if (other && regionName[other] === regionName[c]) continue;
-        const x1 = x + dx * h + (dy ? -h : 0), x2 = x + dx * h + (dy ? h : 0);
-        const y1 = y + dy * h + (dx ? -h : 0), y2 = y + dy * h + (dx ? h : 0);
-        layer.append(svgEl("line", { class: "border", x1, y1, x2, y2 }));
-      }
-    }
-  }
-
-  // Hexagons of two regions share a side halfway between their centres, across the line
-  // joining them; that side is drawn thick, as where two squares of two regions meet.
-  function drawHexBorders(geometry, pos, regionName, layer, unit) {
-    if (!Object.keys(geometry.regions || {}).length) return;
-    const side = unit / Math.sqrt(3);
-    const cells = geometry.cells;
-    for (let i = 0; i < cells.length; i++) {
-      for (let j = i + 1; j < cells.length; j++) {
-        const a = cells[i], b = cells[j];
-        if (regionName[a] === regionName[b]) continue;
-        const dx = pos[b][0] - pos[a][0], dy = pos[b][1] - pos[a][1];
-        const d = Math.hypot(dx, dy);
-        if (Math.abs(d - unit) > unit * 0.1) continue;
-        const mx = (pos[a][0] + pos[b][0]) / 2, my = (pos[a][1] + pos[b][1]) / 2;
-        const px = -dy / d * side / 2, py = dx / d * side / 2;
-        layer.append(svgEl("line", { class: "border hex-border", x1: mx - px, y1: my - py, x2: mx + px,
-                                     y2: my + py }));
-      }
-    }
-  }
-
-  // A few numbered regions (SUDOKU FAMILY's "triangle 1".."triangle 6") carry their number
-  // where the messages can be followed: at the region's middle, when that falls between its
-  // cells. All of them or none: a board where one middle would cover a cell keeps its regions
-  // unnumbered rather than numbering some.
-  function drawRegionNumbers(geometry, pos, unit, layer) {
-    const regions = Object.entries(geometry.regions || {});
-    if (!regions.length || regions.length > 8) return;
-    const labels = [];
-    for (const [name, cells] of regions) {
-      const number = /\s(\d+)$/.exec(name);
-      if (!number || !cells.length) return;
-      const cx = cells.reduce((sum, c) => sum + pos[c][0], 0) / cells.length;
-      const cy = cells.reduce((sum, c) => sum + pos[c][1], 0) / cells.length;
-      const nearest = Math.min(...geometry.cells.map((c) => Math.hypot(pos[c][0] - cx, pos[c][1] - cy)));
-      if (nearest < unit * 0.5) return;
-      // Near the middle, the point farthest from every cell and every cell's name (drawn
-      // below it), so the number covers neither.
-      let x = cx, y = cy, best = -Infinity;
-      for (const dx of [0, -0.15, 0.15, -0.3, 0.3]) {
-        for (const dy of [0, -0.15, 0.15, -0.3, 0.3]) {
-          const px = cx + dx * unit, py = cy + dy * unit;
-          const room = Math.min(...geometry.cells.flatMap((c) => [
-            Math.hypot(pos[c][0] - px, pos[c][1] - py) - unit * 0.44,
-            Math.hypot(pos[c][0] - px, pos[c][1] + unit * 0.43 - py) - unit * 0.2]));
-          if (room > best + unit * 0.01) { best = room; x = px; y = py; }
-        }
-      }
-      const label = svgEl("text", { class: "region-number", x, y, "data-region": name });
-      label.textContent = number[1];
-      labels.push(label);
-    }
-    layer.append(...labels);
-  }
-
-  function drawClues(clues, maxY, unit, layer) {
-    const h = unit / 2;
-    for (const mark of clues) {
-      const x = mark.xy[0] * S, y = maxY - mark.xy[1] * S;
-      const [fx, ry] = mark.xy;
-      const onGrid = Number.isInteger(fx) && Number.isInteger(ry) && fx >= 0 && fx < 9 &&
-        ry >= 0 && ry < 9;
-      const group = svgEl("g", { class: "clue", "data-across": mark.across ?? "",
-                                 "data-down": mark.down ?? "",
-                                 "data-at": onGrid ? String.fromCharCode(97 + fx) + (ry + 1) : "" });
+    for (const clue of clues) {
+      const [x, y] = [clue.at[0] * S, clue.at[1] * S];
+      const group = svgEl("g", { class: "clue", "data-across": clue.across ?? "",
+                                 "data-down": clue.down ?? "", "data-at": clue.square });
       group.append(svgEl("rect", { class: "clue-square", x: x - h, y: y - h, width: unit,
                                    height: unit }));
       group.append(svgEl("line", { class: "clue-diagonal", x1: x - h, y1: y - h, x2: x + h,
                                    y2: y + h }));
-      if (mark.across !== null) {
-        const t = svgEl("text", { class: "clue-number", x: x + h * 0.42, y: y - h * 0.42 });
-        t.textContent = mark.across;
-        group.append(t);
-      }
-      if (mark.down !== null) {
-        const t = svgEl("text", { class: "clue-number", x: x - h * 0.42, y: y + h * 0.45 });
-        t.textContent = mark.down;
-        group.append(t);
-      }
+      if (clue.across !== null) group.append(text("clue-number", x + h * 0.42, y - h * 0.42, clue.across));
+      if (clue.down !== null) group.append(text("clue-number", x - h * 0.42, y + h * 0.45, clue.down));
       layer.append(group);
-    }
-  }
-
-  function drawLabels(geometry, pos, raw, maxY, unit, layer) {
-    for (const [where, text] of Object.entries(geometry.labels || {})) {
-      let xy = pos[where];
-      if (!xy && /^[a-i][1-9]$/.test(where)) {
-        // A square that is not a cell: placed by its name, on the grid of the square boards.
-        xy = [(where.charCodeAt(0) - 97) * S, maxY - (Number(where[1]) - 1) * S];
-      }
-      if (!xy) continue;
-      const t = svgEl("text", { class: "cell-label", x: xy[0] - unit * 0.44, y: xy[1] - unit * 0.3,
-                                "data-label": where });
-      t.textContent = String(text);
-      layer.append(t);
     }
   }
 
