@@ -302,7 +302,8 @@ def test_the_play_page_draws_a_new_variant(tiny: type[Game], browser: Any,  # no
         place(client, "d4", 1)
         page.wait_for_selector("#end:not([hidden])")
         assert "both marked corners hold a card" in page.inner_text("#end-why")
-        headings = page.eval_on_selector_all("#breakdown thead th", "hs => hs.map(h => h.textContent)")
+        headings = page.eval_on_selector_all("#breakdown thead th",
+                                             "hs => hs.map(h => h.textContent)")
         assert "cards on the board" in headings
         assert not errors, errors
     finally:
