@@ -34,7 +34,9 @@ RULES = {
 """For each room, the modules it must not import (a prefix forbids its submodules too)."""
 
 
-def imports(path: Path) -> set[str]:
+def imports(path: Path, names: bool = False) -> set[str]:
+    """The modules ``path`` imports, anywhere in it; with ``names``, also each name taken from
+    a module as a possible submodule (``from . import x`` may import the module ``x``)."""
     tree = ast.parse(path.read_text(encoding="utf-8"))
     package = ".".join(path.relative_to(SRC).with_suffix("").parts[:-1])
     found: set[str] = set()
@@ -49,6 +51,8 @@ def imports(path: Path) -> set[str]:
             else:
                 module = node.module or ""
             found.add(module)
+            if names:
+                found.update(f"{module}.{alias.name}" for alias in node.names)
     return found
 
 
@@ -67,34 +71,13 @@ def module_name(path: Path) -> str:
     return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
 
 
-def module_imports(path: Path, known: set[str]) -> set[str]:
-    """The package's own modules ``path`` imports, anywhere in it (``from . import x`` counts
-    as importing the module ``x`` where there is one)."""
-    tree = ast.parse(path.read_text(encoding="utf-8"))
-    package = ".".join(path.relative_to(SRC).with_suffix("").parts[:-1])
-    found: set[str] = set()
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Import):
-            found.update(alias.name for alias in node.names)
-        elif isinstance(node, ast.ImportFrom):
-            if node.level:
-                base = package.split(".")
-                base = base[:len(base) - node.level + 1]
-                module = ".".join([*base, node.module] if node.module else base)
-            else:
-                module = node.module or ""
-            found.add(module)
-            found.update(f"{module}.{alias.name}" for alias in node.names)
-    return found & known
-
-
 @pytest.mark.parametrize("room", ["rules", "ai"])
 def test_no_two_modules_of_a_room_import_each_other(room: str) -> None:
     """Not even through others, nor by an import tucked into a function: such a circle breaks
     as soon as someone moves the import to the top where it belongs."""
     paths = {module_name(p): p for p in (SRC / "sudoku_table" / room).rglob("*.py")}
     known = set(paths)
-    graph = {name: module_imports(path, known) - {name} for name, path in paths.items()}
+    graph = {name: (imports(path, names=True) & known) - {name} for name, path in paths.items()}
     circles: list[list[str]] = []
     done: set[str] = set()
 
