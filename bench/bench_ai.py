@@ -44,8 +44,12 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from sudoku_table.ai import DEFAULT_BUDGETS, LEVELS, Budget, choose  # noqa: E402
-from sudoku_table.ai.engine import action_number, candidates, draw  # noqa: E402
-from sudoku_table.rules.actions import Action, Move  # noqa: E402
+from sudoku_table.ai.engine import candidates, draw  # noqa: E402
+from sudoku_table.rules.actions import (  # noqa: E402
+    Action,
+    Move,
+    action_number,  # noqa: E402
+)
 from sudoku_table.rules.game import Game, State, all_variants, new_game  # noqa: E402
 from sudoku_table.rules.squares import parse_square  # noqa: E402
 

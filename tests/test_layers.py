@@ -34,7 +34,9 @@ RULES = {
 """For each room, the modules it must not import (a prefix forbids its submodules too)."""
 
 
-def imports(path: Path) -> set[str]:
+def imports(path: Path, names: bool = False) -> set[str]:
+    """The modules ``path`` imports, anywhere in it; with ``names``, also each name taken from
+    a module as a possible submodule (``from . import x`` may import the module ``x``)."""
     tree = ast.parse(path.read_text(encoding="utf-8"))
     package = ".".join(path.relative_to(SRC).with_suffix("").parts[:-1])
     found: set[str] = set()
@@ -49,6 +51,8 @@ def imports(path: Path) -> set[str]:
             else:
                 module = node.module or ""
             found.add(module)
+            if names:
+                found.update(f"{module}.{alias.name}" for alias in node.names)
     return found
 
 
@@ -60,3 +64,33 @@ def test_each_room_imports_only_downwards(room: str) -> None:
             for bad in forbidden:
                 assert not (module == bad or module.startswith(bad + ".")), \
                     f"{path.relative_to(SRC)} imports {module}"
+
+
+def module_name(path: Path) -> str:
+    parts = path.relative_to(SRC).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+@pytest.mark.parametrize("room", ["rules", "ai"])
+def test_no_two_modules_of_a_room_import_each_other(room: str) -> None:
+    """Not even through others, nor by an import tucked into a function: such a circle breaks
+    as soon as someone moves the import to the top where it belongs."""
+    paths = {module_name(p): p for p in (SRC / "sudoku_table" / room).rglob("*.py")}
+    known = set(paths)
+    graph = {name: (imports(path, names=True) & known) - {name} for name, path in paths.items()}
+    circles: list[list[str]] = []
+    done: set[str] = set()
+
+    def visit(name: str, trail: list[str]) -> None:
+        if name in trail:
+            circles.append(trail[trail.index(name):] + [name])
+            return
+        if name in done:
+            return
+        for other in sorted(graph[name]):
+            visit(other, [*trail, name])
+        done.add(name)
+
+    for name in sorted(graph):
+        visit(name, [])
+    assert not circles, "\n".join(" -> ".join(c) for c in circles)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from sudoku_table.ai import WORDINGS, Advice, Budget, Reason, advise
+from sudoku_table.ai import WORDINGS, Advice, Budget, Motive, advise
 from sudoku_table.ai.heuristics import heuristic_for
 from sudoku_table.ai.heuristics.dominari import crossed
 from sudoku_table.ai.heuristics.dominari import movable_pieces as movable
@@ -43,7 +43,7 @@ def _check_against_apply(game, state, advice: Advice) -> None:  # type: ignore[n
         assert "points" in codes or "points_plain" in codes
 
 
-def _check_position_reason(game, state, action, after, reason: Reason) -> None:  # type: ignore[no-untyped-def]
+def _check_position_reason(game, state, action, after, reason: Motive) -> None:  # type: ignore[no-untyped-def]
     """The reasons that speak of the position (leads, groups, pieces that can move, areas
     left one stone from full) say what the position really holds."""
     mover = state.to_move
@@ -179,11 +179,11 @@ def test_duell_reasons_name_markers_and_leads() -> None:
 def test_a_reason_reads_in_german_through_the_catalog() -> None:
     from sudoku_table.web.i18n import translate
 
-    reason = Reason("points", {"points": 3, "areas": ["rank 4", "block b4"]})
+    reason = Motive("points", {"points": 3, "areas": ["rank 4", "block b4"]})
     assert reason.text() == "+3: completes rank 4, block b4"
     german = reason.text(lambda s: translate(s, "de"))
     assert german != reason.text() and "rank 4, block b4" in german
-    seat = Reason("gives", {"player": 2, "points": 1})
+    seat = Motive("gives", {"player": 2, "points": 1})
     assert seat.text() == "also gives player 3 +1"
 
 
@@ -202,7 +202,8 @@ def test_a_hint_says_more_than_its_chance(variant: str) -> None:
     complete, nothing left to the others yet), at most half."""
     import random
 
-    from sudoku_table.ai.engine import action_number, candidates, draw
+    from sudoku_table.ai.engine import candidates, draw
+    from sudoku_table.rules.actions import action_number
 
     game = new_game(variant, 2)
     rng = random.Random(7)

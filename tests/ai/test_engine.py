@@ -10,9 +10,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from sudoku_table.ai import LEVELS, Budget, EngineError, choose, decide
-from sudoku_table.ai.engine import action_number, blank_step, play_turn
+from sudoku_table.ai.engine import blank_step, play_turn
 from sudoku_table.ai.heuristics import heuristic_for
-from sudoku_table.rules.actions import Action, Blank, EndTurn
+from sudoku_table.rules.actions import Action, Blank, EndTurn, action_number
 from sudoku_table.rules.game import BLANKS_PHASE, Game, State, new_game
 
 from .positions import GAMES, random_position

@@ -8,9 +8,9 @@ from itertools import islice
 from pathlib import Path
 
 from sudoku_table.ai import Budget
-from sudoku_table.ai.engine import action_number, candidates
+from sudoku_table.ai.engine import candidates
 from sudoku_table.ai.review import AS_GOOD, Judgement, judge, review, summarize
-from sudoku_table.rules.actions import Place
+from sudoku_table.rules.actions import Place, action_number
 from sudoku_table.rules.game import Piece, new_game
 from sudoku_table.rules.record import Record, replay
 

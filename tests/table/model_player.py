@@ -37,7 +37,7 @@ from sudoku_table.firmware.ports import SensorEvent
 from sudoku_table.rules.actions import OFF, Action, Blank, Discard, EndTurn, Joker, Move, Place
 from sudoku_table.rules.game import BLANKS_PHASE, Game, State, variant_class
 from sudoku_table.table import ConfirmNeeded, InputError, Table
-from sudoku_table.table import signals as lights
+from sudoku_table.table.signals import compose_frame
 from sudoku_table.table.view import NEXT_STEPS
 
 from .helpers import Clock, RecordingDisplay
@@ -962,7 +962,7 @@ class ModelPlayer:
             elif word in ("extra", "illegal", "number"):
                 assert square in real, f"{square} shows {word} but holds no piece"
         last = self.by[-1] if self.by else None
-        assert self.table.frame() == lights.compose_frame(signals, last), \
+        assert self.table.frame() == compose_frame(signals, last), \
             "the LED frame differs from the signals the panel draws"
         # A frame is shown outside the table's lock, so one the computer's thread made may
         # reach the LEDs a moment after its view: it must come within a second.

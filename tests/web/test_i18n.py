@@ -142,9 +142,11 @@ def english_vocabulary() -> set[str]:
     german_words = {w.lower() for text in german.values()
                     for w in ENGLISH_ONLY.findall(quoted.sub(" ", text))}
     english = {w.lower() for text in ui for w in ENGLISH_ONLY.findall(text)}
-    return english - german_words - {"sudoku", "dominari", "revers", "classic", "halma", "vierer",
-                                     "score", "duell", "meister", "family", "kakuro", "killer",
-                                     "labyrinth", "hexa", "anna"}
+    from sudoku_table.rules.game import all_variants
+
+    names = {w for cls in all_variants()  # the games' own names, said alike in every language
+             for w in ENGLISH_ONLY.findall(f"{cls.name} {cls.family}".lower())}
+    return english - german_words - names - {"anna"}
 
 
 @pytest.fixture

@@ -1,26 +1,34 @@
 """One room per job: a game describes itself, and nothing outside ``src/sudoku_table/rules`` knows
 it by id.
 
-A small throw-away variant is registered from this test only. The panel lists it, serves its
-board, plays it through the API and draws it in a real browser, and its printable overlay
+A small throw-away variant is registered from this test only, with its own place in the list,
+its own ending, its own part of the score and its own heuristic. The panel lists it where it
+says, serves its board, plays it through the API, words its ending and its score, lets the
+computer play it by its heuristic and draws it in a real browser, and its printable overlay
 renders, with no change anywhere outside this file.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any, ClassVar
 
 import pytest
 
+from sudoku_table.ai.heuristics import HEURISTICS, Heuristic, heuristic_for
+from sudoku_table.ai.heuristics import register as register_heuristic
 from sudoku_table.rules.actions import Action, Place
 from sudoku_table.rules.errors import Illegal
 from sudoku_table.rules.game import (
+    CARDS,
+    END_REASONS,
+    SCORE_PARTS,
     VARIANTS,
     Game,
     PieceLook,
+    PieceWords,
     Said,
     State,
     all_variants,
@@ -36,10 +44,15 @@ from .test_browser import PHONE
 ROOT = Path(__file__).resolve().parents[2]
 
 
+CORNERS = ("a1", "d4")
+
+
 class TinySudoku(FakeKosmos):
-    """A 4x4 card game with two marked cells and pieces of its own colours."""
+    """A 4x4 card game with two marked cells and pieces of its own colours; it ends as soon as
+    both marked corners hold a card, and counts each player's cards."""
 
     id = "tiny-sudoku"
+    order: ClassVar[int] = 15  # between the first and the second game
     name = "Tiny Sudoku"
     summary = "A 4x4 board registered by a test."
     family: ClassVar[str] = "Test games"
@@ -47,25 +60,61 @@ class TinySudoku(FakeKosmos):
     player_labels: ClassVar[tuple[str, ...]] = ("Red", "Blue")
     piece_looks: ClassVar[tuple[PieceLook, ...]] = (PieceLook("#cc0000", "#ffffff"),
                                                     PieceLook("#0000cc", "#ffffff"))
-    piece_word: ClassVar[str] = "card"
+    piece_words: ClassVar[PieceWords] = CARDS
     has_set_asides: ClassVar[bool] = True
     set_aside_limit: ClassVar[int | None] = 3
+    end_reasons: ClassVar[Mapping[str, str]] = {
+        **Game.end_reasons, "corners_taken": "both marked corners hold a card"}
+    score_parts: ClassVar[Mapping[str, str]] = {"cards_down": "cards on the board"}
+
+    def finish(self, state: State) -> State:
+        if not state.over and all(c in state.board for c in CORNERS):
+            scores = self.scores(state)
+            return state.replace(over=True, to_move=None, winners=tuple(
+                p for p, s in enumerate(scores) if s == max(scores)))
+        return super().finish(state)
+
+    def end_reason(self, state: State) -> str | None:
+        if state.over and all(c in state.board for c in CORNERS):
+            return "corners_taken"
+        return super().end_reason(state)
+
+    def score_breakdown(self, state: State) -> list[dict[str, int]]:
+        return [{"cards_down": score} for score in self.scores(state)]
 
     def build_geometry(self) -> Geometry:
         g = grid(self.id)
         return Geometry(id=g.id, cells=g.cells, houses=g.houses, numbers=g.numbers,
                         sections=g.sections, neighbours=g.neighbours, regions=g.regions,
-                        marked={"dots": ("a1", "d4")})
+                        marked={"dots": CORNERS})
+
+
+class CornerSeeker(Heuristic):
+    """Tiny Sudoku's own heuristic: a card on a marked corner is worth ten; it counts how often
+    the engine asked it."""
+
+    asked = 0
+
+    def standing(self, game: Game, state: State) -> list[float]:
+        CornerSeeker.asked += 1
+        standing = [float(s) for s in game.scores(state)]
+        for cell in CORNERS:
+            piece = state.board.get(cell)
+            if piece is not None and piece.owner is not None:
+                standing[piece.owner] += 10
+        return standing
 
 
 @pytest.fixture
 def tiny() -> Iterator[type[Game]]:
     all_variants()  # the real variants first
     register(TinySudoku)
+    register_heuristic(TinySudoku, CornerSeeker())
     try:
         yield TinySudoku
     finally:
         del VARIANTS[TinySudoku.id]
+        del HEURISTICS[TinySudoku]
 
 
 def test_no_variant_id_outside_the_rules() -> None:
@@ -83,6 +132,7 @@ def test_no_variant_id_outside_the_rules() -> None:
 
 def test_the_panel_lists_serves_and_plays_a_new_variant(tiny: type[Game], client: Any) -> None:
     listed = {v["id"]: v for v in client.get("/api/variants").get_json()}
+    assert list(listed).index("tiny-sudoku") == 1  # where its order puts it
     entry = listed["tiny-sudoku"]
     assert entry["family"] == "Test games" and entry["default_names"] == ["Red", "Blue"]
     assert entry["traits"]["piece_looks"][0]["fill"] == "#cc0000"
@@ -96,6 +146,80 @@ def test_the_panel_lists_serves_and_plays_a_new_variant(tiny: type[Game], client
     assert view["game"]["cells"] == {"a1": {"owner": 0, "number": 1},
                                      "b1": {"owner": 1, "number": 2}}
     assert put(client, "c1")["table"]["prompt"]["kind"] == "number"
+
+
+def test_a_new_variant_words_its_own_ending_and_score(tiny: type[Game], client: Any) -> None:
+    client.post("/api/game", json={"variant": "tiny-sudoku"})
+    place(client, "a1", 1)
+    view = place(client, "d4", 2)
+    game = view["game"]
+    assert game["over"] and game["end_reason"] == "corners_taken"
+    assert game["breakdown"] == [{"cards_down": 1}, {"cards_down": 1}]
+    nxt = view["table"]["next"]
+    assert nxt["code"] == "game_over" and nxt["params"]["reason"] == "corners_taken"
+    codes = client.get("/api/i18n").get_json()["codes"]
+    assert codes["end"]["corners_taken"] == "both marked corners hold a card"
+    assert codes["parts"]["cards_down"] == "cards on the board"
+    assert END_REASONS["corners_taken"] == "both marked corners hold a card"
+    assert SCORE_PARTS["cards_down"] == "cards on the board"
+
+
+def test_the_computer_plays_a_new_variant_by_its_own_heuristic(tiny: type[Game],
+                                                                client: Any) -> None:
+    assert isinstance(heuristic_for(new_game("tiny-sudoku")), CornerSeeker)
+    CornerSeeker.asked = 0
+    client.post("/api/game", json={"variant": "tiny-sudoku", "computers": {"0": "normal"}})
+    panel = client.application.extensions["sudoku_table"]
+    assert panel.table.wait_for_computer(30)
+    plan = client.get("/api/state").get_json()["table"]["plan"]
+    assert CornerSeeker.asked > 0
+    assert plan["cell"] in CORNERS  # a corner is worth ten to it, any other card one
+
+
+class Unworded(TinySudoku):
+    """Tiny Sudoku with an ending and a score part it forgets to declare."""
+
+    id = "unworded-sudoku"
+
+    def end_reason(self, state: State) -> str | None:
+        return "forgotten" if state.over else None
+
+    def score_breakdown(self, state: State) -> list[dict[str, int]]:
+        return [{"forgotten_part": score} for score in self.scores(state)]
+
+
+def test_an_ending_or_a_score_part_a_game_does_not_declare_fails_loudly() -> None:
+    game = Unworded()
+    state = game.initial_state()
+    for cell, number in (("a1", 1), ("d4", 2)):
+        state = game.apply(state, Place(cell, number))
+    assert state.over
+    with pytest.raises(KeyError, match="forgotten"):
+        game.document(state)
+    with pytest.raises(KeyError, match="forgotten_part"):
+        Unworded.end_reasons = {**TinySudoku.end_reasons, "forgotten": "forgotten"}
+        try:
+            game.document(state)
+        finally:
+            del Unworded.end_reasons
+
+
+def test_a_variant_must_declare_its_place_and_keep_each_code_s_words() -> None:
+    all_variants()
+
+    class Unplaced(FakeKosmos):
+        id = "unplaced-sudoku"
+
+    with pytest.raises(ValueError, match="declares no order"):
+        register(Unplaced)
+
+    class Reworded(TinySudoku):
+        id = "reworded-sudoku"
+        end_reasons: ClassVar[Mapping[str, str]] = {"board_full": "the board is quite full"}
+
+    with pytest.raises(ValueError, match="board_full"):
+        register(Reworded)
+    assert "unplaced-sudoku" not in VARIANTS and "reworded-sudoku" not in VARIANTS
 
 
 class CornerSudoku(TinySudoku):
@@ -168,8 +292,19 @@ def test_the_play_page_draws_a_new_variant(tiny: type[Game], browser: Any,  # no
         assert page.locator("#board [data-square]").count() == 16
         dots = page.eval_on_selector_all("#board .dot", "ds => ds.map(d => d.dataset.dot)")
         assert sorted(dots) == ["a1", "d4"]
+        assert page.inner_text("#sim-help") == CARDS.handle  # its pieces' own words
         page.click("#board [data-square='b2']")  # the simulated board: a piece goes down
         page.wait_for_selector("#board [data-square='b2'][data-occupied='true']:not([data-felt])")
+        # Both corners taken: the page words the game's own ending and its part of the score.
+        client = panel.app.test_client()
+        client.post("/api/input", json={"type": "number", "square": "b2", "number": 1})
+        place(client, "a1", 2)
+        place(client, "d4", 1)
+        page.wait_for_selector("#end:not([hidden])")
+        assert "both marked corners hold a card" in page.inner_text("#end-why")
+        headings = page.eval_on_selector_all("#breakdown thead th",
+                                             "hs => hs.map(h => h.textContent)")
+        assert "cards on the board" in headings
         assert not errors, errors
     finally:
         context.close()
@@ -204,3 +339,16 @@ def test_the_play_page_shows_only_what_the_game_has(browser: Any,  # noqa: F811
         context.close()
         live.close()
         panel.close()
+
+
+def test_a_variant_declares_its_pieces_words_not_a_bare_word() -> None:
+    with pytest.raises(TypeError, match="piece_words"):
+        class Bare(TinySudoku):  # noqa: F841 (never made)
+            piece_word = "tile"
+    tiles = PieceWords("tile", "tiles", "a tile", "Tap a square to put a tile down or lift it.",
+                       "Draw a tile for the computer and tap its number.")
+
+    class Tiled(TinySudoku):
+        piece_words = tiles
+
+    assert Tiled.piece_word == "tile" and Tiled.traits()["piece_words"]["many"] == "tiles"

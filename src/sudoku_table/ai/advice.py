@@ -10,7 +10,7 @@ from sudoku_table.rules.game import Game, State
 
 from .engine import Budget, decide
 from .heuristics import heuristic_for
-from .reasons import Reason
+from .reasons import Motive
 
 
 @dataclass(frozen=True, slots=True)
@@ -19,7 +19,7 @@ class Advice:
     mover's estimated chance to win after it (0..1)."""
 
     action: Action
-    reasons: tuple[Reason, ...] = field(default_factory=tuple)
+    reasons: tuple[Motive, ...] = field(default_factory=tuple)
     chance: float = 0.0
 
     def to_json(self, seats: tuple[str, ...] = ()) -> dict[str, Any]:
@@ -39,5 +39,5 @@ def advise(game: Game, state: State, *, hand: int | None = None, seed: int = 0,
     after = game.apply(state, decision.action)
     reasons = list(heuristic_for(game).reasons(game, state, decision.action, after, mover))
     chance = decision.values[mover]
-    reasons.append(Reason("chance", {"percent": round(100 * chance)}))
+    reasons.append(Motive("chance", {"percent": round(100 * chance)}))
     return Advice(decision.action, tuple(reasons), chance)

@@ -31,7 +31,7 @@ import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
-from sudoku_table.rules.actions import Action, Blank, Discard, EndTurn, Joker, Place
+from sudoku_table.rules.actions import Action, Blank, EndTurn, action_number
 from sudoku_table.rules.game import BLANKS_PHASE, Game, State
 
 from .heuristics import Heuristic, heuristic_for
@@ -85,13 +85,6 @@ class Decision:
 
 
 # --- what the mover may hold ----------------------------------------------------------------
-
-def action_number(action: Action) -> int | None:
-    """The card or stone number an action plays (None for blanks, moves, end of turn)."""
-    if isinstance(action, Place | Discard | Joker):
-        return action.number
-    return None
-
 
 def draw(supply: Mapping[int, int], rng: random.Random) -> int:
     """A number drawn from ``supply`` (counts per number), each card equally likely."""

@@ -1,8 +1,9 @@
-"""Why the engine chose an action: reasons as a code plus parameters, worded in English.
+"""Why the engine chose an action: its motives, each a code plus parameters, worded in English.
 
-A reason is what a hint shows at the table ("+3: completes rank 4, block b4"). Each code has one
-English template here, marked with ``N_`` for the panel's catalog (German in the catalog);
-the parameters fill the template. Lists (the areas completed) are joined with commas.
+A ``Motive`` is what a hint shows at the table ("+3: completes rank 4, block b4"; the API and
+the records call them ``reasons``). Each code has one English template here, marked with
+``N_`` for the panel's catalog (German in the catalog); the parameters fill the template.
+Lists (the areas completed) are joined with commas.
 """
 
 from __future__ import annotations
@@ -56,8 +57,8 @@ SEAT = N_("player {number}")
 
 
 @dataclass(frozen=True, slots=True)
-class Reason:
-    """One reason: a code of ``WORDINGS`` and the values its template names."""
+class Motive:
+    """One motive for an action: a code of ``WORDINGS`` and the values its template names."""
 
     code: str
     params: Mapping[str, Any] = field(default_factory=dict)

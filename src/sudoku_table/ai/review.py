@@ -36,20 +36,19 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from sudoku_table.rules.actions import Action, action_from_json
+from sudoku_table.rules.actions import Action, action_from_json, action_number
 from sudoku_table.rules.game import Game, State
 
 from .engine import (
     Budget,
     EngineError,
-    action_number,
     candidates,
     decide,
     group_by_number,
     play_turn,
 )
 from .heuristics import Heuristic, heuristic_for
-from .reasons import Reason
+from .reasons import Motive
 
 REVIEW_VERSION = 1
 """Changes whenever the judgement of a move changes, so that kept reviews are made again."""
@@ -108,8 +107,8 @@ class Judgement:
     loss: float = 0.0
     chance: float = 0.0
     best_chance: float = 0.0
-    reasons: tuple[Reason, ...] = ()
-    played_reasons: tuple[Reason, ...] = ()
+    reasons: tuple[Motive, ...] = ()
+    played_reasons: tuple[Motive, ...] = ()
     odds: tuple[int, int] | None = None
     opponent: int | None = None
     seconds: float = 0.0
@@ -153,8 +152,8 @@ class Judgement:
             opponent=data.get("opponent"), seconds=float(data.get("seconds") or 0.0))
 
 
-def _reason(data: Mapping[str, Any]) -> Reason:
-    return Reason(str(data["code"]), dict(data.get("params") or {}))
+def _reason(data: Mapping[str, Any]) -> Motive:
+    return Motive(str(data["code"]), dict(data.get("params") or {}))
 
 
 def _round(value: float) -> float:

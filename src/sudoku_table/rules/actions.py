@@ -102,6 +102,13 @@ Action = Place | Blank | Move | Discard | Joker | EndTurn
 ACTION_TYPES = ("place", "blank", "move", "discard", "joker", "end_turn")
 
 
+def action_number(action: Action) -> int | None:
+    """The card or stone number an action plays (None for blanks, moves, end of turn)."""
+    if isinstance(action, Place | Discard | Joker):
+        return action.number
+    return None
+
+
 def _cell(d: Mapping[str, Any], key: str = "cell") -> str:
     value = d.get(key)
     if not is_square(value):

@@ -26,7 +26,18 @@ from typing import Any, ClassVar
 
 from .actions import Action, Discard, Joker, Place
 from .errors import Illegal, RecordError
-from .game import Board, Effects, Game, Piece, Said, State, house_conflict, register
+from .game import (
+    STONES,
+    Board,
+    Effects,
+    Game,
+    Piece,
+    PieceWords,
+    Said,
+    State,
+    house_conflict,
+    register,
+)
 from .geometry import Geometry
 from .squares import square_name
 from .wording import N_
@@ -195,6 +206,7 @@ class SudokuFamily(Game):
     """SUDOKU FAMILY: stones 1-6 from a bag onto a star of six triangles (docs/RULINGS.md)."""
 
     id: ClassVar[str] = "sudoku-family"
+    order: ClassVar[int] = 120
     name: ClassVar[str] = "SUDOKU FAMILY"
     summary: ClassVar[str] = (
         N_("Draw numbered stones from the bag and place them triangle by triangle on a star of "
@@ -203,9 +215,10 @@ class SudokuFamily(Game):
     family: ClassVar[str] = "SUDOKU FAMILY"
     min_players: ClassVar[int] = 2
     max_players: ClassVar[int] = 4
-    piece_word: ClassVar[str] = "stone"
+    piece_words: ClassVar[PieceWords] = STONES
     has_jokers: ClassVar[bool] = True
     hidden_hands: ClassVar[bool] = True
+    end_reasons: ClassVar[Mapping[str, str]] = {"stones_used_up": N_("every stone has been laid")}
 
     def build_geometry(self) -> Geometry:
         return _GEOMETRY

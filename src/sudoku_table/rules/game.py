@@ -17,6 +17,8 @@ Variant modules subclass ``Game`` and register themselves with ``@register``.
 from __future__ import annotations
 
 import dataclasses
+import importlib
+import pkgutil
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, TypeVar
@@ -117,33 +119,6 @@ class State:
 S = TypeVar("S", bound=State)
 
 
-END_REASONS: Mapping[str, str] = {
-    "board_full": N_("the board is full"),
-    "no_moves": N_("nobody can move any more"),
-    "no_one_can_place": N_("nobody can place a number any more"),
-    "four_in_a_row": N_("four pieces of one player stand in a row or a block"),
-    "all_borne_off": N_("a player has borne all six pieces off"),
-    "cards_set_aside": N_("three cards have been set aside"),
-    "cards_used_up": N_("every card has been played"),
-    "twelve_markers": N_("a player holds twelve markers"),
-    "stones_used_up": N_("every stone has been laid"),
-}
-"""Every way a game can end (``Game.end_reason``), with its English wording; the state
-document of a finished game carries the code as ``end_reason``."""
-
-SCORE_PARTS: Mapping[str, str] = {
-    "pieces": N_("number pieces"),
-    "blocks": N_("single-coloured blocks"),
-    "lines": N_("single-coloured rows and columns"),
-    "sections": N_("sections"),
-    "bonuses": N_("bonus points"),
-    "borne_off": N_("pieces borne off"),
-    "ranks": N_("row markers"),
-    "files": N_("column markers"),
-    "block_markers": N_("block markers"),
-}
-"""The parts a score is made of (``Game.score_breakdown``), with their English names."""
-
 BLANKS_PHASE = "blanks"
 """``State.phase`` while the mover of a DOMINARI placement game may still lay blanks."""
 
@@ -162,6 +137,38 @@ class PieceLook:
 
     def to_json(self) -> dict[str, str]:
         return {"fill": self.fill, "text": self.text, "edge": self.edge}
+
+
+@dataclass(frozen=True, slots=True)
+class PieceWords:
+    """What a game's pieces are called at the table, in English (each marked for the
+    catalogs, which translate it whole): the word (``card``), many of them (``cards``), one of
+    them (``a card``), how to handle one on the simulated board, and how the table draws one
+    for a computer seat where the game hides the mover's (``hidden_hands``)."""
+
+    one: str
+    many: str
+    a: str
+    handle: str
+    computer_draws: str
+
+    def to_json(self) -> dict[str, str]:
+        return {"one": self.one, "many": self.many, "a": self.a, "handle": self.handle,
+                "computer_draws": self.computer_draws}
+
+
+PIECES = PieceWords(
+    N_("piece"), N_("pieces"), N_("a piece"),
+    N_("Tap a square to put a piece down or lift it; tap a piece twice to turn it over."),
+    N_("Draw a piece for the computer and tap its number."))
+CARDS = PieceWords(
+    N_("card"), N_("cards"), N_("a card"), N_("Tap a square to put a card down or lift it."),
+    N_("Turn over the computer's top card and tap its number."))
+STONES = PieceWords(
+    N_("stone"), N_("stones"), N_("a stone"), N_("Tap a square to put a stone down or lift it."),
+    N_("Draw a stone for the computer and tap its number."))
+"""The words of the pieces, cards and stones of the twelve games; a game of other pieces
+declares its own ``PieceWords``."""
 
 
 class Game:
@@ -191,8 +198,12 @@ class Game:
     seats are numbered."""
     piece_looks: ClassVar[tuple[PieceLook, ...]] = ()
     """How each seat's real pieces look; empty: drawn in the LED colour of the player."""
-    piece_word: ClassVar[str] = "piece"
-    """What a piece is called at the table: ``piece``, ``card`` or ``stone``."""
+    piece_words: ClassVar[PieceWords] = PIECES
+    """What the game's pieces are called at the table (``PIECES``, ``CARDS``, ``STONES`` or a
+    game's own)."""
+    piece_word: ClassVar[str] = PIECES.one
+    """The word of ``piece_words`` (``piece``, ``card``, ``stone``), which messages name; set
+    from ``piece_words``, never declared."""
     moves_pieces: ClassVar[bool] = False
     """A game of moves (pieces are lifted and set down elsewhere), not of placements."""
     has_blanks: ClassVar[bool] = False
@@ -213,7 +224,25 @@ class Game:
     """``default_setup(seed)`` proposes random start positions (Duell's gold cards)."""
     signals: ClassVar[tuple[str, ...]] = PLACEMENT_SIGNALS
     """The words of the LED language this game can show (the panel's legend lists these)."""
+    order: ClassVar[int]
+    """Where the game stands in menus and listings (lower first, as docs/records.md lists
+    them); every registered variant declares it."""
+    end_reasons: ClassVar[Mapping[str, str]] = {
+        "board_full": N_("the board is full"),
+        "no_moves": N_("nobody can move any more"),
+    }
+    """Every code ``end_reason`` may answer, with its English wording (marked for the
+    catalogs). A variant with endings of its own declares them with its ``end_reason``."""
+    score_parts: ClassVar[Mapping[str, str]] = {}
+    """Every part ``score_breakdown`` may count, with its English name (marked for the
+    catalogs)."""
     geometry: Geometry
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        if "piece_word" in cls.__dict__:
+            raise TypeError(f"{cls.__name__} declares piece_word: declare piece_words instead")
+        cls.piece_word = cls.piece_words.one
 
     @classmethod
     def traits(cls) -> dict[str, Any]:
@@ -223,6 +252,7 @@ class Game:
             "player_labels": list(cls.player_labels),
             "piece_looks": [look.to_json() for look in cls.piece_looks],
             "piece_word": cls.piece_word,
+            "piece_words": cls.piece_words.to_json(),
             "moves_pieces": cls.moves_pieces,
             "has_blanks": cls.has_blanks,
             "has_set_asides": cls.has_set_asides,
@@ -310,13 +340,13 @@ class Game:
         return {}
 
     def score_breakdown(self, state: State) -> list[dict[str, int]]:
-        """Each player's score split the way the rule book counts it (keys of
-        ``SCORE_PARTS``; the parts add up to the score). Empty where the score has no parts."""
+        """Each player's score split the way the rule book counts it (keys of the game's
+        ``score_parts``; the parts add up to the score). Empty where the score has no parts."""
         return []
 
     def end_reason(self, state: State) -> str | None:
-        """Why a finished game ended, as a code of ``END_REASONS`` (None while it runs).
-        Variants with endings of their own override this."""
+        """Why a finished game ended, as a code of the game's ``end_reasons`` (None while it
+        runs). Variants with endings of their own override this and declare them."""
         if not state.over:
             return None
         if len(state.board) >= len(self.geometry.cells):
@@ -393,14 +423,27 @@ class Game:
             "last": state.last.to_json(),
         }
         if state.over:
-            doc["end_reason"] = self.end_reason(state)
+            doc["end_reason"] = self.declared_end_reason(state)
             breakdown = self.score_breakdown(state)
+            undeclared = {part for parts in breakdown for part in parts} - set(self.score_parts)
+            if undeclared:
+                raise KeyError(f"{self.id} counts the score parts {sorted(undeclared)}, which "
+                               "its score_parts do not declare")
             if breakdown:
                 doc["breakdown"] = breakdown
         if state.phase is not None:
             doc["phase"] = state.phase
         doc.update(self.extras(state))
         return doc
+
+    def declared_end_reason(self, state: State) -> str | None:
+        """``end_reason``, checked against the game's ``end_reasons``: ``KeyError`` (a bug in
+        the variant) for a code it does not declare, so no ending goes unworded."""
+        reason = self.end_reason(state)
+        if reason is not None and reason not in self.end_reasons:
+            raise KeyError(f"{self.id} ends with {reason!r}, which its end_reasons do not "
+                           "declare")
+        return reason
 
     def check_cell(self, cell: str) -> Illegal | None:
         if cell not in self.geometry.cell_set:
@@ -467,26 +510,30 @@ def dead_fields(geometry: Geometry, board: Board) -> frozenset[str]:
 
 VARIANTS: dict[str, type[Game]] = {}
 
-ORDER = ("halma-dominari", "vierer-dominari", "revers-dominari", "score-dominari",
-         "classic-sudoku", "labyrinth-sudoku", "killer-sudoku", "kakuro", "3d-sudoku",
-         "hexa-sudoku", "duell-der-meister", "sudoku-family")
-"""The variant ids in the order of docs/records.md: menus and listings follow it."""
-
 G = TypeVar("G", bound=type[Game])
 
 
 def register(cls: G) -> G:
-    """Class decorator: make a variant findable by its id."""
+    """Class decorator: make a variant findable by its id. ``ValueError`` for a variant that
+    does not declare its ``order``, an id registered twice, or an end reason or score part
+    that another variant words differently (a code means the same everywhere)."""
     if cls.id in VARIANTS:
         raise ValueError(f"variant {cls.id!r} registered twice")
+    if not isinstance(getattr(cls, "order", None), int):
+        raise ValueError(f"variant {cls.id!r} declares no order (its place in the list)")
+    for attribute in ("end_reasons", "score_parts"):
+        known = _declared(attribute)
+        for code, words in getattr(cls, attribute).items():
+            if known.get(code, words) != words:
+                raise ValueError(f"variant {cls.id!r} words the {attribute} code {code!r} as "
+                                 f"{words!r}, another variant as {known[code]!r}")
     VARIANTS[cls.id] = cls
     return cls
 
 
 def variant_class(variant_id: object) -> type[Game]:
     """The variant with this id; ``UnknownVariantError`` lists the known ones."""
-    from . import variants  # noqa: F401  (imports every variant module, filling the registry)
-
+    discover()
     if not isinstance(variant_id, str) or variant_id not in VARIANTS:
         raise UnknownVariantError(
             N_("unknown variant {variant_id} (one of {items})")
@@ -501,10 +548,64 @@ def new_game(variant_id: str, players: int | None = None,
 
 
 def all_variants() -> list[type[Game]]:
-    """Every registered variant, in the order of docs/records.md."""
-    from . import variants  # noqa: F401
+    """Every registered variant, in the order they declare (docs/records.md lists them so)."""
+    discover()
+    return sorted(VARIANTS.values(), key=lambda cls: (cls.order, cls.id))
 
-    def rank(variant_id: str) -> int:
-        return ORDER.index(variant_id) if variant_id in ORDER else len(ORDER)
 
-    return [VARIANTS[v] for v in sorted(VARIANTS, key=rank)]
+def discover() -> None:
+    """Import every module of the rules package once, so that each variant registers itself
+    (a new variant is its module, and nothing else names it)."""
+    global _discovered
+    if _discovered:
+        return
+    _discovered = True  # first: a module asking while it loads gets those registered so far
+    try:
+        package = importlib.import_module(__package__ or "sudoku_table.rules")
+        for module in pkgutil.walk_packages(package.__path__, f"{package.__name__}."):
+            importlib.import_module(module.name)
+    except BaseException:
+        _discovered = False
+        raise
+
+
+_discovered = False
+
+
+def _declared(attribute: str) -> dict[str, str]:
+    """The words of ``attribute`` (``end_reasons`` or ``score_parts``) of the protocol itself
+    and of every registered variant."""
+    words: dict[str, str] = dict(getattr(Game, attribute))
+    for cls in VARIANTS.values():
+        words.update(getattr(cls, attribute))
+    return words
+
+
+class DeclaredWords(Mapping[str, str]):
+    """Every code of one kind the registered variants declare, with its English wording, read
+    afresh at each use (a variant registered later counts too)."""
+
+    def __init__(self, attribute: str):
+        self._attribute = attribute
+
+    def _words(self) -> dict[str, str]:
+        discover()
+        return _declared(self._attribute)
+
+    def __getitem__(self, code: str) -> str:
+        return self._words()[code]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._words())
+
+    def __len__(self) -> int:
+        return len(self._words())
+
+
+END_REASONS: Mapping[str, str] = DeclaredWords("end_reasons")
+"""Every way a game can end (``Game.end_reasons`` of every variant), with its English wording;
+the state document of a finished game carries the code as ``end_reason``."""
+
+SCORE_PARTS: Mapping[str, str] = DeclaredWords("score_parts")
+"""The parts a score is made of (``Game.score_parts`` of every variant), with their English
+names."""

@@ -41,7 +41,7 @@ from sudoku_table.rules.wording import N_
 from .board import Board, expected
 from .computer import ComputerTurn
 from .errors import CannotSave, InputError
-from .history import Held, History, Record
+from .history import Held, History, Recorder
 from .line import Line
 from .moving import Motion, Moving
 from .placing import NewPiece, Placing
@@ -63,7 +63,7 @@ class Companion:
         occupied: Iterable[str] = (),
         board: set[str] | None = None,
         hints: bool = False,
-        record: Record | None = None,
+        record: Recorder | None = None,
         settle: float = 1.0,
         guide_setup: bool = True,
     ) -> None:

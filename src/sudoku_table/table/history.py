@@ -26,7 +26,7 @@ from sudoku_table.rules.wording import N_
 
 from .errors import InputError
 
-Record = Callable[[str, Any], None]
+Recorder = Callable[[str, Any], None]
 """Writes one journal entry (``"action"`` with its JSON, ``"undo"``, ``"hints"``, ``"draw"``)."""
 
 GAME_FINISHED, GAME_REOPENED = "finished", "reopened"
@@ -51,7 +51,7 @@ class Held:
 class History:
     """The states and actions of one game, each entry recorded before it counts."""
 
-    def __init__(self, game: Game, setup: Mapping[str, Piece], record: Record | None = None):
+    def __init__(self, game: Game, setup: Mapping[str, Piece], record: Recorder | None = None):
         self.game = game
         self.states: list[State] = [game.initial_state(dict(setup) or None)]
         self.actions: list[Action] = []
@@ -67,7 +67,7 @@ class History:
         """The pieces owed a turn that are lifted now (to be set down the other way up)."""
         self.held: Held | None = None
         """An entry the journal could not take yet (it does not count until written)."""
-        self._record: Record = record or (lambda kind, data: None)
+        self._record: Recorder = record or (lambda kind, data: None)
         self._events: list[str] = []
         self._cache: dict[str, Any] = {}
 

@@ -16,8 +16,8 @@ from sudoku_table.rules.game import BLANKS_PHASE
 from sudoku_table.rules.geometry import Geometry
 
 from . import computer
-from . import signals as lights
 from .pairing import pair_up
+from .signals import merge
 from .view import BlankChoice, Guidance, Next, Pad, Prompt, count, step
 
 if TYPE_CHECKING:
@@ -319,11 +319,11 @@ def signals(c: Companion, missing: set[str], extra: set[str]) -> dict[str, str]:
     """One word of the LED language per lit square (``missing`` and ``extra`` as
     ``Companion.differences`` gives them)."""
     if c.clearing:  # only the leftovers of the last game: take them away
-        return lights.merge({"extra": extra})
+        return merge({"extra": extra})
     if c.held is not None:  # nothing counts until it is saved: the board as it would then be
-        return lights.merge({"missing": missing, "extra": extra, "unsaved": held_squares(c)})
+        return merge({"missing": missing, "extra": extra, "unsaved": held_squares(c)})
     if c.state.over:  # nothing left to place or put right: the last move and its flips
-        return lights.merge({"flip": c.history.debt & set(c.state.board), "last": last_squares(c)})
+        return merge({"flip": c.history.debt & set(c.state.board), "last": last_squares(c)})
     layers: dict[str, set[str]] = {
         "missing": missing,
         "extra": extra,
@@ -350,7 +350,7 @@ def signals(c: Companion, missing: set[str], extra: set[str]) -> dict[str, str]:
     if c.motion is not None and c.motion.illegal and c.motion.at:
         layers.setdefault("illegal", set()).add(c.motion.at)
         layers.setdefault("conflict", set()).update(set(c.motion.conflict) & c.board.occupied)
-    return lights.merge(layers)
+    return merge(layers)
 
 
 def guidance(c: Companion, missing: set[str], extra: set[str]) -> list[Guidance]:

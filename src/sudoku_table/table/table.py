@@ -42,8 +42,7 @@ from sudoku_table.rules.record import Record
 from sudoku_table.rules.squares import SQUARES, is_square
 from sudoku_table.rules.wording import N_
 
-from . import announce, placing, present
-from . import signals as lights
+from . import announce, placing, present, signals
 from .archive import (
     MAX_GROWTH,
     ArchiveBusy,
@@ -619,13 +618,13 @@ class Table:
             frame: Frame = {}
             self._look = None
             if saving is not None:  # no game, and the journal cannot be written: the corners
-                frame = lights.compose_frame(dict.fromkeys(("a1", "i1", "a9", "i9"),
+                frame = signals.compose_frame(dict.fromkeys(("a1", "i1", "a9", "i9"),
                                                            "unsaved"))
         else:
             before = self._look.next["actor"] if self._look is not None else None
             self._look = present.look(companion, saving)  # once per change: frame and view
             companion.keep_message_for(self._look.next["actor"], before)
-            frame = lights.compose_frame(self._look.signals, self._look.last_player)
+            frame = signals.compose_frame(self._look.signals, self._look.last_player)
         answers = self._answers_now()
         if not _same(answers, self._answers):
             self._answers, self._answered = answers, self.version
@@ -654,7 +653,7 @@ class Table:
         frame = self._game_frame if self._replay is None else self._replay.frame()
         unconfirmed = self._felt ^ self._occupied
         if unconfirmed:
-            frame = {**frame, **dict.fromkeys(unconfirmed, lights.FELT)}
+            frame = {**frame, **dict.fromkeys(unconfirmed, signals.FELT)}
         self._frames += 1
         self._frame = (self._frames, frame)
 
@@ -694,8 +693,8 @@ class Table:
             "hints": False,
             "in_hand": None,
             "version": self.version,
-            "legend": lights.legend(),
-            "player_colors": [lights.hex_color(c) for c in lights.PLAYER_COLORS],
+            "legend": signals.legend(),
+            "player_colors": [signals.hex_color(c) for c in signals.PLAYER_COLORS],
             "saving": self._saving_locked(),
             "replay": self._replay.view() if self._replay is not None else None,
         }
@@ -703,9 +702,9 @@ class Table:
         if companion is not None:
             look = self._look if self._look is not None else present.look(
                 companion, self._saving_step())
-            signals = look.signals
+            lit = look.signals
             table.update({
-                "signals": {s: signals[s] for s in SQUARES if s in signals},
+                "signals": {s: lit[s] for s in SQUARES if s in lit},
                 "prompt": look.prompt,
                 "message": render(companion.message),
                 "message_code": companion.message,
@@ -1430,7 +1429,7 @@ class Table:
                 self._testing_leds = True
             try:
                 for square in SQUARES:
-                    display.show({square: Light(lights.WHITE, "steady", 1.0)})
+                    display.show({square: Light(signals.WHITE, "steady", 1.0)})
                     time.sleep(step)
             finally:
                 with self._display_lock:

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from sudoku_table.ai.reasons import WORDINGS, Reason
+from sudoku_table.ai.reasons import WORDINGS, Motive
 from sudoku_table.ai.review import Judgement, Summary, summarize
 from sudoku_table.rules.actions import Action, Discard, Joker
 from sudoku_table.rules.game import Game, State
@@ -54,8 +54,6 @@ ODDS = N_("Chance decided which was better: {player}'s move would have done as w
 MOVE = N_("Move {move}: {player}: {action}")
 BETTER = N_("The computer: {action}")
 SCORED = N_("{player} {points}")
-PIECES = {"card": N_("cards"), "stone": N_("stones"), "piece": N_("pieces")}
-"""What a game's pieces are called (``Game.piece_word``), many of them."""
 
 
 def player_names(game: Game, names: Sequence[str], language: str) -> list[str]:
@@ -73,7 +71,7 @@ def player_names(game: Game, names: Sequence[str], language: str) -> list[str]:
     return found
 
 
-def reason_words(reason: Reason, names: Sequence[str], language: str) -> str:
+def reason_words(reason: Motive, names: Sequence[str], language: str) -> str:
     """A hint's reason in ``language``, a player named by their name."""
     params: dict[str, Any] = {}
     for key, value in reason.params.items():
@@ -94,7 +92,7 @@ def gain_words(loss: float, measure: str, language: str) -> str:
 
 
 def _pieces(game: Game, language: str) -> str:
-    return translate(PIECES.get(game.piece_word, PIECES["piece"]), language)
+    return translate(game.piece_words.many, language)
 
 
 def known_words(game: Game, language: str) -> str:

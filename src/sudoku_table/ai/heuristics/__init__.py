@@ -2,117 +2,20 @@
 
 The search itself knows only the rules protocol. A ``Heuristic`` adds, for one family of games,
 an estimate of each player's standing (``standing``: higher is better, in about the units of
-the game's score) and the reasons an action is worth playing. ``heuristic_for`` finds the one
-for a game by its rules class; a game without its own uses the plain scores.
+the game's score) and the reasons an action is worth playing. Each module of this package holds
+one family's heuristic and registers it for the family's rules class (``base.register``); this
+package imports every module in it, so no list names them, and ``heuristic_for`` finds the one
+for a game by its rules class. A game without its own uses the plain scores.
 """
 
 from __future__ import annotations
 
-import math
-from collections.abc import Sequence
+import importlib
+import pkgutil
 
-from sudoku_table.rules.actions import Action, Discard, Joker, Place
-from sudoku_table.rules.game import Game, State
+from .base import HEURISTICS, PLAIN, Heuristic, heuristic_for, points_reasons, register
 
-from ..reasons import Reason
+for _module in pkgutil.iter_modules(__path__, f"{__name__}."):
+    importlib.import_module(_module.name)
 
-
-class Heuristic:
-    """The plain heuristic: the score is the standing; reasons are points won and given."""
-
-    scale: float = 3.0
-    """How many units of standing make a clear lead (the softness of ``values``)."""
-    search: str = "mcts"
-    """How the ``strong`` level searches this family: ``"mcts"`` (the tree search), or
-    ``"expectimax"`` (every action one look ahead, then the best of them against each card the
-    next player may hold, averaged by how likely the card is; ``engine.expectimax``)."""
-    measure: str = "points"
-    """What a review counts a move's worth in (``sudoku_table.ai.review``): ``"points"`` where the
-    game is won by points (the margin over the best other player, points to come included),
-    ``"markers"`` likewise for Duell's markers, ``"chance"`` where it is won by reaching a goal and
-    nothing is counted on the way (the estimated chance to win)."""
-
-    def standing(self, game: Game, state: State) -> list[float]:
-        """Each player's standing in ``state``, about in points."""
-        return [float(s) for s in game.scores(state)]
-
-    def values(self, game: Game, state: State) -> list[float]:
-        """Each player's chance to win, estimated: exact once the game is over, else a
-        soft-max of the standings."""
-        players = state.players
-        if state.over:
-            if not state.winners:
-                return [1.0 / players] * players
-            share = 1.0 / len(state.winners)
-            return [share if p in state.winners else 0.0 for p in range(players)]
-        h = self.standing(game, state)
-        top = max(h)
-        weights = [math.exp((x - top) / self.scale) for x in h]
-        total = sum(weights)
-        return [w / total for w in weights]
-
-    def margin(self, game: Game, state: State, player: int) -> float:
-        """``player``'s standing minus the best other standing (a won game is +inf)."""
-        if state.over:
-            if player in state.winners:
-                return math.inf if len(state.winners) == 1 else 0.0
-            return -math.inf
-        h = self.standing(game, state)
-        return h[player] - max(x for p, x in enumerate(h) if p != player)
-
-    def reasons(self, game: Game, before: State, action: Action, after: State,
-                mover: int) -> list[Reason]:
-        """Why ``action`` by ``mover`` is good: what it really did (``after.last``)."""
-        found: list[Reason] = []
-        if after.over and after.winners == (mover,):
-            found.append(Reason("wins"))
-        if isinstance(action, Discard):
-            found.append(Reason("set_aside", {"number": action.number}))
-        if isinstance(action, Place) and action.number is not None and \
-                sum(1 for a in game.legal_actions(before)
-                    if isinstance(a, Place) and a.number == action.number) == 1:
-            found.append(Reason("only_place", {"number": action.number}))
-        if isinstance(action, Joker):
-            found.append(Reason("joker", {"number": action.number}))
-        found.extend(points_reasons(game, after, mover))
-        return found
-
-
-def points_reasons(game: Game, after: State, mover: int) -> list[Reason]:
-    """Points the last action gave the mover (with the areas it completed) and the others."""
-    found: list[Reason] = []
-    points: Sequence[int] = after.last.points
-    if points and points[mover] > 0:
-        if after.last.completed:
-            found.append(Reason("points", {"points": points[mover],
-                                           "areas": list(after.last.completed)}))
-        else:
-            found.append(Reason("points_plain", {"points": points[mover]}))
-    for p, got in enumerate(points):
-        if p != mover and got > 0:
-            found.append(Reason("gives", {"player": p, "points": got}))
-    return found
-
-
-_REGISTRY: list[tuple[type[Game], Heuristic]] = []
-
-
-def register(rules: type[Game], heuristic: Heuristic) -> None:
-    """Use ``heuristic`` for ``rules`` and its subclasses."""
-    _REGISTRY.append((rules, heuristic))
-
-
-def heuristic_for(game: Game) -> Heuristic:
-    """The heuristic of ``game``'s family (the nearest registered rules class)."""
-    from . import dominari, duell, family, kosmos  # noqa: F401  (each registers itself)
-
-    for cls in type(game).__mro__:
-        for rules, heuristic in _REGISTRY:
-            if cls is rules:
-                return heuristic
-    return PLAIN
-
-
-PLAIN = Heuristic()
-
-__all__ = ["PLAIN", "Heuristic", "heuristic_for", "points_reasons", "register"]
+__all__ = ["HEURISTICS", "PLAIN", "Heuristic", "heuristic_for", "points_reasons", "register"]

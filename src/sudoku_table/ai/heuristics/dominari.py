@@ -14,8 +14,8 @@ from sudoku_table.rules.dominari.vierer import FOURS
 from sudoku_table.rules.game import Game, Piece, State, new_game
 from sudoku_table.rules.squares import parse_square
 
-from ..reasons import Reason
-from . import Heuristic, register
+from ..reasons import Motive
+from .base import Heuristic, register
 
 
 def steps_home(cell: str, player: int) -> int:
@@ -155,34 +155,34 @@ class Halma(Heuristic):
         return h
 
     def reasons(self, game: Game, before: State, action: Action, after: State,
-                mover: int) -> list[Reason]:
+                mover: int) -> list[Motive]:
         found = super().reasons(game, before, action, after, mover)
         found = [r for r in found if r.code not in ("points", "points_plain")]
         if not isinstance(action, Move):
             return found
         if action.bears_off:
-            found.append(Reason("bears_off", {"count": game.scores(after)[mover]}))
+            found.append(Motive("bears_off", {"count": game.scores(after)[mover]}))
         else:
             found.extend(_crossing(before, action, mover))
         if not _is_step(action, mover):
             jumps = len(action.path) - 1
-            found.append(Reason("jumps", {"count": jumps}) if jumps > 1 else Reason("jumps_once"))
+            found.append(Motive("jumps", {"count": jumps}) if jumps > 1 else Motive("jumps_once"))
         if not action.bears_off:
             gained = steps_home(action.start, mover) - steps_home(action.path[-1], mover)
             if gained > 0:
-                found.append(Reason("advances", {"steps": gained}) if gained > 1
-                             else Reason("advances_one"))
+                found.append(Motive("advances", {"steps": gained}) if gained > 1
+                             else Motive("advances_one"))
         assert isinstance(game, HalmaDominari)
         for player in range(before.players):
             change = movable_pieces(game, after, player) - movable_pieces(game, before, player)
             if player == mover and change > 0:
-                found.append(Reason("frees", {"count": change}))
+                found.append(Motive("frees", {"count": change}))
             elif player != mover and change < 0:
-                found.append(Reason("hinders", {"player": player, "count": -change}))
+                found.append(Motive("hinders", {"player": player, "count": -change}))
         return found
 
 
-def _crossing(before: State, move: Move, mover: int) -> list[Reason]:
+def _crossing(before: State, move: Move, mover: int) -> list[Motive]:
     """``crosses`` when ``move`` takes the mover's piece past the other player's piece of the
     same number (see ``crossed``)."""
     number = before.board[move.start].number
@@ -197,7 +197,7 @@ def _crossing(before: State, move: Move, mover: int) -> list[Reason]:
 
     if past(move.start) or not past(move.path[-1]):
         return []
-    return [Reason("crosses", {"number": number, "player": other})]
+    return [Motive("crosses", {"number": number, "player": other})]
 
 
 def movable_starts(game: HalmaDominari, state: State, player: int) -> set[str]:
@@ -253,7 +253,7 @@ class Vierer(Heuristic):
         return h
 
     def reasons(self, game: Game, before: State, action: Action, after: State,
-                mover: int) -> list[Reason]:
+                mover: int) -> list[Motive]:
         found = [r for r in placement_reasons(game, before, action, after, mover)
                  if r.code not in ("points", "points_plain")]
         if not isinstance(action, Place | Blank):
@@ -262,7 +262,7 @@ class Vierer(Heuristic):
         assert isinstance(game, ViererDominari)
         if after.over and after.winners == (mover,):
             group = game.winning_groups(after.board, mover)[0]
-            found.append(Reason("four", {"cells": list(group)}))
+            found.append(Motive("four", {"cells": list(group)}))
             return found
         mine = after.board.get(action.cell)
         if mine is None or mine.owner != mover:
@@ -272,34 +272,34 @@ class Vierer(Heuristic):
                 continue
             counts = _group_owners(before, group)
             if counts[other] == 3 and counts[2] == 1:
-                found.append(Reason("blocks_four", {"player": other, "cells": list(group)}))
+                found.append(Motive("blocks_four", {"player": other, "cells": list(group)}))
         building = 0
         for group in FOURS:
             if action.cell not in group:
                 continue
             counts = _group_owners(after, group)
             if counts[mover] == 3 and counts[2] == 1:
-                found.append(Reason("threatens_four", {"cells": list(group)}))
+                found.append(Motive("threatens_four", {"cells": list(group)}))
             elif counts[mover] >= 1 and counts[other] == 0:
                 building += 1
         if building and not any(r.code in ("threatens_four", "blocks_four") for r in found):
-            found.append(Reason("builds_four", {"count": building}))
+            found.append(Motive("builds_four", {"count": building}))
         return found
 
 
 def placement_reasons(game: Game, before: State, action: Action, after: State,
-                      mover: int) -> list[Reason]:
+                      mover: int) -> list[Motive]:
     """What the placement games share: the win, points, flips, blanks and ending the turn."""
     found = Heuristic.reasons(PLAIN_TABLE, game, before, action, after, mover)
     if isinstance(action, Place | Blank) and after.last.flipped:
-        found.append(Reason("flips", {"count": len(after.last.flipped)}))
+        found.append(Motive("flips", {"count": len(after.last.flipped)}))
     if isinstance(action, Blank):
         if action.owner is None or action.owner == mover:
-            found.insert(0, Reason("blank", {"cell": action.cell}))
+            found.insert(0, Motive("blank", {"cell": action.cell}))
         else:
-            found.insert(0, Reason("blank_for", {"player": action.owner, "cell": action.cell}))
+            found.insert(0, Motive("blank_for", {"player": action.owner, "cell": action.cell}))
     if isinstance(action, EndTurn):
-        found.append(Reason("end_turn"))
+        found.append(Motive("end_turn"))
     return found
 
 
@@ -330,7 +330,7 @@ class Table(Heuristic):
         return h
 
     def reasons(self, game: Game, before: State, action: Action, after: State,
-                mover: int) -> list[Reason]:
+                mover: int) -> list[Motive]:
         return placement_reasons(game, before, action, after, mover)
 
 

@@ -13,8 +13,8 @@ from sudoku_table.rules.duell.game import (
 )
 from sudoku_table.rules.game import Game, State
 
-from ..reasons import Reason
-from . import Heuristic, register
+from ..reasons import Motive
+from .base import Heuristic, register
 
 LEAD_SHARE = 0.5
 """What leading in an open house counts for, times how full the house is."""
@@ -55,13 +55,13 @@ class Duell(Heuristic):
         return h
 
     def reasons(self, game: Game, before: State, action: Action, after: State,
-                mover: int) -> list[Reason]:
+                mover: int) -> list[Motive]:
         assert isinstance(before, DuellState) and isinstance(after, DuellState)
         found = [r for r in super().reasons(game, before, action, after, mover)
                  if r.code not in ("points", "points_plain")]
         won = [name for name in after.awarded if after.markers.get(name) == mover]
         if won:
-            found.append(Reason("markers", {"points": len(won), "areas": won}))
+            found.append(Motive("markers", {"points": len(won), "areas": won}))
         if not isinstance(action, Place) or after.over:
             return found
         other = 1 - mover
@@ -78,14 +78,14 @@ class Duell(Heuristic):
             led = house_winner(cards_in(before.board, cells))
             (overtaken if led == other else kept if led == mover else taken).append(name)
         if taken:
-            found.append(Reason("leads", {"areas": taken}))
+            found.append(Motive("leads", {"areas": taken}))
         if kept:
-            found.append(Reason("extends_lead", {"areas": kept}))
+            found.append(Motive("extends_lead", {"areas": kept}))
         if overtaken:
-            found.append(Reason("overtakes", {"player": other, "areas": overtaken}))
+            found.append(Motive("overtakes", {"player": other, "areas": overtaken}))
             held = game.scores(before)[other]
             if held >= CLOSE_TO_TWELVE:
-                found.append(Reason("blocks_twelve", {"player": other, "markers": held}))
+                found.append(Motive("blocks_twelve", {"player": other, "markers": held}))
         return found
 
 

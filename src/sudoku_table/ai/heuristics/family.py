@@ -13,13 +13,12 @@ one left after the first stone as the mover's own.
 
 from __future__ import annotations
 
-from sudoku_table.rules.actions import Action, Discard, Joker, Place
+from sudoku_table.rules.actions import Action, Discard, Joker, Place, action_number
 from sudoku_table.rules.family import TRIANGLE_POINTS, SudokuFamily, joker_points, mover_of
 from sudoku_table.rules.game import Game, State
 
-from ..engine import action_number
-from ..reasons import Reason
-from . import Heuristic, register
+from ..reasons import Motive
+from .base import Heuristic, register
 
 _HOUSES: dict[str, tuple[tuple[str, tuple[str, ...], int], ...]] = {}
 
@@ -134,7 +133,7 @@ class Family(Heuristic):
         return h
 
     def reasons(self, game: Game, before: State, action: Action, after: State,
-                mover: int) -> list[Reason]:
+                mover: int) -> list[Motive]:
         """Points, jokers, and what the stone leaves for the next stone: nothing one stone
         from full when another player draws next, or areas the mover can complete with the
         second stone of their pair."""
@@ -145,16 +144,16 @@ class Family(Heuristic):
             other = after.to_move
             at_stake = threat(game, after)
             if at_stake == 0:
-                found.append(Reason("safe", {"player": other}))
+                found.append(Motive("safe", {"player": other}))
             elif at_stake <= min(threat(game, game.apply(before, alternative))
                                  for alternative in game.legal_actions(before)
                                  if action_number(alternative) == action_number(action)):
-                found.append(Reason("least_given", {"player": other, "points": at_stake}))
+                found.append(Motive("least_given", {"player": other, "points": at_stake}))
         else:
             made = [name for name in areas_to_complete(game, after)
                     if name not in areas_to_complete(game, before)]
             if made:
-                found.append(Reason("prepares", {"areas": made}))
+                found.append(Motive("prepares", {"areas": made}))
         return found
 
 

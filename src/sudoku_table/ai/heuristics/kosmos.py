@@ -22,8 +22,8 @@ from sudoku_table.rules.actions import Action, Place
 from sudoku_table.rules.game import Game, State
 from sudoku_table.rules.kosmos.core import SECTION_POINTS, KosmosGame, KosmosState
 
-from ..reasons import Reason
-from . import Heuristic, register
+from ..reasons import Motive
+from .base import Heuristic, register
 
 WEIGHT = 0.5
 """How much of a section's expected points counts when the section is full (by fill): the
@@ -258,7 +258,7 @@ class Kosmos(Heuristic):
         return h
 
     def reasons(self, game: Game, before: State, action: Action, after: State,
-                mover: int) -> list[Reason]:
+                mover: int) -> list[Motive]:
         found = super().reasons(game, before, action, after, mover)
         if isinstance(action, Place):
             taken: list[str] = []
@@ -269,9 +269,9 @@ class Kosmos(Heuristic):
                     continue
                 (kept if section_leader(before, cells) == mover else taken).append(name)
             if taken:
-                found.append(Reason("leads", {"areas": taken}))
+                found.append(Motive("leads", {"areas": taken}))
             if kept:
-                found.append(Reason("extends_lead", {"areas": kept}))
+                found.append(Motive("extends_lead", {"areas": kept}))
         return found
 
 

@@ -57,6 +57,7 @@ class HalmaDominari(Game):
     """Forward-only Halma on 6x6 with the house rule on the final position of every move."""
 
     id: ClassVar[str] = "halma-dominari"
+    order: ClassVar[int] = 10
     name: ClassVar[str] = "Halma-Dominari"
     summary: ClassVar[str] = N_("Step and jump forward across the board; first to bear off all " \
         "six pieces wins.")
@@ -66,6 +67,11 @@ class HalmaDominari(Game):
     moves_pieces: ClassVar[bool] = True
     signals: ClassVar[tuple[str, ...]] = ("illegal", "conflict", "target", "missing", "extra",
                                           "setup", "last")
+    end_reasons: ClassVar[Mapping[str, str]] = {
+        "all_borne_off": N_("a player has borne all six pieces off"),
+        "no_moves": Game.end_reasons["no_moves"],
+    }
+    score_parts: ClassVar[Mapping[str, str]] = {"borne_off": N_("pieces borne off")}
 
     def build_geometry(self) -> Geometry:
         return dominari_geometry(self.id, 6)

@@ -54,6 +54,10 @@ class PlacementGame(Game):
     """Whether a blank may be of the opponent's colour (Revers)."""
     waive_after_pass: ClassVar[bool] = False
     """Whether a missed turn waives the adjacency condition once (Score)."""
+    end_reasons: ClassVar[Mapping[str, str]] = {
+        "four_in_a_row": N_("four pieces of one player stand in a row or a block"),
+        "no_one_can_place": N_("nobody can place a number any more"),
+    }
 
     def build_geometry(self) -> Geometry:
         return dominari_geometry(self.id, self.high)

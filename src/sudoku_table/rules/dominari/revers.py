@@ -17,7 +17,7 @@ from ..game import PLACEMENT_SIGNALS, Piece, Said, State, register
 from ..wording import N_
 from .board import CELLS, DIAGONAL_DIRECTIONS, ORTHOGONAL, ORTHOGONAL_DIRECTIONS, step
 from .placement import PlacementGame, PlacementState
-from .scoring import table_breakdown, table_scores
+from .scoring import TABLE_PARTS, table_breakdown, table_scores
 
 
 def _ray(cell: str, df: int, dr: int) -> tuple[str, ...]:
@@ -91,6 +91,8 @@ class ReversDominari(PlacementGame):
     """Enclose and flip; blanks of either colour; the scoring table decides."""
 
     id: ClassVar[str] = "revers-dominari"
+    order: ClassVar[int] = 30
+    score_parts: ClassVar[Mapping[str, str]] = TABLE_PARTS
     name: ClassVar[str] = "Revers-Dominari"
     summary: ClassVar[str] = N_("Enclose opposing pieces to turn them over; own rows, columns " \
         "and blocks score.")

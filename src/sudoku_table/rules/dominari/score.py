@@ -7,6 +7,7 @@ and may then ignore the adjacency condition for their next placement.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any, ClassVar
 
 from ..errors import Illegal
@@ -14,7 +15,7 @@ from ..game import Said, State, register
 from ..wording import N_
 from .board import COLOUR_NAMES, KING
 from .placement import PlacementGame, PlacementState
-from .scoring import table_breakdown, table_scores
+from .scoring import TABLE_PARTS, table_breakdown, table_scores
 
 OPENINGS = ("a1", "f6")
 """Where White's and Black's first piece goes."""
@@ -25,6 +26,8 @@ class ScoreDominari(PlacementGame):
     """Own-colour adjacency, corner openings, a missed turn waives adjacency once."""
 
     id: ClassVar[str] = "score-dominari"
+    order: ClassVar[int] = 40
+    score_parts: ClassVar[Mapping[str, str]] = TABLE_PARTS
     name: ClassVar[str] = "Score-Dominari"
     summary: ClassVar[str] = N_("Grow your colour from your corner; rows, columns and blocks of " \
         "one colour score.")

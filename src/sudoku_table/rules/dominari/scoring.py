@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 
 from ..game import Piece
+from ..wording import N_
 from .board import BLOCKS, LINES
 
 BLOCK_POINTS = (2, 1)
@@ -34,6 +35,15 @@ def _area_points(board: Mapping[str, Piece], cells: Iterable[str], points: tuple
         with_blank = with_blank or piece.number is None
     if owner is not None:
         totals[owner] += points[1] if with_blank else points[0]
+
+
+TABLE_PARTS: Mapping[str, str] = {
+    "pieces": N_("number pieces"),
+    "blocks": N_("single-coloured blocks"),
+    "lines": N_("single-coloured rows and columns"),
+}
+"""The parts of ``table_breakdown``, with their English names (the games that count so
+declare them as their ``score_parts``)."""
 
 
 def table_breakdown(board: Mapping[str, Piece], players: int = 2) -> list[dict[str, int]]:

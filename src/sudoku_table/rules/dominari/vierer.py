@@ -26,6 +26,7 @@ class ViererDominari(PlacementGame):
     """Four in a row, column or block wins at once; nobody able to place is a draw."""
 
     id: ClassVar[str] = "vierer-dominari"
+    order: ClassVar[int] = 20
     name: ClassVar[str] = "Vierer-Dominari"
     summary: ClassVar[str] = N_("Place numbers 1-5 next to any piece; four own pieces in a line " \
         "or a block win.")

@@ -34,6 +34,7 @@ from typing import Any
 from ..actions import Action, Discard, Place
 from ..errors import Illegal, RecordError
 from ..game import (
+    CARDS,
     PLACEMENT_SIGNALS,
     Effects,
     Game,
@@ -252,18 +253,28 @@ class DuellDerMeister(Game):
     """Duell der Meister: majorities in ranks, files and blocks win markers; twelve win."""
 
     id = "duell-der-meister"
+    order = 110
     name = "Duell der Meister"
     summary = (N_("Two players fight for the ranks, files and blocks of a Sudoku seeded with nine "
                "gold cards; twelve markers win."))
     family = "Duell der Meister"
     min_players = 2
     max_players = 2
-    piece_word = "card"
+    piece_words = CARDS
     has_set_asides = True
     hidden_hands = True
     own_piles = True
     random_setup = True
     signals = (*PLACEMENT_SIGNALS, "setup")
+    end_reasons = {
+        "twelve_markers": N_("a player holds twelve markers"),
+        "cards_used_up": N_("every card has been played"),
+    }
+    score_parts = {
+        "ranks": N_("row markers"),
+        "files": N_("column markers"),
+        "block_markers": N_("block markers"),
+    }
 
     def build_geometry(self) -> Geometry:
         return GEOMETRY

@@ -33,6 +33,7 @@ class ClassicSudoku(KosmosGame):
     """Cards on the classic Sudoku; every three-cell line of a block scores."""
 
     id: ClassVar[str] = "classic-sudoku"
+    order: ClassVar[int] = 50
     name: ClassVar[str] = "Classic-Sudoku"
     summary: ClassVar[str] = (N_("Take turns placing cards on the classic 9x9 Sudoku; filling a "
                               "three-cell line of a block scores it, a full rank, file or "

@@ -35,7 +35,7 @@ from typing import Any, ClassVar
 
 from ..actions import Action, Discard, Place
 from ..errors import Illegal, RecordError
-from ..game import Board, Effects, Game, Piece, State, house_conflict
+from ..game import CARDS, Board, Effects, Game, Piece, PieceWords, State, house_conflict
 from ..wording import N_
 
 SETS_PER_PLAYER: Mapping[int, int] = {2: 4, 3: 3, 4: 2}
@@ -101,11 +101,20 @@ class KosmosGame(Game):
     family: ClassVar[str] = "KOSMOS SUDOKU"
     min_players: ClassVar[int] = 2
     max_players: ClassVar[int] = 4
-    piece_word: ClassVar[str] = "card"
+    piece_words: ClassVar[PieceWords] = CARDS
     has_set_asides: ClassVar[bool] = True
     set_aside_limit: ClassVar[int | None] = DISCARDS_TO_END
     hidden_hands: ClassVar[bool] = True
     own_piles: ClassVar[bool] = True
+    end_reasons: ClassVar[Mapping[str, str]] = {
+        "board_full": Game.end_reasons["board_full"],
+        "cards_set_aside": N_("three cards have been set aside"),
+        "cards_used_up": N_("every card has been played"),
+    }
+    score_parts: ClassVar[Mapping[str, str]] = {
+        "sections": N_("sections"),
+        "bonuses": N_("bonus points"),
+    }
 
     # --- hooks ------------------------------------------------------------------------------
 

@@ -122,6 +122,7 @@ class CubeSudoku(KosmosGame):
     """Cards on three faces of a cube; every row and column of a face scores."""
 
     id: ClassVar[str] = "3d-sudoku"
+    order: ClassVar[int] = 90
     name: ClassVar[str] = "3D-Sudoku"
     summary: ClassVar[str] = N_(
         "Take turns placing cards on three faces of a cube; lines of eight cells turn the corner "

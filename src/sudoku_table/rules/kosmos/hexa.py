@@ -169,6 +169,7 @@ class HexaSudoku(KosmosGame):
     """Cards on a board of hexagons: lines run in three directions."""
 
     id: ClassVar[str] = "hexa-sudoku"
+    order: ClassVar[int] = 100
     name: ClassVar[str] = "Hexa-Sudoku"
     summary: ClassVar[str] = (N_("Take turns placing cards on a board of hexagons with lines in "
                               "three directions and six coloured rhombi. Filling a piece of a "

@@ -92,6 +92,7 @@ class Kakuro(KosmosGame):
     clues cap each run's sum and an exact sum earns one point more."""
 
     id: ClassVar[str] = "kakuro"
+    order: ClassVar[int] = 80
     name: ClassVar[str] = "Kakuro"
     summary: ClassVar[str] = (N_("White runs of a Kakuro grid; filling a run scores it, a run of "
                               "four or more earns a bonus point. Option B: clues cap the sums, "

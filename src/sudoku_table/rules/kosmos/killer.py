@@ -62,6 +62,7 @@ class KillerSudoku(KosmosGame):
     bonus point."""
 
     id: ClassVar[str] = "killer-sudoku"
+    order: ClassVar[int] = 70
     name: ClassVar[str] = "Killer-Sudoku"
     summary: ClassVar[str] = (N_("Ranks, files and small cages of two or three cells; filling a "
                               "cage scores it, a three-cell cage also earns a bonus point."))

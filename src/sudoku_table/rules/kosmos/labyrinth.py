@@ -60,6 +60,7 @@ class LabyrinthSudoku(KosmosGame):
     """Cards on a jigsaw Sudoku; every straight run inside a region scores."""
 
     id: ClassVar[str] = "labyrinth-sudoku"
+    order: ClassVar[int] = 60
     name: ClassVar[str] = "Labyrinth-Sudoku"
     summary: ClassVar[str] = (N_("Ranks, files and nine winding regions; filling a straight run "
                               "inside a region scores it, a full rank, file or region earns a "

@@ -111,16 +111,16 @@
     }
   }
 
-  // What a piece is called in this game ("card", "stone", "piece"), in this language.
-  function pieceWord(game) {
-    const word = traitsOf(game.variant).piece_word || "piece";
-    return word === "card" ? t("card") : word === "stone" ? t("stone") : t("piece");
+  // What a piece is called in this game ("card", "stone", "piece"), in this language: the
+  // game declares its words (traits' piece_words), the catalog translates them.
+  function piecesOf(game) {
+    return traitsOf(game.variant).piece_words;
   }
 
   // The next act at the table, in a sentence (the table's next step, with the names).
   function nowSentence(next, game) {
     const p = next.params || {};
-    const word = pieceWord(game);
+    const word = t(piecesOf(game).one);
     switch (next.code) {
       case "clear_board": {
         const n = (p.squares || []).length;
@@ -163,9 +163,7 @@
         return first;
       }
       case "computer_thinking": return t("The computer is thinking\u2026");
-      case "computer_hand": return (traitsOf(game.variant).piece_word === "stone")
-        ? t("Draw a stone for the computer and tap its number.")
-        : t("Turn over the computer's top card and tap its number.");
+      case "computer_hand": return t(piecesOf(game).computer_draws);
       case "computer_place": return t("Put the computer's {number} on {square}.", p);
       case "computer_blank": return t("Put a blank on {square} for the computer.", p);
       case "computer_blank_of": return t("Put a blank in {player}'s colour on {square} for the computer.",
@@ -606,10 +604,7 @@
 
   function renderSim(game) {
     if (!simulated || !board) return;
-    const word = traitsOf(game.variant).piece_word;
-    $("sim-help").textContent = word === "card" ? t("Tap a square to put a card down or lift it.")
-      : word === "stone" ? t("Tap a square to put a stone down or lift it.")
-        : t("Tap a square to put a piece down or lift it; tap a piece twice to turn it over.");
+    $("sim-help").textContent = t(piecesOf(game).handle);
     const cells = new Set(board.geometry.cells);
     const off = ((view.table && view.table.occupied) || []).filter((s) => !cells.has(s));
     const box = $("off-board");

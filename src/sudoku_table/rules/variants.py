@@ -1,3 +1,0 @@
-"""Imports every variant module so that each registers itself (``all_variants`` orders them)."""
-
-from . import dominari, duell, family, kosmos  # noqa: F401
