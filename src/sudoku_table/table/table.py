@@ -17,7 +17,6 @@ import io
 import json
 import logging
 import os
-import secrets
 import sqlite3
 import sys
 import threading
@@ -26,7 +25,7 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any, TypeVar
 
-from sudoku_table.ai import ComputerConfig, advise, choose
+from sudoku_table.ai import Advice, ComputerConfig
 from sudoku_table.firmware.ports import (
     Display,
     Frame,
@@ -35,39 +34,25 @@ from sudoku_table.firmware.ports import (
     SensorFault,
     SensorSource,
 )
-from sudoku_table.rules.actions import Action, EndTurn, action_from_json
+from sudoku_table.rules.actions import Action, EndTurn
 from sudoku_table.rules.errors import RulesError
-from sudoku_table.rules.game import Game, Piece, variant_class
+from sudoku_table.rules.game import variant_class
 from sudoku_table.rules.record import Record
 from sudoku_table.rules.squares import SQUARES, is_square
 from sudoku_table.rules.wording import N_
 
-from . import announce, placing, present
+from . import announce, finished, present, recovery, sessions, showing
 from . import signals as lights
-from .archive import (
-    MAX_GROWTH,
-    ArchiveBusy,
-    ArchiveError,
-    ImportPlan,
-    Readable,
-    Reason,
-    checking,
-    existing_key,
-    game_key,
-    read_export,
-)
+from .archive import MAX_GROWTH, ArchiveBusy, ImportPlan, Readable
 from .companion import Companion
-from .computer import check_draws, computers_json, parse_computers
+from .computer import computers_json
 from .errors import CannotSave, ConfirmNeeded, InputError, StaleInput
 from .history import GAME_FINISHED, GAME_REOPENED
 from .inputs import parse_input
 from .journal import (
-    ACTION,
     CHECKPOINT_BYTES,
-    DRAW,
     FINISHED,
     FULL,
-    HINTS,
     IO,
     OTHER,
     READ_ONLY,
@@ -75,17 +60,16 @@ from .journal import (
     UNDO,
     Journal,
     JournalError,
-    now_iso,
-    stored_size,
 )
 from .replaying import BoardReplay
 from .reviews import Reviews
+from .sessions import Resolver, Session
 from .shelf import Shelf
-from .view import Message, TableView, View, count, message, render, render_next
+from .thinking import Search, Thinking
+from .view import Message, View, count, message, render
 
 log = logging.getLogger(__name__)
 
-Resolver = Callable[[str], type[Game]]
 _T = TypeVar("_T")
 MAX_FAULTS = 20
 RETRY_SECONDS = 2.0
@@ -104,12 +88,6 @@ CANNOT_SAVE = {
 LOW_SPACE = N_("the memory card is nearly full: the table keeps its last space for a game in "
                "progress, so a new game or an import waits until space is freed")
 
-IMPORT_BATCH = 16
-"""Imported games written in one transaction: a short hold of the lock each."""
-IMPORT_BREATH = 0.001
-"""A pause before each imported game is replayed, handing Python's interpreter lock to the
-sensors' and the phones' threads (see ``sudoku_table.web.streaming.BREATH_SECONDS``)."""
-
 
 def _same(a: tuple[Any, ...], b: tuple[Any, ...]) -> bool:
     """Two ``_answers_now`` equal: the companion and the state the very same objects (a new
@@ -117,16 +95,6 @@ def _same(a: tuple[Any, ...], b: tuple[Any, ...]) -> bool:
     if len(a) != len(b):
         return False
     return all(x is y if i < 2 else x == y for i, (x, y) in enumerate(zip(a, b, strict=True)))
-
-
-def moves(companion: Companion) -> list[dict[str, Any]]:
-    """Every action of the game with who made it and what it scored, for the end screen."""
-    states = companion.states
-    return [{"player": companion.history.player_of(i), "action": action.to_json(),
-             "points": list(states[i + 1].last.points),
-             "completed": list(states[i + 1].last.completed),
-             "claimed": list(states[i + 1].last.claimed)}
-            for i, action in enumerate(companion.actions)]
 
 
 class Table:
@@ -170,9 +138,7 @@ class Table:
         self._notices: list[Message] = []
         self._recovery: dict[str, Any] | None = None
         self._companion: Companion | None = None
-        self._game_id: int | None = None
-        self._names: list[str] = []
-        self._colors: list[str] = []
+        self._session: Session | None = None
         self._sensors: SensorSource | None = None
         self._closed = False
         self._view: tuple[int, View] | None = None
@@ -186,8 +152,7 @@ class Table:
         """The version of the last change an input answers (``_answers``): an input made from
         an older view is stale."""
         self._computer = computer or ComputerConfig()
-        self._thinking: list[tuple[Companion, Any, int | None]] = []  # searches under way
-        self._hinting: list[tuple[Companion, Any, int | None]] = []
+        self._thinking = Thinking(self._computer, self._chosen, self._advised)
         self._announcer = announce.Announcer()
         self._journal: Journal | None = None
         self._journal_path = Path(journal) if journal is not None else None
@@ -489,8 +454,8 @@ class Table:
 
     def _recover(self) -> None:
         """Resume the last unfinished game from the longest valid prefix of its entries (the
-        chain and a replay both hold), setting the rest aside with a notice; or show the last
-        game as finished when it ended before the table stopped."""
+        chain and a replay both hold: ``recovery.recover``), setting the rest aside with a
+        notice; or show the last game as finished when it ended before the table stopped."""
         journal = self._journal
         assert journal is not None
         try:
@@ -505,93 +470,51 @@ class Table:
         if stored is None:
             self._recovery_from_loss(None, 0)
             return
-        running = stored.status != FINISHED
-        try:
-            if not isinstance(stored.options, dict) or not isinstance(stored.setup, dict):
-                raise ValueError("its options or setup are damaged")
-            game = self._resolve(stored.variant)(stored.players, stored.options)
-            setup = game.parse_setup(stored.setup)
-            companion = Companion(game, setup, board=self._occupied, hints=stored.hints,
-                                  record=self._write,
-                                  settle=self._settle)
-        except (RulesError, ValueError, TypeError, KeyError) as e:
-            note = f"game {stored.id} ({stored.variant}) could not be replayed: {e}"
-            if running:
+        found = recovery.recover(stored, self._resolve, board=self._occupied,
+                                 record=self._write, settle=self._settle)
+        if isinstance(found, recovery.Unplayable):
+            if stored.status != FINISHED:
                 try:
-                    journal.set_unreadable(stored.id, note)
+                    journal.set_unreadable(stored.id, found.note)
                 except JournalError:
                     pass
-            self._notice("not_replayed", game=stored.id, variant=stored.variant, detail=str(e))
+            self._notice("not_replayed", game=stored.id, variant=stored.variant,
+                         detail=found.detail)
             return
-        # The computer's seats first: a drawn card in the entries is checked against them.
-        try:
-            companion.computers = parse_computers(stored.computers, game.players)
-        except InputError:
-            companion.computers = {}  # damaged: people play every seat, as the panel shows
-        if companion.computers and game.own_piles:
-            companion.draw_seed = stored.draw_seed
-        valid = len(stored.entries)
-        failure = None
-        for index, (kind, data) in enumerate(stored.entries):
+        if found is None:
+            return  # its record stays in the finished games; nothing to resume
+        if found.reopen:
             try:
-                if kind == ACTION:
-                    companion.replay(kind, action_from_json(data))
-                elif kind == UNDO:
-                    companion.replay(kind, None)
-                elif kind == HINTS and isinstance(data, bool):
-                    companion.replay(kind, None, hints=data)
-                elif kind == DRAW:
-                    companion.replay_draw(data)
-                else:
-                    raise ValueError(f"a damaged entry ({kind}: {str(data)[:40]!r})")
-            except (RulesError, ValueError, TypeError, KeyError) as e:
-                valid, failure = index, f"entry {index} could not be replayed: {e}"
-                break
-        if not running:
-            if failure is not None or stored.damaged:
-                return  # its record stays in the finished games; nothing to resume
-            if not companion.state.over:
-                # Its last action was taken back, but the game's status was not written with
-                # it (journals before the two were one transaction): it runs again.
-                running = True
-                try:
-                    journal.reopen(stored.id)
-                except JournalError:
-                    pass  # resumed all the same; written at a later start
-        if running:
-            bad = [dict(row, reason=failure if i == valid else "follows a damaged entry")
-                   for i, row in enumerate(stored.rows[valid:], start=valid)] + stored.damaged
-            if bad:
-                params = {"game": stored.id, "name": game.name,
-                          "actions": count(valid, "action"),
-                          "entries": count(len(bad), "damaged entry"), "detail": failure}
-                try:
-                    name = journal.set_aside_entries(stored.id, bad)
-                except JournalError as e:
-                    name = None
-                    self._notice("journal_error", detail=str(e))
-                    # Nothing is written to this game until they are set aside: its chain
-                    # would go on from a damaged entry.
-                    self._aside_owed = (stored.id, bad, params)
-                    self._failed(e)
-                code = "resumed_set_aside" if name else "resumed_kept"
-                self._notice(code + ("_because" if failure else ""), **params, file=name)
-                self._recovery = {"game": stored.id, "recovered": valid, "set_aside": len(bad),
-                                  "file": name, "lost": 0}
-                self._journal_notices()
-            self._recovery_from_loss(stored.id, valid)
-        self._companion = companion
-        self._game_id = stored.id
-        self._names = list(stored.names)
-        self._colors = list(stored.colors)
-        flips = companion.history.last_turn_flips()
-        if flips:  # the sensors cannot see faces: the players check those pieces
-            companion.say("resumed_check_faces" if running else "over_check_faces",
-                          game=game.name, squares=flips)
-        else:
-            companion.say("resumed" if running else "over_before_stop", game=game.name)
-        if running and companion.state.over:
+                journal.reopen(stored.id)
+            except JournalError:
+                pass  # resumed all the same; written at a later start
+        if found.running:
+            if found.set_aside:
+                self._set_aside_at_start(journal, found)
+            self._recovery_from_loss(stored.id, found.replayed)
+        self._companion, self._session = found.companion, found.session
+        if found.running and found.companion.state.over:
             self._finished()  # the last action was written, the end of the game was not
+
+    def _set_aside_at_start(self, journal: Journal, found: recovery.Recovered) -> None:
+        """Set aside the damaged entries of the game resumed at start, and say so; when the
+        journal cannot take it, nothing is written to the game until it can (its chain would
+        go on from a damaged entry)."""
+        params = found.set_aside_params()
+        game = found.session.id
+        assert game is not None
+        try:
+            name: str | None = journal.set_aside_entries(game, found.set_aside)
+        except JournalError as e:
+            name = None
+            self._notice("journal_error", detail=str(e))
+            self._aside_owed = (game, found.set_aside, params)
+            self._failed(e)
+        code = "resumed_set_aside" if name else "resumed_kept"
+        self._notice(code + ("_because" if found.failure else ""), **params, file=name)
+        self._recovery = {"game": game, "recovered": found.replayed,
+                          "set_aside": len(found.set_aside), "file": name, "lost": 0}
+        self._journal_notices()
 
     def _recovery_from_loss(self, game: int | None, recovered: int) -> None:
         """Add what the journal's mark says was lost to the ``recovery`` of the view."""
@@ -676,65 +599,19 @@ class Table:
     def _view_locked(self) -> View:
         if self._view is not None and self._view[0] == self.version:
             return self._view[1]
-        occupied = [s for s in SQUARES if s in self._occupied]
-        unconfirmed = self._felt ^ self._occupied
+        table = showing.table_part(
+            occupied=self._occupied, felt=self._felt, faults=self._faults,
+            notices=self._notices, recovery=self._recovery, version=self.version,
+            saving=self._saving_locked(),
+            replay=self._replay.view() if self._replay is not None else None)
         companion = self._companion
-        table: TableView = {
-            "occupied": occupied,
-            "felt": [s for s in SQUARES if s in unconfirmed],
-            "signals": {},
-            "prompt": None,
-            "message": None,
-            "message_code": None,
-            "guidance": [],
-            "faults": list(self._faults),
-            "notices": [render(n) or "" for n in self._notices],
-            "notice_codes": list(self._notices),
-            "recovery": dict(self._recovery) if self._recovery is not None else None,
-            "hints": False,
-            "in_hand": None,
-            "version": self.version,
-            "legend": lights.legend(),
-            "player_colors": [lights.hex_color(c) for c in lights.PLAYER_COLORS],
-            "saving": self._saving_locked(),
-            "replay": self._replay.view() if self._replay is not None else None,
-        }
         game_doc = None
         if companion is not None:
             look = self._look if self._look is not None else present.look(
                 companion, self._saving_step())
-            signals = look.signals
-            table.update({
-                "signals": {s: signals[s] for s in SQUARES if s in signals},
-                "prompt": look.prompt,
-                "message": render(companion.message),
-                "message_code": companion.message,
-                "guidance": look.guidance,
-                "hints": companion.hints,
-                "in_hand": companion.in_hand,
-                "variant_name": companion.game.name,
-                "names": list(self._names),
-                "colors": list(self._colors),
-                "setting_up": companion.setting_up,
-                "can_undo": companion.can_undo(),
-                "clearing": companion.clearing,
-                "next": look.next,
-                "next_text": render_next(look.next),
-                "unturned": look.unturned,
-                "moves": moves(companion) if companion.state.over else [],
-                "discard_choices": placing.discard_choices(companion),
-                "joker_choices": (placing.joker_choices(companion, companion.pending.square)
-                                  if companion.pending is not None else []),
-                "computers": computers_json(companion.computers),
-                "computer_draws": companion.draw_seed is not None,
-                "plan": (companion.expect.to_json() if companion.expect is not None
-                         else None),
-                "hint": self._hint_view(companion),
-                "pad": look.pad,
-                "blank_choice": look.blank_choice,
-                "where_offered": look.where,
-                "can_redo": companion.can_redo(),
-            })
+            hint = showing.hint_view(companion, self._thinking.hinting(companion,
+                                                                       companion.state))
+            table.update(showing.game_part(companion, look, self._names, self._colors, hint))
             game_doc = companion.document()
         if table["message"] is None and self._notices:
             table["message"] = render(self._notices[-1])
@@ -742,6 +619,18 @@ class Table:
         view: View = {"game": game_doc, "table": table, "version": self.version}
         self._view = (self.version, view)
         return view
+
+    @property
+    def _game_id(self) -> int | None:
+        return self._session.id if self._session is not None else None
+
+    @property
+    def _names(self) -> tuple[str, ...]:
+        return self._session.names if self._session is not None else ()
+
+    @property
+    def _colors(self) -> tuple[str, ...]:
+        return self._session.colors if self._session is not None else ()
 
     # --- what the table says aloud (``announce``) ---------------------------------------------
 
@@ -917,28 +806,17 @@ class Table:
         ``computer_draws``: the table draws the computer's cards (games with own piles only).
         A running game that has actions is replaced only with ``replace`` (``ConfirmNeeded``
         otherwise): the players are asked first."""
-        if not isinstance(hints, bool):
-            raise InputError(N_("hints must be true or false, got {hints}"), hints=repr(hints))
-        if not isinstance(computer_draws, bool):
-            raise InputError(N_("computer_draws must be true or false, got {value}"),
-                             value=repr(computer_draws)[:20])
+        asked = sessions.requested(variant, players, options, setup, hints, names, colors,
+                                   computers, computer_draws)
         try:
-            game = self._resolve(variant)(players, options)
-            seats = parse_computers(computers, game.players)
-            if computer_draws:
-                check_draws(game, seats)
-            pieces: dict[str, Piece] = (game.default_setup() if setup is None
-                                        else game.parse_setup(setup))
-            companion = Companion(game, pieces, hints=hints, settle=self._settle,
-                                  record=self._write, board=self._occupied)
-            companion.computers = seats
-            companion.draw_seed = secrets.randbits(48) if computer_draws else None
+            session, companion = sessions.open_game(asked, self._resolve, board=self._occupied,
+                                                    record=self._write, settle=self._settle)
         except RulesError as e:
             raise InputError(str(e)) from None
         refused: CannotSave | None = None
         with self._lock:
             try:
-                self._start_locked(companion, replace, names, colors)
+                self._start_locked(session, companion, replace)
             except CannotSave as e:
                 refused = e  # nothing changed, but the view now says the table cannot save
             self._bump()
@@ -948,8 +826,7 @@ class Table:
             raise refused
         return view
 
-    def _start_locked(self, companion: Companion, replace: bool, names: list[str] | None,
-                      colors: list[str] | None) -> None:
+    def _start_locked(self, session: Session, companion: Companion, replace: bool) -> None:
         """Under the lock: the new game's start written first (a game the journal cannot keep
         does not start: ``CannotSave``), then it becomes the table's."""
         game = companion.game
@@ -970,17 +847,15 @@ class Table:
                 journal is not None:  # kept with its players' names, before the new ones
             self._journaled(lambda: self._keep_record(finished=False))
         self._end_replay_locked()
-        names = [str(n) for n in (names or [])][:game.players]
-        colors = [str(c) for c in (colors or [])][:game.players]
-        game_id = None
         if journal is not None:
             game_id = self._journaled(lambda: journal.start_game(
                 game.id, game.players, game.options,
                 {c: p.to_json() for c, p in companion.setup.items()}, companion.hints,
-                names, colors, computers_json(companion.computers), companion.draw_seed))
+                list(session.names), list(session.colors), session.seats_json(),
+                companion.draw_seed))
+            session = session.started(game_id)
             self._aside_owed = None  # the damaged game is not the running one any more
-        self._game_id = game_id
-        self._names, self._colors = names, colors
+        self._session = session
         companion.set_board(self._occupied)
         companion.start_clean()
         if companion.clearing:
@@ -1058,11 +933,7 @@ class Table:
         try:
             with shelf:
                 g = shelf.game(game_id)
-                if g is None:
-                    return None
-                return {"id": g.id, "variant": g.variant, "finished": g.finished,
-                        "record": json.loads(g.record), "state": json.loads(g.state),
-                        "imported": g.imported}
+                return finished.entry(g) if g is not None else None
         except sqlite3.Error as e:  # a damaged journal is reported, not raised
             with self._lock:
                 self._notice("finished_unreadable", detail=str(e))
@@ -1094,9 +965,7 @@ class Table:
             return []
         try:
             with shelf:
-                games = [{"id": g.id, "variant": g.variant, "finished": g.finished,
-                          "record": json.loads(g.record), "state": json.loads(g.state),
-                          "imported": g.imported} for g in shelf.every()]
+                games = [finished.entry(g) for g in shelf.every()]
                 for game in games:
                     game["unfinished"] = not (isinstance(game["state"], dict)
                                               and game["state"].get("over"))
@@ -1135,61 +1004,12 @@ class Table:
         if not self._importing.acquire(blocking=False):
             raise ArchiveBusy(N_("another file of finished games is being loaded: try again "
                                  "when it is done"))
-        stamp = now_iso()
-        plan = ImportPlan()
         try:
-            with self._lock:  # an import given up earlier (on a failing card) may have left
-                if journal.staged():  # games staged: they go first, or this commit takes them
-                    self._import_write(journal.discard_import)
-            batch: list[dict[str, Any]] = []
-            growth = 0
-            seen: set[str] = set()
-            with Shelf(journal.path) as shelf, checking(separate) as check:
-                for index, entry in read_export(stream):
-                    time.sleep(IMPORT_BREATH)  # the interpreter's lock to the game's threads
-                    outcome, checked = check(index, entry)
-                    plan.outcomes.append(outcome)
-                    if checked is None:
-                        continue
-                    finished = checked["finished"]
-                    key = game_key(checked["record"], finished)
-                    if key in seen or key in {existing_key(r, finished)
-                                              for r in shelf.records_finished_at(finished)}:
-                        outcome.result = "skipped"
-                        outcome.reason = Reason(N_("already on the table"))
-                        continue
-                    seen.add(key)
-                    growth += stored_size(checked)
-                    if growth > max_growth:
-                        raise ArchiveError(N_(
-                            "the games of this file would add more than {most} MB to the "
-                            "table's save file, the most one file may add: split it and load "
-                            "the parts one after the other"), most=max_growth // (1024 * 1024))
-                    batch.append(checked)
-                    if len(batch) >= IMPORT_BATCH:
-                        self._stage(journal, batch, stamp)
-                        batch = []
-            if batch:
-                self._stage(journal, batch, stamp)
-            if plan.count("added"):
-                with self._lock:
-                    self._import_write(lambda: journal.commit_import(stamp))
-                    self._journal_notices()
-                    self._bump()
-        except BaseException:
-            with self._lock:
-                try:
-                    journal.discard_import(stamp)
-                except JournalError as e:
-                    self._notice("journal_error", detail=str(e))
-            raise
+            return finished.load(journal, stream, lock=self._lock, write=self._import_write,
+                                 counted=self._imported, lost=self._import_lost,
+                                 max_growth=max_growth, separate=separate)
         finally:
             self._importing.release()
-        return plan
-
-    def _stage(self, journal: Journal, games: list[dict[str, Any]], stamp: str) -> None:
-        with self._lock:
-            self._import_write(lambda: journal.stage_import(games, stamp))
 
     def _import_write(self, write: Callable[[], object]) -> None:
         """Under the lock, one write of an import: when it fails the table cannot save until
@@ -1202,6 +1022,15 @@ class Table:
             raise
         self._saved()
 
+    def _imported(self) -> None:
+        """Under the lock: an import's games count."""
+        self._journal_notices()
+        self._bump()
+
+    def _import_lost(self, error: JournalError) -> None:
+        """Under the lock: an import's staged games could not be removed again."""
+        self._notice("journal_error", detail=str(error))
+
     # --- the computer ----------------------------------------------------------------------
 
     def _seed(self, companion: Companion) -> int:
@@ -1211,8 +1040,7 @@ class Table:
     def _think_locked(self) -> None:
         """Under the lock, after every change: when a computer seat is to move and its action
         is not known yet, draw its card where the table draws them (journaled before anyone
-        sees it), then start searching for its action in a thread of its own (``strong`` may
-        take a second; the sensors and the panel never wait for it)."""
+        sees it), then start searching for its action (``thinking``)."""
         c = self._companion
         if c is None or self._closed:
             return
@@ -1223,31 +1051,18 @@ class Table:
                 return
         if not c.computer_turn or c.needs_hand or c.expect is not None:
             return
-        state, hand = c.state, c.known_hand
-        if any(t[0] is c and t[1] is state and t[2] == hand for t in self._thinking):
-            return
         mover = c.mover
         assert mover is not None
-        level = c.computers[mover]
-        job = (c, state, hand)
-        self._thinking.append(job)
-        threading.Thread(target=self._choose, name="computer", daemon=True,
-                         args=(job, level, self._seed(c))).start()
+        self._thinking.search_for(Search(c, c.state, c.known_hand), c.computers[mover],
+                                  self._seed(c))
 
-    def _choose(self, job: tuple[Companion, Any, int | None], level: str, seed: int) -> None:
-        c, state, hand = job
-        action: Action | None = None
-        detail = ""
-        try:
-            action = choose(c.game, state, level=level, seed=seed, hand=hand,
-                            budget=self._computer.budget(level))
-        except Exception as e:  # the engine must never stop the game: people play on
-            log.exception("the computer could not choose")
-            detail = str(e)
+    def _chosen(self, search: Search, action: Action | None, detail: str) -> None:
+        """The computer's action found (or None: the engine could not answer, ``detail``)."""
+        c, state = search.companion, search.state
         with self._lock:
-            self._thinking.remove(job)
+            self._thinking.done(search)
             if (self._closed or self._companion is not c or c.state is not state
-                    or c.known_hand != hand or not c.computer_turn):
+                    or c.known_hand != search.hand or not c.computer_turn):
                 self._cond.notify_all()  # stale: the game went on meanwhile
                 return
             if action is None:
@@ -1265,17 +1080,8 @@ class Table:
         """True once no search of the computer or of a hint is under way (False on timeout):
         for tests and tools that play against the computer."""
         with self._cond:
-            return self._cond.wait_for(lambda: not self._thinking and not self._hinting
-                                       or self._closed, timeout=timeout)
-
-    def _hint_view(self, c: Companion) -> dict[str, Any] | None:
-        advice = c.advice_now()
-        if advice is not None:
-            return {"status": "ready", "player": c.mover, **advice.to_json(
-                tuple(c.game.player_labels))}
-        if any(t[0] is c and t[1] is c.state for t in self._hinting):
-            return {"status": "thinking", "player": c.mover}
-        return None
+            return self._cond.wait_for(lambda: self._thinking.idle or self._closed,
+                                       timeout=timeout)
 
     def hint(self) -> View:
         """Ask for a hint for the person to move: the engine's best action, shown with the
@@ -1295,30 +1101,20 @@ class Table:
             if c.mover in c.computers:
                 raise InputError(N_("it is the computer's turn: hints are for people"))
             self._end_replay_locked()
-            hand = c.hint_hand()
-            if c.advice_now() is None and not any(
-                    t[0] is c and t[1] is c.state and t[2] == hand for t in self._hinting):
-                job = (c, c.state, hand)
-                self._hinting.append(job)
-                threading.Thread(target=self._advise, name="hint", daemon=True,
-                                 args=(job, self._seed(c))).start()
+            if c.advice_now() is None:
+                self._thinking.hint_for(Search(c, c.state, c.hint_hand()), self._seed(c))
             self._bump()
             view = self._view_locked()
         self._show()
         return view
 
-    def _advise(self, job: tuple[Companion, Any, int | None], seed: int) -> None:
-        c, state, hand = job
-        advice = None
-        try:
-            advice = advise(c.game, state, hand=hand, seed=seed,
-                            budget=self._computer.budget("strong"))
-        except Exception:  # a hint that cannot be found is no reason to stop the game
-            log.exception("no hint could be found")
+    def _advised(self, search: Search, advice: Advice | None) -> None:
+        """A hint found (or None: none could be)."""
+        c, state = search.companion, search.state
         with self._lock:
-            self._hinting.remove(job)
+            self._thinking.done(search)
             if advice is not None and self._companion is c and c.state is state:
-                c.advice = (state, hand, advice)
+                c.advice = (state, search.hand, advice)
             self._bump()
         self._show()
 
