@@ -16,6 +16,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from sudoku_table.rules.game import Game
+from sudoku_table.rules.record import Record as GameRecord
 from sudoku_table.rules.wording import N_
 
 from .companion import Companion
@@ -114,3 +115,38 @@ def open_game(session: Session, resolve: Resolver, *, board: set[str],
                      names=session.names[:game.players], colors=session.colors[:game.players],
                      computers=seats)
     return fitted, companion
+
+
+class Current:
+    """The game on the table: its session and its companion (both None before a game). The
+    table changes it under its lock, with ``take``; the journal's keeper and the view read it."""
+
+    def __init__(self) -> None:
+        self.session: Session | None = None
+        self.companion: Companion | None = None
+
+    def take(self, session: Session, companion: Companion) -> None:
+        """This game is the table's now."""
+        self.session, self.companion = session, companion
+
+    @property
+    def id(self) -> int | None:
+        """The journal's number of the game (None before one, or unjournaled)."""
+        return self.session.id if self.session is not None else None
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        return self.session.names if self.session is not None else ()
+
+    @property
+    def colors(self) -> tuple[str, ...]:
+        return self.session.colors if self.session is not None else ()
+
+    def record(self) -> dict[str, Any] | None:
+        """The game's record (docs/records.md), or None before a game."""
+        companion = self.companion
+        if companion is None:
+            return None
+        game = companion.game
+        return GameRecord(game.id, game.players, dict(game.options), dict(companion.setup),
+                          list(companion.actions), list(self.names)).to_json()

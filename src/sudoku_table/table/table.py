@@ -37,7 +37,6 @@ from sudoku_table.firmware.ports import (
 from sudoku_table.rules.actions import Action, EndTurn
 from sudoku_table.rules.errors import RulesError
 from sudoku_table.rules.game import variant_class
-from sudoku_table.rules.record import Record
 from sudoku_table.rules.squares import SQUARES, is_square
 from sudoku_table.rules.wording import N_
 
@@ -47,47 +46,21 @@ from .archive import MAX_GROWTH, ArchiveBusy, ImportPlan, Readable
 from .companion import Companion
 from .computer import computers_json
 from .errors import CannotSave, ConfirmNeeded, InputError, StaleInput
-from .history import GAME_FINISHED, GAME_REOPENED
 from .inputs import parse_input
-from .journal import (
-    CHECKPOINT_BYTES,
-    FINISHED,
-    FULL,
-    IO,
-    OTHER,
-    READ_ONLY,
-    RESERVE_BYTES,
-    UNDO,
-    Journal,
-    JournalError,
-)
+from .journal import CHECKPOINT_BYTES, OTHER, RESERVE_BYTES, Journal, JournalError, StoredGame
+from .keeping import RETRY_SECONDS, SPACE_SECONDS, Keeper
+from .notices import Notices
 from .replaying import BoardReplay
 from .reviews import Reviews
-from .sessions import Resolver, Session
+from .sessions import Current, Resolver, Session
 from .shelf import Shelf
 from .thinking import Search, Thinking
-from .view import Message, View, count, message, render
+from .view import View, count, render
 
 log = logging.getLogger(__name__)
 
 _T = TypeVar("_T")
 MAX_FAULTS = 20
-RETRY_SECONDS = 2.0
-"""While the table cannot save, how often it tries again."""
-SPACE_SECONDS = 30.0
-"""While the journal's reserve is in use or missing, how often the table looks for the space
-to take it again."""
-
-CANNOT_SAVE = {
-    FULL: N_("the table cannot save: its memory card is full"),
-    READ_ONLY: N_("the table cannot save: its memory card has turned read-only"),
-    IO: N_("the table cannot save: its memory card reports errors ({detail})"),
-    OTHER: N_("the table cannot save: {detail}"),
-}
-"""What a refused input says, by why the journal cannot be written."""
-LOW_SPACE = N_("the memory card is nearly full: the table keeps its last space for a game in "
-               "progress, so a new game or an import waits until space is freed")
-
 
 def _same(a: tuple[Any, ...], b: tuple[Any, ...]) -> bool:
     """Two ``_answers_now`` equal: the companion and the state the very same objects (a new
@@ -135,10 +108,8 @@ class Table:
         self._felt: set[str] = set()
         """The tentative board: squares the sensors feel occupied before the game hears it."""
         self._faults: list[dict[str, Any]] = []
-        self._notices: list[Message] = []
-        self._recovery: dict[str, Any] | None = None
-        self._companion: Companion | None = None
-        self._session: Session | None = None
+        self._notices = Notices()
+        self._current = Current()
         self._sensors: SensorSource | None = None
         self._closed = False
         self._view: tuple[int, View] | None = None
@@ -154,34 +125,15 @@ class Table:
         self._computer = computer or ComputerConfig()
         self._thinking = Thinking(self._computer, self._chosen, self._advised)
         self._announcer = announce.Announcer()
-        self._journal: Journal | None = None
-        self._journal_path = Path(journal) if journal is not None else None
-        self._reserve, self._checkpoint = reserve, checkpoint
-        self._failure: JournalError | None = None
-        """Why the table cannot save now (None while it can): set by a failed write, cleared by
-        the next one that succeeds."""
-        self._retrying = False
-        self._retry_at: float | None = None
-        self._space_at: float | None = None
-        self._finish_owed = False
-        """The finished game's record is still to be written (its last action is on disk)."""
-        self._aside_owed: tuple[int, list[dict[str, Any]], dict[str, Any]] | None = None
-        """Damaged entries found at start that could not be set aside yet: nothing may be
-        written to their game until they are (its chain would go on from a damaged entry)."""
         self._importing = threading.Lock()
-        if journal is not None:
-            self._journal = Journal(journal, reserve=reserve, checkpoint=checkpoint)
-            if self._journal.ok:
-                self._recover()
-                self._writable_at_start()
-            else:
-                self._journal_notices()
-                self._failed(self._journal.open_error or JournalError("the save file is closed"))
-            self._watch_space()
+        self._keeper = Keeper(Path(journal) if journal is not None else None, reserve=reserve,
+                              checkpoint=checkpoint, clock=clock, current=self._current,
+                              notices=self._notices, replay=self._replay_stored)
+        self._keeper.open()
         self._replay: BoardReplay | None = None
-        self.reviews = Reviews(self._journal_path.with_name(self._journal_path.name + ".reviews")
-                               if self._journal_path is not None else None, self._computer,
-                               review_workers)
+        path = self._keeper.path
+        self.reviews = Reviews(path.with_name(path.name + ".reviews") if path is not None
+                               else None, self._computer, review_workers)
         """The reviews of finished games, kept beside the journal (``reviews``)."""
         with self._lock:
             self._bump()
@@ -192,163 +144,24 @@ class Table:
             self._ticker.start()
         self._show()
 
-    # --- journal ---------------------------------------------------------------------------
+    # --- journal (``keeping``) --------------------------------------------------------------
+
+    @property
+    def _journal(self) -> Journal | None:
+        return self._keeper.journal
+
+    @property
+    def _companion(self) -> Companion | None:
+        return self._current.companion
+
+    def _replay_stored(self, stored: StoredGame) -> recovery.Recovered | recovery.Unplayable | None:
+        """A stored game read back onto the table's board (``recovery.recover``)."""
+        return recovery.recover(stored, self._resolve, board=self._occupied,
+                                record=self._write, settle=self._settle)
 
     def _write(self, kind: str, data: Any) -> None:
-        """Journal one entry: on disk when this returns, or ``CannotSave`` and nothing written
-        (the companion then holds what was made). While the table cannot save, only the retry
-        on the timer tries the disk: a sensor event never waits on a failing card. Without a
-        journal, games are kept in memory only."""
-        journal = self._journal
-        if journal is None:
-            return
-        failure = self._failure
-        if failure is not None and not self._retrying:
-            raise self._cannot_save(failure)
-        if not journal.ok or self._game_id is None or self._aside_owed is not None:
-            raise self._cannot_save(failure or JournalError("the save file is not open"))
-        companion = self._companion
-        game = self._game_id
-        reopen = kind == UNDO and companion is not None and companion.state.over
-        self._journaled(lambda: journal.append(game, kind, data, reopen=reopen))
-
-    def _journaled(self, write: Callable[[], _T]) -> _T:
-        """One write of the journal: on disk, and the table saves again; or ``CannotSave``
-        (the table cannot save until a write succeeds)."""
-        try:
-            result = write()
-        except JournalError as e:
-            self._failed(e)
-            raise self._cannot_save(e) from None
-        finally:
-            self._journal_notices()
-        self._saved()
-        return result
-
-    def _cannot_save(self, error: JournalError) -> CannotSave:
-        return CannotSave(CANNOT_SAVE.get(error.cause, CANNOT_SAVE[OTHER]), error.cause,
-                          detail=str(error))
-
-    def _failed(self, error: JournalError) -> None:
-        """A write failed: nothing counts until one succeeds; tried again on the timer."""
-        if self._failure is None:
-            self._notice("not_saved", detail=str(error))
-        self._failure = error
-        self._retry_at = self._clock() + RETRY_SECONDS  # the ticker wakes by ``_bump``
-
-    def _saved(self) -> None:
-        """A write succeeded: the table saves again."""
-        if self._failure is None:
-            return
-        self._failure = None
-        self._retry_at = None
-        log.warning("the table saves again")
-        companion = self._companion
-        if companion is not None and companion.held is None:  # else its action says it
-            companion.say("saves_again")
-        self._watch_space()
-
-    def _writable_at_start(self) -> None:
-        """The journal opened, but its mark could not be written (a full or read-only card):
-        one real write says whether the table can save at all, so that a table switched on
-        with a full card says so before anyone plays (and the retry on the timer finds out
-        when it can again)."""
-        journal = self._journal
-        if journal is None or not journal.ok or not journal.mark_behind:
-            return
-        try:
-            journal.probe()
-        except JournalError as e:
-            self._failed(e)
-        finally:
-            self._journal_notices()
-
-    def _watch_space(self) -> None:
-        """Look for space to take the reserve again while it is missing."""
-        journal = self._journal
-        missing = (journal is not None and journal.ok and journal.reserve > 0
-                   and not journal.reserve_held)
-        if missing and self._space_at is None:
-            self._space_at = self._clock() + SPACE_SECONDS
-        elif not missing:
-            self._space_at = None
-
-    def _retry_locked(self) -> bool:
-        """Under the lock, on the timer: write again what waits for the disk (damaged entries to
-        set aside, the held entry, the finished game's record, else a probe). True when the
-        players see a change."""
-        self._retry_at = None
-        journal = self._journal
-        if journal is None:
-            return False
-        if not journal.ok:
-            return self._reopen_journal()
-        companion = self._companion
-        held = companion.held if companion is not None else None
-        before = (self._failure is None, held, self._finish_owed, self._aside_owed)
-        self._retrying = True
-        try:
-            if self._aside_owed is not None:
-                self._set_aside_owed()
-            if companion is not None and companion.held is not None:
-                companion.save_held()
-                self._after(companion)
-            elif self._finish_owed:
-                self._finished()
-            elif self._failure is not None:
-                journal.probe()
-                self._saved()
-        except JournalError as e:
-            self._failed(e)
-        except CannotSave:
-            pass  # ``_write`` keeps why; the next retry is due
-        finally:
-            self._retrying = False
-            self._journal_notices()
-        held = companion.held if companion is not None else None
-        return (self._failure is None, held, self._finish_owed, self._aside_owed) != before
-
-    def _reopen_journal(self) -> bool:
-        """The journal could not be opened (no space, a read-only disk): try again, and resume
-        its game once it opens."""
-        assert self._journal_path is not None
-        journal = Journal(self._journal_path, reserve=self._reserve,
-                          checkpoint=self._checkpoint)
-        self._journal = journal
-        self._journal_notices()
-        if not journal.ok:
-            self._failed(journal.open_error or JournalError("the save file is closed"))
-            return False
-        self._failure = None
-        if self._companion is None:
-            self._recover()
-            if self._companion is not None:
-                self._companion.set_board(self._occupied)
-        self._writable_at_start()
-        self._watch_space()
-        return True
-
-    def _check_space(self) -> bool:
-        """On the timer while the reserve is missing: take it again if there is room now."""
-        self._space_at = None
-        journal = self._journal
-        if journal is None or not journal.ok:
-            return False
-        if journal.keep_reserve():
-            return True
-        self._watch_space()
-        return False
-
-    def _room_for_new(self) -> None:
-        """A new game or an import may begin: the journal is open and holds its reserve
-        (``CannotSave`` otherwise)."""
-        journal = self._journal
-        if journal is None:
-            return
-        if not journal.ok:
-            raise self._cannot_save(journal.open_error or JournalError("the save file is closed"))
-        if journal.reserve > 0 and not journal.reserve_held:
-            raise CannotSave(LOW_SPACE, FULL)
+        """Journal one entry of the game (``Keeper.write``): the companion's way to the disk."""
+        self._keeper.write(kind, data)
 
     def saving(self) -> dict[str, Any]:
         """Whether the table saves (``table.saving`` of the view): ``state`` ``ok``, ``low``
@@ -356,176 +169,7 @@ class Table:
         ``failing`` (nothing counts until a write succeeds); ``cause``, ``detail``, the
         ``held`` entry waiting to be saved, and whether the finished game's record waits."""
         with self._lock:
-            return self._saving_locked()
-
-    def _saving_locked(self) -> dict[str, Any]:
-        journal = self._journal
-        result: dict[str, Any] = {"state": "ok", "cause": None, "detail": None,
-                                  "held": self._held_json(), "record_waits": self._finish_owed}
-        failure = self._failing()
-        if failure is not None:
-            result.update(state="failing", cause=failure.cause, detail=str(failure))
-        elif journal is not None and journal.reserve > 0 and not journal.reserve_held:
-            result.update(state="low",
-                          cause="reserve_used" if journal.reserve_used else "no_reserve")
-        return result
-
-    def _failing(self) -> JournalError | None:
-        """Why the table cannot save now, or None while it can."""
-        journal = self._journal
-        if self._failure is None and journal is not None and not journal.ok:
-            return journal.open_error or JournalError("the save file is closed")
-        return self._failure
-
-    def _held_json(self) -> dict[str, Any] | None:
-        held = self._companion.held if self._companion is not None else None
-        return held.to_json() if held is not None else None
-
-    def _saving_step(self) -> dict[str, Any] | None:
-        """The ``cannot_save`` step's parameters while the table cannot save, else None (all
-        that ``_bump`` asks after every event while the table saves)."""
-        failure = self._failing()
-        if failure is None:
-            return None
-        return {"cause": failure.cause, "held": self._held_json()}
-
-    def _notice(self, code: str, **params: Any) -> None:
-        """Tell the players something about the table (a code of ``view.MESSAGES``), once."""
-        self._keep(message(code, **params))
-
-    def _keep(self, notice: Message) -> None:
-        if notice not in self._notices:
-            self._notices.append(notice)
-            log.warning("%s", render(notice))
-
-    def _after(self, companion: Companion) -> None:
-        """Keep what happened to the game in the journal (called under the lock after every
-        call into the companion that may have changed the game)."""
-        for event in companion.take_events():
-            if event == GAME_FINISHED:
-                self._finished()
-            elif event == GAME_REOPENED:
-                self._finish_owed = False  # kept with the take-back, in its transaction
-
-    def _finished(self) -> None:
-        """Keep the finished game's record; when the journal cannot take it, the record waits
-        (the game's last action is on disk, so nothing is lost) and is written on the timer."""
-        if self._journal is None or self._game_id is None or self._companion is None:
-            return
-        try:
-            self._keep_record(finished=True)
-        except JournalError as e:
-            self._finish_owed = True
-            self._failed(e)
-            self._notice("finish_not_kept", detail=str(e))
-            return
-        self._finish_owed = False
-        self._saved()
-
-    def _keep_record(self, finished: bool) -> None:
-        """The current game's record and state into the journal, finished or replaced by a new
-        game (``JournalError`` when the journal cannot take it)."""
-        if self._journal is None or self._game_id is None or self._companion is None:
-            return
-        keep = self._journal.finish if finished else self._journal.keep_unfinished
-        keep(self._game_id, self._record_locked() or {}, self._companion.document())
-
-    def _set_aside_owed(self) -> None:
-        """Set aside the damaged entries that could not be set aside at start (``JournalError``
-        when they still cannot be)."""
-        assert self._aside_owed is not None and self._journal is not None
-        game, bad, params = self._aside_owed
-        name = self._journal.set_aside_entries(game, bad)
-        self._aside_owed = None
-        code = "resumed_set_aside_because" if params.get("detail") else "resumed_set_aside"
-        self._notice(code, **{**params, "file": name})
-        if self._recovery is not None:
-            self._recovery["file"] = name
-        self._saved()
-
-    def _journal_notices(self) -> bool:
-        """Take over what the journal found; True if anything was new."""
-        if self._journal is None:
-            return False
-        before = len(self._notices)
-        for notice in self._journal.notices:
-            self._keep(notice)
-        return len(self._notices) != before
-
-    def _recover(self) -> None:
-        """Resume the last unfinished game from the longest valid prefix of its entries (the
-        chain and a replay both hold: ``recovery.recover``), setting the rest aside with a
-        notice; or show the last game as finished when it ended before the table stopped."""
-        journal = self._journal
-        assert journal is not None
-        try:
-            stored = journal.running_game()
-            if stored is None:
-                stored = journal.last_finished_game()
-        except Exception as e:  # a damaged file fails in many ways; none may stop the table
-            journal.start_over(str(e))
-            self._journal_notices()
-            return
-        self._journal_notices()
-        if stored is None:
-            self._recovery_from_loss(None, 0)
-            return
-        found = recovery.recover(stored, self._resolve, board=self._occupied,
-                                 record=self._write, settle=self._settle)
-        if isinstance(found, recovery.Unplayable):
-            if stored.status != FINISHED:
-                try:
-                    journal.set_unreadable(stored.id, found.note)
-                except JournalError:
-                    pass
-            self._notice("not_replayed", game=stored.id, variant=stored.variant,
-                         detail=found.detail)
-            return
-        if found is None:
-            return  # its record stays in the finished games; nothing to resume
-        if found.reopen:
-            try:
-                journal.reopen(stored.id)
-            except JournalError:
-                pass  # resumed all the same; written at a later start
-        if found.running:
-            if found.set_aside:
-                self._set_aside_at_start(journal, found)
-            self._recovery_from_loss(stored.id, found.replayed)
-        self._companion, self._session = found.companion, found.session
-        if found.running and found.companion.state.over:
-            self._finished()  # the last action was written, the end of the game was not
-
-    def _set_aside_at_start(self, journal: Journal, found: recovery.Recovered) -> None:
-        """Set aside the damaged entries of the game resumed at start, and say so; when the
-        journal cannot take it, nothing is written to the game until it can (its chain would
-        go on from a damaged entry)."""
-        params = found.set_aside_params()
-        game = found.session.id
-        assert game is not None
-        try:
-            name: str | None = journal.set_aside_entries(game, found.set_aside)
-        except JournalError as e:
-            name = None
-            self._notice("journal_error", detail=str(e))
-            self._aside_owed = (game, found.set_aside, params)
-            self._failed(e)
-        code = "resumed_set_aside" if name else "resumed_kept"
-        self._notice(code + ("_because" if found.failure else ""), **params, file=name)
-        self._recovery = {"game": game, "recovered": found.replayed,
-                          "set_aside": len(found.set_aside), "file": name, "lost": 0}
-        self._journal_notices()
-
-    def _recovery_from_loss(self, game: int | None, recovered: int) -> None:
-        """Add what the journal's mark says was lost to the ``recovery`` of the view."""
-        lost = self._journal.lost if self._journal is not None else None
-        if not lost:
-            return
-        if self._recovery is None:
-            self._recovery = {"game": lost["game"], "recovered": recovered if
-                              game == lost["game"] else 0, "set_aside": 0, "file": None,
-                              "lost": 0}
-        self._recovery["lost"] = lost["actions"]
+            return self._keeper.saving()
 
     # --- versions, views and frames ----------------------------------------------------------
 
@@ -536,8 +180,8 @@ class Table:
         companion = self._companion
         if companion is not None:
             self._think_locked()  # may write (the computer's card) before anything is shown
-        self._watch_space()  # the journal may have given its reserve to the game
-        saving = self._saving_step()
+        self._keeper.watch_space()  # the journal may have given its reserve to the game
+        saving = self._keeper.saving_step()
         if companion is None:
             frame: Frame = {}
             self._look = None
@@ -594,43 +238,32 @@ class Table:
                 self._display.show(frame)
             except Exception as e:  # a broken LED chain must not stop the game
                 with self._lock:
-                    self._notice("leds_failed", detail=str(e))
+                    self._notices.notice("leds_failed", detail=str(e))
 
     def _view_locked(self) -> View:
         if self._view is not None and self._view[0] == self.version:
             return self._view[1]
         table = showing.table_part(
             occupied=self._occupied, felt=self._felt, faults=self._faults,
-            notices=self._notices, recovery=self._recovery, version=self.version,
-            saving=self._saving_locked(),
+            notices=list(self._notices), recovery=self._keeper.damage.recovery,
+            version=self.version, saving=self._keeper.saving(),
             replay=self._replay.view() if self._replay is not None else None)
         companion = self._companion
         game_doc = None
         if companion is not None:
             look = self._look if self._look is not None else present.look(
-                companion, self._saving_step())
+                companion, self._keeper.saving_step())
             hint = showing.hint_view(companion, self._thinking.hinting(companion,
                                                                        companion.state))
-            table.update(showing.game_part(companion, look, self._names, self._colors, hint))
+            table.update(showing.game_part(companion, look, self._current.names,
+                                           self._current.colors, hint))
             game_doc = companion.document()
         if table["message"] is None and self._notices:
-            table["message"] = render(self._notices[-1])
+            table["message"] = render(self._notices.last())
         table["say"] = self._say_locked()
         view: View = {"game": game_doc, "table": table, "version": self.version}
         self._view = (self.version, view)
         return view
-
-    @property
-    def _game_id(self) -> int | None:
-        return self._session.id if self._session is not None else None
-
-    @property
-    def _names(self) -> tuple[str, ...]:
-        return self._session.names if self._session is not None else ()
-
-    @property
-    def _colors(self) -> tuple[str, ...]:
-        return self._session.colors if self._session is not None else ()
 
     # --- what the table says aloud (``announce``) ---------------------------------------------
 
@@ -638,7 +271,7 @@ class Table:
         c = self._companion
         labels = list(c.game.player_labels) if c is not None else []
         return {"players": c.game.players if c is not None else 0,
-                "names": list(self._names), "labels": labels,
+                "names": list(self._current.names), "labels": labels,
                 "computers": computers_json(c.computers) if c is not None else {}}
 
     def _announce_locked(self) -> None:
@@ -732,7 +365,7 @@ class Table:
         square, occupied = event.square, bool(event.occupied)
         if not is_square(square):
             with self._lock:
-                self._notice("unknown_square", square=repr(square))
+                self._notices.notice("unknown_square", square=repr(square))
                 self._bump()
             self._show()
             return
@@ -746,13 +379,13 @@ class Table:
                 companion = self._companion
                 if companion is not None:  # it updates the board the two share, once
                     changed = companion.sensor(square, occupied, self._clock())
-                    self._after(companion)
+                    self._keeper.after(companion)
                 else:
                     changed = (square in self._occupied) != occupied
                     (self._occupied.add if occupied else self._occupied.discard)(square)
             except Exception:  # a rules bug must not kill the scanner
                 log.exception("a sensor event could not be handled")
-                self._notice("internal_error")
+                self._notices.notice("internal_error")
                 changed = True
             if changed:
                 self._bump()
@@ -830,32 +463,17 @@ class Table:
         """Under the lock: the new game's start written first (a game the journal cannot keep
         does not start: ``CannotSave``), then it becomes the table's."""
         game = companion.game
-        self._room_for_new()
-        if self._finish_owed:
-            self._finished()  # the last game's record first: it would be lost with it
-            if self._finish_owed:
-                raise self._cannot_save(self._failure or JournalError("not written"))
+        self._keeper.ready_for_new()
         running = self._companion
-        if (not replace and running is not None and running.actions
-                and not running.state.over):
-            raise ConfirmNeeded(N_("{game} is still running: a new game ends it. It is "
-                                   "kept, marked unfinished and with its record, among "
-                                   "the games on the Table page."), "replace",
-                                game=running.game.name)
-        journal = self._journal
-        if running is not None and running.actions and not running.state.over and \
-                journal is not None:  # kept with its players' names, before the new ones
-            self._journaled(lambda: self._keep_record(finished=False))
+        if running is not None and running.actions and not running.state.over:
+            if not replace:
+                raise ConfirmNeeded(N_("{game} is still running: a new game ends it. It is "
+                                       "kept, marked unfinished and with its record, among "
+                                       "the games on the Table page."), "replace",
+                                    game=running.game.name)
+            self._keeper.keep_running()
         self._end_replay_locked()
-        if journal is not None:
-            game_id = self._journaled(lambda: journal.start_game(
-                game.id, game.players, game.options,
-                {c: p.to_json() for c, p in companion.setup.items()}, companion.hints,
-                list(session.names), list(session.colors), session.seats_json(),
-                companion.draw_seed))
-            session = session.started(game_id)
-            self._aside_owed = None  # the damaged game is not the running one any more
-        self._session = session
+        self._current.take(self._keeper.start(session, companion), companion)
         companion.set_board(self._occupied)
         companion.start_clean()
         if companion.clearing:
@@ -867,7 +485,6 @@ class Table:
             else:
                 code = "set_up_board" if companion.setting_up else "new_game"
             companion.say(code, game=game.name)
-        self._companion = companion
 
     def input(self, data: Mapping[str, Any]) -> View:
         """One panel input of docs/api.md; ``InputError`` (changing nothing) if unusable.
@@ -894,10 +511,10 @@ class Table:
                 raise InputError(str(e)) from None
             except CannotSave as e:
                 refused = e  # nothing changed, but the view now says the table cannot save
-                if e.cause == OTHER and self._failure is not None:
-                    e.cause = self._failure.cause  # the companion cannot know why
+                if e.cause == OTHER and self._keeper.failure is not None:
+                    e.cause = self._keeper.failure.cause  # the companion cannot know why
             finally:
-                self._after(companion)
+                self._keeper.after(companion)
             self._bump()
             view = self._view_locked()
         self._show()
@@ -905,24 +522,16 @@ class Table:
             raise refused
         return view
 
-    def _record_locked(self) -> dict[str, Any] | None:
-        companion = self._companion
-        if companion is None:
-            return None
-        game = companion.game
-        return Record(game.id, game.players, dict(game.options), dict(companion.setup),
-                      list(companion.actions), list(self._names)).to_json()
-
     def record(self) -> dict[str, Any] | None:
         """The current game's record (docs/records.md), or None before a game is chosen."""
         with self._lock:
-            return self._record_locked()
+            return self._current.record()
 
     @property
     def game_id(self) -> int | None:
         """The journal's number of the game on the table (None before one, or unjournaled)."""
         with self._lock:
-            return self._game_id
+            return self._current.id
 
     def finished_game(self, game_id: int) -> dict[str, Any] | None:
         """One finished game as ``finished_games`` gives it, or None: one row read beside the
@@ -936,7 +545,7 @@ class Table:
                 return finished.entry(g) if g is not None else None
         except sqlite3.Error as e:  # a damaged journal is reported, not raised
             with self._lock:
-                self._notice("finished_unreadable", detail=str(e))
+                self._notices.notice("finished_unreadable", detail=str(e))
                 self._bump()
             return None
 
@@ -950,9 +559,7 @@ class Table:
 
     def _damaged_record(self, game: int, code: str) -> None:
         with self._lock:
-            before = len(self._notices)
-            self._notice(code, game=game)
-            if len(self._notices) != before:
+            if self._notices.notice(code, game=game):
                 self._bump()
 
     def finished_games(self) -> list[dict[str, Any]]:
@@ -972,7 +579,7 @@ class Table:
                 return games
         except sqlite3.Error as e:  # a damaged journal is reported, not raised
             with self._lock:
-                self._notice("finished_unreadable", detail=str(e))
+                self._notices.notice("finished_unreadable", detail=str(e))
                 self._bump()
             return []
 
@@ -998,7 +605,7 @@ class Table:
             raise JournalError("the table keeps no save file, so it cannot keep imported games")
         with self._lock:
             try:
-                self._room_for_new()  # an import never takes the game's last space
+                self._keeper.room_for_new()  # an import never takes the game's last space
             except CannotSave as e:
                 raise JournalError(str(e), e.cause) from None
         if not self._importing.acquire(blocking=False):
@@ -1017,25 +624,25 @@ class Table:
         try:
             write()
         except JournalError as e:
-            self._failed(e)
+            self._keeper.failed(e)
             self._bump()
             raise
-        self._saved()
+        self._keeper.saved()
 
     def _imported(self) -> None:
         """Under the lock: an import's games count."""
-        self._journal_notices()
+        self._keeper.take_notices()
         self._bump()
 
     def _import_lost(self, error: JournalError) -> None:
         """Under the lock: an import's staged games could not be removed again."""
-        self._notice("journal_error", detail=str(error))
+        self._notices.notice("journal_error", detail=str(error))
 
     # --- the computer ----------------------------------------------------------------------
 
     def _seed(self, companion: Companion) -> int:
         """The search's seed: the same game at the same action always plays the same."""
-        return (self._game_id or 0) * 1009 + len(companion.actions)
+        return (self._current.id or 0) * 1009 + len(companion.actions)
 
     def _think_locked(self) -> None:
         """Under the lock, after every change: when a computer seat is to move and its action
@@ -1044,7 +651,7 @@ class Table:
         c = self._companion
         if c is None or self._closed:
             return
-        if self._failure is None:  # else drawn once the table can save (the retry's bump)
+        if self._keeper.failure is None:  # else drawn once the table can save (the retry's bump)
             try:
                 c.draw_for_computer()
             except CannotSave:
@@ -1072,7 +679,7 @@ class Table:
                 c.plan = (state, action)
                 if isinstance(action, EndTurn):  # nothing to do on the board: it counts now
                     c.commit(action)
-                    self._after(c)
+                    self._keeper.after(c)
             self._bump()
         self._show()
 
@@ -1182,13 +789,14 @@ class Table:
                 return
             now = self._clock()
             changed = False
-            if self._retry_at is not None and now >= self._retry_at:
-                changed = self._retry_locked()
-            if self._space_at is not None and now >= self._space_at:
-                changed = self._check_space() or changed
+            keeper = self._keeper
+            if keeper.retry_at is not None and now >= keeper.retry_at:
+                changed = keeper.retry()
+            if keeper.space_at is not None and now >= keeper.space_at:
+                changed = keeper.check_space() or changed
             companion = self._companion
             if companion is not None and companion.tick(now):
-                self._after(companion)
+                self._keeper.after(companion)
                 changed = True
             if not changed:
                 return
@@ -1202,7 +810,8 @@ class Table:
                     return
                 companion = self._companion
                 deadlines = [t for t in (companion.next_deadline() if companion else None,
-                                         self._retry_at, self._space_at) if t is not None]
+                                         self._keeper.retry_at, self._keeper.space_at)
+                             if t is not None]
                 deadline = min(deadlines) if deadlines else None
                 if deadline is None:
                     self._cond.wait(timeout=5.0)
@@ -1279,3 +888,6 @@ class Table:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+__all__ = ["RETRY_SECONDS", "SPACE_SECONDS", "Table"]
