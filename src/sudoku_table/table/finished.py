@@ -5,7 +5,9 @@ a short write at a time)."""
 
 from __future__ import annotations
 
+import io
 import json
+import sqlite3
 import threading
 import time
 from collections.abc import Callable
@@ -14,6 +16,8 @@ from typing import Any
 from sudoku_table.rules.wording import N_
 
 from .archive import (
+    MAX_GROWTH,
+    ArchiveBusy,
     ArchiveError,
     ImportPlan,
     Readable,
@@ -23,7 +27,10 @@ from .archive import (
     game_key,
     read_export,
 )
+from .errors import CannotSave
 from .journal import Journal, JournalError, now_iso, stored_size
+from .keeping import Keeper
+from .notices import Notices
 from .shelf import Shelf, Stored
 
 IMPORT_BATCH = 16
@@ -34,6 +41,112 @@ sensors' and the phones' threads (see ``sudoku_table.web.streaming.BREATH_SECOND
 
 Write = Callable[[Callable[[], object]], None]
 """One write of an import under the table's lock (``JournalError`` gives the import up)."""
+
+
+class FinishedGames:
+    """The finished games of the ``keeper``'s journal, read beside the game (each read with a
+    connection of its own, never under the table's ``lock``, so the review's polling never
+    holds anyone up), and loaded from exported files. What goes wrong is told in ``notices``;
+    ``changed`` (under the lock) makes the players see it."""
+
+    def __init__(self, keeper: Keeper, lock: threading.Lock, notices: Notices,
+                 changed: Callable[[], None]) -> None:
+        self._keeper = keeper
+        self._lock = lock
+        self._notices = notices
+        self._changed = changed
+        self._importing = threading.Lock()
+
+    def shelf(self) -> Shelf | None:
+        """``Table.shelf``."""
+        journal = self._keeper.journal
+        if journal is None:
+            return None
+        return Shelf(journal.path, self._damaged_record)
+
+    def game(self, game_id: int) -> dict[str, Any] | None:
+        """``Table.finished_game``."""
+        shelf = self.shelf()
+        if shelf is None:
+            return None
+        try:
+            with shelf:
+                g = shelf.game(game_id)
+                return entry(g) if g is not None else None
+        except sqlite3.Error as e:  # a damaged journal is reported, not raised
+            self._unreadable(e)
+            return None
+
+    def every(self) -> list[dict[str, Any]]:
+        """``Table.finished_games``."""
+        shelf = self.shelf()
+        if shelf is None:
+            return []
+        try:
+            with shelf:
+                games = [entry(g) for g in shelf.every()]
+                for game in games:
+                    game["unfinished"] = not (isinstance(game["state"], dict)
+                                              and game["state"].get("over"))
+                return games
+        except sqlite3.Error as e:  # a damaged journal is reported, not raised
+            self._unreadable(e)
+            return []
+
+    def _unreadable(self, error: sqlite3.Error) -> None:
+        with self._lock:
+            self._notices.notice("finished_unreadable", detail=str(error))
+            self._changed()
+
+    def _damaged_record(self, game: int, code: str) -> None:
+        with self._lock:
+            if self._notices.notice(code, game=game):
+                self._changed()
+
+    def import_document(self, document: object) -> ImportPlan:
+        """``Table.import_finished``."""
+        return self.import_file(io.BytesIO(json.dumps(document).encode("utf-8")))
+
+    def import_file(self, stream: Readable, max_growth: int = MAX_GROWTH,
+                    separate: bool = False) -> ImportPlan:
+        """``Table.import_file``."""
+        journal = self._keeper.journal
+        if journal is None or not journal.ok:
+            raise JournalError("the table keeps no save file, so it cannot keep imported games")
+        with self._lock:
+            try:
+                self._keeper.room_for_new()  # an import never takes the game's last space
+            except CannotSave as e:
+                raise JournalError(str(e), e.cause) from None
+        if not self._importing.acquire(blocking=False):
+            raise ArchiveBusy(N_("another file of finished games is being loaded: try again "
+                                 "when it is done"))
+        try:
+            return load(journal, stream, lock=self._lock, write=self._write,
+                        counted=self._counted, lost=self._lost, max_growth=max_growth,
+                        separate=separate)
+        finally:
+            self._importing.release()
+
+    def _write(self, write: Callable[[], object]) -> None:
+        """Under the lock, one write of an import: when it fails the table cannot save until
+        a write succeeds (and says so); the import is then given up (``JournalError``)."""
+        try:
+            write()
+        except JournalError as e:
+            self._keeper.failed(e)
+            self._changed()
+            raise
+        self._keeper.saved()
+
+    def _counted(self) -> None:
+        """Under the lock: an import's games count."""
+        self._keeper.take_notices()
+        self._changed()
+
+    def _lost(self, error: JournalError) -> None:
+        """Under the lock: an import's staged games could not be removed again."""
+        self._notices.notice("journal_error", detail=str(error))
 
 
 def entry(g: Stored) -> dict[str, Any]:

@@ -13,12 +13,8 @@ take-back made on the board).
 
 from __future__ import annotations
 
-import io
-import json
 import logging
 import os
-import sqlite3
-import sys
 import threading
 import time
 from collections.abc import Callable, Mapping
@@ -29,7 +25,6 @@ from sudoku_table.ai import Advice, ComputerConfig
 from sudoku_table.firmware.ports import (
     Display,
     Frame,
-    Light,
     SensorEvent,
     SensorFault,
     SensorSource,
@@ -37,18 +32,20 @@ from sudoku_table.firmware.ports import (
 from sudoku_table.rules.actions import Action, EndTurn
 from sudoku_table.rules.errors import RulesError
 from sudoku_table.rules.game import variant_class
-from sudoku_table.rules.squares import SQUARES, is_square
+from sudoku_table.rules.squares import is_square
 from sudoku_table.rules.wording import N_
 
-from . import announce, finished, present, recovery, sessions, showing
+from . import announce, present, recovery, sessions, showing
 from . import signals as lights
-from .archive import MAX_GROWTH, ArchiveBusy, ImportPlan, Readable
+from .archive import MAX_GROWTH, ImportPlan, Readable
 from .companion import Companion
 from .computer import computers_json
 from .errors import CannotSave, ConfirmNeeded, InputError, StaleInput
+from .finished import FinishedGames
 from .inputs import parse_input
-from .journal import CHECKPOINT_BYTES, OTHER, RESERVE_BYTES, Journal, JournalError, StoredGame
+from .journal import CHECKPOINT_BYTES, OTHER, RESERVE_BYTES, Journal, StoredGame
 from .keeping import RETRY_SECONDS, SPACE_SECONDS, Keeper
+from .lighting import LedOutput
 from .notices import Notices
 from .replaying import BoardReplay
 from .reviews import Reviews
@@ -97,10 +94,7 @@ class Table:
         tests)."""
         self._lock = threading.Lock()
         self._cond = threading.Condition(self._lock)
-        self._display = display
-        self._display_lock = threading.Lock()
-        self._shown = -1
-        self._testing_leds = False
+        self._leds = LedOutput(display, self._leds_failed)
         self._clock = clock
         self._resolve = resolve
         self._settle = settle
@@ -114,9 +108,7 @@ class Table:
         self._closed = False
         self._view: tuple[int, View] | None = None
         self._look: present.Look | None = None
-        self._frames = 0
         self._game_frame: Frame = {}
-        self._frame: tuple[int, Frame] = (0, {})
         self.version = 0
         self._answers: tuple[Any, ...] = ()
         self._answered = 0
@@ -125,11 +117,11 @@ class Table:
         self._computer = computer or ComputerConfig()
         self._thinking = Thinking(self._computer, self._chosen, self._advised)
         self._announcer = announce.Announcer()
-        self._importing = threading.Lock()
         self._keeper = Keeper(Path(journal) if journal is not None else None, reserve=reserve,
                               checkpoint=checkpoint, clock=clock, current=self._current,
                               notices=self._notices, replay=self._replay_stored)
         self._keeper.open()
+        self._finished = FinishedGames(self._keeper, self._lock, self._notices, self._bump)
         self._replay: BoardReplay | None = None
         path = self._keeper.path
         self.reviews = Reviews(path.with_name(path.name + ".reviews") if path is not None
@@ -222,23 +214,15 @@ class Table:
         unconfirmed = self._felt ^ self._occupied
         if unconfirmed:
             frame = {**frame, **dict.fromkeys(unconfirmed, lights.FELT)}
-        self._frames += 1
-        self._frame = (self._frames, frame)
+        self._leds.put(frame)
 
     def _show(self) -> None:
-        """Show the newest frame, outside the main lock; older frames never overwrite it."""
-        if self._display is None:
-            return
-        with self._display_lock:
-            version, frame = self._frame
-            if version <= self._shown or self._testing_leds:
-                return
-            self._shown = version
-            try:
-                self._display.show(frame)
-            except Exception as e:  # a broken LED chain must not stop the game
-                with self._lock:
-                    self._notices.notice("leds_failed", detail=str(e))
+        """Show the newest frame, outside the main lock (``lighting``)."""
+        self._leds.show()
+
+    def _leds_failed(self, error: Exception) -> None:
+        with self._lock:
+            self._notices.notice("leds_failed", detail=str(error))
 
     def _view_locked(self) -> View:
         if self._view is not None and self._view[0] == self.version:
@@ -305,7 +289,7 @@ class Table:
     def frame(self) -> Frame:
         """The LED frame for the current view."""
         with self._lock:
-            return dict(self._frame[1])
+            return self._leds.frame
 
     # --- sensors -----------------------------------------------------------------------------
 
@@ -536,56 +520,24 @@ class Table:
     def finished_game(self, game_id: int) -> dict[str, Any] | None:
         """One finished game as ``finished_games`` gives it, or None: one row read beside the
         game (never under the table's lock), so the review's polling never holds anyone up."""
-        shelf = self.shelf()
-        if shelf is None:
-            return None
-        try:
-            with shelf:
-                g = shelf.game(game_id)
-                return finished.entry(g) if g is not None else None
-        except sqlite3.Error as e:  # a damaged journal is reported, not raised
-            with self._lock:
-                self._notices.notice("finished_unreadable", detail=str(e))
-                self._bump()
-            return None
+        return self._finished.game(game_id)
 
     def shelf(self) -> Shelf | None:
         """The finished games, to read beside the game (``shelf.Shelf``, a context manager
         with a connection of its own: never under the table's lock); None without a journal.
         A damaged record met on the way is left out and told in the view's notices."""
-        if self._journal is None:
-            return None
-        return Shelf(self._journal.path, self._damaged_record)
-
-    def _damaged_record(self, game: int, code: str) -> None:
-        with self._lock:
-            if self._notices.notice(code, game=game):
-                self._bump()
+        return self._finished.shelf()
 
     def finished_games(self) -> list[dict[str, Any]]:
         """Finished games kept in the journal, oldest first, each with its record and state
         (parsed: for tools and tests; the panel reads them a page at a time from ``shelf``),
         and whether it is unfinished (replaced by a new game before its end); a damaged record
         is left out and told in the view's notices."""
-        shelf = self.shelf()
-        if shelf is None:
-            return []
-        try:
-            with shelf:
-                games = [finished.entry(g) for g in shelf.every()]
-                for game in games:
-                    game["unfinished"] = not (isinstance(game["state"], dict)
-                                              and game["state"].get("over"))
-                return games
-        except sqlite3.Error as e:  # a damaged journal is reported, not raised
-            with self._lock:
-                self._notices.notice("finished_unreadable", detail=str(e))
-                self._bump()
-            return []
+        return self._finished.every()
 
     def import_finished(self, document: object) -> ImportPlan:
         """``import_file`` for a file already parsed (tools and tests)."""
-        return self.import_file(io.BytesIO(json.dumps(document).encode("utf-8")))
+        return self._finished.import_document(document)
 
     def import_file(self, stream: Readable, max_growth: int = MAX_GROWTH,
                     separate: bool = False) -> ImportPlan:
@@ -600,43 +552,7 @@ class Table:
         every game's outcome (its ``new`` stays empty: the games are in the journal). With
         ``separate`` the games are replayed in a worker process (``archive.checking``: for a
         large file, so that the replay never holds this process's interpreter lock)."""
-        journal = self._journal
-        if journal is None or not journal.ok:
-            raise JournalError("the table keeps no save file, so it cannot keep imported games")
-        with self._lock:
-            try:
-                self._keeper.room_for_new()  # an import never takes the game's last space
-            except CannotSave as e:
-                raise JournalError(str(e), e.cause) from None
-        if not self._importing.acquire(blocking=False):
-            raise ArchiveBusy(N_("another file of finished games is being loaded: try again "
-                                 "when it is done"))
-        try:
-            return finished.load(journal, stream, lock=self._lock, write=self._import_write,
-                                 counted=self._imported, lost=self._import_lost,
-                                 max_growth=max_growth, separate=separate)
-        finally:
-            self._importing.release()
-
-    def _import_write(self, write: Callable[[], object]) -> None:
-        """Under the lock, one write of an import: when it fails the table cannot save until
-        a write succeeds (and says so); the import is then given up (``JournalError``)."""
-        try:
-            write()
-        except JournalError as e:
-            self._keeper.failed(e)
-            self._bump()
-            raise
-        self._keeper.saved()
-
-    def _imported(self) -> None:
-        """Under the lock: an import's games count."""
-        self._keeper.take_notices()
-        self._bump()
-
-    def _import_lost(self, error: JournalError) -> None:
-        """Under the lock: an import's staged games could not be removed again."""
-        self._notices.notice("journal_error", detail=str(error))
+        return self._finished.import_file(stream, max_growth, separate)
 
     # --- the computer ----------------------------------------------------------------------
 
@@ -826,35 +742,11 @@ class Table:
 
     def led_test(self, step: float = 0.04, wait: bool = False) -> None:
         """Light every square in turn for a moment, then restore the game's frame."""
-        if self._display is None:
-            return
-        display = self._display
-
-        def run() -> None:
-            with self._display_lock:
-                self._testing_leds = True
-            try:
-                for square in SQUARES:
-                    display.show({square: Light(lights.WHITE, "steady", 1.0)})
-                    time.sleep(step)
-            finally:
-                with self._display_lock:
-                    self._testing_leds = False
-                    self._shown = -1
-                self._show()
-
-        if wait:
-            run()
-        else:
-            threading.Thread(target=run, name="led-test", daemon=True).start()
+        self._leds.test(step, wait)
 
     def set_brightness(self, level: float) -> None:
         """Global LED brightness from 0.0 to 1.0."""
-        if isinstance(level, bool) or not isinstance(level, int | float) or not 0 <= level <= 1:
-            raise InputError(N_("brightness must be between 0 and 1, got {level}"),
-                             level=repr(level))
-        if self._display is not None:
-            self._display.set_brightness(float(level))
+        self._leds.set_brightness(level)
 
     def close(self) -> None:
         """Stop listening, darken the LEDs and close the journal; idempotent."""
@@ -869,13 +761,7 @@ class Table:
                 sensors.stop()
             except Exception:  # closing must always finish
                 log.exception("the sensors could not be stopped")
-        if self._display is not None:
-            with self._display_lock:
-                self._shown = sys.maxsize
-                try:
-                    self._display.show({})
-                except Exception:
-                    log.exception("the LEDs could not be darkened")
+        self._leds.darken()
         self.reviews.close()
         with self._lock:
             if self._journal is not None:
