@@ -209,8 +209,7 @@ class Keeper:
             return session
         game = companion.game
         game_id = self.journaled(lambda: journal.start_game(
-            game.id, game.players, game.options,
-            {c: p.to_json() for c, p in companion.setup.items()}, companion.hints,
+            game.id, game.players, game.options, dict(session.setup or {}), companion.hints,
             list(session.names), list(session.colors), session.seats_json(),
             companion.draw_seed))
         self.damage.owed = None  # the damaged game is not the running one any more

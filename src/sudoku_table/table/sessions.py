@@ -91,10 +91,11 @@ def open_game(session: Session, resolve: Resolver, *, board: set[str],
               record: Writer | None, settle: float,
               lenient: bool = False) -> tuple[Session, Companion]:
     """The game and its companion for ``session`` (sharing the table's ``board``, journaling
-    through ``record``), with the session fitted to the game: its players counted, names and
-    colours cut to its seats, the computer's seats checked. ``RulesError`` or ``InputError``
-    when the session cannot be played; with ``lenient`` (a game read back from the journal)
-    damaged computer seats are read as people at every seat, as the panel then shows."""
+    through ``record``), with the session fitted to the game: its players, options and set-up
+    as the game reads them, names and colours cut to its seats, the computer's seats checked.
+    ``RulesError`` or ``InputError`` when the session cannot be played; with ``lenient`` (a
+    game read back from the journal) damaged computer seats are read as people at every seat,
+    as the panel then shows."""
     game = resolve(session.variant)(session.players, session.options)
     try:
         seats = parse_computers(session.computers, game.players)
@@ -112,6 +113,7 @@ def open_game(session: Session, resolve: Resolver, *, board: set[str],
     companion.computers = seats
     companion.draw_seed = session.draw_seed if seats and game.own_piles else None
     fitted = replace(session, players=game.players, options=dict(game.options),
+                     setup={c: p.to_json() for c, p in pieces.items()},
                      names=session.names[:game.players], colors=session.colors[:game.players],
                      computers=seats)
     return fitted, companion
