@@ -14,10 +14,21 @@ from sudoku_table.firmware.ports import Display, Frame, Light
 from sudoku_table.rules.squares import SQUARES
 from sudoku_table.rules.wording import N_
 
+from . import present
 from . import signals as lights
 from .errors import InputError
 
 log = logging.getLogger(__name__)
+
+
+def game_frame(look: present.Look | None, unsaved: bool) -> Frame:
+    """The game's frame: its LED words (``look``), or with no game the four corners while the
+    journal cannot be written (``unsaved``)."""
+    if look is not None:
+        return lights.compose_frame(look.signals, look.last_player)
+    if unsaved:
+        return lights.compose_frame(dict.fromkeys(("a1", "i1", "a9", "i9"), "unsaved"))
+    return {}
 
 
 class LedOutput:

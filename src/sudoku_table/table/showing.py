@@ -16,6 +16,27 @@ from .computer import computers_json
 from .view import Message, TableView, render, render_next
 
 
+def answers(c: Companion | None, look: present.Look | None) -> tuple[Any, ...]:
+    """What a panel input answers (after ``present.look``): the game and its state, the
+    prompt, the pending piece, the number chosen before its piece, the computer's card as told
+    and the hints switch. A felt (tentative) square, the computer's thinking, a hint found, a
+    message or a fault change none of it, so an input made before them is not stale."""
+    if c is None:
+        return ()
+    pending = c.pending
+    return (c, c.state, look.prompt if look is not None else None,
+            None if pending is None else (pending.square, pending.number),
+            c.in_hand, c.known_hand, c.hints)
+
+
+def same_answers(a: tuple[Any, ...], b: tuple[Any, ...]) -> bool:
+    """Two ``answers`` equal: the companion and the state the very same objects (a new state
+    is a new object), the rest equal in value."""
+    if len(a) != len(b):
+        return False
+    return all(x is y if i < 2 else x == y for i, (x, y) in enumerate(zip(a, b, strict=True)))
+
+
 def moves(companion: Companion) -> list[dict[str, Any]]:
     """Every action of the game with who made it and what it scored, for the end screen."""
     states = companion.states

@@ -29,13 +29,13 @@ from sudoku_table.firmware.ports import (
     SensorFault,
     SensorSource,
 )
-from sudoku_table.rules.actions import Action, EndTurn
+from sudoku_table.rules.actions import Action
 from sudoku_table.rules.errors import RulesError
 from sudoku_table.rules.game import variant_class
 from sudoku_table.rules.squares import is_square
 from sudoku_table.rules.wording import N_
 
-from . import announce, present, recovery, sessions, showing
+from . import announce, lighting, present, recovery, sessions, showing, thinking
 from . import signals as lights
 from .archive import MAX_GROWTH, ImportPlan, Readable
 from .companion import Companion
@@ -58,13 +58,6 @@ log = logging.getLogger(__name__)
 
 _T = TypeVar("_T")
 MAX_FAULTS = 20
-
-def _same(a: tuple[Any, ...], b: tuple[Any, ...]) -> bool:
-    """Two ``_answers_now`` equal: the companion and the state the very same objects (a new
-    state is a new object), the rest equal in value."""
-    if len(a) != len(b):
-        return False
-    return all(x is y if i < 2 else x == y for i, (x, y) in enumerate(zip(a, b, strict=True)))
 
 
 class Table:
@@ -175,37 +168,18 @@ class Table:
         self._keeper.watch_space()  # the journal may have given its reserve to the game
         saving = self._keeper.saving_step()
         if companion is None:
-            frame: Frame = {}
             self._look = None
-            if saving is not None:  # no game, and the journal cannot be written: the corners
-                frame = lights.compose_frame(dict.fromkeys(("a1", "i1", "a9", "i9"),
-                                                           "unsaved"))
         else:
             before = self._look.next["actor"] if self._look is not None else None
             self._look = present.look(companion, saving)  # once per change: frame and view
             companion.keep_message_for(self._look.next["actor"], before)
-            frame = lights.compose_frame(self._look.signals, self._look.last_player)
-        answers = self._answers_now()
-        if not _same(answers, self._answers):
+        answers = showing.answers(self._companion, self._look)
+        if not showing.same_answers(answers, self._answers):
             self._answers, self._answered = answers, self.version
         self._announce_locked()
-        self._game_frame = frame
+        self._game_frame = lighting.game_frame(self._look, saving is not None)
         self._feedback_frame()
         self._cond.notify_all()
-
-    def _answers_now(self) -> tuple[Any, ...]:
-        """What a panel input answers (under the lock, after ``present.look``): the game and
-        its state, the prompt, the pending piece, the number chosen before its piece, the
-        computer's card as told and the hints switch. A felt (tentative) square, the
-        computer's thinking, a hint found, a message or a fault change none of it, so an input
-        made before them is not stale."""
-        c = self._companion
-        if c is None:
-            return ()
-        pending = c.pending
-        return (c, c.state, self._look.prompt if self._look is not None else None,
-                None if pending is None else (pending.square, pending.number),
-                c.in_hand, c.known_hand, c.hints)
 
     def _feedback_frame(self) -> None:
         """The game's frame with the feedback light on every square whose tentative state
@@ -556,10 +530,6 @@ class Table:
 
     # --- the computer ----------------------------------------------------------------------
 
-    def _seed(self, companion: Companion) -> int:
-        """The search's seed: the same game at the same action always plays the same."""
-        return (self._current.id or 0) * 1009 + len(companion.actions)
-
     def _think_locked(self) -> None:
         """Under the lock, after every change: when a computer seat is to move and its action
         is not known yet, draw its card where the table draws them (journaled before anyone
@@ -577,25 +547,17 @@ class Table:
         mover = c.mover
         assert mover is not None
         self._thinking.search_for(Search(c, c.state, c.known_hand), c.computers[mover],
-                                  self._seed(c))
+                                  thinking.seed(self._current.id, c))
 
     def _chosen(self, search: Search, action: Action | None, detail: str) -> None:
         """The computer's action found (or None: the engine could not answer, ``detail``)."""
-        c, state = search.companion, search.state
         with self._lock:
             self._thinking.done(search)
-            if (self._closed or self._companion is not c or c.state is not state
-                    or c.known_hand != search.hand or not c.computer_turn):
+            if self._closed or not search.wanted(self._companion):
                 self._cond.notify_all()  # stale: the game went on meanwhile
                 return
-            if action is None:
-                c.plan_failed = state
-                c.say("computer_failed", detail=detail)
-            else:
-                c.plan = (state, action)
-                if isinstance(action, EndTurn):  # nothing to do on the board: it counts now
-                    c.commit(action)
-                    self._keeper.after(c)
+            if thinking.take_choice(search, action, detail):
+                self._keeper.after(search.companion)
             self._bump()
         self._show()
 
@@ -611,21 +573,11 @@ class Table:
         ``hint`` light and its reasons in the view (``table.hint``) once found. Changes nothing
         in the game; ``InputError`` when no hint can be given now."""
         with self._lock:
-            c = self._companion
-            if c is None:
-                raise InputError(N_("no game is running: choose a game first"))
-            if c.state.over:
-                raise InputError(N_("the game is over: there is nothing to hint"))
-            if not c.hints:
-                raise InputError(N_("hints are switched off for this game: switch them on "
-                                    "to ask for one"))
-            if c.clearing or c.setting_up:
-                raise InputError(N_("set up the board first: then ask for a hint"))
-            if c.mover in c.computers:
-                raise InputError(N_("it is the computer's turn: hints are for people"))
+            c = thinking.hintable(self._companion)
             self._end_replay_locked()
             if c.advice_now() is None:
-                self._thinking.hint_for(Search(c, c.state, c.hint_hand()), self._seed(c))
+                self._thinking.hint_for(Search(c, c.state, c.hint_hand()),
+                                        thinking.seed(self._current.id, c))
             self._bump()
             view = self._view_locked()
         self._show()

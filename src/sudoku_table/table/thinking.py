@@ -10,10 +10,12 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from sudoku_table.ai import Advice, ComputerConfig, advise, choose
-from sudoku_table.rules.actions import Action
+from sudoku_table.rules.actions import Action, EndTurn
 from sudoku_table.rules.game import State
+from sudoku_table.rules.wording import N_
 
 from .companion import Companion
+from .errors import InputError
 
 log = logging.getLogger(__name__)
 
@@ -30,6 +32,49 @@ class Search:
     def is_for(self, companion: Companion, state: State) -> bool:
         """Searching this very game in this very state (a new state is a new object)."""
         return self.companion is companion and self.state is state
+
+    def wanted(self, current: Companion | None) -> bool:
+        """The computer's action is still wanted: ``current`` is this game, still in this
+        state, with the same hand, and still the computer's turn."""
+        c = self.companion
+        return (c is current and c.state is self.state and c.known_hand == self.hand
+                and c.computer_turn)
+
+
+def seed(game_id: int | None, companion: Companion) -> int:
+    """A search's seed: the same game at the same action always plays the same."""
+    return (game_id or 0) * 1009 + len(companion.actions)
+
+
+def take_choice(search: Search, action: Action | None, detail: str) -> bool:
+    """The computer's action (or None: the engine could not answer, ``detail``) becomes the
+    game's plan; an end of turn counts at once (True then: the table keeps it)."""
+    c, state = search.companion, search.state
+    if action is None:
+        c.plan_failed = state
+        c.say("computer_failed", detail=detail)
+        return False
+    c.plan = (state, action)
+    if isinstance(action, EndTurn):  # nothing to do on the board: it counts now
+        c.commit(action)
+        return True
+    return False
+
+
+def hintable(c: Companion | None) -> Companion:
+    """The game whose mover may ask for a hint now (``InputError`` saying why not)."""
+    if c is None:
+        raise InputError(N_("no game is running: choose a game first"))
+    if c.state.over:
+        raise InputError(N_("the game is over: there is nothing to hint"))
+    if not c.hints:
+        raise InputError(N_("hints are switched off for this game: switch them on "
+                            "to ask for one"))
+    if c.clearing or c.setting_up:
+        raise InputError(N_("set up the board first: then ask for a hint"))
+    if c.mover in c.computers:
+        raise InputError(N_("it is the computer's turn: hints are for people"))
+    return c
 
 
 Chosen = Callable[[Search, Action | None, str], None]
