@@ -58,14 +58,17 @@ class FinishedGames:
         self._importing = threading.Lock()
 
     def shelf(self) -> Shelf | None:
-        """``Table.shelf``."""
+        """The finished games, to read beside the game (``shelf.Shelf``, a context manager
+        with a connection of its own: never under the table's lock); None without a journal.
+        A damaged record met on the way is left out and told in the view's notices."""
         journal = self._keeper.journal
         if journal is None:
             return None
         return Shelf(journal.path, self._damaged_record)
 
     def game(self, game_id: int) -> dict[str, Any] | None:
-        """``Table.finished_game``."""
+        """One finished game as ``every`` gives it, or None: one row read beside the
+        game (never under the table's lock), so the review's polling never holds anyone up."""
         shelf = self.shelf()
         if shelf is None:
             return None
@@ -78,7 +81,10 @@ class FinishedGames:
             return None
 
     def every(self) -> list[dict[str, Any]]:
-        """``Table.finished_games``."""
+        """Finished games kept in the journal, oldest first, each with its record and state
+        (parsed: for tools and tests; the panel reads them a page at a time from ``shelf``),
+        and whether it is unfinished (replaced by a new game before its end); a damaged record
+        is left out and told in the view's notices."""
         shelf = self.shelf()
         if shelf is None:
             return []
@@ -104,12 +110,22 @@ class FinishedGames:
                 self._changed()
 
     def import_document(self, document: object) -> ImportPlan:
-        """``Table.import_finished``."""
+        """``import_file`` for a file already parsed (tools and tests)."""
         return self.import_file(io.BytesIO(json.dumps(document).encode("utf-8")))
 
     def import_file(self, stream: Readable, max_growth: int = MAX_GROWTH,
                     separate: bool = False) -> ImportPlan:
-        """``Table.import_file``."""
+        """Add the finished games of an exported file (``archive``), read from ``stream`` as it
+        comes, one game in memory at a time. Each game is replayed outside the lock; the new
+        ones are written a few at a time (``IMPORT_BATCH`` per transaction, each a short hold
+        of the lock, so that the sensors and the phones are never held up for long), staged
+        until the whole file has been read; then all of them count at once. ``ArchiveError``
+        for a file that is no export or too large (``max_growth`` bytes for the journal),
+        ``ArchiveBusy`` while another import runs, ``JournalError`` when they cannot be kept:
+        in every case the staged games are removed again and nothing changed. The plan lists
+        every game's outcome (its ``new`` stays empty: the games are in the journal). With
+        ``separate`` the games are replayed in a worker process (``archive.checking``: for a
+        large file, so that the replay never holds this process's interpreter lock)."""
         journal = self._keeper.journal
         if journal is None or not journal.ok:
             raise JournalError("the table keeps no save file, so it cannot keep imported games")

@@ -84,6 +84,10 @@ class Keeper:
         """The finished game's record is still to be written (its last action is on disk)."""
         self.damage = Damage(notices)
 
+    def beside(self, suffix: str) -> Path | None:
+        """A file kept beside the journal (None without one)."""
+        return self.path.with_name(self.path.name + suffix) if self.path is not None else None
+
     def open(self) -> None:
         """Open the journal and resume its game (``recovery``), or say why it cannot open."""
         if self.path is None:
@@ -280,6 +284,20 @@ class Keeper:
         companion = self._current.companion
         held = companion.held if companion is not None else None
         return held.to_json() if held is not None else None
+
+    def deadlines(self) -> tuple[float | None, float | None]:
+        """When the timer is next due: to write again, to look for space."""
+        return self.retry_at, self.space_at
+
+    def tick(self, now: float) -> bool:
+        """On the timer: write again and look for space when due; True when the players see a
+        change."""
+        changed = False
+        if self.retry_at is not None and now >= self.retry_at:
+            changed = self.retry()
+        if self.space_at is not None and now >= self.space_at:
+            changed = self.check_space() or changed
+        return changed
 
     def retry(self) -> bool:
         """On the timer: write again what waits for the disk (damaged entries to set aside, the

@@ -19,6 +19,7 @@ from sudoku_table.rules.game import Game
 from sudoku_table.rules.record import Record as GameRecord
 from sudoku_table.rules.wording import N_
 
+from . import announce
 from .companion import Companion
 from .computer import check_draws, computers_json, parse_computers
 from .errors import InputError
@@ -143,6 +144,14 @@ class Current:
     @property
     def colors(self) -> tuple[str, ...]:
         return self.session.colors if self.session is not None else ()
+
+    def seats(self) -> announce.Seats:
+        """Who sits where, as the announcements name them."""
+        c = self.companion
+        return {"players": c.game.players if c is not None else 0,
+                "names": list(self.names),
+                "labels": list(c.game.player_labels) if c is not None else [],
+                "computers": computers_json(c.computers) if c is not None else {}}
 
     def record(self) -> dict[str, Any] | None:
         """The game's record (docs/records.md), or None before a game."""

@@ -9,7 +9,7 @@ from typing import Any
 
 from sudoku_table.rules.squares import SQUARES
 
-from . import placing, present
+from . import announce, placing, present
 from . import signals as lights
 from .companion import Companion
 from .computer import computers_json
@@ -35,6 +35,11 @@ def same_answers(a: tuple[Any, ...], b: tuple[Any, ...]) -> bool:
     if len(a) != len(b):
         return False
     return all(x is y if i < 2 else x == y for i, (x, y) in enumerate(zip(a, b, strict=True)))
+
+
+def said(last: announce.Announcement | None) -> dict[str, Any]:
+    """The view's ``say``: the last announcement, its seats named."""
+    return announce.view(last, announce.seat_names(last["seats"], str) if last else [])
 
 
 def moves(companion: Companion) -> list[dict[str, Any]]:

@@ -39,7 +39,6 @@ from . import announce, lighting, present, recovery, sessions, showing, thinking
 from . import signals as lights
 from .archive import MAX_GROWTH, ImportPlan, Readable
 from .companion import Companion
-from .computer import computers_json
 from .errors import CannotSave, ConfirmNeeded, InputError, StaleInput
 from .finished import FinishedGames
 from .inputs import parse_input
@@ -100,6 +99,7 @@ class Table:
         self._sensors: SensorSource | None = None
         self._closed = False
         self._view: tuple[int, View] | None = None
+        self._replay: BoardReplay | None = None
         self._look: present.Look | None = None
         self._game_frame: Frame = {}
         self.version = 0
@@ -115,18 +115,12 @@ class Table:
                               notices=self._notices, replay=self._replay_stored)
         self._keeper.open()
         self._finished = FinishedGames(self._keeper, self._lock, self._notices, self._bump)
-        self._replay: BoardReplay | None = None
-        path = self._keeper.path
-        self.reviews = Reviews(path.with_name(path.name + ".reviews") if path is not None
-                               else None, self._computer, review_workers)
+        self.reviews = Reviews(self._keeper.beside(".reviews"), self._computer, review_workers)
         """The reviews of finished games, kept beside the journal (``reviews``)."""
         with self._lock:
             self._bump()
-        self._ticker: threading.Thread | None = None
-        if ticker if ticker is not None else clock is time.monotonic:
-            self._ticker = threading.Thread(target=self._tick_loop, name="table-ticker",
-                                            daemon=True)
-            self._ticker.start()
+        self._ticker = self._start_ticker() if (
+            ticker if ticker is not None else clock is time.monotonic) else None
         self._show()
 
     # --- journal (``keeping``) --------------------------------------------------------------
@@ -218,28 +212,17 @@ class Table:
             game_doc = companion.document()
         if table["message"] is None and self._notices:
             table["message"] = render(self._notices.last())
-        table["say"] = self._say_locked()
+        table["say"] = showing.said(self._announcer.last)
         view: View = {"game": game_doc, "table": table, "version": self.version}
         self._view = (self.version, view)
         return view
 
     # --- what the table says aloud (``announce``) ---------------------------------------------
 
-    def _seats_locked(self) -> announce.Seats:
-        c = self._companion
-        labels = list(c.game.player_labels) if c is not None else []
-        return {"players": c.game.players if c is not None else 0,
-                "names": list(self._current.names), "labels": labels,
-                "computers": computers_json(c.computers) if c is not None else {}}
-
     def _announce_locked(self) -> None:
         c, look = self._companion, self._look
         now = announce.moment(c, look) if c is not None and look is not None else None
-        self._announcer.observe(now, self._seats_locked())
-
-    def _say_locked(self) -> dict[str, Any]:
-        said = self._announcer.last
-        return announce.view(said, announce.seat_names(said["seats"], str) if said else [])
+        self._announcer.observe(now, self._current.seats())
 
     def on_announcement(self, listener: announce.Listener) -> None:
         """Call ``listener`` with every new announcement, under the table's lock: it must
@@ -492,21 +475,15 @@ class Table:
             return self._current.id
 
     def finished_game(self, game_id: int) -> dict[str, Any] | None:
-        """One finished game as ``finished_games`` gives it, or None: one row read beside the
-        game (never under the table's lock), so the review's polling never holds anyone up."""
+        """One finished game, or None (``FinishedGames.game``)."""
         return self._finished.game(game_id)
 
     def shelf(self) -> Shelf | None:
-        """The finished games, to read beside the game (``shelf.Shelf``, a context manager
-        with a connection of its own: never under the table's lock); None without a journal.
-        A damaged record met on the way is left out and told in the view's notices."""
+        """The finished games to read beside the game (``FinishedGames.shelf``)."""
         return self._finished.shelf()
 
     def finished_games(self) -> list[dict[str, Any]]:
-        """Finished games kept in the journal, oldest first, each with its record and state
-        (parsed: for tools and tests; the panel reads them a page at a time from ``shelf``),
-        and whether it is unfinished (replaced by a new game before its end); a damaged record
-        is left out and told in the view's notices."""
+        """Every finished game kept, oldest first (``FinishedGames.every``)."""
         return self._finished.every()
 
     def import_finished(self, document: object) -> ImportPlan:
@@ -515,17 +492,7 @@ class Table:
 
     def import_file(self, stream: Readable, max_growth: int = MAX_GROWTH,
                     separate: bool = False) -> ImportPlan:
-        """Add the finished games of an exported file (``archive``), read from ``stream`` as it
-        comes, one game in memory at a time. Each game is replayed outside the lock; the new
-        ones are written a few at a time (``IMPORT_BATCH`` per transaction, each a short hold
-        of the lock, so that the sensors and the phones are never held up for long), staged
-        until the whole file has been read; then all of them count at once. ``ArchiveError``
-        for a file that is no export or too large (``max_growth`` bytes for the journal),
-        ``ArchiveBusy`` while another import runs, ``JournalError`` when they cannot be kept:
-        in every case the staged games are removed again and nothing changed. The plan lists
-        every game's outcome (its ``new`` stays empty: the games are in the journal). With
-        ``separate`` the games are replayed in a worker process (``archive.checking``: for a
-        large file, so that the replay never holds this process's interpreter lock)."""
+        """Add the finished games of an exported file (``FinishedGames.import_file``)."""
         return self._finished.import_file(stream, max_growth, separate)
 
     # --- the computer ----------------------------------------------------------------------
@@ -657,11 +624,7 @@ class Table:
                 return
             now = self._clock()
             changed = False
-            keeper = self._keeper
-            if keeper.retry_at is not None and now >= keeper.retry_at:
-                changed = keeper.retry()
-            if keeper.space_at is not None and now >= keeper.space_at:
-                changed = keeper.check_space() or changed
+            changed = self._keeper.tick(now)
             companion = self._companion
             if companion is not None and companion.tick(now):
                 self._keeper.after(companion)
@@ -671,6 +634,11 @@ class Table:
             self._bump()
         self._show()
 
+    def _start_ticker(self) -> threading.Thread:
+        ticker = threading.Thread(target=self._tick_loop, name="table-ticker", daemon=True)
+        ticker.start()
+        return ticker
+
     def _tick_loop(self) -> None:
         while True:
             with self._cond:
@@ -678,8 +646,7 @@ class Table:
                     return
                 companion = self._companion
                 deadlines = [t for t in (companion.next_deadline() if companion else None,
-                                         self._keeper.retry_at, self._keeper.space_at)
-                             if t is not None]
+                                         *self._keeper.deadlines()) if t is not None]
                 deadline = min(deadlines) if deadlines else None
                 if deadline is None:
                     self._cond.wait(timeout=5.0)
