@@ -24,6 +24,7 @@ from .companion import Companion
 from .computer import check_draws, computers_json, parse_computers
 from .errors import InputError
 from .journal import StoredGame
+from .view import count
 
 Resolver = Callable[[str], type[Game]]
 Writer = Callable[[str, Any], None]
@@ -118,6 +119,22 @@ def open_game(session: Session, resolve: Resolver, *, board: set[str],
                      names=session.names[:game.players], colors=session.colors[:game.players],
                      computers=seats)
     return fitted, companion
+
+
+def begin(companion: Companion) -> None:
+    """A new game begins on the board it stands on: cleared first when pieces stand there,
+    else set up or played from the start, and the companion says which."""
+    name = companion.game.name
+    companion.start_clean()
+    if companion.clearing:
+        companion.say("clear_board", game=name,
+                      pieces=count(len(companion.occupied), "piece"))
+        return
+    if companion.draw_seed is not None:  # once, at the start: the cards face up
+        code = "set_up_board_draws" if companion.setting_up else "new_game_draws"
+    else:
+        code = "set_up_board" if companion.setting_up else "new_game"
+    companion.say(code, game=name)
 
 
 class Current:

@@ -19,7 +19,7 @@ import threading
 import time
 from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any
 
 from sudoku_table.ai import Advice, ComputerConfig
 from sudoku_table.firmware.ports import (
@@ -51,11 +51,10 @@ from .reviews import Reviews
 from .sessions import Current, Resolver, Session
 from .shelf import Shelf
 from .thinking import Search, Thinking
-from .view import View, count, render
+from .view import View, render
 
 log = logging.getLogger(__name__)
 
-_T = TypeVar("_T")
 MAX_FAULTS = 20
 
 
@@ -254,12 +253,7 @@ class Table:
         """Take the sensors' board as the physical board, then listen to their events."""
         with self._lock:
             self._sensors = sensors
-            self._occupied.clear()
-            self._occupied.update(sensors.occupied())
-            self._felt = set(self._occupied)
-            if self._companion is not None:
-                self._companion.set_board(self._occupied)
-            self._bump()
+            self._take_board_locked(set(sensors.occupied()))
         self._show()
         sensors.start(self.handle_sensor, self.handle_fault, self.handle_felt)
 
@@ -270,15 +264,19 @@ class Table:
         if bad:
             raise InputError(N_("{bad} is not a square a1..i9"), bad=repr(bad[0]))
         with self._lock:
-            self._occupied.clear()
-            self._occupied.update(squares)
-            self._felt = set(squares)
-            if self._companion is not None:
-                self._companion.set_board(squares)
-            self._bump()
+            self._take_board_locked(squares)
             view = self._view_locked()
         self._show()
         return view
+
+    def _take_board_locked(self, squares: set[str]) -> None:
+        """Under the lock: ``squares`` are the physical board, confirmed and felt."""
+        self._occupied.clear()
+        self._occupied.update(squares)
+        self._felt = set(squares)
+        if self._companion is not None:
+            self._companion.set_board(squares)
+        self._bump()
 
     def handle_felt(self, event: SensorEvent) -> None:
         """One tentative change: the square's LED shows it at once; the game does not hear it
@@ -295,8 +293,9 @@ class Table:
         self._show()
 
     def _felt_changed(self) -> None:
-        """Under the lock: the tentative board changed but the game did not; a new view
-        version shows it (``table.felt``) at once, as the square's LED does."""
+        """Under the lock: the tentative board changed but the game did not (or a replay is
+        shown or left: the game's own frame is not touched); a new view version shows it
+        (``table.felt``) at once, as the square's LED does."""
         self.version += 1
         self._view = None
         self._cond.notify_all()
@@ -403,7 +402,6 @@ class Table:
     def _start_locked(self, session: Session, companion: Companion, replace: bool) -> None:
         """Under the lock: the new game's start written first (a game the journal cannot keep
         does not start: ``CannotSave``), then it becomes the table's."""
-        game = companion.game
         self._keeper.ready_for_new()
         running = self._companion
         if running is not None and running.actions and not running.state.over:
@@ -416,16 +414,7 @@ class Table:
         self._end_replay_locked()
         self._current.take(self._keeper.start(session, companion), companion)
         companion.set_board(self._occupied)
-        companion.start_clean()
-        if companion.clearing:
-            companion.say("clear_board", game=game.name,
-                          pieces=count(len(self._occupied), "piece"))
-        else:
-            if companion.draw_seed is not None:  # once, at the start: the cards face up
-                code = "set_up_board_draws" if companion.setting_up else "new_game_draws"
-            else:
-                code = "set_up_board" if companion.setting_up else "new_game"
-            companion.say(code, game=game.name)
+        sessions.begin(companion)
 
     def input(self, data: Mapping[str, Any]) -> View:
         """One panel input of docs/api.md; ``InputError`` (changing nothing) if unusable.
@@ -586,7 +575,8 @@ class Table:
                                      game_id=game_id, detail=str(e)) from None
             replay.go(move - 1, best)
             self._replay = replay
-            self._replay_changed()
+            self._feedback_frame()
+            self._felt_changed()
             view = self._view_locked()
         self._show()
         return view
@@ -604,16 +594,9 @@ class Table:
         if self._replay is None:
             return False
         self._replay = None
-        self._replay_changed()
-        return True
-
-    def _replay_changed(self) -> None:
-        """Under the lock: the LEDs' frame and a new view version for a replay's change; the
-        game's own frame (``_game_frame``) is not touched."""
         self._feedback_frame()
-        self.version += 1
-        self._view = None
-        self._cond.notify_all()
+        self._felt_changed()
+        return True
 
     # --- time --------------------------------------------------------------------------------
 
