@@ -420,7 +420,7 @@ class Table:
         """One panel input of docs/api.md; ``InputError`` (changing nothing) if unusable.
 
         With ``version`` (the view the input was made from), an input older than the last
-        change it answers (``_answers_now``), or from a view this table never showed (newer
+        change it answers (``showing.answers``), or from a view this table never showed (newer
         than its version: from before a restart), is refused with ``StaleInput``, which
         carries the current view."""
         parsed = parse_input(data)
