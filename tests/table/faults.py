@@ -6,7 +6,8 @@ the way a full or failing disk does, and a real small file system that fills up.
   set-aside file) and
   fails the ones it is told to, with the error the disk would give: ``SQLITE_FULL`` or
   ``SQLITE_IOERR`` from SQLite, ``ENOSPC``, ``EIO`` or ``EROFS`` from the file system.
-  ``install`` puts it under a journal (the SQLite connection and the module's file writes).
+  ``installed`` puts it under every journal opened in its block (``journal.disk`` makes each
+  SQLite connection and side file of the journal).
 * ``SmallDisk`` mounts a tmpfs of a few MiB (root only, as in CI) and fills it with a file
   that can be shrunk again: a real ``No space left on device`` for SQLite and for every file.
 """
@@ -26,7 +27,7 @@ from typing import Any
 
 import pytest
 
-from sudoku_table.table import journal as journal_module
+from sudoku_table.table.journal import disk
 
 WRITES = ("INSERT", "UPDATE", "DELETE", "COMMIT", "PRAGMA WAL_CHECKPOINT")
 SQLITE_CODES = {"full": (13, "SQLITE_FULL", "database or disk is full"),
@@ -119,9 +120,9 @@ class FaultyConnection:
 def installed(faults: Faults, monkeypatch: pytest.MonkeyPatch) -> Iterator[Faults]:
     """Every journal opened inside the block gets its SQLite connection and its side files
     through ``faults``."""
-    real_connect = journal_module.connect
-    real_write = journal_module.write_atomically
-    real_reserve = journal_module.fill_file
+    real_connect = disk.connect
+    real_write = disk.write_atomically
+    real_reserve = disk.fill_file
 
     def connect(*args: Any, **kwargs: Any) -> Any:
         if faults.check("sql:OPEN"):  # a disk with no room for the shared memory file
@@ -140,9 +141,9 @@ def installed(faults: Faults, monkeypatch: pytest.MonkeyPatch) -> Iterator[Fault
         real_reserve(path, size)
 
     with monkeypatch.context() as patched:  # undone when the block ends
-        patched.setattr(journal_module, "connect", connect)
-        patched.setattr(journal_module, "write_atomically", write)
-        patched.setattr(journal_module, "fill_file", reserve)
+        patched.setattr(disk, "connect", connect)
+        patched.setattr(disk, "write_atomically", write)
+        patched.setattr(disk, "fill_file", reserve)
         yield faults
 
 

@@ -162,31 +162,65 @@ def announce(before: Moment | None, now: Moment, turn: int | None) -> tuple[list
         before, turn = None, None
     parts: list[Part] = []
     message = now.message
-    new_message = message is not None and (before is None or message is not before.message)
-    step = now.next
-    if new_message and message is not None:
-        code, params = message["code"], message["params"]
-        if code in GAME_MESSAGES:
-            parts.append(_part("game", code, **{k: v for k, v in params.items()
-                                                if k in ("game", "pieces")}))
-        elif code == "action":
-            parts.append(_part("action", "action", None,
-                               action=params.get("action"), player=params.get("player"),
-                               points=list(params.get("points") or []),
-                               completed=list(params.get("completed") or []),
-                               claimed=list(params.get("claimed") or [])))
-        elif code in ("taken_back", "taken_back_on_board"):
-            parts.append(_part("action", "taken_back", action=params.get("action")))
+    if message is not None and before is not None and message is before.message:
+        message = None  # no news
+    news = None if message is None else _news(message)
+    if news is not None:
+        parts.append(news)
+        if news["code"] == "taken_back":
             turn = None  # whoever is to move again is told so
     appeared = now.illegal - (before.illegal if before is not None else frozenset())
     if appeared:
-        square = min(appeared)
-        why = message.get("params", {}).get("why") if (
-            message is not None and new_message and message["code"] in ILLEGAL_MESSAGES) else None
-        if isinstance(why, dict) and isinstance(why.get("text"), str):
-            parts.append(_part("take_away", "take_away", now.mover, square=square, why=why))
-        else:
-            parts.append(_part("take_away", "take_away_plain", now.mover, square=square))
+        parts.append(_take_away(min(appeared), message, now.mover))
+    parts.extend(_steps(before, now, bool(appeared)))
+    computer = _computer(before, now)
+    if computer is not None:
+        parts.append(computer)
+        turn = now.next["actor"]
+    if now.over:
+        if before is None or not before.over:
+            parts.append(_part("end", "end", winners=list(now.winners), reason=now.reason))
+        return parts, None
+    step = now.next
+    person = (step["actor"] is not None and step["actor"] == now.mover
+              and now.mover not in now.computers
+              and step["code"] not in ("turn_over", "set_up", "clear_board"))
+    if person and now.mover != turn:
+        parts.append(_part("turn", "turn", now.mover, player=now.mover))
+        turn = now.mover
+    return parts, turn
+
+
+def _news(message: Message) -> Part | None:
+    """A new message of the table that is said: a game's start or end, an action, a take-back."""
+    code, params = message["code"], message["params"]
+    if code in GAME_MESSAGES:
+        return _part("game", code, **{k: v for k, v in params.items()
+                                      if k in ("game", "pieces")})
+    if code == "action":
+        return _part("action", "action", None,
+                     action=params.get("action"), player=params.get("player"),
+                     points=list(params.get("points") or []),
+                     completed=list(params.get("completed") or []),
+                     claimed=list(params.get("claimed") or []))
+    if code in ("taken_back", "taken_back_on_board"):
+        return _part("action", "taken_back", action=params.get("action"))
+    return None
+
+
+def _take_away(square: str, message: Message | None, mover: int | None) -> Part:
+    """An illegal piece to take away, with the rule it breaks when the new message says it."""
+    why = message.get("params", {}).get("why") if (
+        message is not None and message["code"] in ILLEGAL_MESSAGES) else None
+    if isinstance(why, dict) and isinstance(why.get("text"), str):
+        return _part("take_away", "take_away", mover, square=square, why=why)
+    return _part("take_away", "take_away_plain", mover, square=square)
+
+
+def _steps(before: Moment | None, now: Moment, appeared: bool) -> list[Part]:
+    """A next step that needs attention, a blank's question and pieces to turn over, when new."""
+    parts: list[Part] = []
+    step = now.next
     was = before.next if before is not None else None
     if step["code"] in ATTENTION_STEPS and not appeared and (
             was is None or _key(was) != _key(step)):
@@ -201,23 +235,19 @@ def announce(before: Moment | None, now: Moment, turn: int | None) -> tuple[list
                                             and before.actions != now.actions)):
         parts.append(_part("flips", "turn_over", step["actor"],
                            squares=list(step["params"].get("squares") or [])))
+    return parts
+
+
+def _computer(before: Moment | None, now: Moment) -> Part | None:
+    """The computer's new step (its move to carry out, its card to draw...), when it is said.
+    Addressed to whoever is at hand: the computer has no phone."""
+    step = now.next
+    was = before.next if before is not None else None
     if (step["code"].startswith("computer_") and step["code"] not in COMPUTER_SILENT
             and step["code"] not in ATTENTION_STEPS
             and (was is None or (was["code"], was["params"]) != (step["code"], step["params"]))):
-        # Addressed to whoever is at hand: the computer has no phone.
-        parts.append(_part("computer", step["code"], None, **step["params"]))
-        turn = step["actor"]
-    if now.over:
-        if before is None or not before.over:
-            parts.append(_part("end", "end", winners=list(now.winners), reason=now.reason))
-        return parts, None
-    person = (step["actor"] is not None and step["actor"] == now.mover
-              and now.mover not in now.computers
-              and step["code"] not in ("turn_over", "set_up", "clear_board"))
-    if person and now.mover != turn:
-        parts.append(_part("turn", "turn", now.mover, player=now.mover))
-        turn = now.mover
-    return parts, turn
+        return _part("computer", step["code"], None, **step["params"])
+    return None
 
 
 # --- saying it ---------------------------------------------------------------------------------
@@ -351,41 +381,17 @@ def say_part(part: Part, voice: Voice, names: list[str]) -> str:
     """One part in ``voice``'s language, ``names`` naming the seats."""
     say = voice.text
     p = part["params"]
-
-    def name(seat: Any) -> str:
-        return names[seat] if isinstance(seat, int) and 0 <= seat < len(names) else ""
-
     code = part["code"]
     if part["kind"] == "game":
         return say_message(code, p, voice, names)
     if code == "blank_question":
         return say(PHRASES["blank_question"]).format(
-            player=name(part["seat"]), square=p.get("square"), owner=name(p.get("owner")))
+            player=_name(names, part["seat"]), square=p.get("square"),
+            owner=_name(names, p.get("owner")))
     if part["kind"] in ("step", "flips", "computer"):
         return say_step(code, p, voice, names)
     if code == "action":
-        mover = p.get("player")
-        text = say(PHRASES["action"]).format(player=name(mover), action=_action(
-            voice, p["action"], names, mover))
-        extra = []
-        if p.get("completed"):
-            areas = voice.join([voice.area(str(a)) for a in p["completed"]])
-            extra.append(say(PHRASES["completed"]).format(areas=areas))
-        if p.get("claimed"):  # Duell der Meister: houses won before they were full
-            areas = voice.join([voice.area(str(a)) for a in p["claimed"]])
-            extra.append(say(PHRASES["claimed"]).format(areas=areas))
-        scored = list(enumerate(p.get("points") or []))
-        scored.sort(key=lambda item: item[0] != mover)  # the mover's points first
-        for seat, points in scored:
-            if not isinstance(points, int) or not points:
-                continue
-            sign = "plus" if points > 0 else "minus"
-            if seat == mover:
-                extra.append(say(PHRASES[sign]).format(points=abs(points)))
-            else:
-                extra.append(say(PHRASES["player_" + sign]).format(player=name(seat),
-                                                                    points=abs(points)))
-        return ", ".join([text, *extra])
+        return _say_action(p, voice, names)
     if code == "taken_back":
         return say(PHRASES["taken_back"]).format(action=_action(voice, p.get("action"), names))
     if code == "take_away":
@@ -398,16 +404,54 @@ def say_part(part: Part, voice: Voice, names: list[str]) -> str:
     if code == "take_away_plain":
         return say(PHRASES["take_away_plain"]).format(square=p["square"])
     if code == "turn":
-        return say(PHRASES["turn"]).format(player=name(p.get("player")))
+        return say(PHRASES["turn"]).format(player=_name(names, p.get("player")))
     if code == "end":
-        reason = say(END_REASONS.get(str(p.get("reason")), END_REASONS["no_moves"]))
-        winners = [name(w) for w in p.get("winners") or []]
-        if len(winners) == 1:
-            return say(PHRASES["winner"]).format(reason=reason, player=winners[0])
-        if winners:
-            return say(PHRASES["winners"]).format(reason=reason, players=voice.join(winners))
-        return say(PHRASES["draw"]).format(reason=reason)
+        return _say_end(p, voice, names)
     return ""
+
+
+def _name(names: list[str], seat: Any) -> str:
+    return names[seat] if isinstance(seat, int) and 0 <= seat < len(names) else ""
+
+
+def _say_action(p: Mapping[str, Any], voice: Voice, names: list[str]) -> str:
+    """An action with the areas it completed or claimed and the points it scored (the
+    mover's first)."""
+    say = voice.text
+    mover = p.get("player")
+    text = say(PHRASES["action"]).format(player=_name(names, mover), action=_action(
+        voice, p["action"], names, mover))
+    extra = []
+    if p.get("completed"):
+        areas = voice.join([voice.area(str(a)) for a in p["completed"]])
+        extra.append(say(PHRASES["completed"]).format(areas=areas))
+    if p.get("claimed"):  # Duell der Meister: houses won before they were full
+        areas = voice.join([voice.area(str(a)) for a in p["claimed"]])
+        extra.append(say(PHRASES["claimed"]).format(areas=areas))
+    scored = list(enumerate(p.get("points") or []))
+    scored.sort(key=lambda item: item[0] != mover)  # the mover's points first
+    for seat, points in scored:
+        if not isinstance(points, int) or not points:
+            continue
+        sign = "plus" if points > 0 else "minus"
+        if seat == mover:
+            extra.append(say(PHRASES[sign]).format(points=abs(points)))
+        else:
+            extra.append(say(PHRASES["player_" + sign]).format(player=_name(names, seat),
+                                                                points=abs(points)))
+    return ", ".join([text, *extra])
+
+
+def _say_end(p: Mapping[str, Any], voice: Voice, names: list[str]) -> str:
+    """The end: why, and who won (or that nobody did)."""
+    say = voice.text
+    reason = say(END_REASONS.get(str(p.get("reason")), END_REASONS["no_moves"]))
+    winners = [_name(names, w) for w in p.get("winners") or []]
+    if len(winners) == 1:
+        return say(PHRASES["winner"]).format(reason=reason, player=winners[0])
+    if winners:
+        return say(PHRASES["winners"]).format(reason=reason, players=voice.join(winners))
+    return say(PHRASES["draw"]).format(reason=reason)
 
 
 def sentence(text: str) -> str:

@@ -177,71 +177,102 @@ def read_export(stream: Readable, most: int = MAX_GAMES) -> Iterator[tuple[int, 
     export (the caller then takes back whatever it did with the games already read)."""
     import ijson
 
-    header: dict[str, Any] = {}
-    depth = 0
-    index = -1
-    builder: Any = None
-    values = 0
-    outside = 0
-    lists = 0
+    reading = _ExportReading(most)
     try:
         for prefix, event, value in ijson.parse(stream, buf_size=READ_BYTES, use_float=True):
-            if event in ("start_map", "start_array"):
-                depth += 1
-                if depth > MAX_DEPTH:
-                    raise ArchiveError(N_("this file is nested deeper than a file of finished "
-                                          "games ever is (more than {most} levels)"),
-                                       most=MAX_DEPTH)
-            elif event in ("end_map", "end_array"):
-                depth -= 1
-            if isinstance(value, str) and len(value) > MAX_TEXT:
-                raise ArchiveError(N_("this file holds a text of {size} characters; a file "
-                                      "of finished games holds none longer than {most}"),
-                                   size=len(value), most=MAX_TEXT)
-            if prefix == "" and event not in ("start_map", "end_map", "map_key"):
-                raise ArchiveError(N_("this is not a file of finished games (a JSON object "
-                                      "was expected)"))
-            if prefix == "games":
-                if event == "start_array":
-                    lists += 1
-                    if lists > 1:
-                        raise ArchiveError(N_("the file has no list of games"))
-                elif event != "end_array":
-                    raise ArchiveError(N_("the file has no list of games"))
-                continue
-            if prefix.startswith("games.item"):
-                if builder is None:
-                    index += 1
-                    if index >= most:
-                        raise ArchiveError(N_("the file holds more than {count} games; at "
-                                              "most {most} can be imported at once"),
-                                           count=most, most=most)
-                    builder, values = ijson.ObjectBuilder(), 0
-                values += 1
-                if values > MAX_GAME_VALUES:
-                    raise ArchiveError(N_("game {number} of the file holds more than {most} "
-                                          "values: no game is that large"),
-                                       number=index + 1, most=MAX_GAME_VALUES)
-                builder.event(event, value)
-                if depth == 2:  # the game is complete
-                    yield index, builder.value
-                    builder = None
-                continue
-            outside += 1
-            if outside > MAX_OTHER_VALUES:
-                raise ArchiveError(N_("this is not a file of finished games exported by a "
-                                      "Sudoku Table"))
-            if prefix in ("format", "version") and event not in ("map_key",):
-                header[prefix] = value if event not in ("start_map", "start_array") else event
-                _check_header(header, final=False)
+            game = reading.take(prefix, event, value)
+            if game is not None:
+                yield game
     except ArchiveError:
         raise
     except (ijson.JSONError, ValueError) as e:  # and a number too long, bad UTF-8
         raise NotJson(N_("this is not a file of finished games: {detail}"),
-                           detail=_first_line(e)) from None
-    _check_header(header, final=True)
-    if not lists:
-        raise ArchiveError(N_("the file has no list of games"))
+                      detail=_first_line(e)) from None
+    reading.end()
+
+
+class _ExportReading:
+    """Where the parse of one export file stands, checked at every event."""
+
+    def __init__(self, most: int) -> None:
+        self.most = most
+        self.header: dict[str, Any] = {}
+        self.depth = 0
+        self.index = -1
+        self.builder: Any = None
+        self.values = 0
+        self.outside = 0
+        self.lists = 0
+
+    def take(self, prefix: str, event: str, value: Any) -> tuple[int, Any] | None:
+        """One parser event; a game once it is complete."""
+        self._measure(event, value)
+        if prefix == "" and event not in ("start_map", "end_map", "map_key"):
+            raise ArchiveError(N_("this is not a file of finished games (a JSON object "
+                                  "was expected)"))
+        if prefix == "games":
+            self._games_list(event)
+            return None
+        if prefix.startswith("games.item"):
+            return self._game(event, value)
+        self.outside += 1
+        if self.outside > MAX_OTHER_VALUES:
+            raise ArchiveError(N_("this is not a file of finished games exported by a "
+                                  "Sudoku Table"))
+        if prefix in ("format", "version") and event not in ("map_key",):
+            self.header[prefix] = value if event not in ("start_map", "start_array") else event
+            _check_header(self.header, final=False)
+        return None
+
+    def _measure(self, event: str, value: Any) -> None:
+        """The nesting and the length of a text, before anything is built of them."""
+        if event in ("start_map", "start_array"):
+            self.depth += 1
+            if self.depth > MAX_DEPTH:
+                raise ArchiveError(N_("this file is nested deeper than a file of finished "
+                                      "games ever is (more than {most} levels)"),
+                                   most=MAX_DEPTH)
+        elif event in ("end_map", "end_array"):
+            self.depth -= 1
+        if isinstance(value, str) and len(value) > MAX_TEXT:
+            raise ArchiveError(N_("this file holds a text of {size} characters; a file "
+                                  "of finished games holds none longer than {most}"),
+                               size=len(value), most=MAX_TEXT)
+
+    def _games_list(self, event: str) -> None:
+        if event == "start_array":
+            self.lists += 1
+            if self.lists > 1:
+                raise ArchiveError(N_("the file has no list of games"))
+        elif event != "end_array":
+            raise ArchiveError(N_("the file has no list of games"))
+
+    def _game(self, event: str, value: Any) -> tuple[int, Any] | None:
+        import ijson
+
+        if self.builder is None:
+            self.index += 1
+            if self.index >= self.most:
+                raise ArchiveError(N_("the file holds more than {count} games; at "
+                                      "most {most} can be imported at once"),
+                                   count=self.most, most=self.most)
+            self.builder, self.values = ijson.ObjectBuilder(), 0
+        self.values += 1
+        if self.values > MAX_GAME_VALUES:
+            raise ArchiveError(N_("game {number} of the file holds more than {most} "
+                                  "values: no game is that large"),
+                               number=self.index + 1, most=MAX_GAME_VALUES)
+        self.builder.event(event, value)
+        if self.depth == 2:  # the game is complete
+            game, self.builder = self.builder.value, None
+            return self.index, game
+        return None
+
+    def end(self) -> None:
+        """The whole file is read: its header and its list of games must be there."""
+        _check_header(self.header, final=True)
+        if not self.lists:
+            raise ArchiveError(N_("the file has no list of games"))
 
 
 def _first_line(error: Exception) -> str:
