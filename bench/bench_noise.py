@@ -127,7 +127,7 @@ def model_latency(changes: int, seed: int) -> list[float]:
     rng = random.Random(seed)
     rig = Rig("vierer-dominari", [], seed, SensorConfig())
     frames: list[tuple[float, Any]] = []
-    rig.table._display = Recorder(rig.clock, frames)  # the table's only display
+    rig.table._leds.display = Recorder(rig.clock, frames)  # the table's only display
     out = []
     try:
         for _ in range(changes):

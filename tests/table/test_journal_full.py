@@ -451,12 +451,12 @@ def test_a_table_import_failing_at_any_write_is_counted_once_when_given_again(
     fails at one of its writes and stays failing (so the staged games cannot be removed
     either); once it is freed the same file is given again, within the same second: its
     games count once, never twice, and the refusal said that the table cannot save."""
-    from sudoku_table.table import table as table_module
+    from sudoku_table.table import finished
 
     from .attack import _import_document
 
     document = _import_document()
-    monkeypatch.setattr(table_module, "now_iso", lambda: "2026-01-01T20:00:00+00:00")
+    monkeypatch.setattr(finished, "now_iso", lambda: "2026-01-01T20:00:00+00:00")
     faults = Faults("full")
     with installed(faults, monkeypatch):
         table, _, _ = make_table(tmp_path / "count.db", checkpoint=4 * KIB)

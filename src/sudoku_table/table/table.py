@@ -13,119 +13,48 @@ take-back made on the board).
 
 from __future__ import annotations
 
-import io
-import json
 import logging
 import os
-import secrets
-import sqlite3
-import sys
 import threading
 import time
 from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any
 
-from sudoku_table.ai import ComputerConfig, advise, choose
+from sudoku_table.ai import Advice, ComputerConfig
 from sudoku_table.firmware.ports import (
     Display,
     Frame,
-    Light,
     SensorEvent,
     SensorFault,
     SensorSource,
 )
-from sudoku_table.rules.actions import Action, EndTurn, action_from_json
+from sudoku_table.rules.actions import Action
 from sudoku_table.rules.errors import RulesError
-from sudoku_table.rules.game import Game, Piece, variant_class
-from sudoku_table.rules.record import Record
-from sudoku_table.rules.squares import SQUARES, is_square
+from sudoku_table.rules.game import variant_class
+from sudoku_table.rules.squares import is_square
 from sudoku_table.rules.wording import N_
 
-from . import announce, placing, present, signals
-from .archive import (
-    MAX_GROWTH,
-    ArchiveBusy,
-    ArchiveError,
-    ImportPlan,
-    Readable,
-    Reason,
-    checking,
-    existing_key,
-    game_key,
-    read_export,
-)
+from . import announce, lighting, present, recovery, sessions, showing, signals, thinking
+from .archive import MAX_GROWTH, ImportPlan, Readable
 from .companion import Companion
-from .computer import check_draws, computers_json, parse_computers
 from .errors import CannotSave, ConfirmNeeded, InputError, StaleInput
-from .history import GAME_FINISHED, GAME_REOPENED
+from .finished import FinishedGames
 from .inputs import parse_input
-from .journal import (
-    ACTION,
-    CHECKPOINT_BYTES,
-    DRAW,
-    FINISHED,
-    FULL,
-    HINTS,
-    IO,
-    OTHER,
-    READ_ONLY,
-    RESERVE_BYTES,
-    UNDO,
-    Journal,
-    JournalError,
-    now_iso,
-    stored_size,
-)
+from .journal import CHECKPOINT_BYTES, OTHER, RESERVE_BYTES, Journal, StoredGame
+from .keeping import RETRY_SECONDS, SPACE_SECONDS, Keeper
+from .lighting import LedOutput
+from .notices import Notices
 from .replaying import BoardReplay
 from .reviews import Reviews
+from .sessions import Current, Resolver, Session
 from .shelf import Shelf
-from .view import Message, TableView, View, count, message, render, render_next
+from .thinking import Search, Thinking
+from .view import View, render
 
 log = logging.getLogger(__name__)
 
-Resolver = Callable[[str], type[Game]]
-_T = TypeVar("_T")
 MAX_FAULTS = 20
-RETRY_SECONDS = 2.0
-"""While the table cannot save, how often it tries again."""
-SPACE_SECONDS = 30.0
-"""While the journal's reserve is in use or missing, how often the table looks for the space
-to take it again."""
-
-CANNOT_SAVE = {
-    FULL: N_("the table cannot save: its memory card is full"),
-    READ_ONLY: N_("the table cannot save: its memory card has turned read-only"),
-    IO: N_("the table cannot save: its memory card reports errors ({detail})"),
-    OTHER: N_("the table cannot save: {detail}"),
-}
-"""What a refused input says, by why the journal cannot be written."""
-LOW_SPACE = N_("the memory card is nearly full: the table keeps its last space for a game in "
-               "progress, so a new game or an import waits until space is freed")
-
-IMPORT_BATCH = 16
-"""Imported games written in one transaction: a short hold of the lock each."""
-IMPORT_BREATH = 0.001
-"""A pause before each imported game is replayed, handing Python's interpreter lock to the
-sensors' and the phones' threads (see ``sudoku_table.web.streaming.BREATH_SECONDS``)."""
-
-
-def _same(a: tuple[Any, ...], b: tuple[Any, ...]) -> bool:
-    """Two ``_answers_now`` equal: the companion and the state the very same objects (a new
-    state is a new object), the rest equal in value."""
-    if len(a) != len(b):
-        return False
-    return all(x is y if i < 2 else x == y for i, (x, y) in enumerate(zip(a, b, strict=True)))
-
-
-def moves(companion: Companion) -> list[dict[str, Any]]:
-    """Every action of the game with who made it and what it scored, for the end screen."""
-    states = companion.states
-    return [{"player": companion.history.player_of(i), "action": action.to_json(),
-             "points": list(states[i + 1].last.points),
-             "completed": list(states[i + 1].last.completed),
-             "claimed": list(states[i + 1].last.claimed)}
-            for i, action in enumerate(companion.actions)]
 
 
 class Table:
@@ -155,10 +84,7 @@ class Table:
         tests)."""
         self._lock = threading.Lock()
         self._cond = threading.Condition(self._lock)
-        self._display = display
-        self._display_lock = threading.Lock()
-        self._shown = -1
-        self._testing_leds = False
+        self._leds = LedOutput(display, self._leds_failed)
         self._clock = clock
         self._resolve = resolve
         self._settle = settle
@@ -166,223 +92,53 @@ class Table:
         self._felt: set[str] = set()
         """The tentative board: squares the sensors feel occupied before the game hears it."""
         self._faults: list[dict[str, Any]] = []
-        self._notices: list[Message] = []
-        self._recovery: dict[str, Any] | None = None
-        self._companion: Companion | None = None
-        self._game_id: int | None = None
-        self._names: list[str] = []
-        self._colors: list[str] = []
+        self._notices = Notices()
+        self._current = Current()
         self._sensors: SensorSource | None = None
         self._closed = False
         self._view: tuple[int, View] | None = None
+        self._replay: BoardReplay | None = None
         self._look: present.Look | None = None
-        self._frames = 0
         self._game_frame: Frame = {}
-        self._frame: tuple[int, Frame] = (0, {})
         self.version = 0
         self._answers: tuple[Any, ...] = ()
         self._answered = 0
         """The version of the last change an input answers (``_answers``): an input made from
         an older view is stale."""
         self._computer = computer or ComputerConfig()
-        self._thinking: list[tuple[Companion, Any, int | None]] = []  # searches under way
-        self._hinting: list[tuple[Companion, Any, int | None]] = []
+        self._thinking = Thinking(self._computer, self._chosen, self._advised)
         self._announcer = announce.Announcer()
-        self._journal: Journal | None = None
-        self._journal_path = Path(journal) if journal is not None else None
-        self._reserve, self._checkpoint = reserve, checkpoint
-        self._failure: JournalError | None = None
-        """Why the table cannot save now (None while it can): set by a failed write, cleared by
-        the next one that succeeds."""
-        self._retrying = False
-        self._retry_at: float | None = None
-        self._space_at: float | None = None
-        self._finish_owed = False
-        """The finished game's record is still to be written (its last action is on disk)."""
-        self._aside_owed: tuple[int, list[dict[str, Any]], dict[str, Any]] | None = None
-        """Damaged entries found at start that could not be set aside yet: nothing may be
-        written to their game until they are (its chain would go on from a damaged entry)."""
-        self._importing = threading.Lock()
-        if journal is not None:
-            self._journal = Journal(journal, reserve=reserve, checkpoint=checkpoint)
-            if self._journal.ok:
-                self._recover()
-                self._writable_at_start()
-            else:
-                self._journal_notices()
-                self._failed(self._journal.open_error or JournalError("the save file is closed"))
-            self._watch_space()
-        self._replay: BoardReplay | None = None
-        self.reviews = Reviews(self._journal_path.with_name(self._journal_path.name + ".reviews")
-                               if self._journal_path is not None else None, self._computer,
-                               review_workers)
+        self._keeper = Keeper(Path(journal) if journal is not None else None, reserve=reserve,
+                              checkpoint=checkpoint, clock=clock, current=self._current,
+                              notices=self._notices, replay=self._replay_stored)
+        self._keeper.open()
+        self._finished = FinishedGames(self._keeper, self._lock, self._notices, self._bump)
+        self.reviews = Reviews(self._keeper.beside(".reviews"), self._computer, review_workers)
         """The reviews of finished games, kept beside the journal (``reviews``)."""
         with self._lock:
             self._bump()
-        self._ticker: threading.Thread | None = None
-        if ticker if ticker is not None else clock is time.monotonic:
-            self._ticker = threading.Thread(target=self._tick_loop, name="table-ticker",
-                                            daemon=True)
-            self._ticker.start()
+        self._ticker = self._start_ticker() if (
+            ticker if ticker is not None else clock is time.monotonic) else None
         self._show()
 
-    # --- journal ---------------------------------------------------------------------------
+    # --- journal (``keeping``) --------------------------------------------------------------
+
+    @property
+    def _journal(self) -> Journal | None:
+        return self._keeper.journal
+
+    @property
+    def _companion(self) -> Companion | None:
+        return self._current.companion
+
+    def _replay_stored(self, stored: StoredGame) -> recovery.Recovered | recovery.Unplayable | None:
+        """A stored game read back onto the table's board (``recovery.recover``)."""
+        return recovery.recover(stored, self._resolve, board=self._occupied,
+                                record=self._write, settle=self._settle)
 
     def _write(self, kind: str, data: Any) -> None:
-        """Journal one entry: on disk when this returns, or ``CannotSave`` and nothing written
-        (the companion then holds what was made). While the table cannot save, only the retry
-        on the timer tries the disk: a sensor event never waits on a failing card. Without a
-        journal, games are kept in memory only."""
-        journal = self._journal
-        if journal is None:
-            return
-        failure = self._failure
-        if failure is not None and not self._retrying:
-            raise self._cannot_save(failure)
-        if not journal.ok or self._game_id is None or self._aside_owed is not None:
-            raise self._cannot_save(failure or JournalError("the save file is not open"))
-        companion = self._companion
-        game = self._game_id
-        reopen = kind == UNDO and companion is not None and companion.state.over
-        self._journaled(lambda: journal.append(game, kind, data, reopen=reopen))
-
-    def _journaled(self, write: Callable[[], _T]) -> _T:
-        """One write of the journal: on disk, and the table saves again; or ``CannotSave``
-        (the table cannot save until a write succeeds)."""
-        try:
-            result = write()
-        except JournalError as e:
-            self._failed(e)
-            raise self._cannot_save(e) from None
-        finally:
-            self._journal_notices()
-        self._saved()
-        return result
-
-    def _cannot_save(self, error: JournalError) -> CannotSave:
-        return CannotSave(CANNOT_SAVE.get(error.cause, CANNOT_SAVE[OTHER]), error.cause,
-                          detail=str(error))
-
-    def _failed(self, error: JournalError) -> None:
-        """A write failed: nothing counts until one succeeds; tried again on the timer."""
-        if self._failure is None:
-            self._notice("not_saved", detail=str(error))
-        self._failure = error
-        self._retry_at = self._clock() + RETRY_SECONDS  # the ticker wakes by ``_bump``
-
-    def _saved(self) -> None:
-        """A write succeeded: the table saves again."""
-        if self._failure is None:
-            return
-        self._failure = None
-        self._retry_at = None
-        log.warning("the table saves again")
-        companion = self._companion
-        if companion is not None and companion.held is None:  # else its action says it
-            companion.say("saves_again")
-        self._watch_space()
-
-    def _writable_at_start(self) -> None:
-        """The journal opened, but its mark could not be written (a full or read-only card):
-        one real write says whether the table can save at all, so that a table switched on
-        with a full card says so before anyone plays (and the retry on the timer finds out
-        when it can again)."""
-        journal = self._journal
-        if journal is None or not journal.ok or not journal.mark_behind:
-            return
-        try:
-            journal.probe()
-        except JournalError as e:
-            self._failed(e)
-        finally:
-            self._journal_notices()
-
-    def _watch_space(self) -> None:
-        """Look for space to take the reserve again while it is missing."""
-        journal = self._journal
-        missing = (journal is not None and journal.ok and journal.reserve > 0
-                   and not journal.reserve_held)
-        if missing and self._space_at is None:
-            self._space_at = self._clock() + SPACE_SECONDS
-        elif not missing:
-            self._space_at = None
-
-    def _retry_locked(self) -> bool:
-        """Under the lock, on the timer: write again what waits for the disk (damaged entries to
-        set aside, the held entry, the finished game's record, else a probe). True when the
-        players see a change."""
-        self._retry_at = None
-        journal = self._journal
-        if journal is None:
-            return False
-        if not journal.ok:
-            return self._reopen_journal()
-        companion = self._companion
-        held = companion.held if companion is not None else None
-        before = (self._failure is None, held, self._finish_owed, self._aside_owed)
-        self._retrying = True
-        try:
-            if self._aside_owed is not None:
-                self._set_aside_owed()
-            if companion is not None and companion.held is not None:
-                companion.save_held()
-                self._after(companion)
-            elif self._finish_owed:
-                self._finished()
-            elif self._failure is not None:
-                journal.probe()
-                self._saved()
-        except JournalError as e:
-            self._failed(e)
-        except CannotSave:
-            pass  # ``_write`` keeps why; the next retry is due
-        finally:
-            self._retrying = False
-            self._journal_notices()
-        held = companion.held if companion is not None else None
-        return (self._failure is None, held, self._finish_owed, self._aside_owed) != before
-
-    def _reopen_journal(self) -> bool:
-        """The journal could not be opened (no space, a read-only disk): try again, and resume
-        its game once it opens."""
-        assert self._journal_path is not None
-        journal = Journal(self._journal_path, reserve=self._reserve,
-                          checkpoint=self._checkpoint)
-        self._journal = journal
-        self._journal_notices()
-        if not journal.ok:
-            self._failed(journal.open_error or JournalError("the save file is closed"))
-            return False
-        self._failure = None
-        if self._companion is None:
-            self._recover()
-            if self._companion is not None:
-                self._companion.set_board(self._occupied)
-        self._writable_at_start()
-        self._watch_space()
-        return True
-
-    def _check_space(self) -> bool:
-        """On the timer while the reserve is missing: take it again if there is room now."""
-        self._space_at = None
-        journal = self._journal
-        if journal is None or not journal.ok:
-            return False
-        if journal.keep_reserve():
-            return True
-        self._watch_space()
-        return False
-
-    def _room_for_new(self) -> None:
-        """A new game or an import may begin: the journal is open and holds its reserve
-        (``CannotSave`` otherwise)."""
-        journal = self._journal
-        if journal is None:
-            return
-        if not journal.ok:
-            raise self._cannot_save(journal.open_error or JournalError("the save file is closed"))
-        if journal.reserve > 0 and not journal.reserve_held:
-            raise CannotSave(LOW_SPACE, FULL)
+        """Journal one entry of the game (``Keeper.write``): the companion's way to the disk."""
+        self._keeper.write(kind, data)
 
     def saving(self) -> dict[str, Any]:
         """Whether the table saves (``table.saving`` of the view): ``state`` ``ok``, ``low``
@@ -390,218 +146,7 @@ class Table:
         ``failing`` (nothing counts until a write succeeds); ``cause``, ``detail``, the
         ``held`` entry waiting to be saved, and whether the finished game's record waits."""
         with self._lock:
-            return self._saving_locked()
-
-    def _saving_locked(self) -> dict[str, Any]:
-        journal = self._journal
-        result: dict[str, Any] = {"state": "ok", "cause": None, "detail": None,
-                                  "held": self._held_json(), "record_waits": self._finish_owed}
-        failure = self._failing()
-        if failure is not None:
-            result.update(state="failing", cause=failure.cause, detail=str(failure))
-        elif journal is not None and journal.reserve > 0 and not journal.reserve_held:
-            result.update(state="low",
-                          cause="reserve_used" if journal.reserve_used else "no_reserve")
-        return result
-
-    def _failing(self) -> JournalError | None:
-        """Why the table cannot save now, or None while it can."""
-        journal = self._journal
-        if self._failure is None and journal is not None and not journal.ok:
-            return journal.open_error or JournalError("the save file is closed")
-        return self._failure
-
-    def _held_json(self) -> dict[str, Any] | None:
-        held = self._companion.held if self._companion is not None else None
-        return held.to_json() if held is not None else None
-
-    def _saving_step(self) -> dict[str, Any] | None:
-        """The ``cannot_save`` step's parameters while the table cannot save, else None (all
-        that ``_bump`` asks after every event while the table saves)."""
-        failure = self._failing()
-        if failure is None:
-            return None
-        return {"cause": failure.cause, "held": self._held_json()}
-
-    def _notice(self, code: str, **params: Any) -> None:
-        """Tell the players something about the table (a code of ``view.MESSAGES``), once."""
-        self._keep(message(code, **params))
-
-    def _keep(self, notice: Message) -> None:
-        if notice not in self._notices:
-            self._notices.append(notice)
-            log.warning("%s", render(notice))
-
-    def _after(self, companion: Companion) -> None:
-        """Keep what happened to the game in the journal (called under the lock after every
-        call into the companion that may have changed the game)."""
-        for event in companion.take_events():
-            if event == GAME_FINISHED:
-                self._finished()
-            elif event == GAME_REOPENED:
-                self._finish_owed = False  # kept with the take-back, in its transaction
-
-    def _finished(self) -> None:
-        """Keep the finished game's record; when the journal cannot take it, the record waits
-        (the game's last action is on disk, so nothing is lost) and is written on the timer."""
-        if self._journal is None or self._game_id is None or self._companion is None:
-            return
-        try:
-            self._keep_record(finished=True)
-        except JournalError as e:
-            self._finish_owed = True
-            self._failed(e)
-            self._notice("finish_not_kept", detail=str(e))
-            return
-        self._finish_owed = False
-        self._saved()
-
-    def _keep_record(self, finished: bool) -> None:
-        """The current game's record and state into the journal, finished or replaced by a new
-        game (``JournalError`` when the journal cannot take it)."""
-        if self._journal is None or self._game_id is None or self._companion is None:
-            return
-        keep = self._journal.finish if finished else self._journal.keep_unfinished
-        keep(self._game_id, self._record_locked() or {}, self._companion.document())
-
-    def _set_aside_owed(self) -> None:
-        """Set aside the damaged entries that could not be set aside at start (``JournalError``
-        when they still cannot be)."""
-        assert self._aside_owed is not None and self._journal is not None
-        game, bad, params = self._aside_owed
-        name = self._journal.set_aside_entries(game, bad)
-        self._aside_owed = None
-        code = "resumed_set_aside_because" if params.get("detail") else "resumed_set_aside"
-        self._notice(code, **{**params, "file": name})
-        if self._recovery is not None:
-            self._recovery["file"] = name
-        self._saved()
-
-    def _journal_notices(self) -> bool:
-        """Take over what the journal found; True if anything was new."""
-        if self._journal is None:
-            return False
-        before = len(self._notices)
-        for notice in self._journal.notices:
-            self._keep(notice)
-        return len(self._notices) != before
-
-    def _recover(self) -> None:
-        """Resume the last unfinished game from the longest valid prefix of its entries (the
-        chain and a replay both hold), setting the rest aside with a notice; or show the last
-        game as finished when it ended before the table stopped."""
-        journal = self._journal
-        assert journal is not None
-        try:
-            stored = journal.running_game()
-            if stored is None:
-                stored = journal.last_finished_game()
-        except Exception as e:  # a damaged file fails in many ways; none may stop the table
-            journal.start_over(str(e))
-            self._journal_notices()
-            return
-        self._journal_notices()
-        if stored is None:
-            self._recovery_from_loss(None, 0)
-            return
-        running = stored.status != FINISHED
-        try:
-            if not isinstance(stored.options, dict) or not isinstance(stored.setup, dict):
-                raise ValueError("its options or setup are damaged")
-            game = self._resolve(stored.variant)(stored.players, stored.options)
-            setup = game.parse_setup(stored.setup)
-            companion = Companion(game, setup, board=self._occupied, hints=stored.hints,
-                                  record=self._write,
-                                  settle=self._settle)
-        except (RulesError, ValueError, TypeError, KeyError) as e:
-            note = f"game {stored.id} ({stored.variant}) could not be replayed: {e}"
-            if running:
-                try:
-                    journal.set_unreadable(stored.id, note)
-                except JournalError:
-                    pass
-            self._notice("not_replayed", game=stored.id, variant=stored.variant, detail=str(e))
-            return
-        # The computer's seats first: a drawn card in the entries is checked against them.
-        try:
-            companion.computers = parse_computers(stored.computers, game.players)
-        except InputError:
-            companion.computers = {}  # damaged: people play every seat, as the panel shows
-        if companion.computers and game.own_piles:
-            companion.draw_seed = stored.draw_seed
-        valid = len(stored.entries)
-        failure = None
-        for index, (kind, data) in enumerate(stored.entries):
-            try:
-                if kind == ACTION:
-                    companion.replay(kind, action_from_json(data))
-                elif kind == UNDO:
-                    companion.replay(kind, None)
-                elif kind == HINTS and isinstance(data, bool):
-                    companion.replay(kind, None, hints=data)
-                elif kind == DRAW:
-                    companion.replay_draw(data)
-                else:
-                    raise ValueError(f"a damaged entry ({kind}: {str(data)[:40]!r})")
-            except (RulesError, ValueError, TypeError, KeyError) as e:
-                valid, failure = index, f"entry {index} could not be replayed: {e}"
-                break
-        if not running:
-            if failure is not None or stored.damaged:
-                return  # its record stays in the finished games; nothing to resume
-            if not companion.state.over:
-                # Its last action was taken back, but the game's status was not written with
-                # it (journals before the two were one transaction): it runs again.
-                running = True
-                try:
-                    journal.reopen(stored.id)
-                except JournalError:
-                    pass  # resumed all the same; written at a later start
-        if running:
-            bad = [dict(row, reason=failure if i == valid else "follows a damaged entry")
-                   for i, row in enumerate(stored.rows[valid:], start=valid)] + stored.damaged
-            if bad:
-                params = {"game": stored.id, "name": game.name,
-                          "actions": count(valid, "action"),
-                          "entries": count(len(bad), "damaged entry"), "detail": failure}
-                try:
-                    name = journal.set_aside_entries(stored.id, bad)
-                except JournalError as e:
-                    name = None
-                    self._notice("journal_error", detail=str(e))
-                    # Nothing is written to this game until they are set aside: its chain
-                    # would go on from a damaged entry.
-                    self._aside_owed = (stored.id, bad, params)
-                    self._failed(e)
-                code = "resumed_set_aside" if name else "resumed_kept"
-                self._notice(code + ("_because" if failure else ""), **params, file=name)
-                self._recovery = {"game": stored.id, "recovered": valid, "set_aside": len(bad),
-                                  "file": name, "lost": 0}
-                self._journal_notices()
-            self._recovery_from_loss(stored.id, valid)
-        self._companion = companion
-        self._game_id = stored.id
-        self._names = list(stored.names)
-        self._colors = list(stored.colors)
-        flips = companion.history.last_turn_flips()
-        if flips:  # the sensors cannot see faces: the players check those pieces
-            companion.say("resumed_check_faces" if running else "over_check_faces",
-                          game=game.name, squares=flips)
-        else:
-            companion.say("resumed" if running else "over_before_stop", game=game.name)
-        if running and companion.state.over:
-            self._finished()  # the last action was written, the end of the game was not
-
-    def _recovery_from_loss(self, game: int | None, recovered: int) -> None:
-        """Add what the journal's mark says was lost to the ``recovery`` of the view."""
-        lost = self._journal.lost if self._journal is not None else None
-        if not lost:
-            return
-        if self._recovery is None:
-            self._recovery = {"game": lost["game"], "recovered": recovered if
-                              game == lost["game"] else 0, "set_aside": 0, "file": None,
-                              "lost": 0}
-        self._recovery["lost"] = lost["actions"]
+            return self._keeper.saving()
 
     # --- versions, views and frames ----------------------------------------------------------
 
@@ -612,40 +157,21 @@ class Table:
         companion = self._companion
         if companion is not None:
             self._think_locked()  # may write (the computer's card) before anything is shown
-        self._watch_space()  # the journal may have given its reserve to the game
-        saving = self._saving_step()
+        self._keeper.watch_space()  # the journal may have given its reserve to the game
+        saving = self._keeper.saving_step()
         if companion is None:
-            frame: Frame = {}
             self._look = None
-            if saving is not None:  # no game, and the journal cannot be written: the corners
-                frame = signals.compose_frame(dict.fromkeys(("a1", "i1", "a9", "i9"),
-                                                           "unsaved"))
         else:
             before = self._look.next["actor"] if self._look is not None else None
             self._look = present.look(companion, saving)  # once per change: frame and view
             companion.keep_message_for(self._look.next["actor"], before)
-            frame = signals.compose_frame(self._look.signals, self._look.last_player)
-        answers = self._answers_now()
-        if not _same(answers, self._answers):
+        answers = showing.answers(self._companion, self._look)
+        if not showing.same_answers(answers, self._answers):
             self._answers, self._answered = answers, self.version
         self._announce_locked()
-        self._game_frame = frame
+        self._game_frame = lighting.game_frame(self._look, saving is not None)
         self._feedback_frame()
         self._cond.notify_all()
-
-    def _answers_now(self) -> tuple[Any, ...]:
-        """What a panel input answers (under the lock, after ``present.look``): the game and
-        its state, the prompt, the pending piece, the number chosen before its piece, the
-        computer's card as told and the hints switch. A felt (tentative) square, the
-        computer's thinking, a hint found, a message or a fault change none of it, so an input
-        made before them is not stale."""
-        c = self._companion
-        if c is None:
-            return ()
-        pending = c.pending
-        return (c, c.state, self._look.prompt if self._look is not None else None,
-                None if pending is None else (pending.square, pending.number),
-                c.in_hand, c.known_hand, c.hints)
 
     def _feedback_frame(self) -> None:
         """The game's frame with the feedback light on every square whose tentative state
@@ -654,111 +180,47 @@ class Table:
         unconfirmed = self._felt ^ self._occupied
         if unconfirmed:
             frame = {**frame, **dict.fromkeys(unconfirmed, signals.FELT)}
-        self._frames += 1
-        self._frame = (self._frames, frame)
+        self._leds.put(frame)
 
     def _show(self) -> None:
-        """Show the newest frame, outside the main lock; older frames never overwrite it."""
-        if self._display is None:
-            return
-        with self._display_lock:
-            version, frame = self._frame
-            if version <= self._shown or self._testing_leds:
-                return
-            self._shown = version
-            try:
-                self._display.show(frame)
-            except Exception as e:  # a broken LED chain must not stop the game
-                with self._lock:
-                    self._notice("leds_failed", detail=str(e))
+        """Show the newest frame, outside the main lock (``lighting``)."""
+        self._leds.show()
+
+    def _leds_failed(self, error: Exception) -> None:
+        with self._lock:
+            self._notices.notice("leds_failed", detail=str(error))
 
     def _view_locked(self) -> View:
         if self._view is not None and self._view[0] == self.version:
             return self._view[1]
-        occupied = [s for s in SQUARES if s in self._occupied]
-        unconfirmed = self._felt ^ self._occupied
+        table = showing.table_part(
+            occupied=self._occupied, felt=self._felt, faults=self._faults,
+            notices=list(self._notices), recovery=self._keeper.damage.recovery,
+            version=self.version, saving=self._keeper.saving(),
+            replay=self._replay.view() if self._replay is not None else None)
         companion = self._companion
-        table: TableView = {
-            "occupied": occupied,
-            "felt": [s for s in SQUARES if s in unconfirmed],
-            "signals": {},
-            "prompt": None,
-            "message": None,
-            "message_code": None,
-            "guidance": [],
-            "faults": list(self._faults),
-            "notices": [render(n) or "" for n in self._notices],
-            "notice_codes": list(self._notices),
-            "recovery": dict(self._recovery) if self._recovery is not None else None,
-            "hints": False,
-            "in_hand": None,
-            "version": self.version,
-            "legend": signals.legend(),
-            "player_colors": [signals.hex_color(c) for c in signals.PLAYER_COLORS],
-            "saving": self._saving_locked(),
-            "replay": self._replay.view() if self._replay is not None else None,
-        }
         game_doc = None
         if companion is not None:
             look = self._look if self._look is not None else present.look(
-                companion, self._saving_step())
-            lit = look.signals
-            table.update({
-                "signals": {s: lit[s] for s in SQUARES if s in lit},
-                "prompt": look.prompt,
-                "message": render(companion.message),
-                "message_code": companion.message,
-                "guidance": look.guidance,
-                "hints": companion.hints,
-                "in_hand": companion.in_hand,
-                "variant_name": companion.game.name,
-                "names": list(self._names),
-                "colors": list(self._colors),
-                "setting_up": companion.setting_up,
-                "can_undo": companion.can_undo(),
-                "clearing": companion.clearing,
-                "next": look.next,
-                "next_text": render_next(look.next),
-                "unturned": look.unturned,
-                "moves": moves(companion) if companion.state.over else [],
-                "discard_choices": placing.discard_choices(companion),
-                "joker_choices": (placing.joker_choices(companion, companion.pending.square)
-                                  if companion.pending is not None else []),
-                "computers": computers_json(companion.computers),
-                "computer_draws": companion.draw_seed is not None,
-                "plan": (companion.expect.to_json() if companion.expect is not None
-                         else None),
-                "hint": self._hint_view(companion),
-                "pad": look.pad,
-                "blank_choice": look.blank_choice,
-                "where_offered": look.where,
-                "can_redo": companion.can_redo(),
-            })
+                companion, self._keeper.saving_step())
+            hint = showing.hint_view(companion, self._thinking.hinting(companion,
+                                                                       companion.state))
+            table.update(showing.game_part(companion, look, self._current.names,
+                                           self._current.colors, hint))
             game_doc = companion.document()
         if table["message"] is None and self._notices:
-            table["message"] = render(self._notices[-1])
-        table["say"] = self._say_locked()
+            table["message"] = render(self._notices.last())
+        table["say"] = showing.said(self._announcer.last)
         view: View = {"game": game_doc, "table": table, "version": self.version}
         self._view = (self.version, view)
         return view
 
     # --- what the table says aloud (``announce``) ---------------------------------------------
 
-    def _seats_locked(self) -> announce.Seats:
-        c = self._companion
-        labels = list(c.game.player_labels) if c is not None else []
-        return {"players": c.game.players if c is not None else 0,
-                "names": list(self._names), "labels": labels,
-                "computers": computers_json(c.computers) if c is not None else {}}
-
     def _announce_locked(self) -> None:
         c, look = self._companion, self._look
         now = announce.moment(c, look) if c is not None and look is not None else None
-        self._announcer.observe(now, self._seats_locked())
-
-    def _say_locked(self) -> dict[str, Any]:
-        said = self._announcer.last
-        return announce.view(said, announce.seat_names(said["seats"], str) if said else [])
+        self._announcer.observe(now, self._current.seats())
 
     def on_announcement(self, listener: announce.Listener) -> None:
         """Call ``listener`` with every new announcement, under the table's lock: it must
@@ -782,7 +244,7 @@ class Table:
     def frame(self) -> Frame:
         """The LED frame for the current view."""
         with self._lock:
-            return dict(self._frame[1])
+            return self._leds.frame
 
     # --- sensors -----------------------------------------------------------------------------
 
@@ -790,12 +252,7 @@ class Table:
         """Take the sensors' board as the physical board, then listen to their events."""
         with self._lock:
             self._sensors = sensors
-            self._occupied.clear()
-            self._occupied.update(sensors.occupied())
-            self._felt = set(self._occupied)
-            if self._companion is not None:
-                self._companion.set_board(self._occupied)
-            self._bump()
+            self._take_board_locked(set(sensors.occupied()))
         self._show()
         sensors.start(self.handle_sensor, self.handle_fault, self.handle_felt)
 
@@ -806,15 +263,19 @@ class Table:
         if bad:
             raise InputError(N_("{bad} is not a square a1..i9"), bad=repr(bad[0]))
         with self._lock:
-            self._occupied.clear()
-            self._occupied.update(squares)
-            self._felt = set(squares)
-            if self._companion is not None:
-                self._companion.set_board(squares)
-            self._bump()
+            self._take_board_locked(squares)
             view = self._view_locked()
         self._show()
         return view
+
+    def _take_board_locked(self, squares: set[str]) -> None:
+        """Under the lock: ``squares`` are the physical board, confirmed and felt."""
+        self._occupied.clear()
+        self._occupied.update(squares)
+        self._felt = set(squares)
+        if self._companion is not None:
+            self._companion.set_board(squares)
+        self._bump()
 
     def handle_felt(self, event: SensorEvent) -> None:
         """One tentative change: the square's LED shows it at once; the game does not hear it
@@ -831,8 +292,9 @@ class Table:
         self._show()
 
     def _felt_changed(self) -> None:
-        """Under the lock: the tentative board changed but the game did not; a new view
-        version shows it (``table.felt``) at once, as the square's LED does."""
+        """Under the lock: the tentative board changed but the game did not (or a replay is
+        shown or left: the game's own frame is not touched); a new view version shows it
+        (``table.felt``) at once, as the square's LED does."""
         self.version += 1
         self._view = None
         self._cond.notify_all()
@@ -842,7 +304,7 @@ class Table:
         square, occupied = event.square, bool(event.occupied)
         if not is_square(square):
             with self._lock:
-                self._notice("unknown_square", square=repr(square))
+                self._notices.notice("unknown_square", square=repr(square))
                 self._bump()
             self._show()
             return
@@ -856,13 +318,13 @@ class Table:
                 companion = self._companion
                 if companion is not None:  # it updates the board the two share, once
                     changed = companion.sensor(square, occupied, self._clock())
-                    self._after(companion)
+                    self._keeper.after(companion)
                 else:
                     changed = (square in self._occupied) != occupied
                     (self._occupied.add if occupied else self._occupied.discard)(square)
             except Exception:  # a rules bug must not kill the scanner
                 log.exception("a sensor event could not be handled")
-                self._notice("internal_error")
+                self._notices.notice("internal_error")
                 changed = True
             if changed:
                 self._bump()
@@ -916,28 +378,17 @@ class Table:
         ``computer_draws``: the table draws the computer's cards (games with own piles only).
         A running game that has actions is replaced only with ``replace`` (``ConfirmNeeded``
         otherwise): the players are asked first."""
-        if not isinstance(hints, bool):
-            raise InputError(N_("hints must be true or false, got {hints}"), hints=repr(hints))
-        if not isinstance(computer_draws, bool):
-            raise InputError(N_("computer_draws must be true or false, got {value}"),
-                             value=repr(computer_draws)[:20])
+        asked = sessions.requested(variant, players, options, setup, hints, names, colors,
+                                   computers, computer_draws)
         try:
-            game = self._resolve(variant)(players, options)
-            seats = parse_computers(computers, game.players)
-            if computer_draws:
-                check_draws(game, seats)
-            pieces: dict[str, Piece] = (game.default_setup() if setup is None
-                                        else game.parse_setup(setup))
-            companion = Companion(game, pieces, hints=hints, settle=self._settle,
-                                  record=self._write, board=self._occupied)
-            companion.computers = seats
-            companion.draw_seed = secrets.randbits(48) if computer_draws else None
+            session, companion = sessions.open_game(asked, self._resolve, board=self._occupied,
+                                                    record=self._write, settle=self._settle)
         except RulesError as e:
             raise InputError(str(e)) from None
         refused: CannotSave | None = None
         with self._lock:
             try:
-                self._start_locked(companion, replace, names, colors)
+                self._start_locked(session, companion, replace)
             except CannotSave as e:
                 refused = e  # nothing changed, but the view now says the table cannot save
             self._bump()
@@ -947,57 +398,28 @@ class Table:
             raise refused
         return view
 
-    def _start_locked(self, companion: Companion, replace: bool, names: list[str] | None,
-                      colors: list[str] | None) -> None:
+    def _start_locked(self, session: Session, companion: Companion, replace: bool) -> None:
         """Under the lock: the new game's start written first (a game the journal cannot keep
         does not start: ``CannotSave``), then it becomes the table's."""
-        game = companion.game
-        self._room_for_new()
-        if self._finish_owed:
-            self._finished()  # the last game's record first: it would be lost with it
-            if self._finish_owed:
-                raise self._cannot_save(self._failure or JournalError("not written"))
+        self._keeper.ready_for_new()
         running = self._companion
-        if (not replace and running is not None and running.actions
-                and not running.state.over):
-            raise ConfirmNeeded(N_("{game} is still running: a new game ends it. It is "
-                                   "kept, marked unfinished and with its record, among "
-                                   "the games on the Table page."), "replace",
-                                game=running.game.name)
-        journal = self._journal
-        if running is not None and running.actions and not running.state.over and \
-                journal is not None:  # kept with its players' names, before the new ones
-            self._journaled(lambda: self._keep_record(finished=False))
+        if running is not None and running.actions and not running.state.over:
+            if not replace:
+                raise ConfirmNeeded(N_("{game} is still running: a new game ends it. It is "
+                                       "kept, marked unfinished and with its record, among "
+                                       "the games on the Table page."), "replace",
+                                    game=running.game.name)
+            self._keeper.keep_running()
         self._end_replay_locked()
-        names = [str(n) for n in (names or [])][:game.players]
-        colors = [str(c) for c in (colors or [])][:game.players]
-        game_id = None
-        if journal is not None:
-            game_id = self._journaled(lambda: journal.start_game(
-                game.id, game.players, game.options,
-                {c: p.to_json() for c, p in companion.setup.items()}, companion.hints,
-                names, colors, computers_json(companion.computers), companion.draw_seed))
-            self._aside_owed = None  # the damaged game is not the running one any more
-        self._game_id = game_id
-        self._names, self._colors = names, colors
+        self._current.take(self._keeper.start(session, companion), companion)
         companion.set_board(self._occupied)
-        companion.start_clean()
-        if companion.clearing:
-            companion.say("clear_board", game=game.name,
-                          pieces=count(len(self._occupied), "piece"))
-        else:
-            if companion.draw_seed is not None:  # once, at the start: the cards face up
-                code = "set_up_board_draws" if companion.setting_up else "new_game_draws"
-            else:
-                code = "set_up_board" if companion.setting_up else "new_game"
-            companion.say(code, game=game.name)
-        self._companion = companion
+        sessions.begin(companion)
 
     def input(self, data: Mapping[str, Any]) -> View:
         """One panel input of docs/api.md; ``InputError`` (changing nothing) if unusable.
 
         With ``version`` (the view the input was made from), an input older than the last
-        change it answers (``_answers_now``), or from a view this table never showed (newer
+        change it answers (``showing.answers``), or from a view this table never showed (newer
         than its version: from before a restart), is refused with ``StaleInput``, which
         carries the current view."""
         parsed = parse_input(data)
@@ -1018,10 +440,10 @@ class Table:
                 raise InputError(str(e)) from None
             except CannotSave as e:
                 refused = e  # nothing changed, but the view now says the table cannot save
-                if e.cause == OTHER and self._failure is not None:
-                    e.cause = self._failure.cause  # the companion cannot know why
+                if e.cause == OTHER and self._keeper.failure is not None:
+                    e.cause = self._keeper.failure.cause  # the companion cannot know why
             finally:
-                self._after(companion)
+                self._keeper.after(companion)
             self._bump()
             view = self._view_locked()
         self._show()
@@ -1029,234 +451,68 @@ class Table:
             raise refused
         return view
 
-    def _record_locked(self) -> dict[str, Any] | None:
-        companion = self._companion
-        if companion is None:
-            return None
-        game = companion.game
-        return Record(game.id, game.players, dict(game.options), dict(companion.setup),
-                      list(companion.actions), list(self._names)).to_json()
-
     def record(self) -> dict[str, Any] | None:
         """The current game's record (docs/records.md), or None before a game is chosen."""
         with self._lock:
-            return self._record_locked()
+            return self._current.record()
 
     @property
     def game_id(self) -> int | None:
         """The journal's number of the game on the table (None before one, or unjournaled)."""
         with self._lock:
-            return self._game_id
+            return self._current.id
 
     def finished_game(self, game_id: int) -> dict[str, Any] | None:
-        """One finished game as ``finished_games`` gives it, or None: one row read beside the
-        game (never under the table's lock), so the review's polling never holds anyone up."""
-        shelf = self.shelf()
-        if shelf is None:
-            return None
-        try:
-            with shelf:
-                g = shelf.game(game_id)
-                if g is None:
-                    return None
-                return {"id": g.id, "variant": g.variant, "finished": g.finished,
-                        "record": json.loads(g.record), "state": json.loads(g.state),
-                        "imported": g.imported}
-        except sqlite3.Error as e:  # a damaged journal is reported, not raised
-            with self._lock:
-                self._notice("finished_unreadable", detail=str(e))
-                self._bump()
-            return None
+        """One finished game, or None (``FinishedGames.game``)."""
+        return self._finished.game(game_id)
 
     def shelf(self) -> Shelf | None:
-        """The finished games, to read beside the game (``shelf.Shelf``, a context manager
-        with a connection of its own: never under the table's lock); None without a journal.
-        A damaged record met on the way is left out and told in the view's notices."""
-        if self._journal is None:
-            return None
-        return Shelf(self._journal.path, self._damaged_record)
-
-    def _damaged_record(self, game: int, code: str) -> None:
-        with self._lock:
-            before = len(self._notices)
-            self._notice(code, game=game)
-            if len(self._notices) != before:
-                self._bump()
+        """The finished games to read beside the game (``FinishedGames.shelf``)."""
+        return self._finished.shelf()
 
     def finished_games(self) -> list[dict[str, Any]]:
-        """Finished games kept in the journal, oldest first, each with its record and state
-        (parsed: for tools and tests; the panel reads them a page at a time from ``shelf``),
-        and whether it is unfinished (replaced by a new game before its end); a damaged record
-        is left out and told in the view's notices."""
-        shelf = self.shelf()
-        if shelf is None:
-            return []
-        try:
-            with shelf:
-                games = [{"id": g.id, "variant": g.variant, "finished": g.finished,
-                          "record": json.loads(g.record), "state": json.loads(g.state),
-                          "imported": g.imported} for g in shelf.every()]
-                for game in games:
-                    game["unfinished"] = not (isinstance(game["state"], dict)
-                                              and game["state"].get("over"))
-                return games
-        except sqlite3.Error as e:  # a damaged journal is reported, not raised
-            with self._lock:
-                self._notice("finished_unreadable", detail=str(e))
-                self._bump()
-            return []
+        """Every finished game kept, oldest first (``FinishedGames.every``)."""
+        return self._finished.every()
 
     def import_finished(self, document: object) -> ImportPlan:
         """``import_file`` for a file already parsed (tools and tests)."""
-        return self.import_file(io.BytesIO(json.dumps(document).encode("utf-8")))
+        return self._finished.import_document(document)
 
     def import_file(self, stream: Readable, max_growth: int = MAX_GROWTH,
                     separate: bool = False) -> ImportPlan:
-        """Add the finished games of an exported file (``archive``), read from ``stream`` as it
-        comes, one game in memory at a time. Each game is replayed outside the lock; the new
-        ones are written a few at a time (``IMPORT_BATCH`` per transaction, each a short hold
-        of the lock, so that the sensors and the phones are never held up for long), staged
-        until the whole file has been read; then all of them count at once. ``ArchiveError``
-        for a file that is no export or too large (``max_growth`` bytes for the journal),
-        ``ArchiveBusy`` while another import runs, ``JournalError`` when they cannot be kept:
-        in every case the staged games are removed again and nothing changed. The plan lists
-        every game's outcome (its ``new`` stays empty: the games are in the journal). With
-        ``separate`` the games are replayed in a worker process (``archive.checking``: for a
-        large file, so that the replay never holds this process's interpreter lock)."""
-        journal = self._journal
-        if journal is None or not journal.ok:
-            raise JournalError("the table keeps no save file, so it cannot keep imported games")
-        with self._lock:
-            try:
-                self._room_for_new()  # an import never takes the game's last space
-            except CannotSave as e:
-                raise JournalError(str(e), e.cause) from None
-        if not self._importing.acquire(blocking=False):
-            raise ArchiveBusy(N_("another file of finished games is being loaded: try again "
-                                 "when it is done"))
-        stamp = now_iso()
-        plan = ImportPlan()
-        try:
-            with self._lock:  # an import given up earlier (on a failing card) may have left
-                if journal.staged():  # games staged: they go first, or this commit takes them
-                    self._import_write(journal.discard_import)
-            batch: list[dict[str, Any]] = []
-            growth = 0
-            seen: set[str] = set()
-            with Shelf(journal.path) as shelf, checking(separate) as check:
-                for index, entry in read_export(stream):
-                    time.sleep(IMPORT_BREATH)  # the interpreter's lock to the game's threads
-                    outcome, checked = check(index, entry)
-                    plan.outcomes.append(outcome)
-                    if checked is None:
-                        continue
-                    finished = checked["finished"]
-                    key = game_key(checked["record"], finished)
-                    if key in seen or key in {existing_key(r, finished)
-                                              for r in shelf.records_finished_at(finished)}:
-                        outcome.result = "skipped"
-                        outcome.reason = Reason(N_("already on the table"))
-                        continue
-                    seen.add(key)
-                    growth += stored_size(checked)
-                    if growth > max_growth:
-                        raise ArchiveError(N_(
-                            "the games of this file would add more than {most} MB to the "
-                            "table's save file, the most one file may add: split it and load "
-                            "the parts one after the other"), most=max_growth // (1024 * 1024))
-                    batch.append(checked)
-                    if len(batch) >= IMPORT_BATCH:
-                        self._stage(journal, batch, stamp)
-                        batch = []
-            if batch:
-                self._stage(journal, batch, stamp)
-            if plan.count("added"):
-                with self._lock:
-                    self._import_write(lambda: journal.commit_import(stamp))
-                    self._journal_notices()
-                    self._bump()
-        except BaseException:
-            with self._lock:
-                try:
-                    journal.discard_import(stamp)
-                except JournalError as e:
-                    self._notice("journal_error", detail=str(e))
-            raise
-        finally:
-            self._importing.release()
-        return plan
-
-    def _stage(self, journal: Journal, games: list[dict[str, Any]], stamp: str) -> None:
-        with self._lock:
-            self._import_write(lambda: journal.stage_import(games, stamp))
-
-    def _import_write(self, write: Callable[[], object]) -> None:
-        """Under the lock, one write of an import: when it fails the table cannot save until
-        a write succeeds (and says so); the import is then given up (``JournalError``)."""
-        try:
-            write()
-        except JournalError as e:
-            self._failed(e)
-            self._bump()
-            raise
-        self._saved()
+        """Add the finished games of an exported file (``FinishedGames.import_file``)."""
+        return self._finished.import_file(stream, max_growth, separate)
 
     # --- the computer ----------------------------------------------------------------------
-
-    def _seed(self, companion: Companion) -> int:
-        """The search's seed: the same game at the same action always plays the same."""
-        return (self._game_id or 0) * 1009 + len(companion.actions)
 
     def _think_locked(self) -> None:
         """Under the lock, after every change: when a computer seat is to move and its action
         is not known yet, draw its card where the table draws them (journaled before anyone
-        sees it), then start searching for its action in a thread of its own (``strong`` may
-        take a second; the sensors and the panel never wait for it)."""
+        sees it), then start searching for its action (``thinking``)."""
         c = self._companion
         if c is None or self._closed:
             return
-        if self._failure is None:  # else drawn once the table can save (the retry's bump)
+        if self._keeper.failure is None:  # else drawn once the table can save (the retry's bump)
             try:
                 c.draw_for_computer()
             except CannotSave:
                 return
         if not c.computer_turn or c.needs_hand or c.expect is not None:
             return
-        state, hand = c.state, c.known_hand
-        if any(t[0] is c and t[1] is state and t[2] == hand for t in self._thinking):
-            return
         mover = c.mover
         assert mover is not None
-        level = c.computers[mover]
-        job = (c, state, hand)
-        self._thinking.append(job)
-        threading.Thread(target=self._choose, name="computer", daemon=True,
-                         args=(job, level, self._seed(c))).start()
+        self._thinking.search_for(Search(c, c.state, c.known_hand), c.computers[mover],
+                                  thinking.seed(self._current.id, c))
 
-    def _choose(self, job: tuple[Companion, Any, int | None], level: str, seed: int) -> None:
-        c, state, hand = job
-        action: Action | None = None
-        detail = ""
-        try:
-            action = choose(c.game, state, level=level, seed=seed, hand=hand,
-                            budget=self._computer.budget(level))
-        except Exception as e:  # the engine must never stop the game: people play on
-            log.exception("the computer could not choose")
-            detail = str(e)
+    def _chosen(self, search: Search, action: Action | None, detail: str) -> None:
+        """The computer's action found (or None: the engine could not answer, ``detail``)."""
         with self._lock:
-            self._thinking.remove(job)
-            if (self._closed or self._companion is not c or c.state is not state
-                    or c.known_hand != hand or not c.computer_turn):
+            self._thinking.done(search)
+            if self._closed or not search.wanted(self._companion):
                 self._cond.notify_all()  # stale: the game went on meanwhile
                 return
-            if action is None:
-                c.plan_failed = state
-                c.say("computer_failed", detail=detail)
-            else:
-                c.plan = (state, action)
-                if isinstance(action, EndTurn):  # nothing to do on the board: it counts now
-                    c.commit(action)
-                    self._after(c)
+            if thinking.take_choice(search, action, detail):
+                self._keeper.after(search.companion)
             self._bump()
         self._show()
 
@@ -1264,60 +520,31 @@ class Table:
         """True once no search of the computer or of a hint is under way (False on timeout):
         for tests and tools that play against the computer."""
         with self._cond:
-            return self._cond.wait_for(lambda: not self._thinking and not self._hinting
-                                       or self._closed, timeout=timeout)
-
-    def _hint_view(self, c: Companion) -> dict[str, Any] | None:
-        advice = c.advice_now()
-        if advice is not None:
-            return {"status": "ready", "player": c.mover, **advice.to_json(
-                tuple(c.game.player_labels))}
-        if any(t[0] is c and t[1] is c.state for t in self._hinting):
-            return {"status": "thinking", "player": c.mover}
-        return None
+            return self._cond.wait_for(lambda: self._thinking.idle or self._closed,
+                                       timeout=timeout)
 
     def hint(self) -> View:
         """Ask for a hint for the person to move: the engine's best action, shown with the
         ``hint`` light and its reasons in the view (``table.hint``) once found. Changes nothing
         in the game; ``InputError`` when no hint can be given now."""
         with self._lock:
-            c = self._companion
-            if c is None:
-                raise InputError(N_("no game is running: choose a game first"))
-            if c.state.over:
-                raise InputError(N_("the game is over: there is nothing to hint"))
-            if not c.hints:
-                raise InputError(N_("hints are switched off for this game: switch them on "
-                                    "to ask for one"))
-            if c.clearing or c.setting_up:
-                raise InputError(N_("set up the board first: then ask for a hint"))
-            if c.mover in c.computers:
-                raise InputError(N_("it is the computer's turn: hints are for people"))
+            c = thinking.hintable(self._companion)
             self._end_replay_locked()
-            hand = c.hint_hand()
-            if c.advice_now() is None and not any(
-                    t[0] is c and t[1] is c.state and t[2] == hand for t in self._hinting):
-                job = (c, c.state, hand)
-                self._hinting.append(job)
-                threading.Thread(target=self._advise, name="hint", daemon=True,
-                                 args=(job, self._seed(c))).start()
+            if c.advice_now() is None:
+                self._thinking.hint_for(Search(c, c.state, c.hint_hand()),
+                                        thinking.seed(self._current.id, c))
             self._bump()
             view = self._view_locked()
         self._show()
         return view
 
-    def _advise(self, job: tuple[Companion, Any, int | None], seed: int) -> None:
-        c, state, hand = job
-        advice = None
-        try:
-            advice = advise(c.game, state, hand=hand, seed=seed,
-                            budget=self._computer.budget("strong"))
-        except Exception:  # a hint that cannot be found is no reason to stop the game
-            log.exception("no hint could be found")
+    def _advised(self, search: Search, advice: Advice | None) -> None:
+        """A hint found (or None: none could be)."""
+        c, state = search.companion, search.state
         with self._lock:
-            self._hinting.remove(job)
+            self._thinking.done(search)
             if advice is not None and self._companion is c and c.state is state:
-                c.advice = (state, hand, advice)
+                c.advice = (state, search.hand, advice)
             self._bump()
         self._show()
 
@@ -1347,7 +574,8 @@ class Table:
                                      game_id=game_id, detail=str(e)) from None
             replay.go(move - 1, best)
             self._replay = replay
-            self._replay_changed()
+            self._feedback_frame()
+            self._felt_changed()
             view = self._view_locked()
         self._show()
         return view
@@ -1365,16 +593,9 @@ class Table:
         if self._replay is None:
             return False
         self._replay = None
-        self._replay_changed()
-        return True
-
-    def _replay_changed(self) -> None:
-        """Under the lock: the LEDs' frame and a new view version for a replay's change; the
-        game's own frame (``_game_frame``) is not touched."""
         self._feedback_frame()
-        self.version += 1
-        self._view = None
-        self._cond.notify_all()
+        self._felt_changed()
+        return True
 
     # --- time --------------------------------------------------------------------------------
 
@@ -1385,18 +606,20 @@ class Table:
                 return
             now = self._clock()
             changed = False
-            if self._retry_at is not None and now >= self._retry_at:
-                changed = self._retry_locked()
-            if self._space_at is not None and now >= self._space_at:
-                changed = self._check_space() or changed
+            changed = self._keeper.tick(now)
             companion = self._companion
             if companion is not None and companion.tick(now):
-                self._after(companion)
+                self._keeper.after(companion)
                 changed = True
             if not changed:
                 return
             self._bump()
         self._show()
+
+    def _start_ticker(self) -> threading.Thread:
+        ticker = threading.Thread(target=self._tick_loop, name="table-ticker", daemon=True)
+        ticker.start()
+        return ticker
 
     def _tick_loop(self) -> None:
         while True:
@@ -1405,7 +628,7 @@ class Table:
                     return
                 companion = self._companion
                 deadlines = [t for t in (companion.next_deadline() if companion else None,
-                                         self._retry_at, self._space_at) if t is not None]
+                                         *self._keeper.deadlines()) if t is not None]
                 deadline = min(deadlines) if deadlines else None
                 if deadline is None:
                     self._cond.wait(timeout=5.0)
@@ -1420,35 +643,11 @@ class Table:
 
     def led_test(self, step: float = 0.04, wait: bool = False) -> None:
         """Light every square in turn for a moment, then restore the game's frame."""
-        if self._display is None:
-            return
-        display = self._display
-
-        def run() -> None:
-            with self._display_lock:
-                self._testing_leds = True
-            try:
-                for square in SQUARES:
-                    display.show({square: Light(signals.WHITE, "steady", 1.0)})
-                    time.sleep(step)
-            finally:
-                with self._display_lock:
-                    self._testing_leds = False
-                    self._shown = -1
-                self._show()
-
-        if wait:
-            run()
-        else:
-            threading.Thread(target=run, name="led-test", daemon=True).start()
+        self._leds.test(step, wait)
 
     def set_brightness(self, level: float) -> None:
         """Global LED brightness from 0.0 to 1.0."""
-        if isinstance(level, bool) or not isinstance(level, int | float) or not 0 <= level <= 1:
-            raise InputError(N_("brightness must be between 0 and 1, got {level}"),
-                             level=repr(level))
-        if self._display is not None:
-            self._display.set_brightness(float(level))
+        self._leds.set_brightness(level)
 
     def close(self) -> None:
         """Stop listening, darken the LEDs and close the journal; idempotent."""
@@ -1463,13 +662,7 @@ class Table:
                 sensors.stop()
             except Exception:  # closing must always finish
                 log.exception("the sensors could not be stopped")
-        if self._display is not None:
-            with self._display_lock:
-                self._shown = sys.maxsize
-                try:
-                    self._display.show({})
-                except Exception:
-                    log.exception("the LEDs could not be darkened")
+        self._leds.darken()
         self.reviews.close()
         with self._lock:
             if self._journal is not None:
@@ -1482,3 +675,6 @@ class Table:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+__all__ = ["RETRY_SECONDS", "SPACE_SECONDS", "Table"]

@@ -1,0 +1,126 @@
+"""The view's table part assembled from what the table holds (docs/api.md, ``view.TableView``):
+the board the sensors feel, the table's own notices and saving state, and, while a game runs,
+what ``present.look`` computed for it. Pure functions; the table calls them under its lock."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from sudoku_table.rules.squares import SQUARES
+
+from . import announce, placing, present, signals
+from .companion import Companion
+from .computer import computers_json
+from .view import Message, TableView, render, render_next
+
+
+def answers(c: Companion | None, look: present.Look | None) -> tuple[Any, ...]:
+    """What a panel input answers (after ``present.look``): the game and its state, the
+    prompt, the pending piece, the number chosen before its piece, the computer's card as told
+    and the hints switch. A felt (tentative) square, the computer's thinking, a hint found, a
+    message or a fault change none of it, so an input made before them is not stale."""
+    if c is None:
+        return ()
+    pending = c.pending
+    return (c, c.state, look.prompt if look is not None else None,
+            None if pending is None else (pending.square, pending.number),
+            c.in_hand, c.known_hand, c.hints)
+
+
+def same_answers(a: tuple[Any, ...], b: tuple[Any, ...]) -> bool:
+    """Two ``answers`` equal: the companion and the state the very same objects (a new state
+    is a new object), the rest equal in value."""
+    if len(a) != len(b):
+        return False
+    return all(x is y if i < 2 else x == y for i, (x, y) in enumerate(zip(a, b, strict=True)))
+
+
+def said(last: announce.Announcement | None) -> dict[str, Any]:
+    """The view's ``say``: the last announcement, its seats named."""
+    return announce.view(last, announce.seat_names(last["seats"], str) if last else [])
+
+
+def moves(companion: Companion) -> list[dict[str, Any]]:
+    """Every action of the game with who made it and what it scored, for the end screen."""
+    states = companion.states
+    return [{"player": companion.history.player_of(i), "action": action.to_json(),
+             "points": list(states[i + 1].last.points),
+             "completed": list(states[i + 1].last.completed),
+             "claimed": list(states[i + 1].last.claimed)}
+            for i, action in enumerate(companion.actions)]
+
+
+def hint_view(c: Companion, thinking: bool) -> dict[str, Any] | None:
+    """The hint for the person to move: found, or still ``thinking``, or none."""
+    advice = c.advice_now()
+    if advice is not None:
+        return {"status": "ready", "player": c.mover, **advice.to_json(
+            tuple(c.game.player_labels))}
+    if thinking:
+        return {"status": "thinking", "player": c.mover}
+    return None
+
+
+def table_part(*, occupied: set[str], felt: set[str], faults: list[dict[str, Any]],
+               notices: Sequence[Message], recovery: dict[str, Any] | None, version: int,
+               saving: dict[str, Any], replay: dict[str, Any] | None) -> TableView:
+    """What the table shows with or without a game: the board felt and confirmed, the
+    faults, the notices, what a start recovered, whether it saves, a replay shown."""
+    unconfirmed = felt ^ occupied
+    return {
+        "occupied": [s for s in SQUARES if s in occupied],
+        "felt": [s for s in SQUARES if s in unconfirmed],
+        "signals": {},
+        "prompt": None,
+        "message": None,
+        "message_code": None,
+        "guidance": [],
+        "faults": list(faults),
+        "notices": [render(n) or "" for n in notices],
+        "notice_codes": list(notices),
+        "recovery": dict(recovery) if recovery is not None else None,
+        "hints": False,
+        "in_hand": None,
+        "version": version,
+        "legend": signals.legend(),
+        "player_colors": [signals.hex_color(c) for c in signals.PLAYER_COLORS],
+        "saving": saving,
+        "replay": replay,
+    }
+
+
+def game_part(companion: Companion, look: present.Look, names: Iterable[str],
+              colors: Iterable[str], hint: dict[str, Any] | None) -> TableView:
+    """What the table shows and asks of the game that runs (``look``: its ``present.look``)."""
+    lit = look.signals
+    return {
+        "signals": {s: lit[s] for s in SQUARES if s in lit},
+        "prompt": look.prompt,
+        "message": render(companion.message),
+        "message_code": companion.message,
+        "guidance": look.guidance,
+        "hints": companion.hints,
+        "in_hand": companion.in_hand,
+        "variant_name": companion.game.name,
+        "names": list(names),
+        "colors": list(colors),
+        "setting_up": companion.setting_up,
+        "can_undo": companion.can_undo(),
+        "clearing": companion.clearing,
+        "next": look.next,
+        "next_text": render_next(look.next),
+        "unturned": look.unturned,
+        "moves": moves(companion) if companion.state.over else [],
+        "discard_choices": placing.discard_choices(companion),
+        "joker_choices": (placing.joker_choices(companion, companion.pending.square)
+                          if companion.pending is not None else []),
+        "computers": computers_json(companion.computers),
+        "computer_draws": companion.draw_seed is not None,
+        "plan": companion.expect.to_json() if companion.expect is not None else None,
+        "hint": hint,
+        "pad": look.pad,
+        "blank_choice": look.blank_choice,
+        "where_offered": look.where,
+        "can_redo": companion.can_redo(),
+    }
