@@ -110,7 +110,7 @@ def test_an_unusable_input_is_a_422_that_changes_nothing(client: FlaskClient) ->
 
 
 @pytest.mark.parametrize("body, fragment", [
-    ({"type": "teleport"}, "unknown input type"),
+    ({"type": "teleport"}, "unknown type 'teleport' (one of number, blank"),
     ({"type": "number"}, "needs 'number'"),
     ({"type": "number", "number": "4"}, "whole number"),
     ({"type": "number", "number": 4, "square": "z9"}, "sensor square"),
@@ -215,7 +215,7 @@ def test_sim_square_answers_404_without_a_simulated_board(table: Table) -> None:
 
 
 @pytest.mark.parametrize("body, fragment", [
-    ({"square": "c3"}, "occupied must be true or false"),
+    ({"square": "c3"}, "the request needs 'occupied'"),
     ({"square": "j1", "occupied": True}, "sensor square"),
     ({"square": "c3", "occupied": 1}, "occupied must be true or false"),
     ({"square": "c3", "occupied": True, "force": 1}, "no field 'force'"),

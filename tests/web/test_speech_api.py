@@ -55,7 +55,7 @@ def test_the_speech_settings_without_a_speaker_say_why(client: FlaskClient,
 
 
 @pytest.mark.parametrize(("body", "error"), [
-    ({}, "needs on, volume or language"),
+    ({}, "needs one of on, volume, language"),
     ({"on": "yes"}, "on must be true or false"),
     ({"volume": 1.5}, "volume must be a number from 0 to 1"),
     ({"volume": True}, "volume must be a number from 0 to 1"),

@@ -179,6 +179,9 @@ def create_app(
         power=power,
     )
     app.extensions["sudoku_table"] = state
+    from .validation import compiled
+
+    app.extensions["sudoku_table_shapes"] = compiled()  # every request's shape, from the document
 
     from .api import api
     from .events import events

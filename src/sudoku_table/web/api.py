@@ -1,6 +1,7 @@
 """The JSON API of docs/api.md, plus the panel's own endpoints (finished games, LEDs, rules).
 
-Every handler checks the shape of its input (``validation``), hands it to the table, and answers
+Every handler checks the shape of its input against the OpenAPI document (``validation``),
+hands it to the table, and answers
 with the table's view. The table and the rules raise their own errors for inputs that make no
 sense in the game; ``errors`` turns them into 4xx JSON, and nothing has changed by then.
 """
@@ -31,14 +32,7 @@ from .errors import ApiError, said
 from .markdown import render
 from .security import check_request, input_needs_pin, require_pin
 from .streaming import paced, release_once
-from .validation import (
-    game_input,
-    json_body,
-    new_game_request,
-    only_fields,
-    query,
-    square,
-)
+from .validation import json_body, query
 from .views import present
 
 api = Blueprint("api", __name__, url_prefix="/api")
@@ -46,26 +40,14 @@ log = logging.getLogger(__name__)
 T = TypeVar("T")
 
 
-QUERY_PARAMETERS: dict[str, dict[str, str]] = {
-    "api.variant_setup": {"seed": "[0-9]{1,12}"},
-    "api.record": {"download": "1|true|0|false"},
-    "api.finished_record": {"download": "1|true|0|false"},
-    "api.variant_overlay": {"paper": "a4|letter|svg", "options": "[A-Za-z0-9_]{1,16}"},
-    "api.export_games": {"download": "1|true|0|false"},
-    "api.finished_games": {"limit": "[0-9]{1,3}", "after": "[0-9]{1,12}"},
-}
-"""The query parameters each endpoint takes, with the ASCII pattern of their values; every
-other endpoint takes none."""
-
-
 @api.before_request
 def _guard() -> None:
     check_request()
-    query(QUERY_PARAMETERS.get(request.endpoint or "", {}))
+    query()  # the parameters the document gives the endpoint, and no other
 
 
 def _download_wanted() -> bool:
-    return query(QUERY_PARAMETERS[request.endpoint or ""]).get("download") in ("1", "true")
+    return query().get("download") in ("1", "true")
 
 
 def _panel() -> PanelState:
@@ -113,7 +95,7 @@ def variant_geometry(variant_id: str) -> Response:
 @api.get("/variants/<variant_id>/setup")
 def variant_setup(variant_id: str) -> Response:
     """The documented start position, or with ``?seed=N`` a random proposal (Duell gold cards)."""
-    seed_text = query(QUERY_PARAMETERS["api.variant_setup"]).get("seed")
+    seed_text = query().get("seed")
     seed = None if seed_text is None else int(seed_text)
     catalog.check_variant(variant_id)
     return jsonify(catalog.proposed_setup(variant_id, seed))
@@ -128,7 +110,7 @@ def variant_overlay(variant_id: str) -> Response:
     from sudoku_table.rules.game import new_game
     from sudoku_table.tiles import TileError, tile_pdf
 
-    wanted = query(QUERY_PARAMETERS["api.variant_overlay"])
+    wanted = query()
     catalog.check_variant(variant_id)
     game_options = None
     if "options" in wanted:
@@ -213,14 +195,20 @@ def rules(variant_id: str) -> Response:
 def new_game() -> Response:
     """Start a game; with a PIN set, only with the PIN (it ends or replaces the last game)."""
     body = json_body()
-    wanted = new_game_request(body, catalog.known_variant_ids())
+    variant = body["variant"]
+    known = catalog.known_variant_ids()
+    if variant not in known:
+        raise ApiError(N_("unknown variant {variant} (one of {known})"),
+                       params={"variant": repr(variant), "known": ", ".join(known)})
     panel = _panel()
     require_pin(body)
-    names = list(wanted["names"])  # as typed; an empty one is the seat's default, in each language
+    # As typed, trimmed; an empty one is the seat's default, in each language.
+    names = [name.strip() for name in body.get("names") or []]
     view = panel.table.new_game(
-        wanted["variant"], wanted["players"], wanted["options"], wanted["setup"],
-        hints=wanted["hints"], names=names, replace=wanted["replace"], colors=wanted["colors"],
-        computers=wanted["computers"], computer_draws=wanted["computer_draws"],
+        variant, body.get("players"), body.get("options") or {}, body.get("setup"),
+        hints=body.get("hints", False), names=names, replace=body.get("replace", False),
+        colors=body.get("colors") or [], computers=body.get("computers") or {},
+        computer_draws=body.get("computer_draws", False),
     )
     return jsonify(present(panel, view))
 
@@ -243,7 +231,8 @@ def record() -> Response:
 @api.post("/input")
 def game_input_endpoint() -> Response:
     body = json_body()
-    data = game_input(body)
+    data = {k: v for k, v in body.items() if k != "pin"
+            and not (k == "owner" and v is None)}  # no owner: the table assumes the mover's
     panel = _panel()
     if panel.pin.enabled and input_needs_pin(data, panel.table.view()["table"].get("prompt")):
         require_pin(body)
@@ -256,7 +245,7 @@ def hint() -> Response:
     """Ask for a hint for the person to move. The answer comes at once with ``table.hint``
     ``{"status": "thinking"}``; the advised action and its reasons follow as a new view (the
     live stream, or GET /api/state). Changes nothing in the game, so it needs no PIN."""
-    only_fields(json_body(), set(), "a hint request")
+    json_body()
     return jsonify(present(_panel(), _panel().table.hint()))
 
 
@@ -268,11 +257,7 @@ def sim_square() -> Response:
     if simulator is None:
         raise ApiError(N_("real sensors are attached: move the pieces on the table itself"), 404)
     body = json_body()
-    only_fields(body, {"square", "occupied"}, "a simulated square")
-    where = square(body.get("square"))
-    occupied = body.get("occupied")
-    if not isinstance(occupied, bool):
-        raise ApiError(N_("occupied must be true or false"))
+    where, occupied = body["square"], body["occupied"]
     simulator.set_square(where, occupied)
     panel.table.wait_for_occupied(where, occupied, 1.0)
     return jsonify(_view())
@@ -286,7 +271,7 @@ def sim_clear() -> Response:
     simulator = panel.simulator
     if simulator is None:
         raise ApiError(N_("real sensors are attached: take the pieces off the table itself"), 404)
-    only_fields(json_body(), set(), "clearing the simulated board")
+    json_body()
     squares = panel.table.view()["table"]["occupied"]
     start = simulator.clock()
     for k, where in enumerate(squares):  # a sweeping hand: one piece every SIM_CLEAR_STEP
@@ -386,7 +371,7 @@ def finished_games() -> Response:
     Without ``limit``: every one, as a JSON list (streamed). With ``limit`` (1 to 100): one
     page, ``{"games": [...], "next": id or null, "total": n}``; the next page is asked with
     ``after=<next>``. Read beside the game, never under the table's lock."""
-    wanted = query(QUERY_PARAMETERS["api.finished_games"])
+    wanted = query()
     after = int(wanted["after"]) if "after" in wanted else None
     if "limit" not in wanted:
         if after is not None:
@@ -444,7 +429,7 @@ def export_games() -> Response:
     chunks = export_chunks(shelf.every(finished_only=True), now_iso(),
                            current_version().to_json())
     response = _streamed(chunks, shelf, release)
-    if query(QUERY_PARAMETERS["api.export_games"]).get("download") not in ("0", "false"):
+    if query().get("download") not in ("0", "false"):
         _attachment(response, f"sudoku-table-games-{date.today().isoformat()}.json")
     return response
 
@@ -575,21 +560,17 @@ def _sound_info(panel: PanelState) -> dict[str, Any]:
             "problem": getattr(hardware, "buzzer_error", None) if buzzer is None else None}
 
 
-def setting_body(fields: set[str], what: str) -> dict[str, Any]:
-    """The JSON body of a change to the table's settings: only ``fields`` in it, and the PIN
-    where one is set (``ApiError`` otherwise, and nothing changes)."""
+def setting_body() -> dict[str, Any]:
+    """The JSON body of a change to the table's settings, of the shape its operation documents
+    and with the PIN where one is set (``ApiError`` otherwise, and nothing changes)."""
     body = json_body()
-    only_fields(body, fields, what)
     require_pin(body)
     return body
 
 
 @api.post("/table/sound")
 def table_sound() -> Response:
-    body = setting_body({"on"}, "a table sound setting")
-    on = body.get("on")
-    if not isinstance(on, bool):
-        raise ApiError(N_("on must be true or false, got {value}"), params={"value": repr(on)})
+    on = setting_body()["on"]
     panel = _panel()
     settings.save_table_sound(panel.settings_path, on)
     buzzer = getattr(panel.hardware, "buzzer", None)
@@ -600,7 +581,7 @@ def table_sound() -> Response:
 
 @api.post("/table/led-test")
 def led_test() -> Response:
-    setting_body(set(), "an LED test")
+    setting_body()
     _panel().table.led_test(step=LED_TEST_STEP)
     # The order and pace of the test, so that the panel can show the same on its drawing.
     return jsonify({"ok": True, "squares": list(SQUARES), "step": LED_TEST_STEP})
@@ -612,11 +593,7 @@ LED_TEST_STEP = 0.04
 
 @api.post("/table/brightness")
 def brightness() -> Response:
-    body = setting_body({"level"}, "a brightness setting")
-    level = body.get("level")
-    if not isinstance(level, (int, float)) or isinstance(level, bool) or not 0 <= level <= 1:
-        raise ApiError(N_("level must be a number from 0 to 1, got {level}"),
-                       params={"level": repr(level)})
+    level = setting_body()["level"]
     panel = _panel()
     before = settings.brightness(panel)
     try:
@@ -675,15 +652,7 @@ def power() -> Response:
     """Shut the table down (``poweroff``) or restart it (``reboot``): with the PIN when one is
     set, and only when confirmed (``"confirm": true``; without it the answer is 409)."""
     body = json_body()
-    only_fields(body, {"action", "confirm"}, "a power request")
-    action = body.get("action")
-    if action not in power_control.ACTIONS:
-        raise ApiError(N_("action must be one of {actions}, got {action}"),
-                       params={"actions": ", ".join(power_control.ACTIONS),
-                               "action": repr(action)})
-    confirm = body.get("confirm", False)
-    if not isinstance(confirm, bool):
-        raise ApiError(N_("confirm must be true or false"))
+    action, confirm = body["action"], body.get("confirm", False)
     require_pin(body)
     status = _power_status()
     if not status["available"]:

@@ -72,7 +72,7 @@ poll)."""
 @events.get("/events")
 def stream() -> Response:
     check_request()
-    query({})
+    query()
     panel = current_app.extensions["sudoku_table"]
     host = _client()
     refused = panel.streams.acquire(host)

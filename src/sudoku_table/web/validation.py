@@ -1,70 +1,162 @@
-"""Shape checks for request bodies, before anything reaches the table.
+"""Shape checks for request bodies and query parameters, from the OpenAPI document.
 
-The table and the rules judge whether an input makes sense in the game; these checks only make
-sure it is the right kind of thing (a known field, a sensor square, a whole number), so that a
-malformed request gets a precise message and never touches the game.
+The document (``openapi.yaml``) is the one statement of every body and parameter: each
+operation's ``requestBody`` schema and its query parameters are compiled once, when the app is
+made, into JSON Schema Draft 2020-12 validators (``jsonschema``, the OpenAPI 3.1 dialect), and
+every request is checked against its own operation before anything reaches the table. The
+first error becomes one translated sentence naming the field, what it must be and what came
+(``explain``), as precise as the hand-written checks it replaces.
+
+The table and the rules judge whether an input makes sense in the game (is this square on this
+board, is this number legal, is this a known game); only the shape is checked here.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any
 
-from flask import request
+from flask import current_app, request
+from jsonschema import Draft202012Validator, ValidationError, validators
+from referencing import Registry, Resource
+from referencing.jsonschema import DRAFT202012
 
-from sudoku_table.rules.squares import is_square
 from sudoku_table.rules.wording import N_
 from sudoku_table.safejson import parse_json
 
-from . import palette
 from .errors import ApiError
-
-INPUT_FIELDS: Mapping[str, frozenset[str]] = {
-    "number": frozenset({"square", "number"}),
-    "blank": frozenset({"square", "owner"}),
-    "discard": frozenset({"number"}),
-    "joker": frozenset({"square", "number"}),
-    "undo": frozenset({"confirm"}),
-    "redo": frozenset(),
-    "where": frozenset(),
-    "end_turn": frozenset(),
-    "bear_off": frozenset(),
-    "hints": frozenset({"on"}),
-    "hand": frozenset({"number"}),
-}
-"""Every input of docs/api.md (and the table's ``bear_off`` and ``hints``) with the fields it
-may carry besides ``type``."""
-
-INPUT_REQUIRED: Mapping[str, frozenset[str]] = {
-    "number": frozenset({"number"}),
-    "blank": frozenset({"square"}),
-    "discard": frozenset({"number"}),
-    "joker": frozenset({"square", "number"}),
-    "undo": frozenset(),
-    "redo": frozenset(),
-    "where": frozenset(),
-    "end_turn": frozenset(),
-    "bear_off": frozenset(),
-    "hints": frozenset({"on"}),
-    "hand": frozenset({"number"}),
-}
-
-MAX_NAME_LENGTH = 24
-MAX_PIN_LENGTH = 12
-MAX_PLAYERS = 4
-MAX_VERSION = 2**53 - 1
-"""The largest view version an input may name (the largest whole number JavaScript keeps)."""
-
 
 MAX_DEPTH = 8
 """The deepest nesting of arrays and objects any request needs (a setup piece is depth 3)."""
 
-MAX_QUERY_VALUE = 16
+DOCUMENT_URI = "urn:sudoku-table:openapi"
+METHODS = ("get", "post", "put", "patch", "delete")
+_ANCHORED_END = re.compile(r"(?<!\\)\$$")
 
+
+def _whole(_checker: Any, instance: object) -> bool:
+    """JSON Schema counts 3.0 as an integer; the table takes whole numbers written as such."""
+    return isinstance(instance, int) and not isinstance(instance, bool)
+
+
+def _pattern(validator: Any, pattern: str, instance: object, schema: Mapping[str, Any]) -> Any:
+    """``pattern`` as ECMA-262 reads it: ``$`` ends the text (in Python it also matches before
+    a final newline, which would let ``"a1\\n"`` pass as a square)."""
+    if isinstance(instance, str) and not re.search(_ANCHORED_END.sub(r"\\Z", pattern),
+                                                   instance):
+        yield ValidationError(f"{instance!r} does not match {pattern!r}")
+
+
+ShapeValidator = validators.extend(
+    Draft202012Validator, {"pattern": _pattern},
+    type_checker=Draft202012Validator.TYPE_CHECKER.redefine("integer", _whole))
+
+
+@dataclass(frozen=True)
+class Operation:
+    """What one documented operation accepts: its body's validator (None: it takes no JSON
+    body to check here) and its query parameters' validators by name."""
+
+    body: Any = None
+    query: Mapping[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Shapes:
+    """Every operation of the document, compiled; ``operation`` finds one by Flask rule."""
+
+    operations: Mapping[tuple[str, str], Operation]
+    named: Mapping[int, str]
+    """The document's named schemas by the identity of their object (``Square``, ``Pin``):
+    their errors are worded by name, not by keyword."""
+
+    @classmethod
+    def from_document(cls, document: Mapping[str, Any]) -> Shapes:
+        registry: Registry[Any] = Registry().with_resource(
+            DOCUMENT_URI, Resource(contents=dict(document), specification=DRAFT202012))
+
+        def compile_(schema: Mapping[str, Any]) -> Any:
+            ShapeValidator.check_schema(schema)
+            return ShapeValidator(_rooted(schema), registry=registry)
+
+        operations: dict[tuple[str, str], Operation] = {}
+        components = document.get("components", {})
+        for path, item in document.get("paths", {}).items():
+            for method in METHODS:
+                op = item.get(method)
+                if not isinstance(op, dict):
+                    continue
+                body = None
+                content = (_resolve(document, op.get("requestBody")) or {}).get("content", {})
+                json_schema = content.get("application/json", {}).get("schema")
+                if json_schema is not None:
+                    body = compile_(json_schema)
+                query = {}
+                for parameter in op.get("parameters", []):
+                    parameter = _resolve(document, parameter)
+                    if parameter.get("in") == "query":
+                        query[parameter["name"]] = compile_(parameter.get("schema", {}))
+                operations[(path, method)] = Operation(body, query)
+        named = {id(schema): name for name, schema in components.get("schemas", {}).items()}
+        return cls(operations, named)
+
+    def operation(self, rule: str | None, method: str) -> Operation:
+        """The operation a Flask rule (``/api/games/<int:game_id>``) answers; a route the
+        document does not hold (the pages) takes no query parameters and no body."""
+        if rule is None:
+            return Operation()
+        path = re.sub(r"<(?:[^:<>]+:)?([^<>]+)>", r"{\1}", rule)
+        return self.operations.get((path, method.lower()), Operation())
+
+
+def _rooted(schema: Mapping[str, Any]) -> dict[str, Any]:
+    """A schema of the document, its local references (``#/components/...``) pointed at the
+    document itself."""
+    def point(node: Any) -> Any:
+        if isinstance(node, dict):
+            return {k: (DOCUMENT_URI + v if k == "$ref" and isinstance(v, str)
+                        and v.startswith("#") else point(v)) for k, v in node.items()}
+        if isinstance(node, list):
+            return [point(v) for v in node]
+        return node
+    return point(schema)  # type: ignore[no-any-return]
+
+
+def _resolve(document: Mapping[str, Any], node: Any) -> Any:
+    """A ``$ref`` of the document (a parameter, a request body) followed to what it names."""
+    while isinstance(node, dict) and isinstance(node.get("$ref"), str):
+        target: Any = document
+        for part in node["$ref"].lstrip("#/").split("/"):
+            target = target[part]
+        node = target
+    return node
+
+
+@lru_cache(maxsize=1)
+def compiled() -> Shapes:
+    """The document's shapes, compiled once per process (the app keeps them from its start)."""
+    from .api import openapi_document
+
+    return Shapes.from_document(openapi_document())
+
+
+def shapes() -> Shapes:
+    return current_app.extensions["sudoku_table_shapes"]  # type: ignore[no-any-return]
+
+
+def _current() -> Operation:
+    rule = request.url_rule.rule if request.url_rule is not None else None
+    return shapes().operation(rule, request.method)
+
+
+# --- the checks ---------------------------------------------------------------------------------
 
 def json_body() -> dict[str, Any]:
-    """The request's JSON object; a clear 400 for anything else, 413 for too large a body.
+    """The request's JSON object, checked against its operation's ``requestBody`` schema; a
+    clear 400 for anything else (413 for too large a body).
 
     The body is read once, up to ``MAX_CONTENT_LENGTH`` (Flask answers 413 beyond it)."""
     raw = request.get_data(cache=True)
@@ -75,12 +167,16 @@ def json_body() -> dict[str, Any]:
                        else str(e)) from None
     if not isinstance(data, dict):
         raise ApiError(N_("the request body must be a JSON object"))
+    validator = _current().body
+    if validator is not None:
+        _refuse(validator.iter_errors(data))
     return data
 
 
-def query(allowed: Mapping[str, str]) -> dict[str, str]:
-    """The query parameters, checked like a body: known names only, each once, and each value
-    matching its pattern in ``allowed`` (a regular expression over ASCII)."""
+def query() -> dict[str, str]:
+    """The query parameters, checked against the operation's documented ones: known names
+    only, each once, each value as its schema says."""
+    allowed = _current().query
     args = request.args
     unknown = sorted(k for k in args if k not in allowed)
     if unknown:
@@ -88,143 +184,156 @@ def query(allowed: Mapping[str, str]) -> dict[str, str]:
         raise ApiError(N_("unknown query parameter {unknown} (parameters: {names})"),
                        params={"unknown": repr(unknown[0]), "names": names})
     clean: dict[str, str] = {}
-    for name, pattern in allowed.items():
+    for name, validator in allowed.items():
         values = args.getlist(name)
         if not values:
             continue
         if len(values) > 1:
             raise ApiError(N_("the query parameter {name} is given more than once"),
                            params={"name": repr(name)})
-        value = values[0]
-        if len(value) > MAX_QUERY_VALUE or not re.fullmatch(pattern, value, re.ASCII):
+        if not validator.is_valid(values[0]):
             raise ApiError(N_("the query parameter {name} has a bad value {value}"),
-                           params={"name": name, "value": repr(value[:20])})
-        clean[name] = value
+                           params={"name": name, "value": _shown(values[0])})
+        clean[name] = values[0]
     return clean
 
 
-def only_fields(data: Mapping[str, Any], allowed: Iterable[str], what: str) -> None:
-    """Refuse unknown fields by name, so a typo is not silently ignored."""
-    allowed = set(allowed) | {"pin"}
-    unknown = sorted(k for k in data if k not in allowed)
-    if unknown:
-        raise ApiError(N_("{what} has no field {unknown} (fields: {items})"),
-                       params={"what": what, "unknown": repr(unknown[0]),
-                               "items": ", ".join(sorted(allowed))})
-    pin = data.get("pin")
-    if "pin" in data and (not isinstance(pin, str) or len(pin) > MAX_PIN_LENGTH):
-        raise ApiError(N_("pin must be the table's PIN as text of at most {MAX_PIN_LENGTH} digits"),
-                       params={"MAX_PIN_LENGTH": MAX_PIN_LENGTH})
+def _refuse(errors: Iterable[ValidationError]) -> None:
+    found = sorted(errors, key=_order)
+    if found:
+        raise explain(found[0])
 
 
-def whole_number(value: object, name: str, low: int = 0, high: int = 99) -> int:
-    if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
-        raise ApiError(N_("{name} must be a whole number from {low} to {high}, got {value}"),
-                       params={"name": name, "low": low, "high": high, "value": repr(value)})
-    return value
+# --- the words of each error --------------------------------------------------------------------
+
+ORDER = ("additionalProperties", "required")
+"""Unknown fields are told first (a typo explains what follows), then missing ones."""
 
 
-def square(value: object, name: str = "square") -> str:
-    if not is_square(value):
-        raise ApiError(N_("{name} must be a sensor square a1..i9, got {value}"),
-                       params={"name": name, "value": repr(value)})
-    return value  # type: ignore[return-value]
+def _order(error: ValidationError) -> tuple[int, int, str]:
+    rank = ORDER.index(error.validator) if error.validator in ORDER else len(ORDER)
+    return rank, len(error.path), "/".join(map(str, error.path))
 
 
-def game_input(data: Mapping[str, Any]) -> dict[str, Any]:
-    """One input of POST /api/input, checked for shape; returned without the PIN field."""
-    kind = data.get("type")
-    if not isinstance(kind, str) or kind not in INPUT_FIELDS:
-        raise ApiError(N_("unknown input type {kind} (one of {INPUT_FIELDS})"),
-                       params={"kind": repr(kind), "INPUT_FIELDS": ', '.join(INPUT_FIELDS)})
-    only_fields(data, INPUT_FIELDS[kind] | {"type", "version"}, f"a {kind} input")
-    missing = sorted(INPUT_REQUIRED[kind] - set(data))
-    if missing:
-        raise ApiError(N_("a {kind} input needs {missing}"),
-                       params={"kind": kind, "missing": repr(missing[0])})
-    clean: dict[str, Any] = {"type": kind}
-    if "square" in data:
-        clean["square"] = square(data["square"])
-    if "number" in data:
-        clean["number"] = whole_number(data["number"], "number")
-    if "owner" in data and data["owner"] is not None:
-        clean["owner"] = whole_number(data["owner"], "owner", 0, MAX_PLAYERS - 1)
-    if "on" in data:
-        if not isinstance(data["on"], bool):
-            raise ApiError(N_("on must be true or false, got {data}"),
-                           params={"data": repr(data['on'])})
-        clean["on"] = data["on"]
-    if "confirm" in data:
-        if not isinstance(data["confirm"], bool):
-            raise ApiError(N_("confirm must be true or false, got {data}"),
-                           params={"data": repr(data['confirm'])})
-        clean["confirm"] = data["confirm"]
-    if "version" in data:
-        clean["version"] = whole_number(data["version"], "version", 0, MAX_VERSION)
-    return clean
+def _name(path: Iterable[Any]) -> str:
+    """A field's name as a request writes it: ``names[2]``, ``setup.c3.owner``."""
+    name = ""
+    for part in path:
+        name += f"[{part}]" if isinstance(part, int) else (f".{part}" if name else str(part))
+    return name
 
 
-def new_game_request(data: Mapping[str, Any], known_variants: Iterable[str]) -> dict[str, Any]:
-    """The body of POST /api/game, checked for shape."""
-    only_fields(data, {"variant", "players", "options", "setup", "hints", "names", "replace",
-                       "colors", "computers", "computer_draws"}, "a new game")
-    variant = data.get("variant")
-    known = list(known_variants)
-    if variant not in known:
-        raise ApiError(N_("unknown variant {variant} (one of {known})"),
-                       params={"variant": repr(variant), "known": ', '.join(known)})
-    players = data.get("players")
-    if players is not None:
-        players = whole_number(players, "players", 1, MAX_PLAYERS)
-    options = data.get("options")
-    options = {} if options is None else options
-    if not isinstance(options, dict):
-        raise ApiError(N_("options must be an object"))
-    setup = data.get("setup")
-    if setup is not None:
-        if not isinstance(setup, dict):
-            raise ApiError(N_("setup must be an object mapping squares to pieces"))
-        for cell, piece in setup.items():
-            square(cell, "a setup square")
-            if not isinstance(piece, dict):
-                raise ApiError(
-                    N_('setup {cell} must be an object like {{"owner": 0, "number": 3}}'),
-                    params={"cell": cell})
-    hints = data.get("hints", False)
-    if not isinstance(hints, bool):
-        raise ApiError(N_("hints must be true or false"))
-    names = data.get("names")
-    names = [] if names is None else names
-    if not isinstance(names, list) or len(names) > MAX_PLAYERS:
-        raise ApiError(N_("names must be a list of at most {MAX_PLAYERS} player names"),
-                       params={"MAX_PLAYERS": MAX_PLAYERS})
-    clean_names = []
-    for i, name in enumerate(names):
-        if not isinstance(name, str) or len(name.strip()) > MAX_NAME_LENGTH:
-            raise ApiError(N_("name {value} must be text of at most {MAX_NAME_LENGTH} characters"),
-                           params={"value": i + 1, "MAX_NAME_LENGTH": MAX_NAME_LENGTH})
-        clean_names.append(name.strip())
-    colors = data.get("colors")
-    colors = [] if colors is None else colors
-    if not isinstance(colors, list) or len(colors) > MAX_PLAYERS or not all(
-            isinstance(c, str) and c in palette.CHOICES for c in colors):
-        raise ApiError(N_("colors must be a list of at most {MAX_PLAYERS} of the panel's colours "
-                          "({items})"),
-                       params={"MAX_PLAYERS": MAX_PLAYERS, "items": ', '.join(palette.CHOICES)})
-    if len(set(colors)) != len(colors):
-        raise ApiError(N_("two players cannot have the same colour"))
-    computers = data.get("computers")
-    computers = {} if computers is None else computers
-    if not isinstance(computers, dict) or len(computers) > MAX_PLAYERS:
-        raise ApiError(N_("computers must be an object of at most {MAX_PLAYERS} seats with "
-                          "the computer's level, like {example}"),
-                       params={"MAX_PLAYERS": MAX_PLAYERS, "example": '{"1": "normal"}'})
-    computer_draws = data.get("computer_draws", False)
-    if not isinstance(computer_draws, bool):
-        raise ApiError(N_("computer_draws must be true or false"))
-    replace = data.get("replace", False)
-    if not isinstance(replace, bool):
-        raise ApiError(N_("replace must be true or false"))
-    return {"variant": variant, "players": players, "options": options, "setup": setup,
-            "hints": hints, "names": clean_names, "replace": replace, "colors": colors,
-            "computers": computers, "computer_draws": computer_draws}
+def _shown(value: object) -> str:
+    text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+NAMED = {
+    "Square": N_("{name} must be a sensor square a1..i9, got {value}"),
+    "Pin": N_("{name} must be the table's PIN as text of at most {most} digits, got {value}"),
+}
+"""The words for a value that breaks one of the document's named schemas."""
+
+
+def explain(error: ValidationError) -> ApiError:
+    """One error of the validator as the sentence a player or a client reads."""
+    if error.validator in ("oneOf", "anyOf") and error.context:
+        return _explain_choice(error)
+    name = _name(error.path)
+    schema = error.schema if isinstance(error.schema, dict) else {}
+    instance = error.instance
+    if error.validator == "additionalProperties":
+        allowed = sorted(schema.get("properties", {}))
+        unknown = sorted(k for k in instance if k not in allowed)
+        return ApiError(N_("the request has no field {unknown} (fields: {items})") if not name
+                        else N_("{name} has no field {unknown} (fields: {items})"),
+                        params={"name": name, "unknown": repr(unknown[0]),
+                                "items": ", ".join(allowed) or "none"})
+    if error.validator == "required":
+        missing = [k for k in schema.get("required", []) if k not in instance]
+        return ApiError(N_("the request needs {missing}") if not name
+                        else N_("{name} needs {missing}"),
+                        params={"name": name, "missing": repr(missing[0])})
+    if "propertyNames" in error.schema_path:
+        return ApiError(N_("{name} cannot have the key {value}"),
+                        params={"name": name or "the request", "value": _shown(instance)})
+    if error.validator == "maxProperties":
+        return ApiError(N_("{name} can hold at most {most} entries") if name else
+                        N_("the request can hold at most {most} fields"),
+                        params={"name": name, "most": schema["maxProperties"]})
+    if error.validator == "uniqueItems":
+        return ApiError(N_("{name} cannot hold the same value twice, got {value}"),
+                        params={"name": name, "value": _shown(instance)})
+    return _requirement(name, schema, instance, error.validator)
+
+
+def _explain_choice(error: ValidationError) -> ApiError:
+    """A ``oneOf``: the branch the value meant is the one it does not fail at the top (its
+    kind: ``type`` at the value, a ``const`` or ``enum`` of a field like an input's ``type``);
+    with no such branch, the kind itself is wrong."""
+    branches: dict[int, list[ValidationError]] = {}
+    for sub in error.context or ():
+        branches.setdefault(sub.relative_schema_path[0], []).append(sub)
+    if all(s.validator == "required" for subs in branches.values() for s in subs):
+        wanted = [k for subs in branches.values() for s in subs for k in s.validator_value
+                  if k not in s.instance]
+        return ApiError(N_("the request needs one of {choices}") if not error.path
+                        else N_("{name} needs one of {choices}"),
+                        params={"name": _name(error.path), "choices": ", ".join(wanted)})
+    meant = {index: subs for index, subs in branches.items() if not any(
+        (s.validator == "type" and not s.relative_path)
+        or (s.validator in ("const", "enum") and len(s.relative_path) == 1) for s in subs)}
+    if meant:
+        return explain(sorted(next(iter(meant.values())), key=_order)[0])
+    kinds = [s for subs in branches.values() for s in subs
+             if s.validator in ("const", "enum") and len(s.relative_path) == 1]
+    if kinds:
+        choices: list[Any] = []
+        for s in kinds:
+            choices += [s.validator_value] if s.validator == "const" else list(s.validator_value)
+        return ApiError(N_("unknown {name} {value} (one of {choices})"),
+                        params={"name": _name(kinds[0].path), "value": _shown(kinds[0].instance),
+                                "choices": ", ".join(map(str, choices))})
+    last = branches[max(branches)]
+    return explain(sorted(last, key=_order)[0])
+
+
+def _requirement(name: str, schema: Mapping[str, Any], instance: object,
+                 keyword: Any) -> ApiError:
+    """What a value must be, from the schema it breaks."""
+    name = name or "the request"
+    params: dict[str, Any] = {"name": name, "value": _shown(instance)}
+    named = shapes().named.get(id(schema))
+    if named in NAMED:
+        return ApiError(NAMED[named], params={**params, "most": schema.get("maxLength")})
+    kinds = schema.get("type")
+    kinds = [kinds] if isinstance(kinds, str) else list(kinds or [])
+    if "enum" in schema or "const" in schema:
+        choices = schema.get("enum", [schema.get("const")])
+        return ApiError(N_("{name} must be one of {choices}, got {value}"),
+                        params={**params, "choices": ", ".join(
+                            str(c) for c in choices if c is not None)})
+    if "boolean" in kinds:
+        return ApiError(N_("{name} must be true or false, got {value}"), params=params)
+    if "integer" in kinds or "number" in kinds:
+        bounds = {"low": schema.get("minimum"), "high": schema.get("maximum")}
+        if bounds["low"] is not None and bounds["high"] is not None:
+            return ApiError(N_("{name} must be a whole number from {low} to {high}, got {value}")
+                            if "integer" in kinds else
+                            N_("{name} must be a number from {low} to {high}, got {value}"),
+                            params={**params, **bounds})
+        if bounds["low"] is not None:
+            return ApiError(N_("{name} must be a whole number of at least {low}, got {value}"),
+                            params={**params, **bounds})
+        return ApiError(N_("{name} must be a whole number, got {value}"), params=params)
+    if "string" in kinds:
+        if "maxLength" in schema:
+            return ApiError(N_("{name} must be text of at most {most} characters, got {value}"),
+                            params={**params, "most": schema["maxLength"]})
+        return ApiError(N_("{name} must be text, got {value}"), params=params)
+    if "array" in kinds:
+        return ApiError(N_("{name} must be a list of at most {most} items, got {value}"),
+                        params={**params, "most": schema.get("maxItems", "any")})
+    if "object" in kinds:
+        return ApiError(N_("{name} must be an object, got {value}"), params=params)
+    return ApiError(N_("{name} has a bad value {value}"), params=params)
