@@ -55,7 +55,9 @@ CASES: list[tuple[str, Any, str]] = [
     ("/api/game", {"variant": "classic-sudoku", "setup": {"a1": {"owner": 0, "number": "x"}}},
      "setup.a1.number must be a whole number, got 'x'"),
     ("/api/game", {"variant": "classic-sudoku", "names": ["Anna", "B" * 25]},
-     "names[1] must be text of at most 24 characters"),
+     "names[1] must be text of at most 24 characters, spaces around it aside"),
+    ("/api/game", {"variant": "classic-sudoku", "computers": {"1": "s" * 17}},
+     "computers.1 must be text of at most 16 characters"),
     ("/api/game", {"variant": 5}, "variant must be text, got 5"),
     ("/api/game", {"variant": "classic-sudoku", "names": "Anna"},
      "names must be a list of at most 4 items, got 'Anna'"),
@@ -173,9 +175,14 @@ def test_the_shape_is_as_strict_as_the_hand_written_checks(client: FlaskClient,
 
 
 def test_names_are_trimmed_and_the_table_gets_no_pin(client: FlaskClient) -> None:
+    """A name is at most 24 characters once the spaces around it are trimmed, as before."""
+    padded = "  " + "A" * 24 + "\t "
     view = client.post("/api/game", json={"variant": "classic-sudoku", "players": 2,
-                                          "names": [" Anna ", "Ben"], "pin": ""}).get_json()
-    assert view["player_names"][:2] == ["Anna", "Ben"]
+                                          "names": [padded, "Ben\n"], "pin": ""}).get_json()
+    assert view["player_names"][:2] == ["A" * 24, "Ben"]
+    long = client.post("/api/game", json={"variant": "classic-sudoku", "replace": True,
+                                          "names": [" " + "A" * 25]})
+    assert long.status_code == 400 and "names[0]" in long.get_json()["error"]
 
 
 def test_the_document_lists_what_the_code_acts_on() -> None:

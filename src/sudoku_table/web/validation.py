@@ -230,6 +230,8 @@ def _shown(value: object) -> str:
 
 NAMED = {
     "Square": N_("{name} must be a sensor square a1..i9, got {value}"),
+    "PlayerName": N_("{name} must be text of at most 24 characters, spaces around it aside, "
+                     "got {value}"),
     "Pin": N_("{name} must be the table's PIN as text of at most {most} digits, got {value}"),
 }
 """The words for a value that breaks one of the document's named schemas."""
