@@ -22,9 +22,9 @@ PARTS = ("board", "companion", "computer", "history", "line", "moving", "placing
 READERS = ("present",)
 """Modules that only read the parts (they change nothing)."""
 
-OLDER_SPELLINGS = {"table": {"computers", "draw_seed", "plan", "plan_failed", "advice"}}
-"""Fields the table still sets on the companion: properties there that call
-``ComputerTurn.seat``, ``ComputerTurn.chose`` and ``ComputerTurn.advised``."""
+OLDER_SPELLINGS: dict[str, set[str]] = {}
+"""Fields a holder of the companion may still set on it (none: the computer's seats, plan and
+advice go through ``ComputerTurn.seat``, ``chose`` and ``advised``)."""
 
 
 def tree(name: str) -> ast.Module:

@@ -161,41 +161,21 @@ class Companion:
     def computers(self) -> dict[int, str]:
         return self.computer.computers
 
-    @computers.setter
-    def computers(self, seats: Mapping[int, str]) -> None:  # the table's older spelling
-        self.computer.seat(seats, self.computer.draw_seed)
-
     @property
     def draw_seed(self) -> int | None:
         return self.computer.draw_seed
-
-    @draw_seed.setter
-    def draw_seed(self, seed: int | None) -> None:  # the table's older spelling
-        self.computer.seat(self.computer.computers, seed)
 
     @property
     def plan(self) -> tuple[State, Action] | None:
         return self.computer.plan
 
-    @plan.setter
-    def plan(self, plan: tuple[State, Action]) -> None:  # the table's older spelling
-        self.computer.chose(*plan)
-
     @property
     def plan_failed(self) -> State | None:
         return self.computer.plan_failed
 
-    @plan_failed.setter
-    def plan_failed(self, state: State) -> None:  # the table's older spelling
-        self.computer.chose(state, None)
-
     @property
     def advice(self) -> tuple[State, int | None, Any] | None:
         return self.computer.advice
-
-    @advice.setter
-    def advice(self, found: tuple[State, int | None, Any]) -> None:  # the table's older spelling
-        self.computer.advised(*found)
 
     def say(self, code: str, **params: Any) -> None:
         """Set the message line: a code of ``view.MESSAGES`` with its parameters."""

@@ -350,7 +350,7 @@ class Keeper:
             self._resume()
             companion = self._current.companion
             if companion is not None:  # the board as the sensors feel it now
-                companion.set_board(set(companion.occupied))
+                companion.set_board(set(companion.board.occupied))
         self._writable_at_start()
         self.watch_space()
         return True

@@ -112,8 +112,7 @@ def open_game(session: Session, resolve: Resolver, *, board: set[str],
     companion = Companion(game, pieces, board=board, hints=session.hints, record=record,
                           settle=settle)
     # The computer's seats before any entry is replayed: a drawn card is checked against them.
-    companion.computers = seats
-    companion.draw_seed = session.draw_seed if seats and game.own_piles else None
+    companion.computer.seat(seats, session.draw_seed if seats and game.own_piles else None)
     fitted = replace(session, players=game.players, options=dict(game.options),
                      setup={c: p.to_json() for c, p in pieces.items()},
                      names=session.names[:game.players], colors=session.colors[:game.players],

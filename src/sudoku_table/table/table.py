@@ -544,7 +544,7 @@ class Table:
         with self._lock:
             self._thinking.done(search)
             if advice is not None and self._companion is c and c.state is state:
-                c.advice = (state, search.hand, advice)
+                c.computer.advised(state, search.hand, advice)
             self._bump()
         self._show()
 

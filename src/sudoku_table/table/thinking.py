@@ -51,10 +51,10 @@ def take_choice(search: Search, action: Action | None, detail: str) -> bool:
     game's plan; an end of turn counts at once (True then: the table keeps it)."""
     c, state = search.companion, search.state
     if action is None:
-        c.plan_failed = state
+        c.computer.chose(state, None)
         c.say("computer_failed", detail=detail)
         return False
-    c.plan = (state, action)
+    c.computer.chose(state, action)
     if isinstance(action, EndTurn):  # nothing to do on the board: it counts now
         c.commit(action)
         return True
