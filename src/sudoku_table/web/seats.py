@@ -56,8 +56,8 @@ def resolve_seat() -> None:
     shared panel). A token that holds no seat, or a phone calling what only the shared panel
     may, is refused (403) and nothing changes."""
     g.seat = None
-    if not request.path.startswith("/api/"):
-        return
+    if not request.path.startswith("/api/") or request.routing_exception is not None:
+        return  # not the API, or no such route or method: answered as such
     token = request.headers.get(SEAT_HEADER)
     if token is None and request.path == "/api/events":
         token = request.args.get("token")
