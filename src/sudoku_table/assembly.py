@@ -88,8 +88,8 @@ def open_panel(
         settings_path = data_dir / SETTINGS_NAME
         saved = settings.load(settings_path).get("brightness")
         if isinstance(saved, (int, float)) and not isinstance(saved, bool):
-            table.set_brightness(float(saved))
-        table.attach(hardware.sensors)
+            table.leds.set_brightness(float(saved))
+        table.sensors.attach(hardware.sensors)
         options: dict[str, Any] = {"SETTINGS_PATH": settings_path,
                                    "OVERLAY_PITCH_MM": config.board.square_mm}
         options.update(test_config or {})
