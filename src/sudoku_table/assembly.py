@@ -121,7 +121,7 @@ def open_speaker(config: Config, table: Table, app: Flask, simulated: bool) -> S
                       else AplayPlayer(device or "default"))
     speaker = Speaker(open_engine(config.speech), player, panel_speech.sentence_of,
                       panel_speech.settings_reader(panel_state(app)))
-    table.on_announcement(speaker.announce)
+    table.announcer.listen(speaker.announce)
     panel_speech.attach(app, speaker)
     return speaker
 

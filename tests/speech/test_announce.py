@@ -136,7 +136,7 @@ def texts(table: Any) -> list[str]:
 def test_a_new_game_says_the_game_and_whose_turn_then_each_move_once() -> None:
     table, clock, _ = make_table()
     said: list[announce.Announcement] = []
-    table.on_announcement(said.append)
+    table.announcer.listen(said.append)
     table.new_game("classic-sudoku", 2, names=NAMES)
     first = table.view()["table"]["say"]
     assert texts(table) == ["Classic-Sudoku: new game.", "Anna's turn."]

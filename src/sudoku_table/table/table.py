@@ -13,8 +13,9 @@ take-back made on the board).
 The table holds its parts, each owning its state: ``sensors`` (the board felt, ``sensing``),
 ``thinking`` (the computer's and the hint's searches), ``replay`` (a finished game shown on the
 LEDs, ``replaying``), ``ticker`` (the timer, ``ticking``), ``finished`` (the finished games and
-their import, ``finished``) and ``reviews``. They share its one lock and, under it, call
-``bump_locked`` after a change the players see; the frame is shown by ``show`` outside it.
+their import), ``reviews``, ``leds`` (``lighting``) and ``announcer`` (what the table says
+aloud, ``announce``). They share its one lock and, under it, call ``bump_locked`` after a
+change the players see; the frame is shown by ``show`` outside it.
 """
 
 from __future__ import annotations
@@ -83,7 +84,6 @@ class Table:
         self.cond = threading.Condition(self.lock)
         """Notified under the lock after every change (``wait_for_change`` and the parts')."""
         self.leds = LedOutput(display, self._leds_failed)
-        """The LED output: the newest frame shown outside the lock, the LED test, brightness."""
         self._resolve = resolve
         self._settle = settle
         self._notices = Notices()
@@ -99,23 +99,18 @@ class Table:
         """The version of the last change an input answers (``_answers``): an input made from
         an older view is stale."""
         self._computer = computer or ComputerConfig()
-        self._announcer = announce.Announcer()
+        self.announcer = announce.Announcer(self.lock)
         self._keeper = Keeper(Path(journal) if journal is not None else None, reserve=reserve,
                               checkpoint=checkpoint, clock=clock, current=self._current,
                               notices=self._notices, replay=self._replay_stored)
+        # the parts (the module's docstring says what each is)
         self.sensors = Sensors(self, self._current, self._keeper, self._notices, clock)
-        """The board the sensors feel, and their events (``sensing``)."""
         self.thinking = Thinking(self, self._computer, self._current, self._keeper)
-        """The computer's and the hint's searches (``thinking``)."""
         self.ticker = Ticker(self, self._current, self._keeper, clock)
-        """The timer: what waits for the board to settle or for the disk (``ticking``)."""
         self._keeper.open()
         self.finished = FinishedGames(self._keeper, self.lock, self._notices, self.bump_locked)
-        """The finished games kept in the journal, and their import (``finished``)."""
         self.reviews = Reviews(self._keeper.beside(".reviews"), self._computer, review_workers)
-        """The reviews of finished games, kept beside the journal (``reviews``)."""
         self.replay = Replaying(self, self.finished, self.reviews)
-        """A finished game replayed on the LEDs (``replaying``)."""
         with self.lock:
             self.bump_locked()
         if ticker if ticker is not None else clock is time.monotonic:
@@ -220,31 +215,17 @@ class Table:
             game_doc = companion.document()
         if table["message"] is None and self._notices:
             table["message"] = render(self._notices.last())
-        table["say"] = showing.said(self._announcer.last)
+        table["say"] = showing.said(self.announcer.last)
         view: View = {"game": game_doc, "table": table, "version": self.version}
         self._view = (self.version, view)
         return view
 
-    # --- what the table says aloud (``announce``) ---------------------------------------------
-
     def _announce_locked(self) -> None:
         c, look = self._companion, self._look
         now = announce.moment(c, look) if c is not None and look is not None else None
-        self._announcer.observe(now, self._current.seats())
+        self.announcer.observe(now, self._current.seats())
 
-    def on_announcement(self, listener: announce.Listener) -> None:
-        """Call ``listener`` with every new announcement, under the table's lock: it must
-        only queue it (the table's speaker speaks in a thread of its own)."""
-        with self.lock:
-            self._announcer.listen(listener)
-
-    def repeat_announcement(self) -> bool:
-        """Have the listeners say the last announcement again; False when there is none."""
-        with self.lock:
-            if self._announcer.last is None:
-                return False
-            self._announcer.repeat()
-            return True
+    # --- what the players see and wait for ------------------------------------------------------
 
     def view(self) -> View:
         """The view of docs/api.md: the state document and what the table shows and asks."""
@@ -293,18 +274,7 @@ class Table:
                 settle=self._settle)
         except RulesError as e:
             raise InputError(str(e)) from None
-        refused: CannotSave | None = None
-        with self.lock:
-            try:
-                self._start_locked(session, companion, replace)
-            except CannotSave as e:
-                refused = e  # nothing changed, but the view now says the table cannot save
-            self.bump_locked()
-            view = self.view_locked()
-        self.show()
-        if refused is not None:
-            raise refused
-        return view
+        return self._change(lambda: self._start_locked(session, companion, replace))
 
     def _start_locked(self, session: Session, companion: Companion, replace: bool) -> None:
         """Under the lock: the new game's start written first (a game the journal cannot keep
@@ -331,9 +301,9 @@ class Table:
         than its version: from before a restart), is refused with ``StaleInput``, which
         carries the current view."""
         parsed = parse_input(data)
-        refused: CannotSave | None = None
         version = parsed.pop("version", None)
-        with self.lock:
+
+        def answer_locked() -> None:
             if version is not None and not self._answered <= version <= self.version:
                 raise StaleInput(N_("the game changed before this tap arrived (on another "
                                     "phone or on the board): nothing was done; look again and "
@@ -347,11 +317,24 @@ class Table:
             except RulesError as e:
                 raise InputError(str(e)) from None
             except CannotSave as e:
-                refused = e  # nothing changed, but the view now says the table cannot save
                 if e.cause == OTHER and self._keeper.failure is not None:
                     e.cause = self._keeper.failure.cause  # the companion cannot know why
+                raise
             finally:
                 self._keeper.after(companion)
+
+        return self._change(answer_locked)
+
+    def _change(self, change_locked: Callable[[], None]) -> View:
+        """``change_locked`` under the lock, then the new view, shown. Its ``CannotSave`` is
+        raised once the view says that the table cannot save (nothing changed); any other
+        error leaves the view as it was."""
+        refused: CannotSave | None = None
+        with self.lock:
+            try:
+                change_locked()
+            except CannotSave as e:
+                refused = e
             self.bump_locked()
             view = self.view_locked()
         self.show()
