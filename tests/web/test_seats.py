@@ -82,7 +82,7 @@ def test_a_phone_acts_only_in_its_own_turn_and_never_as_the_shared_panel(
     second = _phone(client, 1)
     before = client.get("/api/state").get_json()["game"]
     refused = client.post("/api/input", json={"type": "end_turn"}, headers=_as(second))
-    assert refused.status_code == 422 and "not this phone's turn" in refused.get_json()["error"]
+    assert refused.status_code == 403 and "not this phone's turn" in refused.get_json()["error"]
     for path, body in (("/api/game", {"variant": "classic-sudoku"}),
                        ("/api/table/brightness", {"level": 0.5}),
                        ("/api/seats/0/join", {})):
@@ -90,7 +90,7 @@ def test_a_phone_acts_only_in_its_own_turn_and_never_as_the_shared_panel(
         assert answer.status_code == 403, path
         assert "own seat only" in answer.get_json()["error"]
     undo = client.post("/api/input", json={"type": "undo"}, headers=_as(second))
-    assert undo.status_code == 422 and "own seat only" in undo.get_json()["error"]
+    assert undo.status_code == 403 and "own seat only" in undo.get_json()["error"]
     assert client.post("/api/hint", json={}, headers=_as(second)).status_code == 403
     assert client.get("/api/state").get_json()["game"] == before
 

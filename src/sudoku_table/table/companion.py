@@ -41,7 +41,7 @@ from sudoku_table.rules.wording import N_
 from .board import Board, expected
 from .computer import ComputerTurn
 from .dealing import Dealer
-from .errors import CannotSave, InputError
+from .errors import CannotSave, InputError, NotYourSeat
 from .history import Held, History, Recorder
 from .line import Line
 from .moving import Motion, Moving
@@ -365,15 +365,15 @@ class Companion:
         """``InputError`` unless a seat's phone may send ``kind`` now: what its player does
         in their own turn, or telling that the card just dealt and played was another."""
         if kind not in SEAT_INPUTS:
-            raise InputError(N_("a player's phone plays its own seat only: do this on the "
-                                "shared panel"))
+            raise NotYourSeat(N_("a player's phone plays its own seat only: do this on the "
+                                 "shared panel"))
         if kind == "not_my_card":
             if self.history.last_player() != seat:
-                raise InputError(N_("only the player who put the last piece down can say it "
-                                    "was not their card"))
+                raise NotYourSeat(N_("only the player who put the last piece down can say it "
+                                     "was not their card"))
         elif self.state.to_move != seat or seat in self.computers:
-            raise InputError(N_("it is not this phone's turn: wait until the lights and the "
-                                "bar name its player"))
+            raise NotYourSeat(N_("it is not this phone's turn: wait until the lights and the "
+                                 "bar name its player"))
 
     def _while_held(self, kind: str) -> None:
         """Only Undo is heard while an entry waits to be saved: it gives the entry up."""

@@ -251,7 +251,7 @@ def hint() -> Response:
     live stream, or GET /api/state). Changes nothing in the game, so it needs no PIN."""
     json_body()
     require_turn()
-    return jsonify(present(_panel(), _panel().table.hint()))
+    return jsonify(present(_panel(), _panel().table.thinking.hint()))
 
 
 @api.post("/sim/square")
@@ -264,7 +264,7 @@ def sim_square() -> Response:
     body = json_body()
     where, occupied = body["square"], body["occupied"]
     simulator.set_square(where, occupied)
-    panel.table.wait_for_occupied(where, occupied, 1.0)
+    panel.table.sensors.wait_for_occupied(where, occupied, 1.0)
     return jsonify(_view())
 
 
@@ -282,7 +282,7 @@ def sim_clear() -> Response:
     for k, where in enumerate(squares):  # a sweeping hand: one piece every SIM_CLEAR_STEP
         simulator.set_square(where, False, at=start + k * SIM_CLEAR_STEP)
     for where in squares:  # each counts once it has been off its square for the settle time
-        panel.table.wait_for_occupied(where, False, 1.0 + len(squares) * SIM_CLEAR_STEP)
+        panel.table.sensors.wait_for_occupied(where, False, 1.0 + len(squares) * SIM_CLEAR_STEP)
     return jsonify(_view())
 
 
@@ -296,7 +296,7 @@ def _reading() -> tuple[Shelf, Callable[[], None]]:
     reads at once, one host not all of them: see ``streaming``). The caller gives the place
     back with the function returned (once the answer has ended)."""
     panel = _panel()
-    shelf = panel.table.shelf()
+    shelf = panel.table.finished.shelf()
     if shelf is None:
         raise ApiError(N_("the table keeps no save file, so it has no finished games"), 404)
     host = request.remote_addr or "?"
@@ -457,8 +457,9 @@ def import_games() -> Response:
     request.max_content_length = largest  # Flask's own limit is the 16 KiB of other bodies
     body = _Body(request.stream, largest)
     try:
-        plan = _panel().table.import_file(body, int(current_app.config["IMPORT_MAX_GROWTH"]),
-                                          separate=size is None or size > SEPARATE_BYTES)
+        plan = _panel().table.finished.import_file(
+            body, int(current_app.config["IMPORT_MAX_GROWTH"]),
+            separate=size is None or size > SEPARATE_BYTES)
     except _TooLarge:
         raise ApiError(N_("the file is too large: {size} MB; the table takes files of up to "
                           "{most} MB"), 413, params={"size": _megabytes(body.count),
@@ -587,7 +588,7 @@ def table_sound() -> Response:
 @api.post("/table/led-test")
 def led_test() -> Response:
     setting_body()
-    _panel().table.led_test(step=LED_TEST_STEP)
+    _panel().table.leds.test(step=LED_TEST_STEP)
     # The order and pace of the test, so that the panel can show the same on its drawing.
     return jsonify({"ok": True, "squares": list(SQUARES), "step": LED_TEST_STEP})
 
@@ -602,14 +603,14 @@ def brightness() -> Response:
     panel = _panel()
     before = settings.brightness(panel)
     try:
-        panel.table.set_brightness(float(level))
+        panel.table.leds.set_brightness(float(level))
     except (ValueError, RulesError) as e:
         raise ApiError(str(e)) from None
     try:
         settings.save_brightness(panel, float(level))
     except settings.NotSaved:
         if before is not None:  # not kept, so not shown either: the LEDs go back
-            panel.table.set_brightness(before)
+            panel.table.leds.set_brightness(before)
         raise
     return jsonify({"brightness": float(level)})
 

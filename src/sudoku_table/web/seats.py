@@ -168,6 +168,8 @@ def claim() -> Response:
                           "panel"))
     try:
         found = seating().claim(game_key(), token=token, code=code)
+        if found is not None:
+            _panel().table.touch()  # every panel's list of phones shows it
     except OSError:
         raise ApiError(N_("the table cannot save which phone plays the seat (its card is "
                           "full or failing): nothing changed; try again"), 503) from None
@@ -192,7 +194,8 @@ def leave(seat: int) -> Response:
     if mine is None:
         require_pin(body)
     try:
-        seating().leave(game_key(), seat)
+        if seating().leave(game_key(), seat):
+            _panel().table.touch()  # the lost phone's live view ends, the panels show it
     except OSError:
         raise ApiError(N_("the table cannot save which phone plays the seat (its card is "
                           "full or failing): nothing changed; try again"), 503) from None
