@@ -793,7 +793,7 @@
       const has = phones.has(i);
       rows.push(el("li", { "data-seat": String(i), "data-phone": has ? "true" : "false" },
         el("span", { class: "phone-who" }, swatch(i), " ", el("strong", { text: playerName(i) }),
-           has ? el("span", { class: "muted small", text: ` \u00b7 ${t("plays on a phone")}` }) : null),
+           has ? el("span", { class: "muted small", text: " \u00b7 " + t("plays on a phone") }) : null),
         has ? el("button", { type: "button", class: "secondary", "data-action": "take-back",
                              text: t("Take back"), onclick: () => takeBack(i) })
           : el("button", { type: "button", class: "primary", "data-action": "join",
@@ -894,7 +894,8 @@
       checkSeat.lost = true;
       if (stopViews) stopViews();
       Panel.keepSeat(null);
-      $("lost-text").textContent = `${e.message} ${t("Join again with a new code from the table's panel, or use this phone as the shared panel.")}`;
+      $("lost-text").textContent = e.message + " " +
+        t("Join again with a new code from the table's panel, or use this phone as the shared panel.");
       document.body.dataset.seatLost = "true";
       $("lost-dialog").showModal();
     }
