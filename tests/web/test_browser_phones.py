@@ -217,10 +217,16 @@ def test_three_phones_and_the_table_deals_in_kosmos(table: Table) -> None:
         assert page.is_hidden("#your-turn")
     assert len(set(played)) == 6
     # Cleo put down another card than the one dealt: one tap, and the bar says what to swap.
-    last = table.view()["table"]["moves"][-1]
-    assert last["player"] == 2
+    said = table.view()["table"]["message_code"]
+    assert said["code"] == "action" and said["params"]["player"] == 2
+    actions = api(url, "/api/record")[1]["actions"]
     cleo.page.click("#not-my-card")
     cleo.page.wait_for_selector("#not-my-card", state="hidden")
+    last = actions[-1]
+    for page in (cleo.page, panel.page):
+        page.wait_for_function("t => document.querySelector('#message').textContent.includes(t)",
+                               arg=f"put the {last['number']} on {last['cell']}")
+    assert api(url, "/api/record")[1]["actions"] == actions, "the game keeps the dealt card"
     # A phone cannot act for another seat, and is told why.
     status, answer = api(url, "/api/input", {"type": "undo"}, token=table.token(ben))
     assert status == 403 and "turn" in answer["error"]

@@ -25,9 +25,9 @@
   // Taps are sent one after another, in the order they were made: none is dropped.
   let queue = Promise.resolve();
   const mine = Panel.seat(); // this phone's seat ({seat, token}), or null: the shared panel
+  if (mine) document.body.dataset.seat = String(mine.seat);
   let stopViews = null;
   let joining = null; // the seat whose code the join dialog shows
-  let notMineAt = -1; // "That was not my card" was tapped after this many moves
 
   const endWords = (code) => said("end", code) || t("nobody can move any more");
 
@@ -174,6 +174,7 @@
           : t("Put a {piece} on the board, then tap its number.", { piece: word });
         return first;
       }
+      case "place_dealt": return dealtSentence(next, game);
       case "computer_thinking": return t("The computer is thinking\u2026");
       case "computer_hand": return t(piecesOf(game).computer_draws);
       case "computer_place": return t("Put the computer's {number} on {square}.", p);
@@ -435,6 +436,12 @@
     $("hint-why").hidden = !hint || hint.status !== "ready" || !(hint.reasons || []).length;
     if (!hint) return;
     box.dataset.status = hint.status;
+    if (hint.status === "private") {
+      // A hint about a dealt card is shown on the phone of the player it is for only.
+      $("hint-action").textContent = t("The hint is on {player}'s phone.", { player: playerName(hint.player) });
+      $("hint-reasons").replaceChildren();
+      return;
+    }
     if (hint.status !== "ready") {
       $("hint-action").textContent = t("Looking for a good move\u2026");
       $("hint-reasons").replaceChildren();
@@ -734,18 +741,35 @@
                  piece: t("That was not my piece") },
       whose: { card: t("{player}'s card", params), stone: t("{player}'s stone", params),
                piece: t("{player}'s piece", params) },
+      take: { card: t("Take the {number} from the open cards and put it on the board.", params),
+              stone: t("Take the {number} from the open stones and put it on the board.", params) },
+      shown: { card: t("Tap \"Show my card\" to see your card, then take it from the open ones and put it on the board.", params),
+               stone: t("Tap \"Show my stone\" to see your stone, then take it from the open ones and put it on the board.", params) },
     };
-    return SAYINGS[kind][word] || SAYINGS[kind].piece;
+    return SAYINGS[kind][word] || SAYINGS[kind].piece || SAYINGS[kind].card;
   }
 
-  // The last move, when it was a placement by a person (whose dealt card it was).
-  function lastDealtPlacement() {
-    const moves = view.table.moves || [];
-    const last = moves[moves.length - 1];
-    if (!view.table.deal || !last || !last.action || last.action.type !== "place") return null;
-    if (last.player === null || last.player === undefined) return null;
-    if ((view.table.computers || {})[String(last.player)]) return null;
-    return { seat: last.player, at: moves.length };
+  // The mover takes the card the table dealt: on their own phone, which one; on the shared
+  // panel for a player without a phone, how to see it; else the table's words (the phone
+  // shows it).
+  function dealtSentence(next, game) {
+    const hand = view.table.hand;
+    if (mine && next.actor === mine.seat && typeof hand === "number") {
+      return pieceSaying(game, "take", { number: hand });
+    }
+    if (!mine && !(view.table.phones || []).includes(next.actor)) return pieceSaying(game, "shown");
+    const words = said("next", next.code, { ...next.params, piece: t(piecesOf(game).one) });
+    return words ? `${sentence(words)}.` : "";
+  }
+
+  // The seat whose dealt card was just put down (the table's message says that placement),
+  // or null: no other word of the table came since.
+  function justPlaced() {
+    const code = view.table.message_code;
+    const p = (code && code.params) || {};
+    if (!view.table.deal || !code || code.code !== "action" || !p.action || p.action.type !== "place") return null;
+    if (p.player === null || p.player === undefined) return null;
+    return (view.table.computers || {})[String(p.player)] ? null : p.player;
   }
 
   function renderSeat(game) {
@@ -760,9 +784,9 @@
     show.textContent = pieceSaying(game, "show");
     if ($("card-dialog").open && $("card-dialog").dataset.seat !== String(next.actor)) hideCard();
     // Right after a placement of a dealt card: one tap says another card went down.
-    const placed = lastDealtPlacement();
-    const placedHere = placed && (mine ? placed.seat === mine.seat : !phones.has(placed.seat));
-    $("not-my-card").hidden = !placedHere || game.over || failing || notMineAt === placed.at;
+    const placed = justPlaced();
+    const placedHere = placed !== null && (mine ? placed === mine.seat : !phones.has(placed));
+    $("not-my-card").hidden = !placedHere || game.over || failing;
     $("not-my-card").textContent = pieceSaying(game, "notMine");
     if (!mine) return;
     if (view.table.seat !== undefined && view.table.seat !== mine.seat) checkSeat();
@@ -904,11 +928,7 @@
   function bindSeats() {
     $("show-card").addEventListener("click", showCard);
     $("card-dialog").addEventListener("click", hideCard);
-    $("not-my-card").addEventListener("click", () => {
-      const placed = lastDealtPlacement();
-      if (placed) notMineAt = placed.at;
-      return sendInput({ type: "not_my_card" });
-    });
+    $("not-my-card").addEventListener("click", () => sendInput({ type: "not_my_card" }));
     $("join-dialog").addEventListener("close", () => { joining = null; clearTimeout(joinSeat.timer); });
     $("leave-seat").addEventListener("click", leaveSeat);
     $("lost-shared").addEventListener("click", () => window.location.replace("/play"));
