@@ -371,15 +371,16 @@ class Table:
                  names: list[str] | None = None, replace: bool = False,
                  colors: list[str] | None = None,
                  computers: Mapping[Any, str] | None = None,
-                 computer_draws: bool = False) -> View:
+                 computer_draws: bool = False, deal: bool = False) -> View:
         """Start a game (the previous unfinished one stays in the journal); returns the view.
 
         ``computers`` names the seats the computer plays, with its level (``{1: "strong"}``);
-        ``computer_draws``: the table draws the computer's cards (games with own piles only).
+        ``computer_draws``: the table draws the computer's cards (games with own piles only);
+        ``deal``: the table deals every seat's cards or stones (games with hidden hands).
         A running game that has actions is replaced only with ``replace`` (``ConfirmNeeded``
         otherwise): the players are asked first."""
         asked = sessions.requested(variant, players, options, setup, hints, names, colors,
-                                   computers, computer_draws)
+                                   computers, computer_draws, deal)
         try:
             session, companion = sessions.open_game(asked, self._resolve, board=self._occupied,
                                                     record=self._write, settle=self._settle)
@@ -415,8 +416,9 @@ class Table:
         companion.set_board(self._occupied)
         sessions.begin(companion)
 
-    def input(self, data: Mapping[str, Any]) -> View:
+    def input(self, data: Mapping[str, Any], seat: int | None = None) -> View:
         """One panel input of docs/api.md; ``InputError`` (changing nothing) if unusable.
+        ``seat``: sent by that seat's own phone, which acts for its own seat only.
 
         With ``version`` (the view the input was made from), an input older than the last
         change it answers (``showing.answers``), or from a view this table never showed (newer
@@ -435,7 +437,7 @@ class Table:
                 raise InputError(N_("no game is running: choose a game first"))
             self._end_replay_locked()
             try:
-                companion.input(parsed)
+                companion.input(parsed, seat)
             except RulesError as e:
                 raise InputError(str(e)) from None
             except CannotSave as e:
@@ -450,6 +452,13 @@ class Table:
         if refused is not None:
             raise refused
         return view
+
+    def hand(self, seat: int) -> showing.Hand | None:
+        """Seat ``seat``'s own card or stone now, where the table deals it (``showing.hand``):
+        for that seat's phone only, never part of the shared view."""
+        with self._lock:
+            companion = self._companion
+            return showing.hand(companion, seat) if companion is not None else None
 
     def record(self) -> dict[str, Any] | None:
         """The current game's record (docs/records.md), or None before a game is chosen."""

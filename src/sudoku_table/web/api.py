@@ -16,7 +16,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any, TypeVar
 
-from flask import Blueprint, Response, current_app, jsonify, request, stream_with_context
+from flask import Blueprint, Response, current_app, g, jsonify, request, stream_with_context
 
 from sudoku_table import power as power_control
 from sudoku_table.rules.errors import RulesError
@@ -30,6 +30,7 @@ from sudoku_table.version import current as current_version
 from . import PanelState, catalog, i18n, palette, settings
 from .errors import ApiError, said
 from .markdown import render
+from .seats import require_turn
 from .security import check_request, input_needs_pin, require_pin
 from .streaming import paced, release_once
 from .validation import json_body, query
@@ -208,8 +209,9 @@ def new_game() -> Response:
         variant, body.get("players"), body.get("options") or {}, body.get("setup"),
         hints=body.get("hints", False), names=names, replace=body.get("replace", False),
         colors=body.get("colors") or [], computers=body.get("computers") or {},
-        computer_draws=body.get("computer_draws", False),
+        computer_draws=body.get("computer_draws", False), deal=body.get("deal", False),
     )
+    panel.seating.new_game(panel.table.game_id)
     return jsonify(present(panel, view))
 
 
@@ -234,9 +236,11 @@ def game_input_endpoint() -> Response:
     data = {k: v for k, v in body.items() if k != "pin"
             and not (k == "owner" and v is None)}  # no owner: the table assumes the mover's
     panel = _panel()
-    if panel.pin.enabled and input_needs_pin(data, panel.table.view()["table"].get("prompt")):
+    seat = g.get("seat")  # a seat's phone plays its own seat, without the PIN
+    if seat is None and panel.pin.enabled and \
+            input_needs_pin(data, panel.table.view()["table"].get("prompt")):
         require_pin(body)
-    view = panel.table.input(data)
+    view = panel.table.input(data, seat)
     return jsonify(present(_panel(), view))
 
 
@@ -246,6 +250,7 @@ def hint() -> Response:
     ``{"status": "thinking"}``; the advised action and its reasons follow as a new view (the
     live stream, or GET /api/state). Changes nothing in the game, so it needs no PIN."""
     json_body()
+    require_turn()
     return jsonify(present(_panel(), _panel().table.hint()))
 
 
