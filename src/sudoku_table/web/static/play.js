@@ -741,6 +741,8 @@
                  piece: t("That was not my piece") },
       whose: { card: t("{player}'s card", params), stone: t("{player}'s stone", params),
                piece: t("{player}'s piece", params) },
+      fitsNowhere: { card: t("Your {number} fits nowhere: set it aside.", params),
+                     stone: t("Your {number} fits nowhere: lay it face down on an empty square as a joker.", params) },
       take: { card: t("Take the {number} from the open cards and put it on the board.", params),
               stone: t("Take the {number} from the open stones and put it on the board.", params) },
       shown: { card: t("Tap \"Show my card\" to see your card, then take it from the open ones and put it on the board.", params),
@@ -755,7 +757,8 @@
   function dealtSentence(next, game) {
     const hand = view.table.hand;
     if (mine && next.actor === mine.seat && typeof hand === "number") {
-      return pieceSaying(game, "take", { number: hand });
+      const stuck = view.table.hand_do === "set_aside" || view.table.hand_do === "joker";
+      return pieceSaying(game, stuck ? "fitsNowhere" : "take", { number: hand });
     }
     if (!mine && !(view.table.phones || []).includes(next.actor)) return pieceSaying(game, "shown");
     const words = said("next", next.code, { ...next.params, piece: t(piecesOf(game).one) });
@@ -801,8 +804,18 @@
     $("hand-label").textContent = pieceSaying(game, "yours");
     $("hand-number").textContent = hand === null ? "" : String(hand);
     document.body.dataset.myTurn = myTurn ? "true" : "false";
-    // A seat plays; starting games and the simulated board are the shared panel's.
+    // A dealt card that fits nowhere is set aside with one tap.
+    const aside = myTurn && hand !== null && view.table.hand_do === "set_aside";
+    $("set-aside-dealt").hidden = !aside || failing;
+    $("set-aside-dealt").textContent = aside ? t("Set the {number} aside", { number: hand }) : "";
+    if (aside) $("discard").hidden = true;
+    // A seat plays; starting games, taking back, the hints switch and the simulated board are
+    // the shared panel's.
     $("rematch").hidden = true;
+    $("undo").hidden = true;
+    $("redo").hidden = true;
+    $("hints-switch").hidden = true;
+    $("hint-off").hidden = true;
     $("another").hidden = true;
     const tools = $("sim-tools");
     if (tools) tools.hidden = true;
@@ -869,7 +882,8 @@
   function takeBack(i) {
     if (!window.confirm(t("Take {player}'s seat back from their phone? That phone stops playing it; the seat can join on a phone again.",
                           { player: playerName(i) }))) return;
-    return send(`/api/seats/${i}/leave`, {});
+    // The answer names the seat freed, not the view: the view is read again to show it.
+    return send(`/api/seats/${i}/leave`, {}).then(() => get("/api/state").then(render, () => {}));
   }
 
   async function showCard() {
@@ -884,6 +898,10 @@
     dialog.dataset.seat = String(actor);
     $("card-title").textContent = pieceSaying(view.game, "whose", { player: playerName(actor) });
     $("card-number").textContent = String(answer.hand);
+    const todo = { set_aside: t("It fits nowhere: set it aside."),
+                   joker: t("It fits nowhere: lay it face down on an empty square as a joker.") };
+    $("card-do").hidden = !todo[answer.do];
+    $("card-do").textContent = todo[answer.do] || "";
     if (!dialog.open) dialog.showModal();
     clearTimeout(showCard.timer);
     showCard.timer = setTimeout(hideCard, 5000);
@@ -927,6 +945,9 @@
 
   function bindSeats() {
     $("show-card").addEventListener("click", showCard);
+    $("set-aside-dealt").addEventListener("click", () => {
+      if (typeof view.table.hand === "number") sendInput({ type: "discard", number: view.table.hand });
+    });
     $("card-dialog").addEventListener("click", hideCard);
     $("not-my-card").addEventListener("click", () => sendInput({ type: "not_my_card" }));
     $("join-dialog").addEventListener("close", () => { joining = null; clearTimeout(joinSeat.timer); });
