@@ -239,10 +239,20 @@ def test_sudoku_family_with_a_player_without_a_phone(table: Table) -> None:
     """Two players, the table dealing: Anna plays from her phone, Ben from the shared panel,
     which shows his stone on his turn (hidden again after a tap)."""
     url, panel = table.url, table.panel
-    status, _ = api(url, "/api/game", {"variant": "sudoku-family", "players": 2, "deal": True,
-                                       "names": ["Anna", "Ben"]})
-    assert status == 200
-    panel.page.goto(url + "/play")
+    # The start form offers the deal in a game with hidden stones, and says what it means.
+    page = panel.page
+    page.goto(url + "/")
+    page.click("[data-variant='vierer-dominari']")
+    assert page.is_hidden("#deal-box"), "nothing is hidden in a DOMINARI game: nothing to deal"
+    page.click("[data-variant='sudoku-family']")
+    page.click("#player-count [data-players='2']")
+    page.fill("#player-names input[data-player='0']", "Anna")
+    page.fill("#player-names input[data-player='1']", "Ben")
+    assert "sorted by number" in page.text_content("#deal-help")
+    page.check("#deal")
+    page.click("#start-game")
+    page.wait_for_url("**/play")
+    assert table.view()["table"]["deal"] is True
     panel.page.wait_for_selector("#phones li[data-seat='1'] [data-action='join']")
     anna = table.join_by_link(0)
     panel.page.wait_for_selector("#phones li[data-seat='0'][data-phone='true'] "

@@ -36,7 +36,10 @@
       status(t("Joined. Opening the game\u2026"));
       window.location.replace("/play");
     } catch (e) {
-      fail(e.message + " " + t("Ask for a new code at the table's panel: Phones, then \"Join on a phone\"."));
+      // The table's answer says what to do; a phone that reached no table gets the way back.
+      const said = e.message.charAt(0).toLocaleUpperCase(Panel.language()) + e.message.slice(1);
+      fail(e.status ? said
+        : said + " " + t("Ask for a new code at the table's panel: Phones, then \"Join on a phone\"."));
     }
   }
 
