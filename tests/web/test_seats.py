@@ -149,7 +149,7 @@ def test_the_dealt_card_reaches_no_other_device(client: FlaskClient) -> None:
         card = client.get("/api/state", headers=_as(phones[mover])).get_json()["table"]["hand"]
         assert isinstance(card, int)
         client.post("/api/hint", json={}, headers=_as(phones[mover]))
-        client.application.extensions["sudoku_table"].table.wait_for_computer(10)
+        client.application.extensions["sudoku_table"].table.thinking.wait_for_computer(10)
         seen = [client.get("/api/state").get_json(), client.get("/api/record").get_json(),
                 _first_live_view(client, None)]
         for other in (s for s in range(3) if s != mover):
