@@ -256,3 +256,17 @@ def test_bindings_outlive_a_restart_and_end_with_the_game(tmp_path: Any) -> None
     assert again.seat_of(7, own) == 2
     assert again.seat_of(8, own) is None  # another game: every seat free
     assert "own" not in path.read_text() and own not in path.read_text()
+
+
+def test_a_computer_seat_draws_its_own_card_from_the_deal(client: FlaskClient) -> None:
+    """With the table dealing, the computer needs nobody to turn its card over: the table
+    draws it and the bar names the card to take from the open ones."""
+    _kosmos(client, players=2, computers={"1": "easy"})
+    table = client.application.extensions["sudoku_table"].table
+    card = table.hand(0)["number"]
+    sim_put(client, _free_square_for(client, card))
+    assert table.thinking.wait_for_computer(30)
+    view = client.get("/api/state").get_json()
+    assert view["game"]["to_move"] == 1
+    assert view["table"]["next"]["code"].startswith("computer_draw_"), view["table"]["next"]
+    assert view["table"]["prompt"] is None or view["table"]["prompt"]["kind"] != "hand"
