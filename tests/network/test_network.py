@@ -140,3 +140,61 @@ def test_two_links_meet_through_a_real_broker_and_survive_its_restart(
     finally:
         reader.stop()
         writer.stop()
+
+
+def _wait(condition: Any, seconds: float = 15.0) -> bool:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if condition():
+            return True
+        time.sleep(0.02)
+    return bool(condition())
+
+
+@pytest.mark.slow
+def test_two_tables_play_one_game_through_a_real_broker_that_restarts(
+        mosquitto: Mosquitto) -> None:
+    """A guest table's seat proposes, the host orders, both lines stay the same; the broker
+    is stopped and started mid-game and nothing is lost or doubled."""
+    import random
+
+    from sudoku_table.network.endpoints import GuestEnd, HostEnd
+    from sudoku_table.network.hosting import GameLine, Guest, Host
+    from sudoku_table.rules.game import variant_class
+
+    keys, seat = GameKeys.new(), SeatKeys.new(1)
+    game = variant_class("classic-sudoku")(2, {})
+    host = Host(GameLine.start(game), HostKey(), {1: seat.proposing})
+    guest = Guest(GameLine.start(variant_class("classic-sudoku")(2, {})), host.key.public())
+    broker = parse_broker(mosquitto.url)
+    ends: dict[str, Any] = {}
+    host_link = Link(broker, "host-table", lambda t, p: ends["host"].handle(t, p))
+    guest_link = Link(broker, "guest-table", lambda t, p: ends["guest"].handle(t, p))
+    ends["host"] = HostEnd(host_link, keys, host)
+    ends["guest"] = GuestEnd(guest_link, keys, seat, guest)
+    for link in (host_link, guest_link):
+        link.start()
+        assert link.connected.wait(10)
+    rng = random.Random(3)
+    try:
+        for turn in range(16):
+            if turn == 8:
+                mosquitto.stop()
+                assert _wait(lambda: not guest_link.connected.is_set())
+                mosquitto.start()
+                assert host_link.connected.wait(20) and guest_link.connected.wait(20)
+                ends["guest"].catch_up()
+            state = host.line.state
+            action = rng.choice(list(game.legal_actions(state)))
+            if game.actor(state, action) == 1:
+                ends["guest"].propose(action)
+            else:
+                ends["host"].act(action)
+            assert _wait(lambda n=turn + 1: len(host.line.actions) == n
+                         and guest.line.actions == host.line.actions), turn
+        assert _wait(lambda: guest.line.actions == host.line.actions)
+        assert guest.line.hash() == host.line.hash()
+        assert ends["guest"].diverged is None
+    finally:
+        host_link.stop()
+        guest_link.stop()
