@@ -766,6 +766,17 @@
     Speech.follow(next);
     document.body.dataset.version = String(view.version ?? "");
     document.body.dataset.rendered = "true";
+    markMore();
+  }
+
+  // Sideways and on a desktop the column beside the board scrolls by itself: while more of it
+  // lies below (the scores, the cards set aside), its foot says so.
+  function markMore() {
+    const side = document.querySelector(".play-side");
+    const scrolls = getComputedStyle(side).overflowY !== "visible";
+    const more = scrolls && side.scrollHeight - side.scrollTop - side.clientHeight > 8;
+    if (more) side.dataset.more = t("More below") + " \u25be";
+    else delete side.dataset.more;
   }
 
   // --- Phones: a player's own phone, and the shared panel's offer of seats to phones --------
@@ -1081,6 +1092,8 @@
     Speech.bind($("speech"), $("repeat"));
     if (simulated) $("sim-clear").addEventListener("click", () => send("/api/sim/clear", {}));
     bindSeats();
+    document.querySelector(".play-side").addEventListener("scroll", markMore, { passive: true });
+    window.addEventListener("resize", markMore);
     await Panel.ready;
     showSound();
     try {
