@@ -23,9 +23,11 @@ import argparse
 import json
 import math
 import sys
-from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Sequence
+from typing import Annotated
 from xml.sax.saxutils import escape, quoteattr
+
+from pydantic import Field, Strict
 
 from .rules.drawing import (
     CellDrawing,
@@ -40,6 +42,7 @@ from .rules.errors import RulesError
 from .rules.game import Game, new_game
 from .rules.squares import SIZE, parse_square
 from .rules.wording import N_
+from .sections import Says, Section
 
 __all__ = ["DEFAULT_PITCH_MM", "BoardConfig", "OverlayError", "clue_squares", "lattice_links",
            "main", "marked_cells", "region_of", "render", "square_centre"]
@@ -76,23 +79,19 @@ class OverlayError(ValueError):
     """A request for an overlay that cannot be drawn (unknown variant, bad options)."""
 
 
-@dataclass(frozen=True, slots=True)
-class BoardConfig:
+MIN_PITCH_MM = 5.0
+MAX_PITCH_MM = 200.0
+"""The square pitches a board may have (``[board] square_mm``)."""
+
+SquareMm = Annotated[float, Strict(), Field(ge=MIN_PITCH_MM, le=MAX_PITCH_MM, allow_inf_nan=False),
+                     Says(f"must be between {MIN_PITCH_MM:g} and {MAX_PITCH_MM:g}", always=True)]
+
+
+class BoardConfig(Section):
     """The ``[board]`` section of the table's config file: the physical board."""
 
-    square_mm: float = DEFAULT_PITCH_MM
-    """Distance between the centres of neighbouring squares."""
-
-    @classmethod
-    def from_section(cls, raw: Mapping[str, object]) -> BoardConfig:
-        """The checked section (``OverlayError`` names the bad key)."""
-        if "square_mm" not in raw:
-            return cls()
-        value = raw["square_mm"]
-        if (isinstance(value, bool) or not isinstance(value, int | float)
-                or not math.isfinite(value) or not 5 <= value <= 200):
-            raise OverlayError(f"board.square_mm must be between 5 and 200, got {value!r}")
-        return cls(float(value))
+    square_mm: SquareMm = DEFAULT_PITCH_MM
+    """Distance between the centres of neighbouring squares, in millimetres (5 to 200)."""
 
 
 # --- the drawing on paper ---------------------------------------------------------------------
