@@ -55,12 +55,12 @@ class Rig:
         self.matrix = ReedMatrix(sensors, pin_factory=self.board.factory, clock=self.clock)
         self.table = Table(None, clock=self.clock, ticker=False)
         self.table.new_game(variant)
-        self.table.set_board(self.matrix.occupied())
-        self.matrix.listen(self.table.handle_sensor, self.table.handle_fault,
-                           self.table.handle_felt)
+        self.table.sensors.set_board(self.matrix.occupied())
+        sensors = self.table.sensors
+        self.matrix.listen(sensors.handle_sensor, sensors.handle_fault, sensors.handle_felt)
 
     def until(self, when: float) -> None:
-        scan_until(self.matrix, self.clock, when, self.table.tick)
+        scan_until(self.matrix, self.clock, when, self.table.ticker.tick)
 
     def seen(self) -> tuple[int, Any, Any]:
         """What a ghost would change: the actions, the prompt, a landing's message."""
@@ -127,7 +127,7 @@ def model_latency(changes: int, seed: int) -> list[float]:
     rng = random.Random(seed)
     rig = Rig("vierer-dominari", [], seed, SensorConfig())
     frames: list[tuple[float, Any]] = []
-    rig.table._leds.display = Recorder(rig.clock, frames)  # the table's only display
+    rig.table.leds.display = Recorder(rig.clock, frames)  # the table's only display
     out = []
     try:
         for _ in range(changes):

@@ -20,15 +20,15 @@ import sys
 import tempfile
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from sudoku_table.config import load_config  # noqa: E402
 from sudoku_table.firmware.backend import open_hardware  # noqa: E402
-from sudoku_table.firmware.ports import SensorEvent  # noqa: E402
+from sudoku_table.firmware.ports import SensorEvent, SensorFault, SensorSource  # noqa: E402
 from sudoku_table.table import Table  # noqa: E402
 from sudoku_table.web import create_app  # noqa: E402
 from sudoku_table.web.server import PanelServer  # noqa: E402
@@ -38,20 +38,31 @@ BUDGET_MS = 100.0
 SQUARES = [f"{f}{r}" for f in "abcdef" for r in range(1, 7)]
 
 
-class TimedTable(Table):
-    """The table, noting when each debounced sensor event arrives."""
+class TimedSensors:
+    """The simulated sensors, noting when each debounced sensor event reaches the table."""
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
+    def __init__(self, source: SensorSource) -> None:
+        self._source = source
         self.arrivals: dict[tuple[str, bool, int], float] = {}
         self.counts: dict[tuple[str, bool], int] = {}
-        super().__init__(*args, **kwargs)
 
-    def handle_sensor(self, event: SensorEvent) -> None:
-        key = (event.square, bool(event.occupied))
-        n = self.counts.get(key, 0) + 1
-        self.counts[key] = n
-        self.arrivals[(*key, n)] = time.perf_counter()
-        super().handle_sensor(event)
+    def occupied(self) -> frozenset[str]:
+        return self._source.occupied()
+
+    def start(self, on_event: Callable[[SensorEvent], None],
+              on_fault: Callable[[SensorFault], None] | None = None,
+              on_felt: Callable[[SensorEvent], None] | None = None) -> None:
+        def timed(event: SensorEvent) -> None:
+            key = (event.square, bool(event.occupied))
+            n = self.counts.get(key, 0) + 1
+            self.counts[key] = n
+            self.arrivals[(*key, n)] = time.perf_counter()
+            on_event(event)
+
+        self._source.start(timed, on_fault, on_felt)
+
+    def stop(self) -> None:
+        self._source.stop()
 
 
 class Phone(threading.Thread):
@@ -123,8 +134,9 @@ def main() -> int:
     with tempfile.TemporaryDirectory() as data:
         config = load_config(None)
         hardware = open_hardware(config.hardware, simulate=True)
-        table = TimedTable(display=hardware.display, journal=Path(data) / "journal.sqlite3")
-        table.attach(hardware.sensors)
+        table = Table(display=hardware.display, journal=Path(data) / "journal.sqlite3")
+        sensors = TimedSensors(hardware.sensors)
+        table.sensors.attach(sensors)
         app = create_app(table, hardware=hardware, config=config.panel)
         server = PanelServer(app, "127.0.0.1", 0)
         serving = threading.Thread(target=server.run, daemon=True)
@@ -146,14 +158,14 @@ def main() -> int:
             square = SQUARES[(i // 2) % len(SQUARES)]
             occupied = i % 2 == 0
             key = (square, occupied)
-            n = table.counts.get(key, 0) + 1
+            n = sensors.counts.get(key, 0) + 1
             t_hand = time.perf_counter()
             simulator.set_square(square, occupied)
             deadline = t_hand + 2.0
             while time.perf_counter() < deadline and not all(
                     (*key, n) in p.seen for p in phones):
                 time.sleep(0.0005)
-            arrival = table.arrivals.get((*key, n))
+            arrival = sensors.arrivals.get((*key, n))
             if arrival is None or not all((*key, n) in p.seen for p in phones):
                 missed += 1
                 continue

@@ -88,8 +88,8 @@ def open_panel(
         settings_path = data_dir / SETTINGS_NAME
         saved = settings.load(settings_path).get("brightness")
         if isinstance(saved, (int, float)) and not isinstance(saved, bool):
-            table.set_brightness(float(saved))
-        table.attach(hardware.sensors)
+            table.leds.set_brightness(float(saved))
+        table.sensors.attach(hardware.sensors)
         options: dict[str, Any] = {"SETTINGS_PATH": settings_path,
                                    "OVERLAY_PITCH_MM": config.board.square_mm}
         options.update(test_config or {})
@@ -121,7 +121,7 @@ def open_speaker(config: Config, table: Table, app: Flask, simulated: bool) -> S
                       else AplayPlayer(device or "default"))
     speaker = Speaker(open_engine(config.speech), player, panel_speech.sentence_of,
                       panel_speech.settings_reader(panel_state(app)))
-    table.on_announcement(speaker.announce)
+    table.announcer.listen(speaker.announce)
     panel_speech.attach(app, speaker)
     return speaker
 

@@ -23,10 +23,10 @@ def play_to_the_end(variant: str, players: int | None = None, seed: int = 1,
     every announcement the table made, and the table (still open: close it)."""
     table, clock, _ = make_table()
     said: list[announce.Announcement] = []
-    table.on_announcement(said.append)
+    table.announcer.listen(said.append)
     table.new_game(variant, players, names=NAMES[:players or 2], computers=computers)
     companion: Any = table._companion
-    table.set_board(list(companion.setup))
+    table.sensors.set_board(list(companion.setup))
     rng = random.Random(seed)
     for _ in range(max_actions):
         state = companion.state

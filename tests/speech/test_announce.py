@@ -136,7 +136,7 @@ def texts(table: Any) -> list[str]:
 def test_a_new_game_says_the_game_and_whose_turn_then_each_move_once() -> None:
     table, clock, _ = make_table()
     said: list[announce.Announcement] = []
-    table.on_announcement(said.append)
+    table.announcer.listen(said.append)
     table.new_game("classic-sudoku", 2, names=NAMES)
     first = table.view()["table"]["say"]
     assert texts(table) == ["Classic-Sudoku: new game.", "Anna's turn."]
@@ -199,7 +199,7 @@ def test_the_computer_s_move_is_said_for_a_person_to_make() -> None:
     table.new_game("vierer-dominari", 2, names=NAMES, computers={1: "easy"})
     put(table, clock, "c3")
     table.input({"type": "number", "square": "c3", "number": 1})
-    assert table.wait_for_computer(10)
+    assert table.thinking.wait_for_computer(10)
     say = table.view()["table"]["say"]
     assert [p["kind"] for p in say["parts"]] == ["computer"]
     assert re.fullmatch(r"Put the computer's \d on [a-f][1-6]\.", say["text"]), say["text"]

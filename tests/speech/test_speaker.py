@@ -87,7 +87,7 @@ def test_announce_returns_at_once_while_the_speaker_talks() -> None:
     engine, player = FakeEngine(), GatePlayer()
     speaker = Speaker(engine, player, words, lambda: SpeechSettings(on=True))
     table, clock, _ = make_table()
-    table.on_announcement(speaker.announce)
+    table.announcer.listen(speaker.announce)
     table.new_game("classic-sudoku", 2, names=["Anna", "Ben"])
     assert player.started.wait(5)
     started = time.perf_counter()
@@ -137,12 +137,12 @@ def test_repeat_says_the_last_announcement_again() -> None:
     player.gate.set()
     speaker = Speaker(engine, player, words, lambda: SpeechSettings(on=True))
     table, clock, _ = make_table()
-    assert not table.repeat_announcement()  # nothing said yet
-    table.on_announcement(speaker.announce)
+    assert not table.announcer.repeat()  # nothing said yet
+    table.announcer.listen(speaker.announce)
     table.new_game("classic-sudoku", 2, names=["Anna", "Ben"])
     assert speaker.idle(5)
     count = len(engine.texts)
-    assert table.repeat_announcement()
+    assert table.announcer.repeat()
     assert speaker.idle(5)
     assert [t for t, _, _ in engine.texts[count:]] == ["Classic-Sudoku: new game.",
                                                        "Anna's turn."]

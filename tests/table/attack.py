@@ -64,7 +64,7 @@ TOLD = ("lost", "damaged", "set aside", "unreadable", "could not", "missing", "w
 def play_running_game(table: Table, clock: Clock) -> None:
     """A running game of 30 entries: 15 placements, each followed by a hints switch."""
     table.new_game("fake-kosmos")
-    table.set_board([])
+    table.sensors.set_board([])
     for i, (square, number) in enumerate(FULL_GAME[:15]):
         place(table, clock, square, number)
         table.input({"type": "hints", "on": i % 2 == 0})
@@ -81,7 +81,7 @@ def build_snapshot(base: Path) -> tuple[Path, dict[str, Any]]:
         place(table, clock, square, number)
     play_running_game(table, clock)
     expected = {"game": table.view()["game"], "record": table.record(),
-                "finished": [g["record"] for g in table.finished_games()]}
+                "finished": [g["record"] for g in table.finished.every()]}
     snap = base / "snap"
     snap.mkdir()
     for p in live.iterdir():  # the connection is still open: nothing was checkpointed
@@ -98,7 +98,7 @@ def told(view: dict[str, Any]) -> bool:
 def outcome(path: Path, expected: dict[str, Any]) -> tuple[str, Table]:
     """``recovered``, ``told`` or ``silent`` (see the module docstring), and the open table."""
     table, _, _ = make_table(path)
-    finished = [g["record"] for g in table.finished_games()]
+    finished = [g["record"] for g in table.finished.every()]
     view = table.view()  # after finished_games: notices about skipped records reach the view
     complete = (view["game"] == expected["game"] and table.record() == expected["record"]
                 and finished == expected["finished"])
@@ -324,7 +324,7 @@ def _evening_step(table: Table, clock: Clock, step: tuple[Any, ...],
     kind = step[0]
     if kind == "new":
         table.new_game("fake-kosmos", replace=True)
-        table.set_board([])
+        table.sensors.set_board([])
     elif kind == "place":
         place(table, clock, step[1], step[2])
     elif kind == "choose":
@@ -339,16 +339,16 @@ def _evening_step(table: Table, clock: Clock, step: tuple[Any, ...],
     elif kind == "takeback":
         lift(table, clock, step[1])
         clock.now += 1.1
-        table.tick()
+        table.ticker.tick()
     elif kind == "import":
-        table.import_finished(document)
+        table.finished.import_document(document)
 
 
 def _snapshot(table: Table) -> tuple[Any, list[Any]]:
     """The running game's record and the finished games' records in their order. Not their
     numbers: an import given up after some of its games were staged leaves a gap in them
     (SQLite never hands out a number twice), which loses nothing."""
-    finished = sorted(table.finished_games(), key=lambda g: g["id"])
+    finished = sorted(table.finished.every(), key=lambda g: g["id"])
     return table.record(), [(bool(g["imported"]), g["record"]) for g in finished]
 
 
@@ -362,7 +362,7 @@ def _until_saved(table: Table, clock: Clock, faults: Faults, rounds: int = 40) -
         if n == 3:
             faults.up()
         clock.now += RETRY_SECONDS if state == "failing" else SPACE_SECONDS
-        table.tick()
+        table.ticker.tick()
     return table.saving()["state"] == "ok"
 
 
@@ -681,7 +681,7 @@ def _games_after(path: Path) -> list[set[tuple[str, int]]]:
     """Every game's placements as the journal has them after a restart, oldest first."""
     table, _, _ = make_table(path)
     try:
-        games = [g["record"] for g in sorted(table.finished_games(), key=lambda g: g["id"])]
+        games = [g["record"] for g in sorted(table.finished.every(), key=lambda g: g["id"])]
         record = table.record()
         if record is not None and record not in games:
             games.append(record)
@@ -722,7 +722,7 @@ def issue_forty(disk: SmallDisk) -> dict[str, Any]:
         if filled is not None and turn == filled + 5:
             disk.free()  # five turns later someone frees space
         clock.now += 5.0
-        table.tick()  # a waiting action is saved once the disk takes writes again
+        table.ticker.tick()  # a waiting action is saved once the disk takes writes again
         view = table.view()
         if acknowledged:
             acknowledged[-1] |= _shown(view)
@@ -737,7 +737,7 @@ def issue_forty(disk: SmallDisk) -> dict[str, Any]:
                 table.new_game("fake-kosmos", replace=True)
             except InputError:
                 continue  # no room for a new game: they wait
-            table.set_board([])
+            table.sensors.set_board([])
             acknowledged.append(set())
             continue
         if set(view["table"]["occupied"]) - set(view["game"]["cells"]):

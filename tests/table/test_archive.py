@@ -89,12 +89,12 @@ def test_duplicates_in_the_file_and_on_the_table_are_skipped() -> None:
 def test_imported_games_are_kept_like_played_ones_and_never_resumed(tmp_path: Path) -> None:
     path = tmp_path / "journal.sqlite3"
     with Table(journal=path) as table:
-        plan = table.import_finished(file_of(*FINISHED[:3]))
+        plan = table.finished.import_document(file_of(*FINISHED[:3]))
         assert plan.count("added") == 3
-        listed = table.finished_games()
+        listed = table.finished.every()
         assert len(listed) == 3 and all(g["imported"] for g in listed)
         assert table.view().get("game") is None  # nothing to resume, nothing shown
-        again = table.import_finished(file_of(*FINISHED[:3]))
+        again = table.finished.import_document(file_of(*FINISHED[:3]))
         assert again.count("skipped") == 3 and again.count("added") == 0
     # Reopened: the chain of every imported game holds, the mark agrees, no notice at all.
     journal = Journal(path)
@@ -114,9 +114,9 @@ def test_an_import_during_a_game_leaves_the_game_and_its_protection_alone(
     path = tmp_path / "journal.sqlite3"
     with Table(journal=path) as table:
         table.new_game("classic-sudoku")
-        table.set_board({"a1"})
+        table.sensors.set_board({"a1"})
         table.input({"type": "number", "square": "a1", "number": 1})
-        table.import_finished(file_of(*FINISHED[:2]))
+        table.finished.import_document(file_of(*FINISHED[:2]))
     # The mark still guards the running game: losing its action is told after the import.
     db = sqlite3.connect(path)
     db.execute("DELETE FROM entries WHERE game = 1")
@@ -140,5 +140,5 @@ def test_a_failing_disk_adds_nothing(tmp_path: Path) -> None:
         from sudoku_table.table.journal import JournalError
 
         with pytest.raises(JournalError, match="disk full"):
-            table.import_finished(file_of(*FINISHED[:3]))
-        assert table.finished_games() == []
+            table.finished.import_document(file_of(*FINISHED[:3]))
+        assert table.finished.every() == []

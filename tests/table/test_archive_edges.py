@@ -30,8 +30,8 @@ from .test_archive import FINISHED, file_of
 def table_with_games(path: Path, copies: int = 2) -> Table:
     table = Table(journal=path)
     for n in range(copies):
-        table.import_finished(file_of(*FINISHED, finished=f"2025-{n + 1:02d}-{{n:02d}}T20:00:00"
-                                                           "+00:00"))
+        table.finished.import_document(file_of(
+            *FINISHED, finished=f"2025-{n + 1:02d}-{{n:02d}}T20:00:00+00:00"))
     return table
 
 
@@ -42,7 +42,7 @@ def test_reading_the_finished_games_never_takes_the_tables_lock(tmp_path: Path) 
     answers: dict[str, Any] = {}
 
     def read() -> None:
-        shelf = table.shelf()
+        shelf = table.finished.shelf()
         assert shelf is not None
         with shelf:
             answers["page"] = shelf.page(None, 5)
@@ -50,10 +50,10 @@ def test_reading_the_finished_games_never_takes_the_tables_lock(tmp_path: Path) 
             first = answers["page"][0][0].id
             answers["game"] = shelf.game(first)
             answers["export"] = json.loads("".join(export_chunks(shelf.every(), "now", {})))
-        answers["all"] = table.finished_games()
+        answers["all"] = table.finished.every()
 
     try:
-        with table._lock:  # the game holds the lock all the while
+        with table.lock:  # the game holds the lock all the while
             reader = threading.Thread(target=read)
             reader.start()
             reader.join(timeout=30)
@@ -69,7 +69,7 @@ def test_reading_the_finished_games_never_takes_the_tables_lock(tmp_path: Path) 
 def test_pages_follow_each_other_without_gaps_newest_first(tmp_path: Path) -> None:
     table = table_with_games(tmp_path / "j.db")
     try:
-        shelf = table.shelf()
+        shelf = table.finished.shelf()
         assert shelf is not None
         with shelf:
             seen, after = [], None
@@ -95,7 +95,7 @@ def test_a_damaged_record_is_left_out_of_a_page_and_told(tmp_path: Path) -> None
                    "WHERE id = ?", (victim,))
         db.commit()
         db.close()
-        shelf = table.shelf()
+        shelf = table.finished.shelf()
         assert shelf is not None
         with shelf:
             page, _ = shelf.page(None, 100)
@@ -145,16 +145,16 @@ def test_an_import_bomb_is_refused_reading_at_most_one_game(bomb: bytes) -> None
 def test_an_import_of_empty_objects_refuses_the_file_and_adds_nothing(tmp_path: Path) -> None:
     with Table(journal=tmp_path / "j.db") as table:
         with pytest.raises(ArchiveError, match=f"more than {MAX_GAMES} games"):
-            table.import_file(io.BytesIO(empty_objects(1024 * 1024)))
-        assert table.finished_games() == []
+            table.finished.import_file(io.BytesIO(empty_objects(1024 * 1024)))
+        assert table.finished.every() == []
 
 
 def test_an_import_over_its_growth_cap_adds_nothing(tmp_path: Path) -> None:
     with Table(journal=tmp_path / "j.db") as table:
         document = json.dumps(file_of(*FINISHED)).encode()
         with pytest.raises(ArchiveError, match="split it"):
-            table.import_file(io.BytesIO(document), max_growth=50_000)
-        assert table.finished_games() == []
+            table.finished.import_file(io.BytesIO(document), max_growth=50_000)
+        assert table.finished.every() == []
         db = sqlite3.connect(tmp_path / "j.db")
         assert db.execute("SELECT count(*) FROM games").fetchone()[0] == 0  # staged ones gone
         db.close()
@@ -166,10 +166,10 @@ def test_an_import_that_breaks_off_late_is_all_or_nothing(tmp_path: Path) -> Non
         text = json.dumps(file_of(*FINISHED, *FINISHED, finished="2025-05-{n:02d}T20:00:00"
                                   "+00:00"))
         with pytest.raises(ArchiveError):
-            table.import_file(io.BytesIO(text[:-40].encode()))  # cut off near its end
-        assert table.finished_games() == []
-        plan = table.import_file(io.BytesIO(text.encode()))
-        assert plan.count("added") == len(table.finished_games()) > 16
+            table.finished.import_file(io.BytesIO(text[:-40].encode()))  # cut off near its end
+        assert table.finished.every() == []
+        plan = table.finished.import_file(io.BytesIO(text.encode()))
+        assert plan.count("added") == len(table.finished.every()) > 16
 
 
 def test_an_import_cut_off_by_a_stop_is_taken_out_at_the_next_start(tmp_path: Path) -> None:
@@ -180,7 +180,7 @@ def test_an_import_cut_off_by_a_stop_is_taken_out_at_the_next_start(tmp_path: Pa
     journal.stage_import(games, "2025-01-01T00:00:00+00:00")
     journal.close()  # a stop before commit_import
     with Table(journal=path) as table:
-        assert table.finished_games() == []
+        assert table.finished.every() == []
         assert any("cut off" in n for n in table.view()["table"]["notices"])
     db = sqlite3.connect(path)
     assert db.execute("SELECT count(*) FROM games WHERE status = ?", (IMPORTING,)
@@ -197,10 +197,10 @@ def test_imports_leave_the_wal_small(tmp_path: Path) -> None:
     path = tmp_path / "j.db"
     with Table(journal=path) as table:
         for n in range(4):
-            table.import_finished(file_of(*FINISHED, *FINISHED, *FINISHED,
+            table.finished.import_document(file_of(*FINISHED, *FINISHED, *FINISHED,
                                           finished=f"2025-{n + 1:02d}-{{n:02d}}T20:00:00"
                                                    "+00:00"))
-            table.set_board([])  # the next write after the checkpoint cuts the WAL back
+            table.sensors.set_board([])  # the next write after the checkpoint cuts the WAL back
             wal = path.with_name(path.name + "-wal")
             assert not wal.exists() or wal.stat().st_size <= WAL_LIMIT + 512 * 1024
 
@@ -220,17 +220,17 @@ def test_a_second_import_at_once_is_refused_unread(tmp_path: Path) -> None:
                 release.wait(10)
                 return self.data.read(size)
 
-        first = threading.Thread(target=table.import_file, args=(
+        first = threading.Thread(target=table.finished.import_file, args=(
             Slow(json.dumps(file_of(FINISHED[0])).encode()),))
         first.start()
         started.wait(10)
         unread = io.BytesIO(b"never read")
         with pytest.raises(ArchiveBusy):
-            table.import_file(unread)
+            table.finished.import_file(unread)
         assert unread.tell() == 0
         release.set()
         first.join(10)
-        assert len(table.finished_games()) == 1
+        assert len(table.finished.every()) == 1
 
 
 @pytest.mark.slow
@@ -240,8 +240,8 @@ def test_a_large_import_replays_its_games_in_a_worker_process(tmp_path: Path) ->
 
     text = json.dumps(file_of(*FINISHED, UNFINISHED[0])).encode()
     with Table(journal=tmp_path / "a.db") as here, Table(journal=tmp_path / "b.db") as apart:
-        local = here.import_file(io.BytesIO(text))
-        worker = apart.import_file(io.BytesIO(text), separate=True)
+        local = here.finished.import_file(io.BytesIO(text))
+        worker = apart.finished.import_file(io.BytesIO(text), separate=True)
         assert [(o.result, o.reason and o.reason.english) for o in worker.outcomes] == [
             (o.result, o.reason and o.reason.english) for o in local.outcomes]
-        assert len(apart.finished_games()) == len(FINISHED)
+        assert len(apart.finished.every()) == len(FINISHED)

@@ -50,7 +50,7 @@ def test_a_restarted_table_resumes_the_game_and_shows_what_disagrees(tmp_path: P
     assert view["game"] == before
     assert again.record() == record
     assert view["table"]["signals"] == {"b2": "missing", "c3": "missing"}
-    again.set_board(["b2", "c3", "d4"])
+    again.sensors.set_board(["b2", "c3", "d4"])
     assert again.view()["table"]["signals"] == {"c3": "last", "d4": "extra"}
     lift(again, clock2, "d4")
     place(again, clock2, "a4", 2)
@@ -157,7 +157,7 @@ def test_finished_games_stay_as_records(tmp_path: Path) -> None:
     for square, number in FULL_GAME:
         place(table, clock, square, number)
     assert table.view()["game"]["over"]
-    finished = table.finished_games()
+    finished = table.finished.every()
     assert len(finished) == 1
     assert finished[0]["variant"] == "fake-kosmos"
     assert finished[0]["record"]["actions"][-1] == {"type": "place", "cell": "d4", "number": 1}
@@ -166,16 +166,16 @@ def test_finished_games_stay_as_records(tmp_path: Path) -> None:
         table.input({"type": "undo"})
     table.input({"type": "undo", "confirm": True})
     # Reopened, the game stays among the finished games as it ended.
-    assert [g["record"]["actions"][-1] for g in table.finished_games()] == [
+    assert [g["record"]["actions"][-1] for g in table.finished.every()] == [
         {"type": "place", "cell": "d4", "number": 1}]
     put(table, clock, "d4", False)
     place(table, clock, "d4", 1)
-    assert len(table.finished_games()) == 1  # finished again: one entry, not two
+    assert len(table.finished.every()) == 1  # finished again: one entry, not two
     table.new_game("fake-kosmos")
     table.close()
     again, _, _ = make_table(path)
     assert again.view()["game"]["cells"] == {}  # the new game resumes, empty
-    assert [g["variant"] for g in again.finished_games()] == ["fake-kosmos"]
+    assert [g["variant"] for g in again.finished.every()] == ["fake-kosmos"]
     again.close()
 
 
@@ -188,7 +188,7 @@ def test_a_new_game_keeps_the_unfinished_one(tmp_path: Path) -> None:
         table.new_game("fake-halma")
     table.new_game("fake-halma", replace=True)
     # Kept with its record as far as it went, listed among the games as unfinished.
-    kept = table.finished_games()
+    kept = table.finished.every()
     assert [(g["variant"], g["unfinished"]) for g in kept] == [("fake-kosmos", True)]
     assert kept[0]["record"]["actions"] == [{"type": "place", "cell": "b2", "number": 3}]
     assert kept[0]["state"]["over"] is False
@@ -198,7 +198,7 @@ def test_a_new_game_keeps_the_unfinished_one(tmp_path: Path) -> None:
     db.close()
     assert rows == [("fake-kosmos", "abandoned"), ("fake-halma", "running")]
     again, _, _ = make_table(path)  # and so after a restart, checked like every record
-    assert [g["unfinished"] for g in again.finished_games()] == [True]
+    assert [g["unfinished"] for g in again.finished.every()] == [True]
     assert again.view()["table"]["notices"] == []
     again.close()
 
@@ -210,7 +210,7 @@ def test_a_reopened_game_replaced_keeps_the_record_it_finished_with(tmp_path: Pa
         place(table, clock, square, number)
     table.input({"type": "undo", "confirm": True})  # reopened: running again
     table.new_game("fake-halma", replace=True)
-    finished = table.finished_games()
+    finished = table.finished.every()
     assert [(g["unfinished"], g["state"]["over"]) for g in finished] == [(False, True)]
     assert finished[0]["record"]["actions"][-1] == {"type": "place", "cell": "d4", "number": 1}
     table.close()
@@ -286,7 +286,7 @@ def test_a_damaged_entry_sets_its_game_aside_and_keeps_the_rest(tmp_path: Path) 
     for square, number in FULL_GAME:
         place(table, clock, square, number)
     table.new_game("fake-kosmos")
-    table.set_board([])
+    table.sensors.set_board([])
     place(table, clock, "b2", 3)
     table.close()
     with sqlite3.connect(path) as db:
@@ -296,7 +296,7 @@ def test_a_damaged_entry_sets_its_game_aside_and_keeps_the_rest(tmp_path: Path) 
     view = again.view()
     assert view["game"]["cells"] == {}  # resumed from the entries before the damaged one
     assert any("damaged" in n for n in view["table"]["notices"])
-    assert len(again.finished_games()) == 1
+    assert len(again.finished.every()) == 1
     again.close()
 
 

@@ -44,14 +44,14 @@ def cells(table: Table) -> dict[str, Any]:
 def restarted(path: Path, board: list[str] | None = None) -> Table:
     table, _, _ = make_table(path)
     if board is not None:
-        table.set_board(board)
+        table.sensors.set_board(board)
     return table
 
 
 def playing(table: Table, clock: Clock, placed: int = 0) -> Table:
     """A new Fake Kosmos game on an empty board with its first ``placed`` pieces played."""
     table.new_game("fake-kosmos")
-    table.set_board([])
+    table.sensors.set_board([])
     for square, number in FULL_GAME[:placed]:
         place(table, clock, square, number)
     return table
@@ -59,7 +59,7 @@ def playing(table: Table, clock: Clock, placed: int = 0) -> Table:
 
 def retry(table: Table, clock: Clock, seconds: float = RETRY_SECONDS) -> None:
     clock.now += seconds
-    table.tick()
+    table.ticker.tick()
 
 
 # --- on a real full disk ------------------------------------------------------------------------
@@ -117,12 +117,12 @@ def test_the_reserve_lets_the_game_in_progress_finish_when_the_disk_fills() -> N
         assert not (disk.path / "j.db.reserve").exists()  # given to the game
         assert view["table"]["saving"]["state"] == "low"
         assert view["table"]["saving"]["cause"] == "reserve_used"
-        assert [g["id"] for g in table.finished_games()] == [1]
+        assert [g["id"] for g in table.finished.every()] == [1]
         with pytest.raises(CannotSave, match="nearly full"):
             table.new_game("fake-kosmos")  # the reserve is for a game in progress
         disk.free()
         clock.now += SPACE_SECONDS
-        table.tick()
+        table.ticker.tick()
         assert table.saving()["state"] == "ok"
         assert (disk.path / "j.db.reserve").stat().st_size == 512 * KIB
         table.new_game("fake-kosmos")
@@ -140,7 +140,7 @@ def test_a_restart_while_the_disk_is_full_resumes_what_was_acknowledged_and_show
         place(table, clock, "d1", 4)  # held: the piece stays on the board
         table.close()  # switched off while the disk is full
         again, clock, display = make_table(path)
-        view = again.set_board([*shown, "d1"])
+        view = again.sensors.set_board([*shown, "d1"])
         assert dict(view["game"]["cells"]) == shown
         # said at once, before anyone plays: the card is still full
         saving = view["table"]["saving"]
@@ -304,7 +304,7 @@ def test_a_take_back_on_the_board_waits_and_counts_once_saved(
         faults.down()
         lift(table, clock, "b1")
         clock.now += 1.1
-        table.tick()
+        table.ticker.tick()
         view = table.view()
         assert view["table"]["saving"]["held"]["kind"] == "undo"
         assert "b1" in view["game"]["cells"]
@@ -322,7 +322,7 @@ def test_a_finish_that_cannot_be_written_waits_and_survives_a_restart(
     with installed(faults, monkeypatch):
         table, clock, _ = make_table(path)
         table.new_game("fake-kosmos")
-        table.set_board([])
+        table.sensors.set_board([])
         for square, number in FULL_GAME[:-1]:
             place(table, clock, square, number)
         faults.reset()
@@ -331,11 +331,11 @@ def test_a_finish_that_cannot_be_written_waits_and_survives_a_restart(
         assert view["game"]["over"]  # the last action is on disk: it counts
         assert view["table"]["saving"]["record_waits"] is True
         assert view["table"]["saving"]["state"] == "failing"
-        assert table.finished_games() == []
+        assert table.finished.every() == []
         table.close()  # switched off before the record could be written
     again = restarted(path)
     assert again.view()["game"]["over"]
-    assert [g["id"] for g in again.finished_games()] == [1]
+    assert [g["id"] for g in again.finished.every()] == [1]
     again.close()
 
 
@@ -349,7 +349,7 @@ def test_a_journal_that_cannot_be_opened_is_kept_and_opened_once_it_can(
     with installed(faults, monkeypatch):
         faults.down()
         table, clock, display = make_table(path)
-        table.set_board(["a1"])
+        table.sensors.set_board(["a1"])
         view = table.view()
         assert view["game"] is None
         assert view["table"]["saving"]["state"] == "failing"
@@ -377,7 +377,7 @@ def test_damaged_entries_that_cannot_be_set_aside_keep_the_game_from_writing_aft
     with installed(faults, monkeypatch):
         faults.down()  # the damaged entries cannot be written aside
         table, clock, _ = make_table(path)
-        table.set_board(list(cells(table)))
+        table.sensors.set_board(list(cells(table)))
         assert table.saving()["state"] == "failing"
         counted = dict(cells(table))
         place(table, clock, "c4", 2)  # held: never written after the damaged entries
@@ -404,7 +404,7 @@ def test_a_failing_checkpoint_loses_nothing(tmp_path: Path,
         faults.down()  # every checkpoint fails from here on
         for square, number in FULL_GAME[6:12]:
             place(table, clock, square, number)
-        assert table._journal is not None and table._journal.checkpoint_failures >= 6
+        assert table._keeper.journal is not None and table._keeper.journal.checkpoint_failures >= 6
         shown = cells(table)
         assert len(shown) == 12
         table.close()
@@ -461,7 +461,7 @@ def test_a_table_import_failing_at_any_write_is_counted_once_when_given_again(
     with installed(faults, monkeypatch):
         table, _, _ = make_table(tmp_path / "count.db", checkpoint=4 * KIB)
         faults.reset()
-        table.import_finished(document)
+        table.finished.import_document(document)
         writes = faults.count
         table.close()
         assert writes >= 5
@@ -470,7 +470,7 @@ def test_a_table_import_failing_at_any_write_is_counted_once_when_given_again(
             faults.reset()
             faults.fail(k, 10 ** 6)  # full from this write on, until freed
             try:
-                table.import_finished(document)
+                table.finished.import_document(document)
                 refused = False
             except JournalError:
                 refused = True
@@ -479,11 +479,11 @@ def test_a_table_import_failing_at_any_write_is_counted_once_when_given_again(
             retry(table, clock)
             assert table.saving()["state"] == "ok"
             if refused:
-                table.import_finished(document)
-            assert len(table.finished_games()) == 1, (k, faults.log[k])
+                table.finished.import_document(document)
+            assert len(table.finished.every()) == 1, (k, faults.log[k])
             table.close()
             again, _, _ = make_table(tmp_path / f"j{k}.db")
-            assert len(again.finished_games()) == 1, (k, faults.log[k])
+            assert len(again.finished.every()) == 1, (k, faults.log[k])
             again.close()
 
 

@@ -130,7 +130,7 @@ def test_a_damaged_finished_record_hides_no_other_and_is_told(tmp_path: Path) ->
     table, clock, _ = make_table(path)
     for _ in range(2):
         table.new_game("fake-kosmos")
-        table.set_board([])
+        table.sensors.set_board([])
         for square, number in FULL_GAME:
             place(table, clock, square, number)
     table.new_game("fake-kosmos")
@@ -139,7 +139,7 @@ def test_a_damaged_finished_record_hides_no_other_and_is_told(tmp_path: Path) ->
         db.execute("UPDATE games SET record = '{\"varia' WHERE id = 1")
     db.close()
     again, _, _ = make_table(path)
-    finished = again.finished_games()
+    finished = again.finished.every()
     assert [g["id"] for g in finished] == [2]
     notices = again.view()["table"]["notices"]
     assert any("game 1" in n.lower() and "damaged" in n for n in notices), notices
@@ -166,7 +166,7 @@ def test_a_game_that_ended_before_a_cut_is_shown_finished_after_restart(
     # ended stays among the finished games
     again.input({"type": "undo", "confirm": True})
     assert not again.view()["game"]["over"]
-    assert len(again.finished_games()) == 1
+    assert len(again.finished.every()) == 1
     again.close()
 
 
@@ -196,7 +196,7 @@ def test_a_version_1_journal_is_migrated_in_place(tmp_path: Path) -> None:
     assert view["game"]["cells"] == {"b2": {"owner": 0, "number": 3}}
     assert view["table"]["hints"] is True
     assert not [p for p in tmp_path.iterdir() if "unreadable" in p.name]
-    table.set_board(["b2"])
+    table.sensors.set_board(["b2"])
     place(table, clock, "c3", 1)
     table.close()
     with sqlite3.connect(path) as db:
@@ -220,6 +220,6 @@ def test_a_game_whose_end_was_not_written_is_finished_on_restart(tmp_path: Path)
     journal.close()
     table, _, _ = make_table(path)
     assert table.view()["game"]["over"]
-    assert [g["id"] for g in table.finished_games()] == [game]
+    assert [g["id"] for g in table.finished.every()] == [game]
     assert table.view()["table"]["notices"] == []
     table.close()

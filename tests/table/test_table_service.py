@@ -65,7 +65,7 @@ def test_attach_takes_the_sensor_board_and_listens() -> None:
     table, _, display = make_table()
     sensors = ListSensors({"a1"})
     table.new_game("fake-kosmos")
-    table.attach(sensors)
+    table.sensors.attach(sensors)
     assert table.view()["table"]["signals"] == {"a1": "extra"}
     sensors.set("a1", False)
     sensors.set("b2", True)
@@ -105,10 +105,10 @@ def test_wait_for_change_wakes_on_a_sensor_event_from_another_thread() -> None:
 
 def test_wait_for_occupied() -> None:
     table, clock, _ = make_table()
-    assert not table.wait_for_occupied("c3", True, timeout=0.01)
+    assert not table.sensors.wait_for_occupied("c3", True, timeout=0.01)
     threading.Timer(0.05, lambda: put(table, clock, "c3")).start()
-    assert table.wait_for_occupied("c3", True, timeout=5)
-    assert table.wait_for_occupied("d4", False, timeout=0)
+    assert table.sensors.wait_for_occupied("c3", True, timeout=5)
+    assert table.sensors.wait_for_occupied("d4", False, timeout=0)
     table.close()
 
 
@@ -120,7 +120,7 @@ def test_events_from_many_threads_keep_the_table_consistent() -> None:
     def churn(seed: int) -> None:
         for i in range(200):
             square = squares[(seed * 7 + i) % len(squares)]
-            table.handle_sensor(SensorEvent(square, i % 2 == 0, 0.0))
+            table.sensors.handle_sensor(SensorEvent(square, i % 2 == 0, 0.0))
             if i % 25 == 0:
                 try:
                     table.input({"type": "number", "number": 1 + i % 4})
@@ -143,9 +143,9 @@ def test_the_settle_timer_runs_by_itself_with_the_real_clock() -> None:
     table = Table(display, resolve=resolve, settle=0.05)
     table.new_game("fake-kosmos")
     for square, occupied in (("b2", True),):
-        table.handle_sensor(SensorEvent(square, occupied, time.monotonic()))
+        table.sensors.handle_sensor(SensorEvent(square, occupied, time.monotonic()))
     table.input({"type": "number", "number": 3})
-    table.handle_sensor(SensorEvent("b2", False, time.monotonic()))
+    table.sensors.handle_sensor(SensorEvent("b2", False, time.monotonic()))
     deadline = time.monotonic() + 5
     while table.view()["game"]["cells"] and time.monotonic() < deadline:
         time.sleep(0.01)
@@ -156,12 +156,12 @@ def test_the_settle_timer_runs_by_itself_with_the_real_clock() -> None:
 def test_faults_are_reported_never_moves() -> None:
     table, _, _ = make_table()
     table.new_game("fake-kosmos")
-    table.handle_fault(SensorFault("c3", "chatter", "c3 changed 40 times in a second", 0.0))
+    table.sensors.handle_fault(SensorFault("c3", "chatter", "c3 changed 40 times in a second", 0.0))
     view = table.view()
     assert view["table"]["faults"] == [{"square": "c3", "kind": "chatter",
                                         "detail": "c3 changed 40 times in a second"}]
     assert view["game"]["cells"] == {} and view["table"]["signals"] == {}
-    table.handle_sensor(SensorEvent("zz", True, 0.0))
+    table.sensors.handle_sensor(SensorEvent("zz", True, 0.0))
     assert "unknown square" in table.view()["table"]["notices"][-1]
     table.close()
 
@@ -170,14 +170,14 @@ def test_brightness_and_led_test() -> None:
     table, clock, display = make_table()
     table.new_game("fake-kosmos")
     put(table, clock, "b2")
-    table.set_brightness(0.4)
+    table.leds.set_brightness(0.4)
     assert display.brightness == 0.4
     with pytest.raises(InputError):
-        table.set_brightness(3)
+        table.leds.set_brightness(3)
     with pytest.raises(InputError):
-        table.set_brightness(True)
+        table.leds.set_brightness(True)
     shown = len(display.frames)
-    table.led_test(step=0, wait=True)
+    table.leds.test(step=0, wait=True)
     test_frames = display.frames[shown:-1]
     assert [next(iter(f)) for f in test_frames] == [f"{f}{r}" for r in range(1, 10)
                                                      for f in "abcdefghi"]

@@ -301,7 +301,7 @@ def test_a_computer_seat_is_started_played_and_kept_by_the_api(client: FlaskClie
     assert view["table"]["computers"] == {"0": "easy"}
     assert view["player_names"][0] == "Computer (easy)"
     panel = client.application.extensions["sudoku_table"]
-    assert panel.table.wait_for_computer(30)
+    assert panel.table.thinking.wait_for_computer(30)
     view = client.get("/api/state").get_json()
     plan = view["table"]["plan"]
     assert view["table"]["next"]["code"] == "computer_place"
@@ -331,7 +331,7 @@ def test_the_table_draws_the_computers_card_through_the_api(client: FlaskClient)
     assert view["table"]["computer_draws"] is True
     assert view["table"]["message_code"]["code"] == "new_game_draws"
     panel = client.application.extensions["sudoku_table"]
-    assert panel.table.wait_for_computer(30)
+    assert panel.table.thinking.wait_for_computer(30)
     view = client.get("/api/state").get_json()
     plan = view["table"]["plan"]
     assert view["table"]["next"]["code"] in ("computer_draw_place", "computer_draw_set_aside")
@@ -377,7 +377,7 @@ def test_a_hint_is_asked_worded_and_refused_when_hints_are_off(client: FlaskClie
                                    "replace": True})
     view = client.post("/api/hint", json={}).get_json()
     assert view["table"]["hint"]["status"] in ("thinking", "ready")
-    assert client.application.extensions["sudoku_table"].table.wait_for_computer(30)
+    assert client.application.extensions["sudoku_table"].table.thinking.wait_for_computer(30)
     view = client.get("/api/state").get_json()
     hint = view["table"]["hint"]
     assert hint["status"] == "ready" and hint["reasons"]
@@ -429,7 +429,7 @@ def test_each_read_of_the_finished_games_opens_one_connection_and_closes_it(
 
     from tests.table.test_archive import FINISHED, file_of
 
-    table.import_finished(file_of(*FINISHED))
+    table.finished.import_document(file_of(*FINISHED))
     game = client.get("/api/games?limit=1").get_json()["games"][0]["id"]
     connect = sqlite3.connect
     opened: list[sqlite3.Connection] = []

@@ -40,13 +40,13 @@ def panel(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Table
     for game, names in zip(games["games"], (["Anna", "Ben", "Clara"], ["Anna", "Ben"],
                                              ["Lea", "Tom"], ["Oma", "Max"]), strict=True):
         game["record"] = {**game["record"], "names": names}
-    table.import_finished(games)
-    for entry in table.finished_games():
+    table.finished.import_document(games)
+    for entry in table.finished.every():
         table.reviews.request(entry["record"])
-    for entry in table.finished_games():
+    for entry in table.finished.every():
         assert table.reviews.wait(entry["record"], timeout=600).status == "done"
     # one more game, not reviewed yet: its review is made while a page shows it
-    table.import_finished(file_of("vierer-dominari-8-17.json"))
+    table.finished.import_document(file_of("vierer-dominari-8-17.json"))
     app = create_app(table, test_config={"TESTING": True, "SETTINGS_PATH": data / "s.json"})
     server = LiveServer(app)
     yield server.url, table
@@ -55,7 +55,7 @@ def panel(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Table
 
 
 def _id(table: Table, variant: str, actions: int | None = None) -> int:
-    return next(g["id"] for g in table.finished_games() if g["variant"] == variant
+    return next(g["id"] for g in table.finished.every() if g["variant"] == variant
                 and (actions is None or len(g["record"]["actions"]) == actions))
 
 
@@ -198,7 +198,7 @@ def test_a_move_picked_shows_on_the_board_and_on_the_table(
     page.wait_for_selector("body[data-status='done']")
     page.locator("#review-moves li[data-move='5'] button").click()
     assert page.locator("#move-title").inner_text() == "Move 5 of 12"
-    played = table.finished_games()
+    played = table.finished.every()
     record = next(g for g in played if g["id"] == game)["record"]
     cell = record["actions"][4]["cell"]
     assert page.locator(f"#review-board [data-square='{cell}']").get_attribute(

@@ -191,7 +191,7 @@ def test_a_game_played_in_german_shows_no_english(german: Phone, family: str) ->
             assert not re.search(r"Stein", text), (where, re.findall(r".{30}Stein.{10}", text))
         seen.append(where)
 
-    for path in ("/", "/rules", "/table"):
+    for path in ("/", "/join", "/rules", "/table"):
         page.goto(german.url + path)
         page.wait_for_load_state("networkidle")
         english_on(path)

@@ -16,7 +16,7 @@ STATIC = Path(catalog.__file__).parent / "static"
 TEMPLATES = Path(catalog.__file__).parent / "templates"
 
 
-@pytest.mark.parametrize("path", ["/", "/play", "/rules", "/table"])
+@pytest.mark.parametrize("path", ["/", "/play", "/join", "/rules", "/table"])
 def test_every_page_loads(client: FlaskClient, path: str) -> None:
     response = client.get(path)
     assert response.status_code == 200
@@ -33,7 +33,7 @@ def test_every_asset_is_served_locally() -> None:
 
 
 def test_scripts_and_styles_referenced_by_pages_exist(client: FlaskClient) -> None:
-    for page in ("/", "/play", "/rules", "/table", "/review/1"):
+    for page in ("/", "/play", "/join", "/rules", "/table", "/review/1"):
         html = client.get(page).get_data(as_text=True)
         for ref in re.findall(r'(?:src|href)="(/static/[^"]+)"', html):
             response = client.get(ref)

@@ -24,7 +24,7 @@ GAMES = ("vierer-dominari-7-12.json", "sudoku-family-7-34.json")
 def reviewing(tmp_path: Path) -> Iterator[tuple[FlaskClient, Table]]:
     table = Table(journal=tmp_path / "journal.sqlite3", computer=QUICK, review_workers="thread",
                   ticker=False)
-    table.import_finished(file_of(*GAMES))
+    table.finished.import_document(file_of(*GAMES))
     app = create_app(table, test_config={"TESTING": True, "PANEL_PIN": "4711",
                                          "SETTINGS_PATH": tmp_path / "settings.json"})
     yield app.test_client(), table
@@ -32,7 +32,7 @@ def reviewing(tmp_path: Path) -> Iterator[tuple[FlaskClient, Table]]:
 
 
 def _ids(table: Table) -> dict[str, int]:
-    return {g["variant"]: g["id"] for g in table.finished_games()}
+    return {g["variant"]: g["id"] for g in table.finished.every()}
 
 
 def _until_done(client: FlaskClient, game: int, **headers: str) -> dict[str, Any]:
@@ -128,7 +128,7 @@ def test_the_pages_of_a_review(reviewing: tuple[FlaskClient, Table]) -> None:
     game = _ids(table)["vierer-dominari"]
     page = client.get(f"/review/{game}")
     assert page.status_code == 200 and b"vendor/d3.min.js" in page.data
-    latest = max(table.finished_games(), key=lambda g: (g["finished"] or "", g["id"]))
+    latest = max(table.finished.every(), key=lambda g: (g["finished"] or "", g["id"]))
     newest = client.get("/review/current")
     assert newest.status_code == 302 and newest.headers["Location"] == f"/review/{latest['id']}"
 

@@ -350,7 +350,7 @@ def test_the_finished_games_are_read_while_the_game_holds_the_table(table: Table
 
     from tests.table.test_archive import FINISHED, file_of
 
-    table.import_finished(file_of(*FINISHED))
+    table.finished.import_document(file_of(*FINISHED))
     app = create_app(table, hardware=hardware, test_config={
         "TESTING": True, "ARCHIVE_READERS": 2, "ARCHIVE_READERS_PER_HOST": 2})
     client = app.test_client()
@@ -365,7 +365,7 @@ def test_the_finished_games_are_read_while_the_game_holds_the_table(table: Table
         answers["record"] = (record.status_code, json.loads(record.get_data(as_text=True)))
         answers["export"] = client.get("/api/games/export?download=0").get_data(as_text=True)
 
-    with table._lock:
+    with table.lock:
         reader = threading.Thread(target=read)
         reader.start()
         reader.join(timeout=60)

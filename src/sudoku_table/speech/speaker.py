@@ -1,7 +1,7 @@
 """The table's speaker: announcements queued off the table's lock and said in a thread of its
 own, the newest of each kind only.
 
-``Speaker.announce`` is called under the table's lock (``Table.on_announcement``): it only
+``Speaker.announce`` is called under the table's lock (``Table.announcer.listen``): it only
 queues the announcement's parts and returns. The speaker's thread words each part in the
 table's language, renders it with the engine and plays it. A part still waiting when a newer
 part of the same kind arrives is dropped (the player whose turn it was is no longer the one to

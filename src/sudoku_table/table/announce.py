@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import itertools
 import secrets
+import threading
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TypedDict
@@ -474,11 +475,12 @@ Listener = Callable[[Announcement], None]
 
 
 class Announcer:
-    """The table's announcements: ``observe`` after every change (under the table's lock),
-    ``last`` the newest, and every listener told of each new one at once (a listener must only
-    queue it: it is called under the table's lock)."""
+    """The table's announcements (``Table.announcer``): ``observe`` after every change (under
+    the table's ``lock``), ``last`` the newest, and every listener told of each new one at once
+    (a listener must only queue it: it is called under the table's lock)."""
 
-    def __init__(self) -> None:
+    def __init__(self, lock: threading.Lock) -> None:
+        self._lock = lock
         self._run = secrets.token_hex(3)  # ids stay new across restarts of the table
         self._ids = itertools.count(1)
         self._before: Moment | None = None
@@ -487,7 +489,10 @@ class Announcer:
         self._listeners: list[Listener] = []
 
     def listen(self, listener: Listener) -> None:
-        self._listeners.append(listener)
+        """Call ``listener`` with every new announcement, under the table's lock: it must only
+        queue it (the table's speaker speaks in a thread of its own)."""
+        with self._lock:
+            self._listeners.append(listener)
 
     def observe(self, now: Moment | None, seats: Seats) -> Announcement | None:
         """Compare ``now`` with the moment before; a new announcement if anything is new."""
@@ -511,11 +516,15 @@ class Announcer:
                 logging.getLogger(__name__).exception("an announcement listener failed")
         return said
 
-    def repeat(self) -> None:
-        """Tell the listeners the last announcement again (the panel's Repeat)."""
-        if self.last is not None:
+    def repeat(self) -> bool:
+        """Tell the listeners the last announcement again (the panel's Repeat); False when
+        there is none."""
+        with self._lock:
+            if self.last is None:
+                return False
             for listener in self._listeners:
                 listener({**self.last, "id": f"{self.last['id']}-again"})
+            return True
 
 
 def view(said: Announcement | None, names: list[str], voice: Voice | None = None) -> dict[str,

@@ -40,7 +40,8 @@ from sudoku_table.rules.wording import N_
 
 from .board import Board, expected
 from .computer import ComputerTurn
-from .errors import CannotSave, InputError
+from .dealing import Dealer
+from .errors import CannotSave, InputError, NotYourSeat
 from .history import Held, History, Recorder
 from .line import Line
 from .moving import Motion, Moving
@@ -50,6 +51,11 @@ from .takeback import Takeback
 from .view import Message
 
 __all__ = ["Companion", "Held"]
+
+SEAT_INPUTS = frozenset({"number", "blank", "discard", "joker", "end_turn", "where", "bear_off",
+                         "not_my_card"})
+"""The inputs a player's own phone may send: what the player does in their own turn (Undo,
+Redo, the hints switch and the computer's card belong to the shared panel)."""
 
 
 class Companion:
@@ -79,9 +85,10 @@ class Companion:
                            board if board is not None else set(occupied), self.line,
                            guide_setup=guide_setup)
         self.computer = ComputerTurn(game, self.history, self.board, self.line)
+        self.dealer = Dealer(game, self.history)
         self.referee = Referee(game, self.history, self.computer, self.line)
-        self.placing = Placing(game, self.history, self.referee, self.computer, self.board,
-                               self.line)
+        self.placing = Placing(game, self.history, self.referee, self.computer, self.dealer,
+                               self.board, self.line)
         self.moving = Moving(self.history, self.referee, self.computer, self.board, self.line,
                              settle)
         self.takeback = Takeback(self.history, self.board, self.referee, self.placing,
@@ -213,13 +220,20 @@ class Companion:
         """Rebuild a journaled draw (``ComputerTurn.replay_draw``)."""
         self.computer.replay_draw(data)
 
+    @property
+    def hand(self) -> int | None:
+        """The mover's card or stone as the table knows it before it is played: dealt by the
+        table, or chosen first on the panel."""
+        dealt = self.dealer.card()
+        return dealt if dealt is not None else self.in_hand
+
     def hint_hand(self) -> int | None:
         """The card or stone a hint is for (``ComputerTurn.hint_hand``)."""
-        return self.computer.hint_hand(self.in_hand)
+        return self.computer.hint_hand(self.hand)
 
     def advice_now(self) -> Any:
         """The hint asked for in this very state and hand (an ``Advice``), or None."""
-        return self.computer.advice_now(self.in_hand)
+        return self.computer.advice_now(self.hand)
 
     # --- the physical board ----------------------------------------------------------------
 
@@ -317,8 +331,11 @@ class Companion:
 
     # --- panel inputs ----------------------------------------------------------------------
 
-    def input(self, data: Mapping[str, Any]) -> None:
-        """One panel input of docs/api.md (already shaped by ``sudoku_table.table.inputs``)."""
+    def input(self, data: Mapping[str, Any], seat: int | None = None) -> None:
+        """One panel input of docs/api.md (already shaped by ``sudoku_table.table.inputs``);
+        ``seat``: sent by that seat's own phone, which may act for its own seat only."""
+        if seat is not None:
+            self._check_seat(data["type"], seat)
         try:
             self._input(data)
         finally:
@@ -339,8 +356,24 @@ class Companion:
             self.hints = bool(data["on"])
         elif kind == "hand":
             self.computer.tell_hand(data["number"])
+        elif kind == "not_my_card":
+            self.placing.not_my_card()
         else:
             self._play(kind, data)
+
+    def _check_seat(self, kind: str, seat: int) -> None:
+        """``InputError`` unless a seat's phone may send ``kind`` now: what its player does
+        in their own turn, or telling that the card just dealt and played was another."""
+        if kind not in SEAT_INPUTS:
+            raise NotYourSeat(N_("a player's phone plays its own seat only: do this on the "
+                                 "shared panel"))
+        if kind == "not_my_card":
+            if self.history.last_player() != seat:
+                raise NotYourSeat(N_("only the player who put the last piece down can say it "
+                                     "was not their card"))
+        elif self.state.to_move != seat or seat in self.computers:
+            raise NotYourSeat(N_("it is not this phone's turn: wait until the lights and the "
+                                 "bar name its player"))
 
     def _while_held(self, kind: str) -> None:
         """Only Undo is heard while an entry waits to be saved: it gives the entry up."""

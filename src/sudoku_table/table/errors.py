@@ -17,6 +17,11 @@ class InputError(ValueError):
         super().__init__(worded(message, params))
 
 
+class NotYourSeat(InputError):
+    """An input from a seat's own phone for what is not that seat's to do now (another
+    player's turn, or what only the shared panel does): refused, nothing changed."""
+
+
 class ConfirmNeeded(InputError):
     """An input that would change something the players may not want changed (reopen a
     finished game, replace a running one): it is done only when sent again confirmed.

@@ -176,7 +176,7 @@ def entry(g: Stored) -> dict[str, Any]:
 def load(journal: Journal, stream: Readable, *, lock: threading.Lock, write: Write,
          counted: Callable[[], None], lost: Callable[[JournalError], None], max_growth: int,
          separate: bool) -> ImportPlan:
-    """Add the finished games of an exported file to ``journal`` (``Table.import_file`` says
+    """Add the finished games of an exported file to ``journal`` (``FinishedGames.import_file`` says
     how): each game checked outside the table's ``lock``, the new ones staged
     ``IMPORT_BATCH`` at a time through ``write`` (called under the lock), all of them made to
     count at once, then ``counted`` (under the lock). On any failure the staged games are

@@ -14,7 +14,7 @@ from sudoku_table.rules.wording import N_
 from .errors import InputError
 
 KINDS = ("number", "blank", "discard", "joker", "undo", "redo", "end_turn", "bear_off", "hints",
-         "hand", "where")
+         "hand", "where", "not_my_card")
 
 
 def _whole(data: Mapping[str, Any], key: str, optional: bool = False) -> int | None:

@@ -12,12 +12,11 @@ from typing import Any, TypeVar
 
 from sudoku_table.rules.wording import N_
 
-from . import recovery
+from . import resuming
 from .companion import Companion
 from .errors import CannotSave
 from .history import GAME_FINISHED, GAME_REOPENED
 from .journal import (
-    FINISHED,
     FULL,
     IO,
     OTHER,
@@ -25,9 +24,9 @@ from .journal import (
     UNDO,
     Journal,
     JournalError,
-    StoredGame,
 )
 from .notices import Notices
+from .resuming import Damage, Replay
 from .sessions import Current, Session
 
 log = logging.getLogger(__name__)
@@ -50,8 +49,6 @@ LOW_SPACE = N_("the memory card is nearly full: the table keeps its last space f
                "progress, so a new game or an import waits until space is freed")
 CLOSED = "the save file is closed"
 
-Replay = Callable[[StoredGame], "recovery.Recovered | recovery.Unplayable | None"]
-"""Reads a stored game back (``recovery.recover`` with the table's board and settings)."""
 
 
 def cannot_save(error: JournalError) -> CannotSave:
@@ -215,7 +212,7 @@ class Keeper:
         game_id = self.journaled(lambda: journal.start_game(
             game.id, game.players, game.options, dict(session.setup or {}), companion.hints,
             list(session.names), list(session.colors), session.seats_json(),
-            companion.draw_seed))
+            companion.draw_seed, companion.dealer.seed))
         self.damage.owed = None  # the damaged game is not the running one any more
         return session.started(game_id)
 
@@ -373,98 +370,13 @@ class Keeper:
     # --- the game resumed at start -------------------------------------------------------------
 
     def _resume(self) -> None:
-        """Resume the last unfinished game from the longest valid prefix of its entries (the
-        chain and a replay both hold: ``recovery.recover``), setting the rest aside with a
-        notice; or show the last game as finished when it ended before the table stopped."""
-        journal = self.journal
-        assert journal is not None
-        try:
-            stored = journal.running_game()
-            if stored is None:
-                stored = journal.last_finished_game()
-        except Exception as e:  # a damaged file fails in many ways; none may stop the table
-            journal.start_over(str(e))
-            self.take_notices()
-            return
-        self.take_notices()
-        if stored is None:
-            self.damage.from_loss(journal, None, 0)
-            return
-        found = self._replay(stored)
-        if isinstance(found, recovery.Unplayable):
-            if stored.status != FINISHED:
-                try:
-                    journal.set_unreadable(stored.id, found.note)
-                except JournalError:
-                    pass
-            self._notices.notice("not_replayed", game=stored.id, variant=stored.variant,
-                                 detail=found.detail)
-            return
+        """Resume the journal's last game (``resuming.resume``); a game that ended with its last
+        action, before its end was written, is finished now."""
+        assert self.journal is not None
+        found = resuming.resume(self.journal, self._replay, self.damage, self._notices,
+                                self.failed)
         if found is None:
-            return  # its record stays in the finished games; nothing to resume
-        if found.reopen:
-            try:
-                journal.reopen(stored.id)
-            except JournalError:
-                pass  # resumed all the same; written at a later start
-        if found.running:
-            if found.set_aside:
-                self.damage.set_aside(journal, found, self.failed)
-                self.take_notices()
-            self.damage.from_loss(journal, stored.id, found.replayed)
+            return
         self._current.take(found.session, found.companion)
         if found.running and found.companion.state.over:
             self.finished()  # the last action was written, the end of the game was not
-
-
-class Damage:
-    """What the start recovered, set aside and lost (the view's ``table.recovery``), and the
-    damaged entries that could not be set aside yet (``owed``): nothing may be written to
-    their game until they are (its chain would go on from a damaged entry)."""
-
-    def __init__(self, notices: Notices) -> None:
-        self._notices = notices
-        self.recovery: dict[str, Any] | None = None
-        self.owed: tuple[int, list[dict[str, Any]], dict[str, Any]] | None = None
-
-    def set_aside(self, journal: Journal, found: recovery.Recovered,
-                  failed: Callable[[JournalError], None]) -> None:
-        """Set aside the damaged entries of the game resumed at start, and say so; when the
-        journal cannot take them they are owed, and ``failed`` hears why."""
-        params = found.set_aside_params()
-        game = found.session.id
-        assert game is not None
-        try:
-            name: str | None = journal.set_aside_entries(game, found.set_aside)
-        except JournalError as e:
-            name = None
-            self._notices.notice("journal_error", detail=str(e))
-            self.owed = (game, found.set_aside, params)
-            failed(e)
-        code = "resumed_set_aside" if name else "resumed_kept"
-        self._notices.notice(code + ("_because" if found.failure else ""), **params, file=name)
-        self.recovery = {"game": game, "recovered": found.replayed,
-                         "set_aside": len(found.set_aside), "file": name, "lost": 0}
-
-    def set_aside_owed(self, journal: Journal) -> None:
-        """Set aside the damaged entries that could not be set aside at start (``JournalError``
-        when they still cannot be)."""
-        assert self.owed is not None
-        game, bad, params = self.owed
-        name = journal.set_aside_entries(game, bad)
-        self.owed = None
-        code = "resumed_set_aside_because" if params.get("detail") else "resumed_set_aside"
-        self._notices.notice(code, **{**params, "file": name})
-        if self.recovery is not None:
-            self.recovery["file"] = name
-
-    def from_loss(self, journal: Journal, game: int | None, recovered: int) -> None:
-        """Add what the journal's mark says was lost to ``recovery``."""
-        lost = journal.lost
-        if not lost:
-            return
-        if self.recovery is None:
-            self.recovery = {"game": lost["game"], "recovered": recovered if
-                             game == lost["game"] else 0, "set_aside": 0, "file": None,
-                             "lost": 0}
-        self.recovery["lost"] = lost["actions"]

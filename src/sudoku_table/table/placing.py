@@ -24,6 +24,7 @@ if TYPE_CHECKING:
     from .board import Board
     from .companion import Companion
     from .computer import ComputerTurn
+    from .dealing import Dealer
     from .history import History
     from .line import Line
     from .referee import Referee
@@ -51,11 +52,12 @@ class Placing:
     asked of them, never taking over the next player's turn)."""
 
     def __init__(self, game: Game, history: History, referee: Referee, computer: ComputerTurn,
-                 board: Board, line: Line) -> None:
+                 dealer: Dealer, board: Board, line: Line) -> None:
         self._game = game
         self._history = history
         self._referee = referee
         self._computer = computer
+        self._dealer = dealer
         self._board = board
         self._line = line
         self.pending: NewPiece | None = None
@@ -94,6 +96,10 @@ class Placing:
         if self._computer.turn:
             self._computer_piece(square)
             return
+        dealt = self._dealer.card()
+        if dealt is not None:
+            self._dealt_piece(square, dealt)
+            return
         if self.in_hand is not None:
             number, self.in_hand = self.in_hand, None
             self._try_number(number)
@@ -113,6 +119,17 @@ class Placing:
                                why=why.said())
             else:
                 self._line.say("no_number_here", square=square)
+
+    def _dealt_piece(self, square: str, dealt: int) -> None:
+        """A piece put down while the table deals: the mover's dealt card, placed; a stone that
+        fits nowhere but may lie there face down is a joker; else a piece to take away."""
+        joker = Joker(square, dealt)
+        if not self._game.placeable_numbers(self._history.state, square) \
+                and self._history.check(joker) is None:
+            if self.count(joker) is None:
+                self.pending = None
+            return
+        self._try_number(dealt)
 
     def _computer_piece(self, square: str) -> None:
         """A piece put down while the computer is to move: its action when it goes where the
@@ -272,8 +289,21 @@ class Placing:
         else:  # inputs.py lets only known kinds through
             raise InputError(N_("unknown input {kind}"), kind=repr(kind))
 
+    def _not_dealt(self, number: int) -> None:
+        """``InputError`` when the table deals and ``number`` is not the mover's card (the
+        message never says which card it is: the shared panel may be asking)."""
+        dealt = self._dealer.card()
+        if dealt is not None and number != dealt:
+            raise InputError(N_("the table deals in this game: only the {piece} it dealt "
+                                "can be played now (its player's phone shows it)"),
+                             piece=self._game.piece_word)
+
     def input_number(self, square: str | None, number: int, agrees: bool) -> None:
         check_number(self._game, number)
+        self._not_dealt(number)
+        if square is None and self.pending is None and self._dealer.dealing:
+            raise InputError(N_("the table deals in this game: put the {piece} down, its "
+                                "number is known"), piece=self._game.piece_word)
         if square is None:
             if self.pending is not None:
                 self._try_number(number)
@@ -319,6 +349,7 @@ class Placing:
 
     def input_discard(self, number: int) -> None:
         check_number(self._game, number)
+        self._not_dealt(number)
         self.act(Discard(number))
         self.in_hand = None
         if self.pending is not None and self.pending.number == number:
@@ -326,12 +357,24 @@ class Placing:
 
     def input_joker(self, square: str, number: int) -> None:
         check_number(self._game, number)
+        self._not_dealt(number)
         if self.pending is not None and self.pending.square != square:
             raise InputError(N_("first deal with the new {piece} on {square}"),
                              square=self.pending.square, piece=self._game.piece_word)
         self.act(Joker(square, number))
         self.pending = None
         self.in_hand = None
+
+    def not_my_card(self) -> None:
+        """With the table dealing: the piece just put down shows another number than the card
+        dealt. The game keeps the dealt card; the bar says which card to swap in."""
+        history = self._history
+        last = history.actions[-1] if history.actions else None
+        if not self._dealer.dealing or not isinstance(last, Place) \
+                or history.last_player() in self._computer.computers:
+            raise InputError(N_("there is no card the table dealt that was just put down"))
+        self._line.say("swap_card", square=last.cell, number=last.number,
+                       piece=self._game.piece_word)
 
     def act(self, action: Action) -> None:
         """An action made on the panel (``InputError`` when it cannot count)."""

@@ -103,6 +103,7 @@ def pad(c: Companion, ask: Prompt | None, nxt: Next) -> Pad | None:
         return {"numbers": list(ask["choices"]), "for": ask["kind"]}
     state = c.state
     if (state.over or c.game.moves_pieces or c.clearing or c.setting_up or c.computer_turn
+            or c.dealer.dealing
             or c.pending is not None or state.phase == BLANKS_PHASE
             or nxt["code"] not in ("place", "place_number", "lay_joker", "set_aside")):
         return None
@@ -235,6 +236,8 @@ def play_step(c: Companion, ask: Prompt | None) -> Next:
             return step("blanks_or_end", mover)
     if c.game.moves_pieces:
         return step("move", mover)
+    if c.dealer.card() is not None:
+        return step("place_dealt", mover, piece=c.game.piece_word)
     params: dict[str, object] = {}
     rule = c.game.where_rule(state)
     if rule is not None:
@@ -400,8 +403,8 @@ def prompt(c: Companion) -> Prompt | None:
                 return {"kind": "joker", "square": pending.square, "number": number}
             if c.history.check(Discard(number)) is None:
                 return {"kind": "discard", "number": number, "square": pending.square}
-        return {"kind": "number", "square": pending.square,
-                "choices": c.placing.number_choices(pending.square)}
+        return {"kind": "number", "square": pending.square,  # dealt: nothing to tap
+                "choices": [] if c.dealer.dealing else c.placing.number_choices(pending.square)}
     offer = c.moving.bear_off_offer()
     if offer is not None:
         return {"kind": "bear_off", "square": offer.path[-2], "path": list(offer.path)}

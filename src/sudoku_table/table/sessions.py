@@ -35,7 +35,8 @@ Writer = Callable[[str, Any], None]
 class Session:
     """One game's session (see the module docstring). ``setup`` None is the game's default
     set-up; ``computers`` is as requested or stored (``{"1": "strong"}``, checked by
-    ``open_game``); ``draws``: the table draws the computer's cards; ``id`` is the journal's
+    ``open_game``); ``draws``: the table draws the computer's cards; ``deal_seed``: the table
+    deals every seat's cards from this seed (None: players draw); ``id`` is the journal's
     number of the game, once its start is written (None before, or without a journal)."""
 
     variant: str
@@ -48,6 +49,7 @@ class Session:
     computers: object = None
     draws: bool = False
     draw_seed: int | None = None
+    deal_seed: int | None = None
     id: int | None = None
 
     def started(self, game_id: int) -> Session:
@@ -65,18 +67,20 @@ def requested(variant: str, players: int | None = None,
               setup: Mapping[str, Any] | None = None, hints: bool = False,
               names: list[str] | None = None, colors: list[str] | None = None,
               computers: Mapping[Any, str] | None = None,
-              computer_draws: bool = False) -> Session:
+              computer_draws: bool = False, deal: bool = False) -> Session:
     """A new game's session from the panel's request (``InputError`` for a switch that is no
-    switch); the draws' seed is drawn here, once."""
+    switch); the seed of the draws and the deal is drawn here, once."""
     if not isinstance(hints, bool):
         raise InputError(N_("hints must be true or false, got {hints}"), hints=repr(hints))
     if not isinstance(computer_draws, bool):
         raise InputError(N_("computer_draws must be true or false, got {value}"),
                          value=repr(computer_draws)[:20])
+    if not isinstance(deal, bool):
+        raise InputError(N_("deal must be true or false, got {value}"), value=repr(deal)[:20])
+    seed = secrets.randbits(48) if computer_draws or deal else None
     return Session(variant, players, options, setup, hints,
                    tuple(str(n) for n in (names or [])), tuple(str(c) for c in (colors or [])),
-                   computers, computer_draws,
-                   secrets.randbits(48) if computer_draws else None)
+                   computers, computer_draws, seed, seed if deal else None)
 
 
 def stored(game: StoredGame) -> Session:
@@ -86,7 +90,7 @@ def stored(game: StoredGame) -> Session:
         raise ValueError("its options or setup are damaged")
     return Session(game.variant, game.players, game.options, game.setup, game.hints,
                    tuple(game.names), tuple(game.colors), game.computers, False,
-                   game.draw_seed, game.id)
+                   game.draw_seed, game.deal_seed, game.id)
 
 
 def open_game(session: Session, resolve: Resolver, *, board: set[str],
@@ -107,12 +111,19 @@ def open_game(session: Session, resolve: Resolver, *, board: set[str],
         seats = {}
     if session.draws:
         check_draws(game, seats)
+    if session.deal_seed is not None and not game.hidden_hands:
+        raise InputError(N_("the table deals only in a game whose cards or stones are hidden "
+                            "(KOSMOS SUDOKU, Duell der Meister, SUDOKU FAMILY), not in {game}"),
+                         game=game.name)
     pieces = (game.default_setup() if session.setup is None
               else game.parse_setup(session.setup))
     companion = Companion(game, pieces, board=board, hints=session.hints, record=record,
                           settle=settle)
     # The computer's seats before any entry is replayed: a drawn card is checked against them.
-    companion.computer.seat(seats, session.draw_seed if seats and game.own_piles else None)
+    dealing = session.deal_seed is not None
+    companion.computer.seat(seats, session.draw_seed
+                            if seats and (game.own_piles or dealing) else None)
+    companion.dealer.deal(session.deal_seed, frozenset(seats))
     fitted = replace(session, players=game.players, options=dict(game.options),
                      setup={c: p.to_json() for c, p in pieces.items()},
                      names=session.names[:game.players], colors=session.colors[:game.players],
@@ -129,7 +140,11 @@ def begin(companion: Companion) -> None:
         companion.say("clear_board", game=name,
                       pieces=count(len(companion.board.occupied), "piece"))
         return
-    if companion.draw_seed is not None:  # once, at the start: the cards face up
+    if companion.dealer.dealing:  # once, at the start: every card open beside the board
+        companion.say("set_up_board_deal" if companion.setting_up else "new_game_deal",
+                      game=name, pieces=companion.game.piece_words.many)
+        return
+    elif companion.draw_seed is not None:  # once, at the start: the cards face up
         code = "set_up_board_draws" if companion.setting_up else "new_game_draws"
     else:
         code = "set_up_board" if companion.setting_up else "new_game"

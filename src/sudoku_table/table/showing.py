@@ -5,8 +5,9 @@ what ``present.look`` computed for it. Pure functions; the table calls them unde
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from typing import Any
+from typing import Any, Literal, TypedDict
 
+from sudoku_table.rules.actions import Discard, Joker
 from sudoku_table.rules.squares import SQUARES
 
 from . import announce, placing, present, signals
@@ -49,6 +50,30 @@ def moves(companion: Companion) -> list[dict[str, Any]]:
              "completed": list(states[i + 1].last.completed),
              "claimed": list(states[i + 1].last.claimed)}
             for i, action in enumerate(companion.actions)]
+
+
+class Hand(TypedDict):
+    """A seat's own card or stone, dealt by the table, and what it can do with it now."""
+
+    number: int
+    do: Literal["place", "set_aside", "joker"]
+
+
+def hand(c: Companion, seat: int) -> Hand | None:
+    """Seat ``seat``'s dealt card or stone while it is to move (None otherwise): to place, to
+    set aside (it fits nowhere, where the game lets it), or to lay face down as a joker."""
+    number = c.dealer.card(seat)
+    if number is None:
+        return None
+    state = c.state
+    if not any(number in c.game.placeable_numbers(state, cell)
+               for cell in c.game.geometry.cells if cell not in state.board):
+        if c.history.check(Discard(number)) is None:
+            return {"number": number, "do": "set_aside"}
+        if any(c.history.check(Joker(cell, number)) is None
+               for cell in c.game.geometry.cells if cell not in state.board):
+            return {"number": number, "do": "joker"}
+    return {"number": number, "do": "place"}
 
 
 def hint_view(c: Companion, thinking: bool) -> dict[str, Any] | None:
@@ -117,6 +142,7 @@ def game_part(companion: Companion, look: present.Look, names: Iterable[str],
                           if companion.pending is not None else []),
         "computers": computers_json(companion.computers),
         "computer_draws": companion.draw_seed is not None,
+        "deal": companion.dealer.dealing,
         "plan": companion.expect.to_json() if companion.expect is not None else None,
         "hint": hint,
         "pad": look.pad,

@@ -1,13 +1,14 @@
-"""The computer's and the hint's thinking: each search runs in a thread of its own (``strong``
-may take a second; the sensors and the panel never wait for it) and hands its answer back to
-the table, which takes it under its lock if the game is still where the search began."""
+"""The computer's and the hint's thinking (``Table.thinking``): each search runs in a thread of
+its own (``strong`` may take a second; the sensors and the panel never wait for it) and hands
+its answer back to the table, which takes it under its lock if the game is still where the
+search began."""
 
 from __future__ import annotations
 
 import logging
 import threading
-from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from sudoku_table.ai import Advice, ComputerConfig, advise, choose
 from sudoku_table.rules.actions import Action, EndTurn
@@ -15,7 +16,13 @@ from sudoku_table.rules.game import State
 from sudoku_table.rules.wording import N_
 
 from .companion import Companion
-from .errors import InputError
+from .errors import CannotSave, InputError
+from .keeping import Keeper
+from .sessions import Current
+from .view import View
+
+if TYPE_CHECKING:
+    from .table import Table
 
 log = logging.getLogger(__name__)
 
@@ -77,21 +84,18 @@ def hintable(c: Companion | None) -> Companion:
     return c
 
 
-Chosen = Callable[[Search, Action | None, str], None]
-"""Takes the computer's action (None and why, when the engine could not answer)."""
-Advised = Callable[[Search, Advice | None], None]
-"""Takes a hint (None when none could be found)."""
-
-
 class Thinking:
-    """The searches under way. ``search_for`` and ``hint_for`` are called under the table's
-    lock, as is ``done`` from the answer's callback (``chosen``, ``advised``), which is called
-    from the search's thread once it has an answer."""
+    """The searches under way for ``current``'s game, a part of ``table``. ``think_locked`` and
+    ``hint`` start them under the table's lock; each search's thread hands its answer back
+    (``_chosen``, ``_advised``), which takes the lock and keeps it if the game still stands
+    where the search began."""
 
-    def __init__(self, config: ComputerConfig, chosen: Chosen, advised: Advised) -> None:
+    def __init__(self, table: Table, config: ComputerConfig, current: Current,
+                 keeper: Keeper) -> None:
+        self._table = table
         self._config = config
-        self._chosen = chosen
-        self._advised = advised
+        self._current = current
+        self._keeper = keeper
         self._choosing: list[Search] = []
         self._hinting: list[Search] = []
 
@@ -104,7 +108,7 @@ class Thinking:
         """A hint is being searched for this game in this state."""
         return any(s.is_for(companion, state) for s in self._hinting)
 
-    def search_for(self, search: Search, level: str, seed: int) -> None:
+    def _search_for(self, search: Search, level: str, seed: int) -> None:
         """Search the computer's action, unless the same search is under way."""
         if self._under_way(self._choosing, search):
             return
@@ -112,7 +116,7 @@ class Thinking:
         threading.Thread(target=self._choose, name="computer", daemon=True,
                          args=(search, level, seed)).start()
 
-    def hint_for(self, search: Search, seed: int) -> None:
+    def _hint_for(self, search: Search, seed: int) -> None:
         """Search a hint, unless the same search is under way."""
         if self._under_way(self._hinting, search):
             return
@@ -120,11 +124,76 @@ class Thinking:
         threading.Thread(target=self._advise, name="hint", daemon=True,
                          args=(search, seed)).start()
 
-    def done(self, search: Search) -> None:
+    def _done(self, search: Search) -> None:
         """The search has answered (called under the table's lock, before it takes it)."""
         for searches in (self._choosing, self._hinting):
             if search in searches:
                 searches.remove(search)
+
+    def think_locked(self) -> None:
+        """Under the lock, after every change: when a computer seat is to move and its action
+        is not known yet, draw its card where the table draws them (journaled before anyone
+        sees it), then start searching for its action."""
+        c = self._current.companion
+        if c is None or self._table.closed:
+            return
+        if self._keeper.failure is None:  # else drawn once the table can save (the retry's bump)
+            try:
+                c.draw_for_computer()
+            except CannotSave:
+                return
+        if not c.computer_turn or c.needs_hand or c.expect is not None:
+            return
+        mover = c.mover
+        assert mover is not None
+        self._search_for(Search(c, c.state, c.known_hand), c.computers[mover],
+                        seed(self._current.id, c))
+
+    def hint(self) -> View:
+        """Ask for a hint for the person to move: the engine's best action, shown with the
+        ``hint`` light and its reasons in the view (``table.hint``) once found. Changes nothing
+        in the game; ``InputError`` when no hint can be given now."""
+        table = self._table
+        with table.lock:
+            c = hintable(self._current.companion)
+            table.replay.end_locked()
+            if c.advice_now() is None:
+                self._hint_for(Search(c, c.state, c.hint_hand()), seed(self._current.id, c))
+            table.bump_locked()
+            view = table.view_locked()
+        table.show()
+        return view
+
+    def wait_for_computer(self, timeout: float = 10.0) -> bool:
+        """True once no search of the computer or of a hint is under way (False on timeout):
+        for tests and tools that play against the computer."""
+        table = self._table
+        with table.cond:
+            return table.cond.wait_for(lambda: self.idle or table.closed, timeout=timeout)
+
+    def _chosen(self, search: Search, action: Action | None, detail: str) -> None:
+        """The computer's action found (or None: the engine could not answer, ``detail``)."""
+        table = self._table
+        with table.lock:
+            self._done(search)
+            if table.closed or not search.wanted(self._current.companion):
+                table.cond.notify_all()  # stale: the game went on meanwhile
+                return
+            if take_choice(search, action, detail):
+                self._keeper.after(search.companion)
+            table.bump_locked()
+        table.show()
+
+    def _advised(self, search: Search, advice: Advice | None) -> None:
+        """A hint found (or None: none could be)."""
+        c, state = search.companion, search.state
+        table = self._table
+        with table.lock:
+            self._done(search)
+            if advice is not None and self._current.companion is c and c.state is state:
+                c.computer.advised(state, search.hand, advice)
+            table.bump_locked()
+        table.show()
 
     @staticmethod
     def _under_way(searches: list[Search], search: Search) -> bool:

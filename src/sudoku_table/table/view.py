@@ -38,6 +38,12 @@ MESSAGES: Mapping[str, str] = {
                          "the table draws one for it on each of its turns"),
     "set_up_board_draws": N_("{game}: set up the board, and lay the computer's cards face up "
                              "beside it: the table draws one for it on each of its turns"),
+    "new_game_deal": N_("{game}: new game. The table deals: lay all {pieces} open beside the "
+                        "board, sorted by number; on your turn take the one your phone shows"),
+    "set_up_board_deal": N_("{game}: set up the board, and lay all {pieces} open beside it, "
+                            "sorted by number: the table deals, your phone shows your own"),
+    "swap_card": N_("the table dealt the {number}: put the {number} on {square} instead of the "
+                    "{piece} lying there"),
     "clear_board": N_("{game}: first take the {pieces} left on the board away"),
     "resumed": N_("{game} resumed: put right any blinking squares"),
     "resumed_check_faces": N_("{game} resumed: put right any blinking squares, and check that "
@@ -152,6 +158,7 @@ explanation (English for now); ``action`` parameters carry the action in the rec
 
 ANNOUNCEMENTS = frozenset({"action", "taken_back", "taken_back_on_board", "colour_changed",
                            "redone", "new_game", "set_up_board", "new_game_draws",
+                           "new_game_deal", "set_up_board_deal",
                            "set_up_board_draws", "resumed", "resumed_check_faces",
                            "over_check_faces",
                            "over_before_stop", "board_set", "board_clear"})
@@ -250,6 +257,8 @@ NEXT_STEPS: Mapping[str, str] = {
                         "{put_back}, take away {take_away}, turn {turn} over)"),
     "move": N_("move one of your pieces"),
     "place": N_("put a piece down, then tap its number"),
+    "place_dealt": N_("take the {piece} the table dealt you (your phone shows it) from the "
+                      "open ones and put it down"),
     "computer_thinking": N_("the computer is choosing its move"),
     "computer_hand": N_("turn over the computer's {piece} and tap its number"),
     "computer_place": N_("put the computer's {number} on {square}"),
@@ -437,6 +446,7 @@ class TableView(TypedDict, total=False):
     moves: list[dict[str, Any]]
     computers: dict[str, str]
     computer_draws: bool
+    deal: bool
     plan: dict[str, Any] | None
     hint: dict[str, Any] | None
     saving: dict[str, Any]

@@ -11,6 +11,7 @@ import os
 import threading
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, Protocol
 
 from flask import Flask
@@ -23,6 +24,7 @@ from .config import PanelConfig
 from .errors import register_error_handlers
 from .i18n import init_i18n
 from .limits import Holders, HostCounter
+from .seating import Seating
 from .security import PinGuard, init_security
 
 MAX_BODY_BYTES = 16 * 1024
@@ -97,6 +99,8 @@ class PanelState:
     keepalive_seconds: float = 10.0
     settings_path: str | os.PathLike[str] | None = None
     power: Power = field(default_factory=lambda: choose("off", simulated=True))
+    seating: Seating = field(default_factory=lambda: Seating(None))
+    """Which phone plays which seat (``seats``), kept beside the settings."""
 
     def stop_streams(self) -> None:
         """End every live view now: set the stop flag and wake the streams waiting for a change."""
@@ -177,6 +181,8 @@ def create_app(
         keepalive_seconds=float(app.config["KEEPALIVE_SECONDS"]),
         settings_path=app.config["SETTINGS_PATH"],
         power=power,
+        seating=Seating(None if app.config["SETTINGS_PATH"] is None else
+                        Path(app.config["SETTINGS_PATH"]).with_name("seats.json")),
     )
     app.extensions["sudoku_table"] = state
     from .validation import compiled
@@ -187,6 +193,7 @@ def create_app(
     from .events import events
     from .pages import pages
     from .reviewing import reviewing
+    from .seats import init_seats
     from .speech import speech_api
 
     app.register_blueprint(pages)
@@ -194,6 +201,7 @@ def create_app(
     app.register_blueprint(events)
     app.register_blueprint(reviewing)
     app.register_blueprint(speech_api)
+    init_seats(app)
     register_error_handlers(app)
     init_security(app)
     init_i18n(app)

@@ -16,7 +16,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any, TypeVar
 
-from flask import Blueprint, Response, current_app, jsonify, request, stream_with_context
+from flask import Blueprint, Response, current_app, g, jsonify, request, stream_with_context
 
 from sudoku_table import power as power_control
 from sudoku_table.rules.errors import RulesError
@@ -30,6 +30,7 @@ from sudoku_table.version import current as current_version
 from . import PanelState, catalog, i18n, palette, settings
 from .errors import ApiError, said
 from .markdown import render
+from .seats import require_turn
 from .security import check_request, input_needs_pin, require_pin
 from .streaming import paced, release_once
 from .validation import json_body, query
@@ -208,8 +209,9 @@ def new_game() -> Response:
         variant, body.get("players"), body.get("options") or {}, body.get("setup"),
         hints=body.get("hints", False), names=names, replace=body.get("replace", False),
         colors=body.get("colors") or [], computers=body.get("computers") or {},
-        computer_draws=body.get("computer_draws", False),
+        computer_draws=body.get("computer_draws", False), deal=body.get("deal", False),
     )
+    panel.seating.new_game(panel.table.game_id)
     return jsonify(present(panel, view))
 
 
@@ -234,9 +236,11 @@ def game_input_endpoint() -> Response:
     data = {k: v for k, v in body.items() if k != "pin"
             and not (k == "owner" and v is None)}  # no owner: the table assumes the mover's
     panel = _panel()
-    if panel.pin.enabled and input_needs_pin(data, panel.table.view()["table"].get("prompt")):
+    seat = g.get("seat")  # a seat's phone plays its own seat, without the PIN
+    if seat is None and panel.pin.enabled and \
+            input_needs_pin(data, panel.table.view()["table"].get("prompt")):
         require_pin(body)
-    view = panel.table.input(data)
+    view = panel.table.input(data, seat)
     return jsonify(present(_panel(), view))
 
 
@@ -246,7 +250,8 @@ def hint() -> Response:
     ``{"status": "thinking"}``; the advised action and its reasons follow as a new view (the
     live stream, or GET /api/state). Changes nothing in the game, so it needs no PIN."""
     json_body()
-    return jsonify(present(_panel(), _panel().table.hint()))
+    require_turn()
+    return jsonify(present(_panel(), _panel().table.thinking.hint()))
 
 
 @api.post("/sim/square")
@@ -259,7 +264,7 @@ def sim_square() -> Response:
     body = json_body()
     where, occupied = body["square"], body["occupied"]
     simulator.set_square(where, occupied)
-    panel.table.wait_for_occupied(where, occupied, 1.0)
+    panel.table.sensors.wait_for_occupied(where, occupied, 1.0)
     return jsonify(_view())
 
 
@@ -277,7 +282,7 @@ def sim_clear() -> Response:
     for k, where in enumerate(squares):  # a sweeping hand: one piece every SIM_CLEAR_STEP
         simulator.set_square(where, False, at=start + k * SIM_CLEAR_STEP)
     for where in squares:  # each counts once it has been off its square for the settle time
-        panel.table.wait_for_occupied(where, False, 1.0 + len(squares) * SIM_CLEAR_STEP)
+        panel.table.sensors.wait_for_occupied(where, False, 1.0 + len(squares) * SIM_CLEAR_STEP)
     return jsonify(_view())
 
 
@@ -291,7 +296,7 @@ def _reading() -> tuple[Shelf, Callable[[], None]]:
     reads at once, one host not all of them: see ``streaming``). The caller gives the place
     back with the function returned (once the answer has ended)."""
     panel = _panel()
-    shelf = panel.table.shelf()
+    shelf = panel.table.finished.shelf()
     if shelf is None:
         raise ApiError(N_("the table keeps no save file, so it has no finished games"), 404)
     host = request.remote_addr or "?"
@@ -452,8 +457,9 @@ def import_games() -> Response:
     request.max_content_length = largest  # Flask's own limit is the 16 KiB of other bodies
     body = _Body(request.stream, largest)
     try:
-        plan = _panel().table.import_file(body, int(current_app.config["IMPORT_MAX_GROWTH"]),
-                                          separate=size is None or size > SEPARATE_BYTES)
+        plan = _panel().table.finished.import_file(
+            body, int(current_app.config["IMPORT_MAX_GROWTH"]),
+            separate=size is None or size > SEPARATE_BYTES)
     except _TooLarge:
         raise ApiError(N_("the file is too large: {size} MB; the table takes files of up to "
                           "{most} MB"), 413, params={"size": _megabytes(body.count),
@@ -582,7 +588,7 @@ def table_sound() -> Response:
 @api.post("/table/led-test")
 def led_test() -> Response:
     setting_body()
-    _panel().table.led_test(step=LED_TEST_STEP)
+    _panel().table.leds.test(step=LED_TEST_STEP)
     # The order and pace of the test, so that the panel can show the same on its drawing.
     return jsonify({"ok": True, "squares": list(SQUARES), "step": LED_TEST_STEP})
 
@@ -597,14 +603,14 @@ def brightness() -> Response:
     panel = _panel()
     before = settings.brightness(panel)
     try:
-        panel.table.set_brightness(float(level))
+        panel.table.leds.set_brightness(float(level))
     except (ValueError, RulesError) as e:
         raise ApiError(str(e)) from None
     try:
         settings.save_brightness(panel, float(level))
     except settings.NotSaved:
         if before is not None:  # not kept, so not shown either: the LEDs go back
-            panel.table.set_brightness(before)
+            panel.table.leds.set_brightness(before)
         raise
     return jsonify({"brightness": float(level)})
 

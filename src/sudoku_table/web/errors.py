@@ -15,7 +15,13 @@ from werkzeug.exceptions import HTTPException
 
 from sudoku_table.rules.errors import RulesError
 from sudoku_table.rules.wording import N_
-from sudoku_table.table.errors import CannotSave, ConfirmNeeded, InputError, StaleInput
+from sudoku_table.table.errors import (
+    CannotSave,
+    ConfirmNeeded,
+    InputError,
+    NotYourSeat,
+    StaleInput,
+)
 
 from .i18n import translate
 from .settings import NotSaved
@@ -110,6 +116,10 @@ def register_error_handlers(app: Flask) -> None:
 
         view = present(current_app.extensions["sudoku_table"], e.view)
         return error_response(said(e), CONFLICT, code="stale", view=view)
+
+    @app.errorhandler(NotYourSeat)
+    def _not_your_seat(e: NotYourSeat) -> Response:
+        return error_response(said(e), 403)
 
     @app.errorhandler(InputError)
     def _input_error(e: InputError) -> Response:

@@ -21,7 +21,7 @@ import time
 from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any
 
-from flask import Blueprint, Response, current_app, request
+from flask import Blueprint, Response, current_app, g, request
 
 from sudoku_table.rules.wording import N_
 
@@ -96,7 +96,9 @@ def stream() -> Response:
         panel.streams.release(host)
 
     release = release_once(free)
-    response = Response(_stream(panel, disconnected, release, ended),
+    seat = g.get("seat")
+    token = request.args.get("token") if seat is not None else None
+    response = Response(_stream(panel, disconnected, release, ended, seat, token),
                         mimetype="text/event-stream")
     # A stream closed before its first event never runs its own ``finally``: release here too.
     response.call_on_close(release)
@@ -113,7 +115,11 @@ def _small_send_buffer(disconnected: Callable[[], bool] | None) -> None:
 
 
 def _stream(panel: PanelState, disconnected: Callable[[], bool] | None,
-            release: Callable[[], None], ended: threading.Event) -> Iterator[str]:
+            release: Callable[[], None], ended: threading.Event, seat: int | None = None,
+            token: str | None = None) -> Iterator[str]:
+    """The live views of one client; ``seat`` and its ``token``: a seat's phone, whose views
+    carry its own card while the phone still holds the seat (a seat taken back or handed on
+    ends its phone's live view)."""
     table = panel.table
     keepalive = panel.keepalive_seconds
     ends = time.monotonic() + panel.stream_seconds
@@ -121,7 +127,7 @@ def _stream(panel: PanelState, disconnected: Callable[[], bool] | None,
     try:
         version = table.version
         yield "retry: 2000\n\n"
-        yield sse("view", present(panel, table.view()), version)
+        yield sse("view", present(panel, table.view(), seat), version)
         quiet_since = time.monotonic()
         while not panel.stopping.is_set() and time.monotonic() < ends and not ended.is_set():
             if disconnected is not None and disconnected():
@@ -137,7 +143,9 @@ def _stream(panel: PanelState, disconnected: Callable[[], bool] | None,
             if new_version != version:
                 version = new_version
                 quiet_since = time.monotonic()
-                yield sse("view", present(panel, view), version)
+                if token is not None and panel.seating.seat_of(table.game_id, token) != seat:
+                    return  # the phone lost its seat: its next connection is told why
+                yield sse("view", present(panel, view, seat), version)
             elif time.monotonic() - quiet_since >= keepalive:
                 quiet_since = time.monotonic()
                 yield ": keep-alive\n\n"

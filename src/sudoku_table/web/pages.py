@@ -1,4 +1,4 @@
-"""The panel's pages: start, play, rules and the table's own page.
+"""The panel's pages: start, play, join a seat, rules and the table's own page.
 
 Pages are thin HTML shells; the data comes from the JSON API, so what a phone shows is exactly
 what an outside tool can read. The rules pages are rendered here from the project's Markdown.
@@ -46,6 +46,13 @@ def start() -> str:
 @pages.get("/play")
 def play() -> str:
     return render_template("play.html", page="play", **_common())
+
+
+@pages.get("/join")
+def join() -> str:
+    """A player's own phone joins a seat: from the link of the code shown on the shared panel
+    (its token after the ``#``, never sent to the server by the browser) or the short code typed."""
+    return render_template("join.html", page="join", **_common())
 
 
 @pages.get("/rules")

@@ -55,7 +55,7 @@ def _guard() -> None:
 
 
 def _finished(game_id: int) -> dict[str, Any]:
-    entry = _panel().table.finished_game(game_id)
+    entry = _panel().table.finished.game(game_id)
     if entry is not None:
         return entry
     raise ApiError(N_("there is no finished game {game_id}"), 404, params={"game_id": game_id})
@@ -90,7 +90,7 @@ def current_review() -> WerkzeugResponse:
     """The review of the game that just ended, else of the newest finished game, else the
     table page's list."""
     table = _panel().table
-    shelf = table.shelf()
+    shelf = table.finished.shelf()
     if shelf is None:
         return redirect("/table")
     current = table.game_id
@@ -153,7 +153,7 @@ def replay_status() -> Response:
     except RulesError as e:  # pragma: no cover - a replay starts only from a game that replays
         raise ApiError(str(e), 422) from None
     seats = player_names(game, shown.get("names") or [], language)
-    entry = _panel().table.finished_game(int(shown["game"]))
+    entry = _panel().table.finished.game(int(shown["game"]))
     words = None
     if entry is not None:
         record = Record.from_json(entry["record"])
@@ -176,7 +176,7 @@ def replay_show() -> Response:
     require_pin(body)
     _finished(game_id)  # 404 for a game that is not there
     panel = _panel()
-    return jsonify(present(panel, panel.table.show_replay(game_id, move)))
+    return jsonify(present(panel, panel.table.replay.show(game_id, move)))
 
 
 @reviewing.post("/api/replay/leave")
@@ -184,4 +184,4 @@ def replay_leave() -> Response:
     """End the replay: the LEDs show the running game again. Anyone may (no PIN)."""
     json_body()
     panel = _panel()
-    return jsonify(present(panel, panel.table.leave_replay()))
+    return jsonify(present(panel, panel.table.replay.leave()))

@@ -136,6 +136,22 @@ class PinGuard:
             return 0.0
         return float(min(PIN_MAX_LOCKOUT, PIN_FIRST_LOCKOUT * 2 ** (failures - PIN_FREE_FAILURES)))
 
+    def guessed(self, right: bool, client: str = "", what: str = "code") -> None:
+        """Count a guess of another secret against the same budget (a seat's joining code):
+        ``ApiError`` 429 while guessing is locked out; a wrong guess counts as a wrong PIN."""
+        now = self._clock()
+        with self._lock:
+            if now < self._locked_until:
+                wait = max(1, math.ceil(self._locked_until - now))
+                raise ApiError(N_("too many wrong guesses: try again in {wait} s"), 429,
+                               retry_after=wait, params={"wait": wait})
+            if right:
+                return
+            self._failures += 1
+            self._locked_until = now + self.lockout_seconds(self._failures)
+            count = self._failures
+        log.warning("wrong %s from %s (%d in a row)", what, client or "?", count)
+
     def require(self, given: object, client: str = "") -> None:
         """Return when the PIN is off or ``given`` is right; raise ``ApiError`` otherwise.
 

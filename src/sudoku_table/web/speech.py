@@ -186,7 +186,7 @@ def repeat() -> Response:
         return jsonify({"repeated": False, "reason": i18n.translate(
             N_("speech at the table is off: switch it on on the Table page, or switch on "
                "this phone's speech"))})
-    if not panel.table.repeat_announcement():
+    if not panel.table.announcer.repeat():
         return jsonify({"repeated": False, "reason": i18n.translate(
             N_("the table has said nothing yet"))})
     return jsonify({"repeated": True, "reason": None})

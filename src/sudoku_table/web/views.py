@@ -5,6 +5,8 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, Any
 
+from flask import g, has_request_context
+
 from sudoku_table.table.view import View
 
 from . import catalog, i18n, speech
@@ -13,18 +15,24 @@ if TYPE_CHECKING:
     from . import PanelState
 
 
-def present(panel: PanelState, view: View) -> dict[str, Any]:
+def present(panel: PanelState, view: View, seat: int | None = None) -> dict[str, Any]:
     """``view`` with ``player_names`` (chosen on the start page and kept in the journal with
-    the game, or White/Black, Player 1...) and ``table.say`` in the request's language."""
+    the game, or White/Black, Player 1...) and ``table.say`` in the request's language, as
+    the device asking may see it (``seats.private``): ``seat`` is the seat whose phone asks
+    (default: the request's own, None for the shared panel)."""
+    from .seats import private
+
+    if seat is None and has_request_context():
+        seat = g.get("seat")
     game = view.get("game")
     if game is None:
-        return dict(view)
+        return {**view, "table": private(panel, view, dict(view["table"]), seat)}
     players = int(game.get("players") or 0)
     names = catalog.seat_names(str(game.get("variant", "")), players,
                                view["table"].get("names", []),
                                view["table"].get("computers", {}))
-    table = {**view["table"], "say": speech.say_in(view["table"].get("say"), names,
-                                                   i18n.current())}
+    table = private(panel, view, {**view["table"], "say": speech.say_in(
+        view["table"].get("say"), names, i18n.current())}, seat)
     return {**view, "table": table, "player_names": names}
 
 

@@ -17,12 +17,15 @@ from .writer import Writer
 
 
 def seats_text(names: list[str] | None, colors: list[str] | None,
-               computers: Mapping[str, str] | None, draw_seed: int | None) -> str:
+               computers: Mapping[str, str] | None, draw_seed: int | None,
+               deal_seed: int | None = None) -> str:
     """The seats as kept beside a game's start data (the ``names`` column)."""
     seats: dict[str, Any] = {"names": list(names or []), "colors": list(colors or []),
                              "computers": dict(computers or {})}
     if draw_seed is not None:
         seats["draw_seed"] = int(draw_seed)
+    if deal_seed is not None:
+        seats["deal_seed"] = int(deal_seed)
     return json.dumps(seats)
 
 

@@ -41,6 +41,9 @@ class StoredGame:
     draw_seed: int | None = None
     """With the table drawing the computer's cards: the game's seed for its draws (each draw is
     also an entry of its own); None when people tell the computer's cards."""
+    deal_seed: int | None = None
+    """With the table dealing every seat's cards: the game's seed for them (the card dealt in
+    a state follows from it and the actions, so no deal is an entry); None when players draw."""
 
 
 def _seats(db: sqlite3.Connection, gid: int) -> dict[str, Any]:
@@ -64,6 +67,8 @@ def _with_seats(game: StoredGame, seats: dict[str, Any]) -> None:
     game.names, game.colors = _strings(seats.get("names")), _strings(seats.get("colors"))
     seed = seats.get("draw_seed")
     game.draw_seed = None if isinstance(seed, bool) or not isinstance(seed, int) else seed
+    seed = seats.get("deal_seed")
+    game.deal_seed = None if isinstance(seed, bool) or not isinstance(seed, int) else seed
     found = seats.get("computers")
     if isinstance(found, dict):
         game.computers = {str(k): str(v) for k, v in found.items() if isinstance(v, str)}

@@ -1,9 +1,27 @@
-// Shared by every page: JSON requests with the PIN when the table asks for one, a toast for
-// errors, and the live view stream. Plain browser JavaScript, no build step.
+// Shared by every page: JSON requests with the PIN when the table asks for one (and the seat's
+// token on a player's own phone), a toast for errors, and the live view stream. Plain browser
+// JavaScript, no build step.
 "use strict";
 
 const Panel = (() => {
   const PIN_KEY = "sudoku-table-pin";
+  const SEAT_KEY = "sudoku-table-seat";
+
+  // A player's own phone keeps its seat here ({seat, token}, from the join page): every request
+  // and the live stream then act as that seat. Null on a shared panel.
+  function seat() {
+    try {
+      const kept = JSON.parse(localStorage.getItem(SEAT_KEY) || "null");
+      return kept && typeof kept.token === "string" && Number.isInteger(kept.seat) ? kept : null;
+    } catch (e) {
+      return null;
+    }
+  }
+
+  function keepSeat(kept) {
+    if (kept) localStorage.setItem(SEAT_KEY, JSON.stringify({ seat: kept.seat, token: kept.token }));
+    else localStorage.removeItem(SEAT_KEY);
+  }
 
   function toast(text, kind) {
     const box = document.getElementById("toast");
@@ -23,6 +41,8 @@ const Panel = (() => {
     if (body !== undefined || options.raw !== undefined) headers["Content-Type"] = "application/json";
     const pin = sessionStorage.getItem(PIN_KEY);
     if (pin) headers["X-Table-Pin"] = pin;
+    const mine = options.seat === undefined ? seat() : options.seat;
+    if (mine) headers["X-Seat-Token"] = mine.token;
     const response = await fetch(path, {
       method, headers,
       body: options.raw !== undefined ? options.raw
@@ -76,7 +96,9 @@ const Panel = (() => {
       if (offline === null) offline = setTimeout(() => { if (onStatus) onStatus(false); }, 4000);
     }
     function open() {
-      source = new EventSource("/api/events");
+      const mine = seat();
+      source = new EventSource(mine ? `/api/events?token=${encodeURIComponent(mine.token)}`
+        : "/api/events");
       source.addEventListener("view", (event) => {
         clearTimeout(offline);
         offline = null;
@@ -174,5 +196,5 @@ const Panel = (() => {
   }
 
   return { request, get, post, liveViews, toast, el, t, said, ready, language, savingWords,
-           showSaving };
+           showSaving, seat, keepSeat };
 })();

@@ -2,6 +2,12 @@
 // who acts, the next act at the table in words, and the controls for it. Every view comes from
 // the live stream (or the answer to a tap) and is drawn in full, so the page always shows
 // exactly what the table knows.
+//
+// On a player's own phone (joined on the join page; Panel.seat() names the seat) the page acts
+// as that seat: whose phone it is, "your turn" with a vibration and (switched on) a tone, the
+// card or stone the table dealt them, and a way to leave the seat. On the shared panel a
+// "Phones" card offers every person's seat to a phone (a code to scan or type) and takes a lost
+// phone's seat back; where the table deals, a player without a phone sees their card here.
 "use strict";
 
 (() => {
@@ -18,6 +24,10 @@
   let mode = null; // "discard" or "joker": the next pad tap means that
   // Taps are sent one after another, in the order they were made: none is dropped.
   let queue = Promise.resolve();
+  const mine = Panel.seat(); // this phone's seat ({seat, token}), or null: the shared panel
+  if (mine) document.body.dataset.seat = String(mine.seat);
+  let stopViews = null;
+  let joining = null; // the seat whose code the join dialog shows
 
   const endWords = (code) => said("end", code) || t("nobody can move any more");
 
@@ -52,6 +62,7 @@
         const answer = await post(path, typeof body === "function" ? body() : body);
         if (answer && "table" in answer) await render(answer);
       } catch (e) {
+        if (mine && e.status === 403) checkSeat();
         // The toast already shows the table's message; a stale input comes back with the
         // view it missed, shown at once so that the players decide again on what is true.
         if (e.status === 409 && e.data && e.data.view && "table" in e.data.view) {
@@ -78,8 +89,9 @@
       pieceLooks: traitsOf(variantId).piece_looks,
       jokers: traitsOf(variantId).has_jokers,
       pieceWords: traitsOf(variantId).piece_words,
-      clickable: simulated,
-      onSquare: simulated ? onSquare : null,
+      // A seat's phone plays its own seat only: the simulated board is the shared panel's.
+      clickable: simulated && !mine,
+      onSquare: simulated && !mine ? onSquare : null,
     });
     boardVariant = variantId;
     return board;
@@ -162,6 +174,7 @@
           : t("Put a {piece} on the board, then tap its number.", { piece: word });
         return first;
       }
+      case "place_dealt": return dealtSentence(next, game);
       case "computer_thinking": return t("The computer is thinking\u2026");
       case "computer_hand": return t(piecesOf(game).computer_draws);
       case "computer_place": return t("Put the computer's {number} on {square}.", p);
@@ -212,6 +225,8 @@
     const actor = next.actor;
     if (game.over) {
       who.append(el("strong", { text: winnerWords(game) }));
+    } else if (mine && actor === mine.seat) {
+      who.dataset.actor = String(actor); // the "Your turn" banner above says who
     } else if (actor !== null && actor !== undefined) {
       who.append(swatch(actor), el("strong", { text: playerName(actor) }));
       who.dataset.actor = String(actor);
@@ -421,6 +436,12 @@
     $("hint-why").hidden = !hint || hint.status !== "ready" || !(hint.reasons || []).length;
     if (!hint) return;
     box.dataset.status = hint.status;
+    if (hint.status === "private") {
+      // A hint about a dealt card is shown on the phone of the player it is for only.
+      $("hint-action").textContent = t("The hint is on {player}'s phone.", { player: playerName(hint.player) });
+      $("hint-reasons").replaceChildren();
+      return;
+    }
     if (hint.status !== "ready") {
       $("hint-action").textContent = t("Looking for a good move\u2026");
       $("hint-reasons").replaceChildren();
@@ -655,7 +676,10 @@
     if (code && code.code === "action" && (code.params.points || []).some((n) => n > 0) &&
         JSON.stringify(code) !== JSON.stringify(previous.table.message_code)) Sound.play("points");
     const before = (previous.table.next || {}).actor, after = (next.table.next || {}).actor;
-    if (after !== before && after !== null && after !== undefined) Sound.play("turn");
+    if (mine) {
+      // A seat's phone is nudged for its own turn only.
+      if (after === mine.seat && before !== mine.seat && !next.game.over) Sound.nudge();
+    } else if (after !== before && after !== null && after !== undefined) Sound.play("turn");
   }
 
   async function render(next) {
@@ -695,11 +719,240 @@
     renderHint();
     renderEnd(game);
     renderSim(game);
+    renderSeat(game);
+    renderPhones(game);
     renderFaults();
     sounds(previous, next);
     Speech.follow(next);
     document.body.dataset.version = String(view.version ?? "");
     document.body.dataset.rendered = "true";
+  }
+
+  // --- Phones: a player's own phone, and the shared panel's offer of seats to phones --------
+
+  // Words that depend on what the game's pieces are (a card, a stone): whole sentences, so
+  // that each language can say them its own way.
+  function pieceSaying(game, kind, params) {
+    const word = piecesOf(game).one;
+    const SAYINGS = {
+      yours: { card: t("Your card"), stone: t("Your stone"), piece: t("Your piece") },
+      show: { card: t("Show my card"), stone: t("Show my stone"), piece: t("Show my piece") },
+      notMine: { card: t("That was not my card"), stone: t("That was not my stone"),
+                 piece: t("That was not my piece") },
+      whose: { card: t("{player}'s card", params), stone: t("{player}'s stone", params),
+               piece: t("{player}'s piece", params) },
+      fitsNowhere: { card: t("Your {number} fits nowhere: set it aside.", params),
+                     stone: t("Your {number} fits nowhere: lay it face down on an empty square as a joker.", params) },
+      take: { card: t("Take the {number} from the open cards and put it on the board.", params),
+              stone: t("Take the {number} from the open stones and put it on the board.", params) },
+      shown: { card: t("Tap \"Show my card\" to see your card, then take it from the open ones and put it on the board.", params),
+               stone: t("Tap \"Show my stone\" to see your stone, then take it from the open ones and put it on the board.", params) },
+    };
+    return SAYINGS[kind][word] || SAYINGS[kind].piece || SAYINGS[kind].card;
+  }
+
+  // The mover takes the card the table dealt: on their own phone, which one; on the shared
+  // panel for a player without a phone, how to see it; else the table's words (the phone
+  // shows it).
+  function dealtSentence(next, game) {
+    const hand = view.table.hand;
+    if (mine && next.actor === mine.seat && typeof hand === "number") {
+      const stuck = view.table.hand_do === "set_aside" || view.table.hand_do === "joker";
+      return pieceSaying(game, stuck ? "fitsNowhere" : "take", { number: hand });
+    }
+    if (!mine && !(view.table.phones || []).includes(next.actor)) return pieceSaying(game, "shown");
+    const words = said("next", next.code, { ...next.params, piece: t(piecesOf(game).one) });
+    return words ? `${sentence(words)}.` : "";
+  }
+
+  // The seat whose dealt card was just put down (the table's message says that placement),
+  // or null: no other word of the table came since.
+  function justPlaced() {
+    const code = view.table.message_code;
+    const p = (code && code.params) || {};
+    if (!view.table.deal || !code || code.code !== "action" || !p.action || p.action.type !== "place") return null;
+    if (p.player === null || p.player === undefined) return null;
+    return (view.table.computers || {})[String(p.player)] ? null : p.player;
+  }
+
+  function renderSeat(game) {
+    const next = view.table.next || {};
+    const phones = new Set(view.table.phones || []);
+    const personToMove = !game.over && next.actor !== null && next.actor !== undefined &&
+      !((view.table.computers || {})[String(next.actor)]);
+    const failing = (view.table.saving || {}).state === "failing";
+    // The shared panel shows the card of a player without a phone, on their turn.
+    const show = $("show-card");
+    show.hidden = !!mine || !view.table.deal || !personToMove || phones.has(next.actor) || failing;
+    show.textContent = pieceSaying(game, "show");
+    if ($("card-dialog").open && $("card-dialog").dataset.seat !== String(next.actor)) hideCard();
+    // Right after a placement of a dealt card: one tap says another card went down.
+    const placed = justPlaced();
+    const placedHere = placed !== null && (mine ? placed === mine.seat : !phones.has(placed));
+    $("not-my-card").hidden = !placedHere || game.over || failing;
+    $("not-my-card").textContent = pieceSaying(game, "notMine");
+    if (!mine) return;
+    if (view.table.seat !== undefined && view.table.seat !== mine.seat) checkSeat();
+    $("seat-line").hidden = false;
+    $("seat-name").replaceChildren(swatch(mine.seat), " ",
+      el("strong", { text: t("{player}'s phone", { player: playerName(mine.seat) }) }));
+    const myTurn = !game.over && next.actor === mine.seat;
+    const hand = typeof view.table.hand === "number" ? view.table.hand : null;
+    $("mine").hidden = !myTurn && hand === null;
+    $("your-turn").hidden = !myTurn;
+    $("hand").hidden = hand === null;
+    $("hand-label").textContent = pieceSaying(game, "yours");
+    $("hand-number").textContent = hand === null ? "" : String(hand);
+    document.body.dataset.myTurn = myTurn ? "true" : "false";
+    // A dealt card that fits nowhere is set aside with one tap.
+    const aside = myTurn && hand !== null && view.table.hand_do === "set_aside";
+    $("set-aside-dealt").hidden = !aside || failing;
+    $("set-aside-dealt").textContent = aside ? t("Set the {number} aside", { number: hand }) : "";
+    if (aside) $("discard").hidden = true;
+    // A seat plays; starting games, taking back, the hints switch and the simulated board are
+    // the shared panel's.
+    $("rematch").hidden = true;
+    $("undo").hidden = true;
+    $("redo").hidden = true;
+    $("hints-switch").hidden = true;
+    $("hint-off").hidden = true;
+    $("another").hidden = true;
+    const tools = $("sim-tools");
+    if (tools) tools.hidden = true;
+  }
+
+  function renderPhones(game) {
+    const box = $("phones-box");
+    const phones = new Set(view.table.phones || []);
+    const rows = [];
+    for (let i = 0; !mine && !game.over && i < game.players; i++) {
+      if ((view.table.computers || {})[String(i)]) continue;
+      const has = phones.has(i);
+      rows.push(el("li", { "data-seat": String(i), "data-phone": has ? "true" : "false" },
+        el("span", { class: "phone-who" }, swatch(i), " ", el("strong", { text: playerName(i) }),
+           has ? el("span", { class: "muted small", text: " \u00b7 " + t("plays on a phone") }) : null),
+        has ? el("button", { type: "button", class: "secondary", "data-action": "take-back",
+                             text: t("Take back"), onclick: () => takeBack(i) })
+          : el("button", { type: "button", class: "primary", "data-action": "join",
+                           text: t("Join on a phone"), onclick: () => joinSeat(i) })));
+    }
+    box.hidden = !rows.length;
+    $("phones").replaceChildren(...rows);
+    const dialog = $("join-dialog");
+    if (joining !== null && dialog.open && phones.has(joining) && $("join-done").hidden) {
+      $("join-body").hidden = true;
+      $("join-done").hidden = false;
+      $("join-done").textContent = t("{player}'s phone has joined.", { player: playerName(joining) });
+      setTimeout(() => { if (dialog.open) dialog.close(); }, 2500);
+    }
+  }
+
+  // A code for seat i: the picture to scan (the link) and the short code to type.
+  async function joinSeat(i) {
+    let answer;
+    try {
+      answer = await post(`/api/seats/${i}/join`, {});
+    } catch (e) {
+      return; // the toast says why (or the PIN was not given)
+    }
+    joining = i;
+    const dialog = $("join-dialog");
+    $("join-title").textContent = t("{player}: join on a phone", { player: playerName(i) });
+    $("join-qr").src = `data:image/svg+xml;charset=utf-8,${encodeURIComponent(answer.qr)}`;
+    $("join-qr").alt = t("A picture of the joining link, to scan with the phone's camera");
+    $("join-code").textContent = answer.code;
+    let address = answer.link;
+    try { address = `${new URL(answer.link).host}/join`; } catch (e) { /* the link as it is */ }
+    const minutes = Math.max(1, Math.round((answer.expires_in || 600) / 60));
+    $("join-typed").textContent = t("No camera? Open {address} on the phone and type the code. It works once, for {minutes} minutes.",
+                                    { address, minutes });
+    $("join-body").hidden = false;
+    $("join-done").hidden = true;
+    clearTimeout(joinSeat.timer);
+    joinSeat.timer = setTimeout(() => {
+      if (!dialog.open || joining !== i || !$("join-done").hidden) return;
+      $("join-body").hidden = true;
+      $("join-done").hidden = false;
+      $("join-done").textContent = t("This code has run out: close this and tap \"Join on a phone\" again.");
+    }, (answer.expires_in || 600) * 1000);
+    if (!dialog.open) dialog.showModal();
+    renderPhones(view.game); // the phone may have joined already
+  }
+
+  function takeBack(i) {
+    if (!window.confirm(t("Take {player}'s seat back from their phone? That phone stops playing it; the seat can join on a phone again.",
+                          { player: playerName(i) }))) return;
+    // The answer names the seat freed, not the view: the view is read again to show it.
+    return send(`/api/seats/${i}/leave`, {}).then(() => get("/api/state").then(render, () => {}));
+  }
+
+  async function showCard() {
+    const actor = (view.table.next || {}).actor;
+    let answer;
+    try {
+      answer = await get(`/api/seats/${actor}/hand`);
+    } catch (e) {
+      return;
+    }
+    const dialog = $("card-dialog");
+    dialog.dataset.seat = String(actor);
+    $("card-title").textContent = pieceSaying(view.game, "whose", { player: playerName(actor) });
+    $("card-number").textContent = String(answer.hand);
+    const todo = { set_aside: t("It fits nowhere: set it aside."),
+                   joker: t("It fits nowhere: lay it face down on an empty square as a joker.") };
+    $("card-do").hidden = !todo[answer.do];
+    $("card-do").textContent = todo[answer.do] || "";
+    if (!dialog.open) dialog.showModal();
+    clearTimeout(showCard.timer);
+    showCard.timer = setTimeout(hideCard, 5000);
+  }
+
+  function hideCard() {
+    clearTimeout(showCard.timer);
+    const dialog = $("card-dialog");
+    $("card-number").textContent = "";
+    if (dialog.open) dialog.close();
+  }
+
+  async function leaveSeat() {
+    if (!window.confirm(t("Leave this seat? This phone then stops playing it; it can join again with a new code."))) return;
+    try {
+      await post(`/api/seats/${mine.seat}/leave`, {});
+    } catch (e) {
+      if (e.status !== 403) return; // the toast says why; the seat is still this phone's
+    }
+    Panel.keepSeat(null);
+    window.location.replace("/play");
+  }
+
+  // A 403 on a seat's phone: its turn has not come, or the seat is no longer this phone's.
+  // Only the second closes the page's seat (a view this phone may read says which).
+  async function checkSeat() {
+    if (!mine || checkSeat.lost) return;
+    try {
+      await Panel.request("GET", "/api/state", undefined, { quiet: true });
+    } catch (e) {
+      if (e.status !== 403) return;
+      checkSeat.lost = true;
+      if (stopViews) stopViews();
+      Panel.keepSeat(null);
+      $("lost-text").textContent = e.message + " " +
+        t("Join again with a new code from the table's panel, or use this phone as the shared panel.");
+      document.body.dataset.seatLost = "true";
+      $("lost-dialog").showModal();
+    }
+  }
+
+  function bindSeats() {
+    $("show-card").addEventListener("click", showCard);
+    $("set-aside-dealt").addEventListener("click", () => {
+      if (typeof view.table.hand === "number") sendInput({ type: "discard", number: view.table.hand });
+    });
+    $("card-dialog").addEventListener("click", hideCard);
+    $("not-my-card").addEventListener("click", () => sendInput({ type: "not_my_card" }));
+    $("join-dialog").addEventListener("close", () => { joining = null; clearTimeout(joinSeat.timer); });
+    $("leave-seat").addEventListener("click", leaveSeat);
+    $("lost-shared").addEventListener("click", () => window.location.replace("/play"));
   }
 
   async function rematch() {
@@ -709,6 +962,7 @@
                    names: view.table.names || [], colors: view.table.colors || [],
                    hints: !!view.table.hints, computers: view.table.computers || {} };
     if (view.table.computer_draws) body.computer_draws = true;
+    if (view.table.deal) body.deal = true;
     await send("/api/game", body);
   }
 
@@ -746,6 +1000,7 @@
     showSound();
     Speech.bind($("speech"), $("repeat"));
     if (simulated) $("sim-clear").addEventListener("click", () => send("/api/sim/clear", {}));
+    bindSeats();
     await Panel.ready;
     showSound();
     try {
@@ -756,7 +1011,7 @@
     } catch (e) {
       // Drawn with default colours; the toast says what failed.
     }
-    liveViews((v) => render(v));
+    stopViews = liveViews((v) => render(v), (online) => { if (!online && mine) checkSeat(); });
   }
 
   main();

@@ -1,6 +1,6 @@
 // Optional sounds at the panel: a short buzz for an illegal piece, a chime for points, a nudge
 // for your turn (Web Audio, and a vibration where the phone has one). Off until switched on;
-// the choice is remembered on this phone. A phone on silent keeps Web Audio quiet by itself.
+// the choice is remembered on this phone. A player's own phone vibrates on their turn even so. A phone on silent keeps Web Audio quiet by itself.
 "use strict";
 
 const Sound = (() => {
@@ -33,7 +33,8 @@ const Sound = (() => {
     turn: { tones: [[660, 0, 0.12, "triangle"]], vibrate: [30] },
   };
 
-  function play(name) {
+  // vibrate: the pattern to vibrate instead of the sound's own.
+  function play(name, vibrate) {
     if (!on()) return;
     const sound = SOUNDS[name];
     document.body.dataset.lastSound = name;
@@ -43,11 +44,23 @@ const Sound = (() => {
         context = context || new Context();
         for (const [freq, start, length, type] of sound.tones) tone(freq, start, length, type);
       }
-      if (navigator.vibrate) navigator.vibrate(sound.vibrate);
+      if (navigator.vibrate) navigator.vibrate(vibrate || sound.vibrate);
     } catch (e) {
       // No sound here: the screen says it all anyway.
     }
   }
 
-  return { on, toggle, play };
+  // A player's own phone when their turn comes: a vibration where the phone has one (even
+  // with sounds off: it is the phone in their pocket), and the turn's tone where sounds are on.
+  function nudge() {
+    document.body.dataset.lastNudge = String(Date.now());
+    try {
+      if (navigator.vibrate) navigator.vibrate(200);
+    } catch (e) {
+      // No vibration here: the banner says it.
+    }
+    play("turn", [200]);
+  }
+
+  return { on, toggle, play, nudge };
 })();

@@ -2,7 +2,8 @@
 // options, the hints, and (where a game has one) the start position; then start it on the table.
 // Any seat may be the computer, at one of its levels; in the games where each player has a pile
 // of their own, the table may draw the computer's cards. Names, colours, computer seats and that
-// choice are remembered on this phone for the next game.
+// choice are remembered on this phone for the next game. In the games that hide each player's
+// card or stone, the table may deal them all (each player sees theirs on their own phone).
 "use strict";
 
 (() => {
@@ -10,6 +11,7 @@
   const $ = (id) => document.getElementById(id);
   const SEATS_KEY = "sudoku-table-seats";
   const DRAWS_KEY = "sudoku-table-computer-draws";
+  const DEAL_KEY = "sudoku-table-deal";
   const colorNames = () => ({
     "#99ddff": t("light blue"), "#cc3311": t("red"), "#009e73": t("green"), "#aa4499": t("purple"),
     "#0072b2": t("dark blue"), "#ee7733": t("orange"), "#cc6677": t("rose"), "#ffffff": t("white"),
@@ -37,12 +39,23 @@
 
   // The table draws the computer's cards: offered only with a computer seat in a game whose
   // players have piles of their own; a shared bag (SUDOKU FAMILY) gets a word why not.
+  // Where the table deals, it deals the computer's too: nothing else to choose or say.
   function showDraws() {
     const traits = (chosen && chosen.traits) || {};
     const computer = [...document.querySelectorAll("#player-names select[data-computer]")]
       .some((s) => s.value);
-    $("draws-box").hidden = !(computer && traits.own_piles);
-    $("bag-help").hidden = !(computer && traits.hidden_hands && !traits.own_piles);
+    const dealing = !$("deal-box").hidden && $("deal").checked;
+    $("draws-box").hidden = !(computer && traits.own_piles) || dealing;
+    $("bag-help").hidden = !(computer && traits.hidden_hands && !traits.own_piles) || dealing;
+  }
+
+  // The table deals: offered in the games that hide each player's card or stone.
+  function showDeal() {
+    const traits = (chosen && chosen.traits) || {};
+    $("deal-box").hidden = !traits.hidden_hands;
+    $("deal-help").textContent = (traits.piece_words || {}).one === "stone"
+      ? t("Lay all the stones open beside the board, sorted by number. On each turn the player's own phone (or this panel) shows the stone to take; once it is down, the table knows its number.")
+      : t("Lay all the cards open beside the board, sorted by number. On each turn the player's own phone (or this panel) shows the card to take; once it is down, the table knows its number.");
   }
 
   const LEVELS = ["easy", "normal", "strong"];
@@ -230,6 +243,7 @@
     $("chosen-name").textContent = v.name;
     $("chosen-description").textContent = t(v.description);
     $("player-names").replaceChildren();
+    showDeal();
     renderPlayers();
     renderOptions();
     $("setup-box").hidden = !v.has_setup;
@@ -264,6 +278,9 @@
     const body = { variant: chosen.id, players, options, hints: $("hints").checked,
                    names: names.map((name, i) => (levels[i] ? "" : name)), colors, computers };
     if (draws) body.computer_draws = true;
+    const deal = !$("deal-box").hidden && $("deal").checked;
+    if (!$("deal-box").hidden) localStorage.setItem(DEAL_KEY, deal ? "true" : "false");
+    if (deal) body.deal = true;
     if (chosen.has_setup) body.setup = readSetup();
     try {
       await post("/api/game", body);
@@ -277,6 +294,8 @@
     let list, state, legend;
     $("setup-form").addEventListener("submit", start);
     $("computer-draws").checked = localStorage.getItem(DRAWS_KEY) === "true";
+    $("deal").checked = localStorage.getItem(DEAL_KEY) === "true";
+    $("deal").addEventListener("change", showDraws);
     $("propose-setup").addEventListener("click", () => loadSetup(Math.floor(Math.random() * 1e9)));
     await Panel.ready;
     try {

@@ -1,0 +1,272 @@
+"""Every player's own phone: joining a seat, acting for it alone, private hands, the deal.
+
+A hidden card must reach its own seat's phone and nothing else: these tests read every view,
+live view and record another device can get while the table deals, and look for the card.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+from flask.testing import FlaskClient
+
+from sudoku_table.web.seating import Seating
+
+from .helpers import put as sim_put
+
+
+def _join(client: FlaskClient, seat: int, **headers: str) -> dict[str, Any]:
+    answer = client.post(f"/api/seats/{seat}/join", json={}, headers=headers)
+    assert answer.status_code == 200, answer.get_json()
+    return answer.get_json()
+
+
+def _phone(client: FlaskClient, seat: int) -> str:
+    """A phone that opened seat ``seat``'s joining link: its own token."""
+    invite = _join(client, seat)
+    claimed = client.post("/api/seats/claim", json={"token": invite["token"]}).get_json()
+    assert claimed["seat"] == seat
+    return claimed["token"]
+
+
+def _as(token: str) -> dict[str, str]:
+    return {"X-Seat-Token": token}
+
+
+def _kosmos(client: FlaskClient, players: int = 3, **extra: Any) -> dict[str, Any]:
+    answer = client.post("/api/game", json={"variant": "classic-sudoku", "players": players,
+                                            "deal": True, **extra})
+    assert answer.status_code == 200, answer.get_json()
+    return answer.get_json()
+
+
+def test_a_joined_phone_plays_its_seat_and_sees_its_own_card(client: FlaskClient) -> None:
+    _kosmos(client)
+    phones = [_phone(client, seat) for seat in range(3)]
+    shared = client.get("/api/state").get_json()["table"]
+    assert shared["deal"] is True and shared["phones"] == [0, 1, 2]
+    assert "hand" not in shared and "seat" not in shared
+    mine = client.get("/api/state", headers=_as(phones[0])).get_json()["table"]
+    assert mine["seat"] == 0 and isinstance(mine["hand"], int) and mine["hand_do"] == "place"
+    other = client.get("/api/state", headers=_as(phones[1])).get_json()["table"]
+    assert other["seat"] == 1 and other["hand"] is None  # not its turn: nothing dealt yet
+    assert "take the card the table dealt you" in shared["next_text"]
+
+
+def test_a_piece_put_down_becomes_the_dealt_number(client: FlaskClient) -> None:
+    _kosmos(client)
+    phone = _phone(client, 0)
+    card = client.get("/api/state", headers=_as(phone)).get_json()["table"]["hand"]
+    square = _free_square_for(client, card)
+    sim_put(client, square)
+    board = client.get("/api/state").get_json()["game"]["cells"]
+    assert board[square]["number"] == card
+    assert client.get("/api/state").get_json()["game"]["to_move"] == 1
+
+
+def _free_square_for(client: FlaskClient, number: int) -> str:
+    """An empty square where ``number`` may go now (a new KOSMOS board takes any number)."""
+    for row in "abcdefghi":
+        for col in range(1, 10):
+            square = f"{row}{col}"
+            if square not in client.get("/api/state").get_json()["game"]["cells"]:
+                return square
+    raise AssertionError("no free square")
+
+
+def test_a_phone_acts_only_in_its_own_turn_and_never_as_the_shared_panel(
+        client: FlaskClient) -> None:
+    _kosmos(client)
+    second = _phone(client, 1)
+    before = client.get("/api/state").get_json()["game"]
+    refused = client.post("/api/input", json={"type": "end_turn"}, headers=_as(second))
+    assert refused.status_code == 403 and "not this phone's turn" in refused.get_json()["error"]
+    for path, body in (("/api/game", {"variant": "classic-sudoku"}),
+                       ("/api/table/brightness", {"level": 0.5}),
+                       ("/api/seats/0/join", {})):
+        answer = client.post(path, json=body, headers=_as(second))
+        assert answer.status_code == 403, path
+        assert "own seat only" in answer.get_json()["error"]
+    undo = client.post("/api/input", json={"type": "undo"}, headers=_as(second))
+    assert undo.status_code == 403 and "own seat only" in undo.get_json()["error"]
+    assert client.post("/api/hint", json={}, headers=_as(second)).status_code == 403
+    assert client.get("/api/state").get_json()["game"] == before
+
+
+def test_a_forged_or_handed_on_token_is_refused(client: FlaskClient) -> None:
+    _kosmos(client)
+    old = _phone(client, 0)
+    forged = client.get("/api/state", headers=_as("x" * 32))
+    assert forged.status_code == 403 and forged.get_json()["seat_lost"] is True
+    new = _phone(client, 0)  # the seat handed to another phone
+    assert client.get("/api/state", headers=_as(old)).status_code == 403
+    assert client.get("/api/state", headers=_as(new)).get_json()["table"]["seat"] == 0
+    invite = _join(client, 1)
+    first = client.post("/api/seats/claim", json={"code": invite["code"].lower()})
+    assert first.status_code == 200
+    again = client.post("/api/seats/claim", json={"code": invite["code"]})
+    assert again.status_code == 404  # a code is good for one phone
+
+
+def test_a_lost_phones_seat_is_taken_back_with_the_pin(app: Any, client: FlaskClient) -> None:
+    app.config["PANEL_PIN"] = "4321"
+    app.extensions["sudoku_table"].pin.pin = "4321"
+    pin = {"X-Table-Pin": "4321"}
+    client.post("/api/game", json={"variant": "classic-sudoku", "players": 2, "deal": True},
+                headers=pin)
+    assert client.post("/api/seats/0/join", json={}).status_code == 401
+    invite = _join(client, 0, **pin)
+    token = client.post("/api/seats/claim", json={"token": invite["token"]}).get_json()["token"]
+    assert client.post("/api/seats/0/leave", json={}).status_code == 401
+    left = client.post("/api/seats/0/leave", json={}, headers=pin)
+    assert left.status_code == 200 and left.get_json()["phones"] == []
+    assert client.get("/api/state", headers=_as(token)).status_code == 403
+
+
+def test_a_phone_plays_its_turn_without_the_pin(app: Any, client: FlaskClient) -> None:
+    app.extensions["sudoku_table"].pin.pin = "4321"
+    pin = {"X-Table-Pin": "4321"}
+    client.post("/api/game", json={"variant": "classic-sudoku", "players": 2}, headers=pin)
+    invite = _join(client, 0, **pin)
+    token = client.post("/api/seats/claim", json={"token": invite["token"]}).get_json()["token"]
+    sim_put(client, "a1")
+    told = client.post("/api/input", json={"type": "number", "number": 5}, headers=_as(token))
+    assert told.status_code == 200, told.get_json()
+    assert told.get_json()["game"]["cells"]["a1"]["number"] == 5
+
+
+def test_the_dealt_card_reaches_no_other_device(client: FlaskClient) -> None:
+    """Leaks: the mover's card in anything the shared panel or another seat's phone reads
+    (the view, a live view, the record, a hint), over a whole turn of every seat."""
+    _kosmos(client, hints=True)
+    phones = [_phone(client, seat) for seat in range(3)]
+    leaks = 0
+    for _turn in range(6):
+        view = client.get("/api/state").get_json()
+        mover = view["game"]["to_move"]
+        card = client.get("/api/state", headers=_as(phones[mover])).get_json()["table"]["hand"]
+        assert isinstance(card, int)
+        client.post("/api/hint", json={}, headers=_as(phones[mover]))
+        client.application.extensions["sudoku_table"].table.thinking.wait_for_computer(10)
+        seen = [client.get("/api/state").get_json(), client.get("/api/record").get_json(),
+                _first_live_view(client, None)]
+        for other in (s for s in range(3) if s != mover):
+            seen.append(client.get("/api/state", headers=_as(phones[other])).get_json())
+            seen.append(_first_live_view(client, phones[other]))
+        for document in seen:
+            table = document.get("table", {})
+            leaks += table.get("hand") is not None
+            hint = table.get("hint") or {}
+            leaks += hint.get("status") == "ready"
+        mine = client.get("/api/state", headers=_as(phones[mover])).get_json()["table"]
+        assert mine["hint"]["status"] == "ready"  # its own phone has it
+        square = mine["hint"]["action"]["cell"] if "cell" in mine["hint"].get("action", {}) \
+            else _free_square_for(client, card)
+        sim_put(client, square)
+    assert leaks == 0
+
+
+def _first_live_view(client: FlaskClient, token: str | None) -> dict[str, Any]:
+    path = "/api/events" + (f"?token={token}" if token else "")
+    response = client.get(path, buffered=False)
+    try:
+        for chunk in response.response:
+            text = chunk.decode() if isinstance(chunk, bytes) else chunk
+            for line in text.splitlines():
+                if line.startswith("data: "):
+                    return json.loads(line[6:])
+    finally:
+        response.close()
+    raise AssertionError("no live view")
+
+
+def test_a_live_view_carries_its_own_seats_card(client: FlaskClient) -> None:
+    _kosmos(client)
+    phone = _phone(client, 0)
+    live = _first_live_view(client, phone)
+    assert live["table"]["seat"] == 0 and isinstance(live["table"]["hand"], int)
+    assert "hand" not in _first_live_view(client, None)["table"]
+
+
+def test_the_deal_survives_a_restart_and_a_take_back(client: FlaskClient) -> None:
+    view = _kosmos(client, players=2)
+    panel = client.application.extensions["sudoku_table"]
+    first = panel.table.hand(0)
+    assert first is not None
+    sim_put(client, _free_square_for(client, first["number"]))
+    assert client.get("/api/state").get_json()["game"]["to_move"] == 1
+    client.post("/api/input", json={"type": "undo", "confirm": True})
+    assert panel.table.hand(0) == first  # the card taken back is held again
+    assert view["table"]["deal"] is True
+
+
+def test_not_my_card_says_which_card_to_swap_in(client: FlaskClient) -> None:
+    _kosmos(client, players=2)
+    phone = _phone(client, 0)
+    card = client.get("/api/state", headers=_as(phone)).get_json()["table"]["hand"]
+    sim_put(client, "e5")
+    told = client.post("/api/input", json={"type": "not_my_card"}, headers=_as(phone))
+    assert told.status_code == 200
+    assert f"put the {card} on e5" in told.get_json()["table"]["message"]
+    assert told.get_json()["game"]["cells"]["e5"]["number"] == card
+
+
+def test_the_table_deals_only_where_hands_are_hidden(client: FlaskClient) -> None:
+    refused = client.post("/api/game", json={"variant": "halma-dominari", "deal": True})
+    assert refused.status_code == 422
+    assert "only in a game whose cards or stones are hidden" in refused.get_json()["error"]
+
+
+def test_a_number_other_than_the_dealt_one_is_refused_without_saying_the_card(
+        client: FlaskClient) -> None:
+    _kosmos(client, players=2)
+    card = client.application.extensions["sudoku_table"].table.hand(0)["number"]
+    other = 1 if card != 1 else 2
+    refused = client.post("/api/input", json={"type": "discard", "number": other})
+    assert refused.status_code == 422
+    assert str(card) not in refused.get_json()["error"]
+
+
+def test_a_seat_without_a_phone_shows_its_card_on_the_shared_panel(client: FlaskClient) -> None:
+    _kosmos(client, players=2)
+    _phone(client, 1)
+    shown = client.get("/api/seats/0/hand")
+    assert shown.status_code == 200 and isinstance(shown.get_json()["hand"], int)
+    assert client.get("/api/seats/1/hand").status_code == 403  # on its own phone
+
+
+@pytest.mark.parametrize("variant", ["duell-der-meister", "sudoku-family"])
+def test_every_game_that_hides_hands_deals(client: FlaskClient, variant: str) -> None:
+    answer = client.post("/api/game", json={"variant": variant, "deal": True})
+    assert answer.status_code == 200, answer.get_json()
+    mover = answer.get_json()["game"]["to_move"]
+    dealt = client.application.extensions["sudoku_table"].table.hand(mover)
+    assert dealt is not None and dealt["do"] in ("place", "set_aside", "joker")
+
+
+def test_bindings_outlive_a_restart_and_end_with_the_game(tmp_path: Any) -> None:
+    path = tmp_path / "seats.json"
+    seating = Seating(path)
+    token, _code = seating.invite(7, 2)
+    seat, own = seating.claim(7, token=token) or (None, "")
+    assert seat == 2
+    again = Seating(path)  # a power cut
+    assert again.seat_of(7, own) == 2
+    assert again.seat_of(8, own) is None  # another game: every seat free
+    assert "own" not in path.read_text() and own not in path.read_text()
+
+
+def test_a_computer_seat_draws_its_own_card_from_the_deal(client: FlaskClient) -> None:
+    """With the table dealing, the computer needs nobody to turn its card over: the table
+    draws it and the bar names the card to take from the open ones."""
+    _kosmos(client, players=2, computers={"1": "easy"})
+    table = client.application.extensions["sudoku_table"].table
+    card = table.hand(0)["number"]
+    sim_put(client, _free_square_for(client, card))
+    assert table.thinking.wait_for_computer(30)
+    view = client.get("/api/state").get_json()
+    assert view["game"]["to_move"] == 1
+    assert view["table"]["next"]["code"].startswith("computer_draw_"), view["table"]["next"]
+    assert view["table"]["prompt"] is None or view["table"]["prompt"]["kind"] != "hand"
