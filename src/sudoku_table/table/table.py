@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import logging
 import os
+import secrets
 import threading
 import time
 from collections.abc import Callable, Mapping
@@ -94,6 +95,9 @@ class Table:
         self._look: present.Look | None = None
         self._game_frame: Frame = {}
         self.version = 0
+        self.boot = secrets.token_hex(4)
+        """Names this start of the table: versions count again from 0 after a restart, so a
+        page compares versions only within one ``boot``."""
         self._answers: tuple[Any, ...] = ()
         self._answered = 0
         """The version of the last change an input answers (``_answers``): an input made from
@@ -216,7 +220,8 @@ class Table:
         if table["message"] is None and self._notices:
             table["message"] = render(self._notices.last())
         table["say"] = showing.said(self.announcer.last)
-        view: View = {"game": game_doc, "table": table, "version": self.version}
+        view: View = {"game": game_doc, "table": table, "version": self.version,
+                      "boot": self.boot}
         self._view = (self.version, view)
         return view
 
