@@ -53,9 +53,12 @@ class Seat:
     players: int
     computers: dict[int, str] = field(default_factory=dict)
     scan: bool = False
+    deal: bool = False
+    """The table deals (the family plays with a phone each, in a game that hides hands)."""
 
     def __str__(self) -> str:
         extra = "".join(f"-computer{s}" for s in self.computers) + ("-scan" if self.scan else "")
+        extra += "-deal" if self.deal else ""
         return f"{self.variant}-{self.players}{extra}"
 
     def steps(self) -> int:
@@ -96,7 +99,8 @@ class TableFamily(RuleBasedStateMachine):
         left = mix(self.salt, "leftovers", leftovers) % 3
         self.player = ModelPlayer(self.seat.variant, self.seat.players,
                                   computers=self.seat.computers, scan=self.seat.scan,
-                                  leftovers=tuple(squares[:left]))
+                                  leftovers=tuple(squares[:left]), deal=self.seat.deal,
+                                  deal_seed=mix(self.salt, "deal"))
 
     def _pick(self, pick: int) -> int:
         return mix(self.salt, self.p.tally.actions, self.steps_run, pick) % 4096
@@ -269,6 +273,23 @@ def test_a_computer_seat_is_played_through_by_its_people(seat: Seat) -> None:
 @pytest.mark.parametrize("variant", ["revers-dominari", "halma-dominari", "sudoku-family"])
 def test_the_real_scan_path_carries_a_whole_game(variant: str) -> None:
     play(Seat(variant, 2, scan=True), seed=11)
+
+
+DEALT = [Seat(variant, players, deal=True) for variant, players in games()
+         if variant_class(variant).hidden_hands]
+"""Every game that hides hands at every player count, with the table dealing."""
+
+
+@pytest.mark.parametrize("seat", DEALT, ids=str)
+def test_every_game_that_hides_hands_is_played_with_the_table_dealing(seat: Seat) -> None:
+    play(seat, seed=29)
+
+
+@pytest.mark.parametrize("seat", [Seat("classic-sudoku", 3, {2: "easy"}, deal=True),
+                                  Seat("sudoku-family", 2, {1: "easy"}, deal=True),
+                                  Seat("duell-der-meister", 2, scan=True, deal=True)], ids=str)
+def test_the_deal_with_a_computer_seat_and_on_the_real_scan_path(seat: Seat) -> None:
+    play(seat, seed=31)
 
 
 FOUND = [
