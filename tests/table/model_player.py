@@ -362,6 +362,9 @@ class ModelPlayer:
         self.landed = []
         if player in self.holding and getattr(action, "number", None) == self.holding[player]:
             del self.holding[player]
+        stone = self.world.get(action.cell) if isinstance(action, Place) else None
+        if stone is not None and stone.number is not None and stone.number != action.number:
+            self.told[action.cell] = action.number  # counted as another than the piece shows
 
     def _take_back(self) -> None:
         if self.state.last.flipped:
@@ -1100,7 +1103,7 @@ class ModelPlayer:
             do = ("place" if Place in doing else "set_aside" if Discard in doing
                   else "joker" if Joker in doing else None)
             assert hand["do"] == do, f"the phone says {hand['do']} the {number}; the rules: {do}"
-        if not self.deal or mover is None:
+        if not self.deal or mover is None or mover in self.computers:
             return
         table = view["table"]
         dealt = self.dealt.get(tuple(self.actions)) if expect else None
@@ -1109,7 +1112,7 @@ class ModelPlayer:
             assert table["discard_choices"] == [dealt], (
                 f"the panel offers to set aside {table['discard_choices']}, the table dealt "
                 f"{dealt}")
-        if table.get("joker_choices") and mover not in self.computers:
+        if table.get("joker_choices"):
             assert table["joker_choices"] == [dealt], (
                 f"the panel offers to lay {table['joker_choices']} as a joker, the table dealt "
                 f"{dealt}")
