@@ -41,9 +41,8 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from sudoku_table.rules.game import all_variants  # noqa: E402
-from tests.table import model_player  # noqa: E402
+from tests.table import model_player, test_model_player  # noqa: E402
 from tests.table.model_player import Disagreement, Stuck  # noqa: E402
-from tests.table import test_model_player  # noqa: E402
 from tests.table.test_model_player import Seat, drive, summary  # noqa: E402
 
 

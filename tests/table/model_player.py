@@ -990,7 +990,7 @@ class ModelPlayer:
         assert nxt["code"] in NEXT_STEPS, nxt
         dealing = nxt["code"] == "place_dealt"
         assert dealing == (self.deal and nxt["code"] in ("place", "place_dealt")), (
-            f"the bar says {nxt['code']}, but the table {'deals' if self.deal else 'does not deal'}")
+            f"the bar says {nxt['code']}, but the table deals: {self.deal}")
         expected = self.expected_actor(nxt["code"])
         if nxt["code"] not in ("turn_over", "redo_on_board", "undo_on_board") or \
                 self.turner is not None:

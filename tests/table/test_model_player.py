@@ -8,8 +8,10 @@ lift the wrong one, Undo, Redo, five quick Undos on another phone, two phones ta
 a page reload, a power cut), the model's checks as invariants after every step, and a failure
 shrinks to the shortest sequence of acts that shows it. When each mistake happens is drawn
 at the start (``moments``: the game actions after which it is made), so mistakes fall at random
-moments and the game still reaches its end. The seeded set (every game, every player count,
-mistakes included) runs in the suite; more seeds run with ``-m sweep``, and
+moments and the game still reaches its end. Where the table deals (``Seat.deal``), a wrong
+number is a wrong card taken instead (``ModelPlayer.wrong_card``). The seeded set (every game,
+every player count, mistakes included, and every game that hides hands with the table dealing)
+runs in the suite; more seeds run with ``-m sweep``, and
 ``bench/bench_model_player.py`` plays hundreds of games per game and counts.
 """
 
