@@ -327,7 +327,7 @@ def test_the_bench_games_that_found_bugs(seat: Seat, seed: int) -> None:
 
 
 @pytest.mark.sweep
-@pytest.mark.parametrize("seat", SEATS + COMPUTER_SEATS, ids=str)
+@pytest.mark.parametrize("seat", SEATS + COMPUTER_SEATS + DEALT, ids=str)
 @pytest.mark.parametrize("seed", [1, 2, 3])
 def test_more_seeds(seat: Seat, seed: int) -> None:
     play(seat, seed=seed)
