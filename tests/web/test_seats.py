@@ -256,3 +256,40 @@ def test_bindings_outlive_a_restart_and_end_with_the_game(tmp_path: Any) -> None
     assert again.seat_of(7, own) == 2
     assert again.seat_of(8, own) is None  # another game: every seat free
     assert "own" not in path.read_text() and own not in path.read_text()
+
+
+def test_a_computer_seat_draws_its_own_card_from_the_deal(client: FlaskClient) -> None:
+    """With the table dealing, the computer needs nobody to turn its card over: the table
+    draws it and the bar names the card to take from the open ones."""
+    _kosmos(client, players=2, computers={"1": "easy"})
+    table = client.application.extensions["sudoku_table"].table
+    card = table.hand(0)["number"]
+    sim_put(client, _free_square_for(client, card))
+    assert table.thinking.wait_for_computer(30)
+    view = client.get("/api/state").get_json()
+    assert view["game"]["to_move"] == 1
+    assert view["table"]["next"]["code"].startswith("computer_draw_"), view["table"]["next"]
+    assert view["table"]["prompt"] is None or view["table"]["prompt"]["kind"] != "hand"
+
+
+def test_a_number_chosen_first_on_a_phone_stays_on_that_phone(client: FlaskClient) -> None:
+    """Without the deal the card is in the player's hand; a player who taps its number on
+    their own phone before putting it down tells it to their phone only."""
+    client.post("/api/game", json={"variant": "classic-sudoku", "players": 2, "hints": True})
+    phone = _phone(client, 0)
+    told = client.post("/api/input", json={"type": "number", "number": 7}, headers=_as(phone))
+    assert told.status_code == 200
+    mine = told.get_json()["table"]
+    assert mine["in_hand"] == 7 and mine["next"]["params"].get("number") == 7
+    client.post("/api/hint", json={}, headers=_as(phone))
+    client.application.extensions["sudoku_table"].table.thinking.wait_for_computer(10)
+    assert client.get("/api/state", headers=_as(phone)).get_json()["table"]["hint"][
+        "status"] == "ready"
+    for other in (client.get("/api/state").get_json(), _first_live_view(client, None),
+                  client.get("/api/state", headers=_as(_phone(client, 1))).get_json()):
+        table = other["table"]
+        assert table["in_hand"] is None and table["next"]["code"] == "place_own"
+        assert "7" not in json.dumps({k: table[k] for k in ("prompt", "next", "next_text",
+                                                           "hint", "pad")
+                                      if k != "pad"})
+        assert table["hint"]["status"] == "private"

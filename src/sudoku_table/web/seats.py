@@ -19,8 +19,10 @@ from urllib.parse import urlsplit
 import segno
 from flask import Blueprint, Flask, Response, current_app, g, jsonify, request
 
+from sudoku_table.rules.errors import RulesError
+from sudoku_table.rules.game import variant_class
 from sudoku_table.rules.wording import N_
-from sudoku_table.table.view import View
+from sudoku_table.table.view import Next, View, render_next
 
 from . import PanelState
 from .errors import ApiError
@@ -94,15 +96,42 @@ def private(panel: PanelState, view: View, table: dict[str, Any],
     table = {**table, "phones": phones}
     game = view.get("game") or {}
     mover = game.get("to_move")
-    hint = table.get("hint")
-    if (table.get("deal") and hint and hint.get("status") == "ready" and mover in phones
-            and seat != mover):
-        table["hint"] = {"status": "private", "player": hint.get("player")}
+    if mover in phones and seat != mover and _hides_hands(game):
+        table = _without_hand(table, str(game.get("variant")), mover)
     if seat is not None:
         table["seat"] = seat
         hand = panel.table.hand(seat)
         table["hand"] = hand["number"] if hand is not None else None
         table["hand_do"] = hand["do"] if hand is not None else None
+    return table
+
+
+def _hides_hands(game: dict[str, Any]) -> bool:
+    try:
+        return variant_class(str(game.get("variant"))).hidden_hands
+    except RulesError:  # no game yet
+        return False
+
+
+def _without_hand(table: dict[str, Any], variant: str, mover: int) -> dict[str, Any]:
+    """The table part without what tells the card of a mover who plays from their phone: the
+    number chosen first on that phone (``in_hand``, and the prompt and next step saying it),
+    and a hint (which names the card)."""
+    table = dict(table)
+    hint = table.get("hint")
+    if hint and hint.get("status") == "ready":
+        table["hint"] = {"status": "private", "player": hint.get("player")}
+    if table.get("in_hand") is None:
+        return table
+    table["in_hand"] = None
+    prompt = table.get("prompt")
+    if prompt and prompt.get("kind") in ("place", "discard", "joker") and "square" not in prompt:
+        table["prompt"] = None
+    nxt = table.get("next") or {}
+    if nxt.get("code") in ("place_number", "set_aside", "lay_joker"):
+        own: Next = {"code": "place_own", "actor": mover,
+                     "params": {"piece": variant_class(variant).piece_word}}
+        table["next"], table["next_text"] = own, render_next(own)
     return table
 
 
