@@ -82,7 +82,7 @@ def test_a_phone_acts_only_in_its_own_turn_and_never_as_the_shared_panel(
     second = _phone(client, 1)
     before = client.get("/api/state").get_json()["game"]
     refused = client.post("/api/input", json={"type": "end_turn"}, headers=_as(second))
-    assert refused.status_code == 403 and "not this phone's turn" in refused.get_json()["error"]
+    assert refused.status_code == 403 and "not your turn yet" in refused.get_json()["error"]
     for path, body in (("/api/game", {"variant": "classic-sudoku"}),
                        ("/api/table/brightness", {"level": 0.5}),
                        ("/api/seats/0/join", {})):
@@ -293,3 +293,20 @@ def test_a_number_chosen_first_on_a_phone_stays_on_that_phone(client: FlaskClien
                                                            "hint", "pad")
                                       if k != "pad"})
         assert table["hint"]["status"] == "private"
+
+
+def test_the_join_answer_says_whether_a_phone_can_reach_the_panel(app: Any,
+                                                                   client: FlaskClient) -> None:
+    client.post("/api/game", json={"variant": "classic-sudoku", "players": 2})
+    app.config["PANEL_LISTENS_ON"] = "127.0.0.1"
+    assert _join(client, 0)["reachable"] is False
+    app.config["PANEL_LISTENS_ON"] = "0.0.0.0"
+    assert _join(client, 0)["reachable"] is True
+
+
+def test_every_view_names_the_start_of_the_table(client: FlaskClient) -> None:
+    """Versions count from 0 again after a restart; ``boot`` tells a page that a lower
+    version is a new start, not an older view."""
+    first = client.get("/api/state").get_json()
+    assert isinstance(first["boot"], str) and first["boot"]
+    assert client.get("/api/state").get_json()["boot"] == first["boot"]

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import logging
 import os
+import secrets
 import threading
 import time
 from collections.abc import Callable, Mapping
@@ -94,6 +95,9 @@ class Table:
         self._look: present.Look | None = None
         self._game_frame: Frame = {}
         self.version = 0
+        self.boot = secrets.token_hex(4)
+        """Names this start of the table: versions count again from 0 after a restart, so a
+        page compares versions only within one ``boot``."""
         self._answers: tuple[Any, ...] = ()
         self._answered = 0
         """The version of the last change an input answers (``_answers``): an input made from
@@ -216,7 +220,8 @@ class Table:
         if table["message"] is None and self._notices:
             table["message"] = render(self._notices.last())
         table["say"] = showing.said(self.announcer.last)
-        view: View = {"game": game_doc, "table": table, "version": self.version}
+        view: View = {"game": game_doc, "table": table, "version": self.version,
+                      "boot": self.boot}
         self._view = (self.version, view)
         return view
 
@@ -259,16 +264,19 @@ class Table:
                  names: list[str] | None = None, replace: bool = False,
                  colors: list[str] | None = None,
                  computers: Mapping[Any, str] | None = None,
-                 computer_draws: bool = False, deal: bool = False) -> View:
+                 computer_draws: bool = False, deal: bool = False,
+                 seed: int | None = None) -> View:
         """Start a game (the previous unfinished one stays in the journal); returns the view.
 
         ``computers`` names the seats the computer plays, with its level (``{1: "strong"}``);
         ``computer_draws``: the table draws the computer's cards (games with own piles only);
-        ``deal``: the table deals every seat's cards or stones (games with hidden hands).
+        ``deal``: the table deals every seat's cards or stones (games with hidden hands);
+        ``seed``: the seed of those draws and that deal (default: a random one; a tool that
+        plays the same game again passes its own).
         A running game that has actions is replaced only with ``replace`` (``ConfirmNeeded``
         otherwise): the players are asked first."""
         asked = sessions.requested(variant, players, options, setup, hints, names, colors,
-                                   computers, computer_draws, deal)
+                                   computers, computer_draws, deal, seed)
         try:
             session, companion = sessions.open_game(
                 asked, self._resolve, board=self.sensors.occupied, record=self._write,

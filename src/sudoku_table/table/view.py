@@ -466,3 +466,4 @@ class View(TypedDict):
     game: dict[str, Any] | None
     table: TableView
     version: int
+    boot: str

@@ -83,8 +83,8 @@ def require_turn() -> None:
         return
     game = _panel().table.view().get("game") or {}
     if game.get("to_move") != seat:
-        raise ApiError(N_("it is not this phone's turn: wait until the lights and the bar name "
-                          "its player"), 403)
+        raise ApiError(N_("it is not your turn yet: wait until the table names your player"),
+                       403)
 
 
 def private(panel: PanelState, view: View, table: dict[str, Any],
@@ -165,6 +165,13 @@ def _link(token: str) -> str:
     return f"{base.rstrip('/')}/join#{token}"
 
 
+def _reachable() -> bool:
+    """Whether a phone on the network can reach this panel: not when it listens on loopback
+    only (``sudoku-table serve`` without ``--host``, ``make run`` without ``HOST=0.0.0.0``)."""
+    host = str(current_app.config.get("PANEL_LISTENS_ON", ""))
+    return not (host in ("localhost", "::1") or host.startswith("127."))
+
+
 def _qr(text: str) -> str:
     """``text`` as a QR code, an SVG drawing (segno)."""
     out = io.BytesIO()
@@ -183,7 +190,7 @@ def join(seat: int) -> Response:
     token, code = seating().invite(game_key(), seat)
     link = _link(token)
     return jsonify({"seat": seat, "token": token, "code": code, "link": link, "qr": _qr(link),
-                    "expires_in": int(INVITE_SECONDS)})
+                    "expires_in": int(INVITE_SECONDS), "reachable": _reachable()})
 
 
 @seats.post("/claim")
@@ -218,8 +225,8 @@ def leave(seat: int) -> Response:
     body = json_body()
     mine = g.get("seat")
     if mine is not None and mine != seat:
-        raise ApiError(N_("this phone plays seat {mine}, not seat {seat}"), 403,
-                       params={"mine": mine, "seat": seat})
+        raise ApiError(N_("this phone plays for player {mine}, not for player {other}"), 403,
+                       params={"mine": mine + 1, "other": seat + 1})
     if mine is None:
         require_pin(body)
     try:
@@ -238,8 +245,8 @@ def hand(seat: int) -> Response:
     check_request()
     mine = g.get("seat")
     if mine is not None and mine != seat:
-        raise ApiError(N_("this phone plays seat {mine}, not seat {seat}"), 403,
-                       params={"mine": mine, "seat": seat})
+        raise ApiError(N_("this phone plays for player {mine}, not for player {other}"), 403,
+                       params={"mine": mine + 1, "other": seat + 1})
     if mine is None and seat in seating().phones(game_key()):
         raise ApiError(N_("this player's card is on their own phone"), 403)
     dealt = _panel().table.hand(seat)
