@@ -475,8 +475,8 @@ def test_the_shared_panel_leads_to_the_phones_and_hands_a_seat_on(browser: Any,
     at = Table(browser, server)
     try:
         url = at.url
-        api(url, "/api/game", {"variant": "classic-sudoku", "players": 2, "deal": True,
-                               "names": ["Anna", "Ben"]})
+        api(url, "/api/game", {"variant": "classic-sudoku", "players": 4, "deal": True,
+                               "names": ["Anna", "Ben", "Cleo", "Dora"]})
         old = at.join_by_link(0)
         desk = at.open(size=(1280, 800))
         page = desk.page
@@ -484,7 +484,7 @@ def test_the_shared_panel_leads_to_the_phones_and_hands_a_seat_on(browser: Any,
         page.wait_for_selector("#phones li[data-seat='0'][data-phone='true']")
         # The way to the phones is in view at the top; the list itself starts below the fold.
         jump = page.locator("#phones-jump")
-        assert jump.text_content().split() == ["Phones", "1", "of", "2"]
+        assert jump.text_content().split() == ["Phones", "1", "of", "4"]
         problems = layout_problems(page, ["#phones-jump", "#now"])
         assert problems == [], problems
         assert not page.evaluate("() => { const r = document.querySelector('#phones-box')"

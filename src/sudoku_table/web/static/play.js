@@ -945,6 +945,8 @@
     $("join-title").textContent = handing
       ? t("{player}: hand to another phone", { player: playerName(i) })
       : t("{player}: join on a phone", { player: playerName(i) });
+    // A panel that listens on this computer only cannot be reached by any phone: said here.
+    $("join-unreachable").hidden = answer.reachable !== false;
     dialog.dataset.handing = handing ? "true" : "false";
     $("join-handing").hidden = !handing;
     $("join-handing").textContent = handing
