@@ -36,6 +36,7 @@ from sudoku_table.rules.game import variant_class
 from sudoku_table.rules.wording import N_
 
 from . import announce, lighting, present, sessions, showing, signals
+from .companion import Companion
 from .errors import CannotSave, InputError, StaleInput
 from .finished import FinishedGames
 from .inputs import parse_input
@@ -118,6 +119,10 @@ class Table:
 
     # --- journal (``keeping``) --------------------------------------------------------------
 
+    @property
+    def _companion(self) -> Companion | None:
+        return self._current.companion
+
     def saving(self) -> dict[str, Any]:
         """Whether the table saves (``table.saving`` of the view): ``state`` ``ok``, ``low``
         (the reserve is in use, or could not be kept: finish the game, free space) or
@@ -133,7 +138,7 @@ class Table:
         computer's thinking started, the look, the announcement and the frame renewed."""
         self.version += 1
         self._view = None
-        companion = self._current.companion
+        companion = self._companion
         if companion is not None:
             self.thinking.think_locked()  # may write (the computer's card) before it is shown
         self._keeper.space.watch()  # the journal may have given its reserve to the game
@@ -189,7 +194,7 @@ class Table:
             notices=list(self._notices), recovery=self._keeper.damage.recovery,
             version=self.version, saving=self._keeper.saving(),
             replay=replay.view() if replay is not None else None)
-        companion = self._current.companion
+        companion = self._companion
         game_doc = None
         if companion is not None:
             look = self._look if self._look is not None else present.look(
@@ -269,7 +274,7 @@ class Table:
                 raise StaleInput(N_("the game changed before this tap arrived (on another "
                                     "phone or on the board): nothing was done; look again and "
                                     "tap again"), self.view_locked())
-            companion = self._current.companion
+            companion = self._companion
             if companion is None:
                 raise InputError(N_("no game is running: choose a game first"))
             self.replay.end_locked()
@@ -307,7 +312,7 @@ class Table:
         """Seat ``seat``'s own card or stone now, where the table deals it (``showing.hand``):
         for that seat's phone only, never part of the shared view."""
         with self.lock:
-            companion = self._current.companion
+            companion = self._companion
             return showing.hand(companion, seat) if companion is not None else None
 
     def touch(self) -> None:
