@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import logging
 import os
+import secrets
 import threading
 import time
 from collections.abc import Callable, Mapping
@@ -35,7 +36,7 @@ from sudoku_table.rules.errors import RulesError
 from sudoku_table.rules.game import variant_class
 from sudoku_table.rules.wording import N_
 
-from . import announce, lighting, present, sessions, showing, signals
+from . import announce, present, sessions, showing
 from .companion import Companion
 from .errors import CannotSave, InputError, StaleInput
 from .finished import FinishedGames
@@ -93,8 +94,10 @@ class Table:
         """Set once by ``close``: the parts then take no event and start no search."""
         self._view: tuple[int, View] | None = None
         self._look: present.Look | None = None
-        self._game_frame: Frame = {}
         self.version = 0
+        self.boot = secrets.token_hex(4)
+        """Names this start of the table: versions count again from 0 after a restart, so a
+        page compares versions only within one ``boot``."""
         self._answered = showing.Answered()
         self._computer = computer or ComputerConfig()
         self.announcer = announce.Announcer(self.lock)
@@ -153,7 +156,7 @@ class Table:
         now = (announce.moment(companion, self._look)
                if companion is not None and self._look is not None else None)
         self.announcer.observe(now, self._current.seats())
-        self._game_frame = lighting.game_frame(self._look, saving is not None)
+        self.leds.game(self._look, saving is not None)
         self._feedback_frame()
         self.cond.notify_all()
 
@@ -167,14 +170,11 @@ class Table:
         self.cond.notify_all()
 
     def _feedback_frame(self) -> None:
-        """The game's frame (or the replay's) with the feedback light on every square whose
-        tentative state differs from the confirmed board (called under the lock)."""
+        """Under the lock: the game's frame (or the replay's) with the feedback light on every
+        square felt but not confirmed (``LedOutput.feedback``)."""
         replay = self.replay.shown
-        frame = self._game_frame if replay is None else replay.frame()
-        unconfirmed = self.sensors.unconfirmed()
-        if unconfirmed:
-            frame = {**frame, **dict.fromkeys(unconfirmed, signals.FELT)}
-        self.leds.put(frame)
+        self.leds.feedback(replay.frame() if replay is not None else None,
+                           self.sensors.unconfirmed())
 
     def show(self) -> None:
         """Show the newest frame, outside the main lock (``lighting``)."""
@@ -207,7 +207,8 @@ class Table:
         if table["message"] is None and self._notices:
             table["message"] = render(self._notices.last())
         table["say"] = showing.said(self.announcer.last)
-        view: View = {"game": game_doc, "table": table, "version": self.version}
+        view: View = {"game": game_doc, "table": table, "version": self.version,
+                      "boot": self.boot}
         self._view = (self.version, view)
         return view
 

@@ -88,7 +88,7 @@
       legend,
       pieceLooks: traitsOf(variantId).piece_looks,
       jokers: traitsOf(variantId).has_jokers,
-      pieceWord: traitsOf(variantId).piece_word,
+      pieceWords: traitsOf(variantId).piece_words,
       // A seat's phone plays its own seat only: the simulated board is the shared panel's.
       clickable: simulated && !mine,
       onSquare: simulated && !mine ? onSquare : null,
@@ -654,7 +654,7 @@
       ...(Object.keys(view.table.computers || {}).length ? ["computer"] : []), "unsaved"];
     const listNode = $("legend");
     listNode.replaceChildren();
-    for (const [word, meaning] of Object.entries(Board.meanings(traits.piece_word))) {
+    for (const [word, meaning] of Object.entries(Board.meanings(traits.piece_words))) {
       if (shown && !shown.includes(word)) continue;
       const look = legend.signals[word] || { color: "#fff", pattern: "steady" };
       const light = el("span", { class: `light pattern-${look.pattern}`, text: Board.SYMBOLS[word],
