@@ -193,11 +193,12 @@ class Placing:
 
     def discard_choices(self) -> list[int]:
         """The numbers that fit nowhere now: the cards that may be set aside (none in games
-        without discards)."""
+        without discards; where the table deals, the dealt card alone, if it fits nowhere)."""
         return self._fits("discard choices", Discard)
 
     def joker_choices(self, square: str) -> list[int]:
-        """The numbers a stone may show to be laid face down on ``square`` as a joker."""
+        """The numbers a stone may show to be laid face down on ``square`` as a joker (where
+        the table deals, the dealt stone alone)."""
         return self._fits(f"joker choices {square}", lambda n: Joker(square, n))
 
     def _fits(self, key: str, make: Callable[[int], Action]) -> list[int]:
@@ -207,7 +208,9 @@ class Placing:
             if history.state.over or game.moves_pieces:
                 return []
             low, high = game.geometry.numbers
-            return [n for n in range(low, high + 1) if history.check(make(n)) is None]
+            dealt = self._dealer.card()  # no other card can be played (``_not_dealt``)
+            numbers = range(low, high + 1) if dealt is None else [dealt]
+            return [n for n in numbers if history.check(make(n)) is None]
         return list(history.cached(key, compute))
 
     # --- acting ----------------------------------------------------------------------------

@@ -246,17 +246,20 @@ class Table:
                  names: list[str] | None = None, replace: bool = False,
                  colors: list[str] | None = None,
                  computers: Mapping[Any, str] | None = None,
-                 computer_draws: bool = False, deal: bool = False) -> View:
+                 computer_draws: bool = False, deal: bool = False,
+                 seed: int | None = None) -> View:
         """Start a game (the previous unfinished one stays in the journal); returns the view.
 
         ``computers`` names the seats the computer plays, with its level (``{1: "strong"}``);
         ``computer_draws``: the table draws the computer's cards (games with own piles only);
-        ``deal``: the table deals every seat's cards or stones (games with hidden hands).
+        ``deal``: the table deals every seat's cards or stones (games with hidden hands);
+        ``seed``: the seed of those draws and that deal (default: a random one; a tool that
+        plays the same game again passes its own).
         A running game that has actions is replaced only with ``replace`` (``ConfirmNeeded``
         otherwise): the players are asked first."""
         session, companion = self.starting.open(sessions.requested(
             variant, players, options, setup, hints, names, colors, computers, computer_draws,
-            deal))
+            deal, seed))
         return self._change(lambda: self.starting.start_locked(session, companion, replace))
 
     def input(self, data: Mapping[str, Any], seat: int | None = None) -> View:
