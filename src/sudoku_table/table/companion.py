@@ -357,7 +357,7 @@ class Companion:
         elif kind == "hand":
             self.computer.tell_hand(data["number"])
         elif kind == "not_my_card":
-            self.placing.not_my_card()
+            self.dealer.not_my_card(self.line)
         else:
             self._play(kind, data)
 
