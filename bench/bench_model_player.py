@@ -15,7 +15,11 @@ replays, and shrinks, with ``play`` of the test module). It counts:
   redos and power cuts included).
 
     .venv/bin/python bench/bench_model_player.py [--games 200] [--jobs 2] [--only VARIANT]
-        [--journals DIR]
+        [--journals DIR] [--deal {off,on,both}]
+
+With ``--deal on`` the games that hide hands are played with the table dealing (each player
+reads their card from their own phone, puts it down with no number tapped); ``--deal both``
+plays each of them both ways, the rows side by side (``dealt`` marks the table's deal).
 
 The journals go to ``/dev/shm`` where there is one (what is measured here is how the table
 leads the players, not how fast the disk syncs).
@@ -37,27 +41,33 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from sudoku_table.rules.game import all_variants  # noqa: E402
-from tests.table import model_player  # noqa: E402
+from tests.table import model_player, test_model_player  # noqa: E402
 from tests.table.model_player import Disagreement, Stuck  # noqa: E402
 from tests.table.test_model_player import Seat, drive, summary  # noqa: E402
 
 
-def seat_for(variant: str, index: int) -> Seat:
+def seat_for(variant: str, index: int, deal: bool = False) -> Seat:
     """The ``index``-th table of a game: player counts in turn, a computer now and then, the
-    real scan path now and then."""
+    real scan path now and then; ``deal``: the table deals."""
     cls = next(c for c in all_variants() if c.id == variant)
     counts = list(range(cls.min_players, cls.max_players + 1))
     players = counts[index % len(counts)]
     computers = {players - 1: "easy"} if index % 4 == 3 else {}
-    return Seat(variant, players, computers, scan=index % 20 == 19)
+    return Seat(variant, players, computers, scan=index % 20 == 19, deal=deal)
 
 
-def one(job: tuple[str, int, str | None]) -> dict[str, Any]:
+def label(variant: str, deal: bool) -> str:
+    return f"{variant} dealt" if deal else variant
+
+
+def one(job: tuple[str, bool, int, str | None, bool]) -> dict[str, Any]:
     """Play one game; its figures and how it ended."""
     logging.getLogger("sudoku_table.table").setLevel(logging.ERROR)
-    variant, index, journals = job
+    variant, deal, index, journals, careful = job
     model_player.JOURNALS = journals
-    seat = seat_for(variant, index)
+    if careful:  # nobody errs: no mistake is ever due
+        test_model_player.RATES = dict.fromkeys(test_model_player.RATES, 0)
+    seat = seat_for(variant, index, deal)
     figures: list[dict[str, Any]] = []
     started = time.perf_counter()
     outcome, detail = "ok", ""
@@ -74,19 +84,25 @@ def one(job: tuple[str, int, str | None]) -> dict[str, Any]:
         if inner:
             e = inner[0]
         outcome, detail = "error", f"{type(e).__name__}: {e}"
-    return {"variant": variant, "seat": str(seat), "seed": index + 1, "outcome": outcome,
+    return {"variant": label(variant, deal), "seat": str(seat), "seed": index + 1,
+            "outcome": outcome,
             "detail": detail.splitlines()[0][:300] if detail else "",
             "figures": figures[-1] if figures else None,
             "seconds": time.perf_counter() - started}
+
+
+def per_action(results: list[dict[str, Any]]) -> tuple[float, float]:
+    """The players' acts on the board and taps on the panel or a phone, per game action."""
+    played = [r["figures"] for r in results if r["figures"] and r["figures"]["actions"]]
+    actions = sum(f["actions"] for f in played) or 1
+    return (sum(f["acts"] for f in played) / actions, sum(f["taps"] for f in played) / actions)
 
 
 def row(variant: str, results: list[dict[str, Any]]) -> str:
     """One game's line of the table: outcomes, then acts and taps per game action."""
     outcomes = Counter(r["outcome"] for r in results)
     played = [r["figures"] for r in results if r["figures"] and r["figures"]["actions"]]
-    actions = sum(f["actions"] for f in played) or 1
-    acts = sum(f["acts"] for f in played) / actions
-    taps = sum(f["taps"] for f in played) / actions
+    acts, taps = per_action(results)
     n = len(played) or 1
     extra = [sum(f[k] for f in played) / n for k in ("mistakes", "undos", "redos", "power_cuts")]
     seconds = sum(r["seconds"] for r in results) / (len(results) or 1)
@@ -103,9 +119,19 @@ def main() -> int:
     parser.add_argument("--only", action="append", help="only this variant (repeatable)")
     parser.add_argument("--journals", default="/dev/shm" if Path("/dev/shm").is_dir() else None,
                         help="where the journals are written (default /dev/shm)")
+    parser.add_argument("--deal", choices=("off", "on", "both"), default="off",
+                        help="the table deals in the games that hide hands: off (default), "
+                             "on (only those games, dealt), both (those games both ways)")
+    parser.add_argument("--careful", action="store_true",
+                        help="a family that makes no mistake (no wrong piece, Undo, Redo or "
+                             "power cut): what a game itself costs")
     args = parser.parse_args()
-    variants = [c.id for c in all_variants() if not args.only or c.id in args.only]
-    jobs = [(v, i, args.journals) for v in variants for i in range(args.games)]
+    classes = [c for c in all_variants() if not args.only or c.id in args.only]
+    if args.deal != "off":
+        classes = [c for c in classes if c.hidden_hands]
+    ways = {"off": (False,), "on": (True,), "both": (False, True)}[args.deal]
+    jobs = [(c.id, deal, i, args.journals, args.careful) for c in classes for deal in ways
+            for i in range(args.games)]
     results: dict[str, list[dict[str, Any]]] = defaultdict(list)
     rows: list[str] = []
     totals: Counter[str] = Counter()
@@ -126,6 +152,13 @@ def main() -> int:
                 print(rows[-1], flush=True)
     took = time.perf_counter() - started
     print(f"\n{len(jobs)} games in {took / 60:.1f} min ({args.jobs} processes)\n")
+    if args.deal == "both":
+        print("| game | acts per action: players draw, table deals "
+              "| taps per action: players draw, table deals |")
+        print("| --- | ---: | ---: |")
+        for c in classes:
+            (a0, t0), (a1, t1) = (per_action(results[label(c.id, deal)]) for deal in ways)
+            print(f"| {c.id} | {a0:.2f}, {a1:.2f} | {t0:.2f}, {t1:.2f} |")
     print(f"\nstuck {totals['stuck']}, disagreements {totals['disagreement']}, other failures "
           f"{totals['failure'] + totals['error']} (goal: 0, 0, 0)")
     return 0 if totals["ok"] == len(jobs) else 1

@@ -225,6 +225,24 @@ def test_the_published_json_schema_is_current() -> None:
     assert json_schema()["additionalProperties"] is False
 
 
+@pytest.mark.parametrize(("square_mm", "valid"), [(4, False), (4.9, False), (5, True),
+                                                   (40.0, True), (200, True), (201, False)])
+def test_the_json_schema_bounds_the_board_as_the_table_does(square_mm: float,
+                                                            valid: bool) -> None:
+    """An editor checking the file against docs/config.schema.json refuses the pitches the
+    table refuses at its start (5-200 mm), and takes those it takes."""
+    import jsonschema_rs
+
+    validator = jsonschema_rs.validator_for(json_schema())
+    document = {"board": {"square_mm": square_mm}}
+    assert validator.is_valid(document) == valid
+    if valid:
+        assert from_mapping(document).board.square_mm == square_mm
+    else:
+        with pytest.raises(ConfigError, match="board.square_mm must be between 5 and 200"):
+            from_mapping(document)
+
+
 def test_the_json_schema_accepts_the_example_and_refuses_a_typo() -> None:
     import tomllib
 

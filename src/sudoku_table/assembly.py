@@ -152,6 +152,7 @@ def serve(args: argparse.Namespace) -> int:
         return 2
     try:
         server = PanelServer(panel.app, args.host, args.port)
+        panel.app.config["PANEL_LISTENS_ON"] = args.host  # phones need more than loopback
     except OSError as e:
         panel.close()
         print(f"sudoku-table: cannot listen on {args.host}:{args.port}: {e}", file=sys.stderr)

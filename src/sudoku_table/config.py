@@ -17,14 +17,14 @@ import json
 import os
 import sys
 from collections.abc import Mapping
-from typing import Annotated, Any
+from typing import Any
 
-from pydantic import BaseModel, BeforeValidator, Field, ValidationError, create_model
+from pydantic import BaseModel, Field, ValidationError, create_model
 
 from sudoku_table.firmware.config import SECTIONS as HARDWARE_SECTIONS
 from sudoku_table.firmware.config import HardwareConfig, read_toml
 from sudoku_table.firmware.exc import ConfigError
-from sudoku_table.sections import ConfigProblem, Section, first_problem
+from sudoku_table.sections import Section, first_problem
 
 from .ai.config import ComputerConfig
 from .overlay import BoardConfig
@@ -34,24 +34,9 @@ from .web.config import PanelConfig
 __all__ = ["Config", "ConfigError", "ConfigFile", "load_config"]
 
 
-def _board(raw: object) -> object:
-    """The ``[board]`` section through the overlay's own check (a dataclass of its own)."""
-    if not isinstance(raw, Mapping):
-        return raw  # pydantic names the wrong type
-    unknown = [key for key in raw if key != "square_mm"]
-    if unknown:
-        raise ConfigProblem(f"unknown key board.{unknown[0]} (known: square_mm)")
-    try:
-        return BoardConfig.from_section(raw)
-    except ValueError as e:
-        raise ConfigProblem(str(e)) from None
-
-
-Board = Annotated[BoardConfig, BeforeValidator(_board)]
-
 LAYER_SECTIONS: dict[str, Any] = {
     "panel": PanelConfig,
-    "board": Board,
+    "board": BoardConfig,
     "computer": ComputerConfig,
     "speech": SpeechConfig,
 }
@@ -61,7 +46,7 @@ ConfigFile: type[Section] = create_model(  # type: ignore[call-overload]
     "ConfigFile", __base__=Section, __doc__="The table's config file (TOML), section by section.",
     **{name: (cls, Field(default_factory=cls)) for name, cls in HARDWARE_SECTIONS.items()},
     panel=(PanelConfig, Field(default_factory=PanelConfig)),
-    board=(Board, Field(default_factory=BoardConfig)),
+    board=(BoardConfig, Field(default_factory=BoardConfig)),
     computer=(ComputerConfig, Field(default_factory=ComputerConfig)),
     speech=(SpeechConfig, Field(default_factory=SpeechConfig)),
 )

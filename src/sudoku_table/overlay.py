@@ -23,9 +23,11 @@ import argparse
 import json
 import math
 import sys
-from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Sequence
+from typing import Annotated
 from xml.sax.saxutils import escape, quoteattr
+
+from pydantic import Field, Strict
 
 from .rules.drawing import (
     CellDrawing,
@@ -40,6 +42,7 @@ from .rules.errors import RulesError
 from .rules.game import Game, new_game
 from .rules.squares import SIZE, parse_square
 from .rules.wording import N_
+from .sections import Says, Section
 
 __all__ = ["DEFAULT_PITCH_MM", "BoardConfig", "OverlayError", "clue_squares", "lattice_links",
            "main", "marked_cells", "region_of", "render", "square_centre"]
@@ -76,23 +79,19 @@ class OverlayError(ValueError):
     """A request for an overlay that cannot be drawn (unknown variant, bad options)."""
 
 
-@dataclass(frozen=True, slots=True)
-class BoardConfig:
+MIN_PITCH_MM = 5.0
+MAX_PITCH_MM = 200.0
+"""The square pitches a board may have (``[board] square_mm``)."""
+
+SquareMm = Annotated[float, Strict(), Field(ge=MIN_PITCH_MM, le=MAX_PITCH_MM, allow_inf_nan=False),
+                     Says(f"must be between {MIN_PITCH_MM:g} and {MAX_PITCH_MM:g}", always=True)]
+
+
+class BoardConfig(Section):
     """The ``[board]`` section of the table's config file: the physical board."""
 
-    square_mm: float = DEFAULT_PITCH_MM
-    """Distance between the centres of neighbouring squares."""
-
-    @classmethod
-    def from_section(cls, raw: Mapping[str, object]) -> BoardConfig:
-        """The checked section (``OverlayError`` names the bad key)."""
-        if "square_mm" not in raw:
-            return cls()
-        value = raw["square_mm"]
-        if (isinstance(value, bool) or not isinstance(value, int | float)
-                or not math.isfinite(value) or not 5 <= value <= 200):
-            raise OverlayError(f"board.square_mm must be between 5 and 200, got {value!r}")
-        return cls(float(value))
+    square_mm: SquareMm = DEFAULT_PITCH_MM
+    """Distance between the centres of neighbouring squares, in millimetres (5 to 200)."""
 
 
 # --- the drawing on paper ---------------------------------------------------------------------
@@ -182,7 +181,7 @@ def _clues(board: Drawing, pitch: float, margin: float) -> list[str]:
     if not board.clues:
         return []
     out = ['<g id="clues">']
-    h, size = pitch / 2, _n(0.28 * pitch)
+    h, size = pitch / 2, 0.28 * pitch
     for clue in board.clues:
         cx, cy = square_centre(clue.square, pitch, margin)
         out.append(f'<g class="clue" data-square="{clue.square}">')
@@ -193,12 +192,20 @@ def _clues(board: Drawing, pitch: float, margin: float) -> list[str]:
         for direction, text, dx, dy in (("across", clue.across, 0.22, -0.05),
                                         ("down", clue.down, -0.22, 0.38)):
             if text is not None:
-                out.append(f'<text class="sum {direction}" x="{_n(cx + dx * pitch)}" '
-                           f'y="{_n(cy + dy * pitch)}" font-size="{size}" fill="#ffffff" '
-                           f'text-anchor="middle">{escape(text)}</text>')
+                out.append(_text(text, (cx + dx * pitch, cy + dy * pitch), size, "#ffffff",
+                                 f"sum {direction}", anchor="middle"))
         out.append("</g>")
     out.append("</g>")
     return out
+
+
+def _text(words: str, at: tuple[float, float], size: float, fill: str, cls: str,
+          anchor: str | None = None) -> str:
+    """One line of text on the sheet, at ``at`` in millimetres, its words escaped."""
+    x, y = at
+    align = "" if anchor is None else f' text-anchor="{anchor}"'
+    return (f'<text class="{cls}" x="{_n(x)}" y="{_n(y)}" font-size="{_n(size)}" '
+            f'fill="{fill}"{align}>{escape(words)}</text>')
 
 
 def _links(board: Drawing, pitch: float, margin: float) -> list[str]:
@@ -216,7 +223,7 @@ def _cells(board: Drawing, pitch: float, margin: float) -> list[str]:
     the corner."""
     dots = frozenset(board.dots)
     square = board.shape == "square"
-    label_size = _n(max(2.0, 0.1 * pitch))
+    label_size = max(2.0, 0.1 * pitch)
     out = ['<g id="cells">']
     for cell in board.cells:
         cx, cy = square_centre(cell.cell, pitch, margin)
@@ -235,9 +242,8 @@ def _cells(board: Drawing, pitch: float, margin: float) -> list[str]:
         if cell.cell in dots:
             out.append(f'<circle class="dot" cx="{_n(cx)}" cy="{_n(cy)}" '
                        f'r="{_n(0.08 * pitch)}" fill="{INK}"/>')
-        out.append(f'<text class="label" x="{_n(cx - 0.44 * pitch)}" '
-                   f'y="{_n(cy + 0.44 * pitch)}" font-size="{label_size}" '
-                   f'fill="{FAINT}">{cell.cell}</text>')
+        out.append(_text(cell.cell, (cx - 0.44 * pitch, cy + 0.44 * pitch), label_size, FAINT,
+                         "label"))
         out.append("</g>")
     out.append("</g>")
     return out
@@ -305,9 +311,8 @@ def _title(text: str, margin: float, board: float) -> list[str]:
         size = round(size - 0.2, 2)
     step = size * 1.2
     first = (band - len(lines) * step) / 2 + size
-    return [f'<text x="{_n(margin + TITLE_INDENT_MM)}" y="{_n(first + i * step)}" '
-            f'font-size="{_n(size)}" fill="{INK}" class="title">'
-            f'{escape(line.replace(GLUE, " "))}</text>' for i, line in enumerate(lines)]
+    return [_text(line.replace(GLUE, " "), (margin + TITLE_INDENT_MM, first + i * step), size,
+                  INK, "title") for i, line in enumerate(lines)]
 
 
 # --- command line -----------------------------------------------------------------------------

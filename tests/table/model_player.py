@@ -18,6 +18,15 @@ every step it checks the table against that account:
 - **no disagreement**: the table's game is the players' game, and at the end the final board is
   the game's.
 
+With ``deal`` (the table deals, in the games that hide hands) the family plays as it does with a
+phone each: the mover reads their own card or stone from ``Table.hand`` (what their phone shows)
+instead of drawing one, takes that one and puts it down where it may go, with no number tapped,
+or sets it aside or lays it face down as the phone says (a tap on their own phone, made as that
+seat). The checks then also hold that only the mover's phone shows a card, one that is left to
+them, with what it can do that the rules say; that the same moment always deals the same card
+(after an Undo, a Redo or a power cut); that no number pad is shown, and that the shared panel
+offers to set aside or lay as a joker only the card dealt.
+
 ``tests/table/test_model_player.py`` drives it with Hypothesis (one rule per act a person can
 make); ``bench/bench_model_player.py`` plays hundreds of games and counts.
 """
@@ -248,14 +257,20 @@ class ModelPlayer:
 
     ``computers`` seats the computer (``{1: "easy"}``); ``journal`` is the table's journal
     file (a fresh one in a temporary folder otherwise); ``scan`` drives the real scan path;
-    ``leftovers`` are squares holding pieces of an earlier game when the table starts.
+    ``leftovers`` are squares holding pieces of an earlier game when the table starts;
+    ``deal``: the table deals (in a game that hides hands; otherwise ignored), from
+    ``deal_seed`` (the same seed deals the same cards).
     """
 
     def __init__(self, variant: str, players: int | None = None,
                  options: Mapping[str, Any] | None = None, *,
                  computers: Mapping[int, str] | None = None, journal: str | Path | None = None,
-                 scan: bool = False, leftovers: tuple[str, ...] = (), seed: int = 0) -> None:
+                 scan: bool = False, leftovers: tuple[str, ...] = (), seed: int = 0,
+                 deal: bool = False, deal_seed: int = 0) -> None:
         self.game: Game = variant_class(variant)(players, options)
+        self.deal = deal and self.game.hidden_hands
+        """The table deals: each mover's card comes from their phone (``Table.hand``)."""
+        self.dealt: dict[tuple[Action, ...], int] = {}  # the card dealt after these actions
         self.traits = type(self.game).traits()
         self.owners_shown = bool(self.game.own_piles or self.traits["piece_looks"])
         """Whether a real piece shows its seat (two-coloured pieces, each player's own
@@ -292,7 +307,8 @@ class ModelPlayer:
         self.table = self._open_table()
         self.view: dict[str, Any] = self.table.new_game(
             variant, self.game.players, dict(self.game.options),
-            computers={str(k): v for k, v in self.computers.items()})  # type: ignore[assignment]
+            computers={str(k): v for k, v in self.computers.items()},
+            deal=self.deal, seed=deal_seed)  # type: ignore[assignment]
 
     # --- the table ---------------------------------------------------------------------------
 
@@ -346,6 +362,9 @@ class ModelPlayer:
         self.landed = []
         if player in self.holding and getattr(action, "number", None) == self.holding[player]:
             del self.holding[player]
+        stone = self.world.get(action.cell) if isinstance(action, Place) else None
+        if stone is not None and stone.number is not None and stone.number != action.number:
+            self.told[action.cell] = action.number  # counted as another than the piece shows
 
     def _take_back(self) -> None:
         if self.state.last.flipped:
@@ -442,21 +461,22 @@ class ModelPlayer:
         self.hands.wait(seconds)
         self.look()
 
-    def tap(self, data: Mapping[str, Any], *, confirm: bool = True) -> bool:
-        """Tap what sends ``data`` on the panel; a question (409) is answered ``confirm``.
-        True when the table took it."""
-        self.log.append(f"tap {dict(data)}")
+    def tap(self, data: Mapping[str, Any], *, confirm: bool = True,
+            seat: int | None = None) -> bool:
+        """Tap what sends ``data`` on the panel (``seat``: on that seat's own phone); a
+        question (409) is answered ``confirm``. True when the table took it."""
+        self.log.append(f"tap {dict(data)}" + ("" if seat is None else f" on {seat}'s phone"))
         del self.log[:-40]
         self.tally.taps += 1
         self.since_action += 1
         try:
-            self.table.input(data)
+            self.table.input(data, seat)
         except ConfirmNeeded:
             if not confirm:
                 self.look()
                 return False
             self.tally.taps += 1
-            return self.tap({**data, "confirm": True})
+            return self.tap({**data, "confirm": True}, seat=seat)
         except InputError:
             self.tally.refused += 1
             self.look()
@@ -579,14 +599,22 @@ class ModelPlayer:
         assert mover is not None, "nobody is to move"
         return mover
 
+    def _own(self) -> int | None:
+        """The seat whose own phone the mover taps on for their card (None: the shared
+        panel, where the table does not deal)."""
+        return self._mover() if self.deal else None
+
     def _hand(self, pick: int) -> int | None:
-        """The card or stone in the mover's hand: drawn now if the game hides hands."""
+        """The card or stone in the mover's hand: drawn now if the game hides hands, or, where
+        the table deals, the one the mover's phone shows."""
         mover = self._mover()
         if not self.game.hidden_hands:
             return None
         supply = self.game.hand_supply(self.state, mover)
         if supply is None:
             return None
+        if self.deal:
+            return self.phone(mover)["number"]
         if self.holding.get(mover) not in supply:
             cards = [n for n, k in sorted(supply.items()) for _ in range(k)]
             self.holding[mover] = cards[pick % len(cards)]
@@ -623,9 +651,33 @@ class ModelPlayer:
         elif isinstance(action, Discard):
             assert action.number in self.view["table"]["discard_choices"], \
                 "the card fits nowhere, but the panel does not let it be set aside"
-            self.tap({"type": "discard", "number": action.number})
+            self.tap({"type": "discard", "number": action.number}, seat=self._own())
         else:
             raise Stuck(f"a placement step, but the mover means {action}")
+
+    def phone(self, seat: int) -> dict[str, Any]:
+        """What ``seat``'s own phone shows as its card now (it must show one)."""
+        hand = self.table.hand(seat)
+        assert hand is not None, f"seat {seat} is to move, but its phone shows no card"
+        return dict(hand)
+
+    def _on_place_dealt(self, params: dict[str, Any], pick: int) -> None:
+        """The mover takes the card their phone shows and puts it down where it may go (no
+        number tapped), or sets it aside or lays it face down as the phone says."""
+        action = self._choose(pick)
+        mover = self._mover()
+        do = self.phone(mover)["do"]
+        if isinstance(action, Place):
+            assert do == "place", f"the phone says {do}, but the card can be placed"
+            self.put(action.cell, Stone(mover, action.number))
+        elif isinstance(action, Joker):
+            assert do == "joker", f"the phone says {do}, but the stone is a joker"
+            self.put(action.cell, Stone(mover, None))
+        elif isinstance(action, Discard):
+            assert do == "set_aside", f"the phone says {do}, but the card is set aside"
+            self.tap({"type": "discard", "number": action.number}, seat=mover)
+        else:
+            raise Stuck(f"the table dealt, but the mover means {action}")
 
     def _on_place_number(self, params: dict[str, Any], pick: int) -> None:
         action = self._choose(pick)
@@ -641,11 +693,12 @@ class ModelPlayer:
             raise Stuck(f"the bar asks the number of {square}, but no piece is there")
         prompt = self.view["table"]["prompt"]
         if stone.number is None:  # a stone laid face down: a joker
-            number = self.holding.get(self._mover())
+            mover = self._mover()
+            number = self.phone(mover)["number"] if self.deal else self.holding.get(mover)
             assert number is not None
             assert number in self.view["table"]["joker_choices"], \
                 "the stone fits nowhere, but the panel offers no joker"
-            self.tap({"type": "joker", "square": square, "number": number})
+            self.tap({"type": "joker", "square": square, "number": number}, seat=self._own())
             return
         if stone.number not in prompt["choices"]:
             self._on_take_away({"square": square}, pick)
@@ -668,7 +721,8 @@ class ModelPlayer:
                 self.aside.pop(prompt["square"])
                 self.put(prompt["square"], Stone(stone.owner, None))
                 return
-            self.tap({"type": "joker", "square": prompt["square"], "number": prompt["number"]})
+            self.tap({"type": "joker", "square": prompt["square"], "number": prompt["number"]},
+                     seat=self._own())
             return
         action = self._choose(pick)
         assert isinstance(action, Joker)
@@ -681,7 +735,7 @@ class ModelPlayer:
             self.lift(square)
             self.aside.pop(square)
             return
-        self.tap({"type": "discard", "number": prompt["number"]})
+        self.tap({"type": "discard", "number": prompt["number"]}, seat=self._own())
 
     def _on_blanks_or_end(self, params: dict[str, Any], pick: int) -> None:
         action = self._choose(pick)
@@ -861,9 +915,26 @@ class ModelPlayer:
     # --- after a mistake ------------------------------------------------------------------
 
     def _correct_told(self) -> None:
-        """A number was told wrong: the drawing shows it. Take the action back (Undo)."""
-        self.tap({"type": "undo"})
-        self.reconcile_undo()
+        """A number was told wrong: the drawing shows it. Take the action back (Undo). Where
+        the table deals, the card put down was not the one dealt: say so on the phone (while
+        the game runs), and swap in the card the drawing shows."""
+        if not self.deal:
+            self.tap({"type": "undo"})
+            self.reconcile_undo()
+            return
+        square, number = next(iter(self.told.items()))
+        if not self.over:
+            assert self.actions and getattr(self.actions[-1], "cell", None) == square, \
+                "a card other than the one dealt lies on the board, but it was not played last"
+            assert self.tap({"type": "not_my_card"}, seat=self.by[-1]), \
+                "the phone cannot say the card put down was not the one dealt"
+            said = self.view["table"]["message_code"] or {}
+            assert said.get("code") == "swap_card" and said["params"]["square"] == square \
+                and said["params"]["number"] == number, f"the table says {said}"
+        stone = self.lift(square)
+        del self.aside[square]
+        del self.told[square]
+        self.put(square, Stone(stone.owner, number))
 
     def reconcile_undo(self) -> None:
         """After a tap on Undo: the table took back the players' last action, or nothing."""
@@ -896,6 +967,7 @@ class ModelPlayer:
             self.check_next(view)
             self.check_drawing(view)
             self.check_controls(view)
+            self.check_hands(view)
             self.check_progress()
             if self.settled:
                 self.check_end(view)
@@ -916,6 +988,9 @@ class ModelPlayer:
         nxt = view["table"].get("next")
         assert nxt is not None, "the bar says nothing"
         assert nxt["code"] in NEXT_STEPS, nxt
+        dealing = nxt["code"] == "place_dealt"
+        assert dealing == (self.deal and nxt["code"] in ("place", "place_dealt")), (
+            f"the bar says {nxt['code']}, but the table deals: {self.deal}")
         expected = self.expected_actor(nxt["code"])
         if nxt["code"] not in ("turn_over", "redo_on_board", "undo_on_board") or \
                 self.turner is not None:
@@ -978,8 +1053,11 @@ class ModelPlayer:
         controls = offered(view, self.traits)
         prompt = table.get("prompt") or {}
         code = table["next"]["code"]
+        if self.deal:
+            assert controls.pad is None, (
+                f"the pad offers {controls.pad}, but the table deals: no number is tapped")
         if prompt.get("kind") == "number":
-            legal = self.legal_numbers(prompt["square"])
+            legal = [] if self.deal else self.legal_numbers(prompt["square"])
             assert prompt["choices"] == legal, (prompt, legal)
             assert controls.pad == (legal or None), (
                 f"the pad offers {controls.pad}, legal are {legal}")
@@ -996,6 +1074,48 @@ class ModelPlayer:
             assert table["discard_choices"], "Set aside is offered, but no card fits nowhere"
         if "end-turn" in controls.buttons:
             assert self.game.check(self.state, EndTurn()) is None
+
+    def check_hands(self, view: Mapping[str, Any]) -> None:
+        """Every seat's phone shows the card the table dealt it: only the mover's shows one (a
+        person's, while the game runs and something is left to them), that card is one left to
+        them, what it can do is what the rules say, and the same moment deals the same card.
+        The shared panel offers to set aside, or to lay as a joker, the dealt card alone."""
+        state = self.state
+        mover = state.to_move
+        supply = (self.game.hand_supply(state, mover)
+                  if mover is not None and self.game.hidden_hands else None)
+        expect = (self.deal and mover is not None and mover not in self.computers
+                  and not state.over and bool(supply and any(supply.values())))
+        for seat in range(self.game.players):
+            hand = self.table.hand(seat)
+            if seat != mover or not expect:
+                assert hand is None, f"seat {seat}'s phone shows {hand} (seat {mover} moves)"
+                continue
+            assert hand is not None, f"seat {seat} is to move, but its phone shows no card"
+            assert supply is not None
+            number = hand["number"]
+            assert supply.get(number, 0) > 0, f"the table dealt a {number}: none is left to draw"
+            known = self.dealt.setdefault(tuple(self.actions), number)
+            assert number == known, (f"the table dealt a {number} where it dealt a {known} "
+                                     "before (the same moment, the same card)")
+            doing = {type(a) for a in self.game.legal_actions(state)
+                     if getattr(a, "number", None) == number}
+            do = ("place" if Place in doing else "set_aside" if Discard in doing
+                  else "joker" if Joker in doing else None)
+            assert hand["do"] == do, f"the phone says {hand['do']} the {number}; the rules: {do}"
+        if not self.deal or mover is None or mover in self.computers:
+            return
+        table = view["table"]
+        dealt = self.dealt.get(tuple(self.actions)) if expect else None
+        if table.get("discard_choices") and not table["clearing"] \
+                and not table["next"]["code"].startswith("computer_"):
+            assert table["discard_choices"] == [dealt], (
+                f"the panel offers to set aside {table['discard_choices']}, the table dealt "
+                f"{dealt}")
+        if table.get("joker_choices"):
+            assert table["joker_choices"] == [dealt], (
+                f"the panel offers to lay {table['joker_choices']} as a joker, the table dealt "
+                f"{dealt}")
 
     def legal_numbers(self, square: str) -> list[int]:
         """The numbers the rules allow on ``square`` now (for the next player once a blank
@@ -1058,7 +1178,7 @@ class ModelPlayer:
     def _person_places(self) -> bool:
         """A person is about to put a piece down (no computer, a game of placements)."""
         nxt = self.view["table"]["next"]
-        return (nxt["code"] == "place" and not self.game.moves_pieces
+        return (nxt["code"] in ("place", "place_dealt") and not self.game.moves_pieces
                 and nxt["actor"] not in self.computers and not self.told)
 
     def wrong_square(self, pick: int) -> bool:
@@ -1100,7 +1220,11 @@ class ModelPlayer:
 
     def wrong_number(self, pick: int) -> bool:
         """The number tapped is another legal one than the piece shows; the drawing shows it,
-        and the person takes the action back (Undo) to put it right."""
+        and the person takes the action back (Undo) to put it right. Where the table deals, no
+        number is tapped: the mover takes another card than their phone shows (``wrong_card``).
+        """
+        if self.deal:
+            return self.wrong_card(pick)
         table = self.view["table"]
         prompt = table["prompt"] or {}
         nxt = table["next"]
@@ -1117,6 +1241,25 @@ class ModelPlayer:
         if self.tap({"type": "number", "square": square, "number": number}):
             self.reconcile([Place(square, number)])
             self.told[square] = number
+        return True
+
+    def wrong_card(self, pick: int) -> bool:
+        """The table deals, and the mover takes another card than their phone shows and puts
+        it where the dealt one may go: the table counts the dealt card, the drawing shows it,
+        and the mover says "that was not my card" on their phone and swaps the card shown in."""
+        if not self._person_places():
+            return False
+        action = self._choose(pick)
+        supply = self.game.hand_supply(self.state, self._mover()) or {}
+        others = [n for n, k in sorted(supply.items()) if k > 0
+                  and not (isinstance(action, Place) and n == action.number)]
+        if not isinstance(action, Place) or not others:
+            return False
+        self.tally.mistakes += 1
+        self.allow()
+        self.put(action.cell, Stone(self._mover(), others[pick % len(others)]))
+        self.reconcile([action])
+        self.told[action.cell] = action.number
         return True
 
     def forget_flip(self, pick: int) -> bool:

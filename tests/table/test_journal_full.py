@@ -225,16 +225,16 @@ def test_the_sweep_finds_a_write_that_is_swallowed(tmp_path: Path,
                                                     monkeypatch: pytest.MonkeyPatch) -> None:
     """The sweep can fail: with the old behaviour (a failed entry written nowhere while the game
     goes on) it counts the action as silent and lost."""
-    from sudoku_table.table import table as table_module
+    from sudoku_table.table.keeping import Keeper
 
-    def swallow(self: Table, kind: str, data: Any) -> None:
+    def swallow(self: Keeper, kind: str, data: Any) -> None:
         try:
             original(self, kind, data)
         except CannotSave:
             pass  # the game goes on in memory, as before
 
-    original = table_module.Table._write
-    monkeypatch.setattr(table_module.Table, "_write", swallow)
+    original = Keeper.write
+    monkeypatch.setattr(Keeper, "write", swallow)
 
     def last_entry(kinds: list[str]) -> list[int]:  # the evening's last action
         return [max(i for i, kind in enumerate(kinds) if kind == "sql:INSERT")]

@@ -8,8 +8,10 @@ lift the wrong one, Undo, Redo, five quick Undos on another phone, two phones ta
 a page reload, a power cut), the model's checks as invariants after every step, and a failure
 shrinks to the shortest sequence of acts that shows it. When each mistake happens is drawn
 at the start (``moments``: the game actions after which it is made), so mistakes fall at random
-moments and the game still reaches its end. The seeded set (every game, every player count,
-mistakes included) runs in the suite; more seeds run with ``-m sweep``, and
+moments and the game still reaches its end. Where the table deals (``Seat.deal``), a wrong
+number is a wrong card taken instead (``ModelPlayer.wrong_card``). The seeded set (every game,
+every player count, mistakes included, and every game that hides hands with the table dealing)
+runs in the suite; more seeds run with ``-m sweep``, and
 ``bench/bench_model_player.py`` plays hundreds of games per game and counts.
 """
 
@@ -53,9 +55,12 @@ class Seat:
     players: int
     computers: dict[int, str] = field(default_factory=dict)
     scan: bool = False
+    deal: bool = False
+    """The table deals (the family plays with a phone each, in a game that hides hands)."""
 
     def __str__(self) -> str:
         extra = "".join(f"-computer{s}" for s in self.computers) + ("-scan" if self.scan else "")
+        extra += "-deal" if self.deal else ""
         return f"{self.variant}-{self.players}{extra}"
 
     def steps(self) -> int:
@@ -96,7 +101,8 @@ class TableFamily(RuleBasedStateMachine):
         left = mix(self.salt, "leftovers", leftovers) % 3
         self.player = ModelPlayer(self.seat.variant, self.seat.players,
                                   computers=self.seat.computers, scan=self.seat.scan,
-                                  leftovers=tuple(squares[:left]))
+                                  leftovers=tuple(squares[:left]), deal=self.seat.deal,
+                                  deal_seed=mix(self.salt, "deal"))
 
     def _pick(self, pick: int) -> int:
         return mix(self.salt, self.p.tally.actions, self.steps_run, pick) % 4096
@@ -271,6 +277,23 @@ def test_the_real_scan_path_carries_a_whole_game(variant: str) -> None:
     play(Seat(variant, 2, scan=True), seed=11)
 
 
+DEALT = [Seat(variant, players, deal=True) for variant, players in games()
+         if variant_class(variant).hidden_hands]
+"""Every game that hides hands at every player count, with the table dealing."""
+
+
+@pytest.mark.parametrize("seat", DEALT, ids=str)
+def test_every_game_that_hides_hands_is_played_with_the_table_dealing(seat: Seat) -> None:
+    play(seat, seed=29)
+
+
+@pytest.mark.parametrize("seat", [Seat("classic-sudoku", 3, {2: "easy"}, deal=True),
+                                  Seat("sudoku-family", 2, {1: "easy"}, deal=True),
+                                  Seat("duell-der-meister", 2, scan=True, deal=True)], ids=str)
+def test_the_deal_with_a_computer_seat_and_on_the_real_scan_path(seat: Seat) -> None:
+    play(seat, seed=31)
+
+
 FOUND = [
     (Seat("sudoku-family", 2), 7),  # a joker laid where no number fits was sent away
     (Seat("revers-dominari", 2), 2),  # the blank that ended the game could not be told
@@ -304,7 +327,7 @@ def test_the_bench_games_that_found_bugs(seat: Seat, seed: int) -> None:
 
 
 @pytest.mark.sweep
-@pytest.mark.parametrize("seat", SEATS + COMPUTER_SEATS, ids=str)
+@pytest.mark.parametrize("seat", SEATS + COMPUTER_SEATS + DEALT, ids=str)
 @pytest.mark.parametrize("seed", [1, 2, 3])
 def test_more_seeds(seat: Seat, seed: int) -> None:
     play(seat, seed=seed)

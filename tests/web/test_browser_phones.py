@@ -8,9 +8,11 @@ phone's size (in view, nothing overlapping)."""
 from __future__ import annotations
 
 import json
+import threading
 import urllib.error
 import urllib.request
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -196,6 +198,13 @@ def test_three_phones_and_the_table_deals_in_kosmos(table: Table) -> None:
                 assert view["table"]["hand"] is None
                 assert page.is_hidden("#hand") and page.is_hidden("#your-turn")
                 assert str(hand) not in (page.text_content("#mine") or "")
+                # Whose turn it is, in the third person, and none of the mover's controls.
+                mover_name = ["Anna", "Ben", "Cleo"][mover]
+                assert page.text_content("#now-who").strip() == f"{mover_name}'s turn"
+                assert page.text_content("#now-text") == f"{mover_name} puts a card on the board."
+                for control in ("#hint", "#pad", "#set-aside-dealt", "#discard", "#joker",
+                                "#prompt-extra", "#hint-box"):
+                    assert page.is_hidden(control), control
         # Nothing on the shared panel offers the card of a player with a phone.
         assert panel.page.is_hidden("#show-card")
         page = phones[mover].page
@@ -293,15 +302,214 @@ def test_sudoku_family_with_a_player_without_a_phone(table: Table) -> None:
         cell = legal_cell(url, hand)
         put_down(url, cell)
         panel.page.wait_for_selector(f"#board [data-square='{cell}'][data-number='{hand}']")
+        # Right after Ben's placement the shared panel offers his fix, naming him; never
+        # Anna's (her phone has it).
+        fix = panel.page.locator("#not-my-card")
+        if seat == 1:
+            fix.wait_for(state="visible")
+            assert fix.text_content() == "Ben: that was not my stone"
+        else:
+            table.settled(panel)
+            assert fix.is_hidden()
     assert set(movers) == {0, 1}
     assert len(api(url, "/api/record")[1]["actions"]) == 6
     # Anna's phone is lost: the shared panel takes her seat back, and the phone says so.
-    panel.page.once("dialog", lambda dialog: dialog.accept())
+    asked: list[str] = []
+    panel.page.once("dialog", lambda dialog: (asked.append(dialog.message), dialog.accept()))
     panel.page.click("#phones li[data-seat='0'] [data-action='take-back']")
     panel.page.wait_for_selector("#phones li[data-seat='0'][data-phone='false']")
     assert table.view()["table"]["phones"] == []
+    assert asked[0].startswith("Anna plays on this panel again; Anna's phone stops playing.")
     anna.page.wait_for_selector("#lost-dialog[open]", timeout=15000)
     assert anna.page.get_attribute("#join-again", "href") == "/join"
+    # One message, in sentences, one name for the shared panel; the header names nobody.
+    text = anna.page.text_content("#lost-text")
+    assert text == ("The seat was handed to another phone, taken back on the shared panel, or a "
+                    "new game began. To play on, join again with a new code from the shared "
+                    "panel, or use this phone as the shared panel.")
+    assert anna.page.is_hidden("#seat-line")
     problems = layout_problems(anna.page, ["#join-again", "#lost-shared"],
                                ignore=("#game", ".topbar"))
     assert problems == [], problems
+
+
+def dealt(at: Table, anna: Phone) -> int:
+    """The mover's dealt card: on Anna's phone (seat 0), else shown by the shared panel."""
+    mover = at.view()["table"]["next"]["actor"]
+    if mover == 0:
+        return int(at.view(anna)["table"]["hand"])
+    status, answer = api(at.url, f"/api/seats/{mover}/hand")
+    assert status == 200, answer
+    return int(answer["hand"])
+
+
+def test_a_restart_of_the_table_is_told_and_every_page_follows_it(browser: Any,
+                                                                  tmp_path: Path) -> None:
+    """While the table cannot be reached every page says so (in its language), and after the
+    table starts again its pages go on by themselves: the views of the new start count their
+    versions anew, and are drawn all the same."""
+    from sudoku_table.assembly import open_panel
+    from sudoku_table.web.server import PanelServer
+
+    from .helpers import LiveServer
+
+    data = tmp_path / "data"
+    panel = open_panel(sim=True, data=data, config_path=None)
+    live = LiveServer(panel.app)
+    url, port = live.url, live.server.port
+    restarted: list[Any] = []
+    at = Table(browser, url)
+    try:
+        status, _ = api(url, "/api/game", {"variant": "classic-sudoku", "players": 3,
+                                           "deal": True, "names": ["Anna", "Ben", "Cleo"]})
+        assert status == 200
+        anna = at.join_by_link(0)
+        german = at.open(language="de")  # a shared panel in German
+        german.page.goto(url + "/play")
+        german.page.wait_for_selector("#phones-jump:not([hidden])")
+        # Some play first, so that the table's count of views is well on.
+        played: list[str] = []
+        for _ in range(3):
+            played.append(legal_cell(url, dealt(at, anna)))
+            put_down(url, played[-1])
+        for on in [True, False] * 10:  # views of no consequence, counted all the same
+            assert api(url, "/api/input", {"type": "hints", "on": on})[0] == 200
+        before = at.settled(anna)["version"]
+        german.page.wait_for_function("v => Number(document.body.dataset.version) >= v",
+                                      arg=at.view()["version"])
+        live.close()
+        panel.close()
+        for phone, words in ((anna, "The table cannot be reached: trying again\u2026"),
+                             (german, "Der Tisch ist nicht erreichbar: neuer Versuch läuft …")):
+            line = phone.page.locator("#now-offline")
+            line.wait_for(state="visible", timeout=15000)
+            assert line.text_content() == words
+            problems = layout_problems(phone.page, ["#now-offline"])
+            assert problems == [], problems
+        # The table starts again on the same address, with the same game.
+        panel = open_panel(sim=True, data=data, config_path=None)
+        server = PanelServer(panel.app, "127.0.0.1", port)
+        thread = threading.Thread(target=server.run, daemon=True)
+        thread.start()
+        restarted.extend([server, thread])
+        for phone in (anna, german):
+            phone.page.wait_for_selector("#now-offline", state="hidden", timeout=15000)
+            assert phone.page.evaluate("() => !('offline' in document.body.dataset)")
+        assert at.view()["version"] < before, "a new start counts its views anew"
+        # The simulated board starts empty: its pieces go back where they stood.
+        for square in played:
+            put_down(url, square)
+        hand = dealt(at, anna)
+        cell = legal_cell(url, hand)
+        put_down(url, cell)
+        for phone in (anna, german):
+            phone.page.wait_for_selector(f"#board [data-square='{cell}'][data-number='{hand}']")
+        assert at.view()["version"] < before, "drawn although its version is lower"
+    finally:
+        at.close()
+        if restarted:
+            restarted[0].stop()
+            restarted[1].join(timeout=5)
+        else:
+            live.close()
+        panel.close()
+
+
+def test_a_new_game_ends_an_old_phone_in_german_and_its_header_names_nobody(
+        table: Table) -> None:
+    url = table.url
+    api(url, "/api/game", {"variant": "classic-sudoku", "players": 3, "deal": True,
+                           "names": ["Oma Gisela", "Ben", "Cleo"]})
+    status, answer = api(url, "/api/seats/0/join", {})
+    assert status == 200
+    oma = table.phones[0] = table.open(language="de")
+    oma.page.goto(f"{url}/join#{answer['token']}")
+    oma.page.wait_for_selector("#seat-line:not([hidden])")
+    assert oma.page.text_content("#seat-name").strip() == "Handy von Oma Gisela"
+    status, _ = api(url, "/api/game", {"variant": "classic-sudoku", "players": 2,
+                                       "names": ["Lena", "Max"], "replace": True})
+    assert status == 200
+    oma.page.wait_for_selector("#lost-dialog[open]", timeout=15000)
+    assert oma.page.text_content("#lost-title") == "Dieses Handy spielt seinen Platz nicht mehr"
+    text = oma.page.text_content("#lost-text")
+    assert text.startswith("Der Platz ging an ein anderes Handy") and text.endswith(".")
+    assert "des Tisches" not in text and text.count("gemeinsame") == 3
+    assert oma.page.is_hidden("#seat-line")
+    assert "Lena" not in oma.page.text_content("body > header, #seat-line")
+
+
+@pytest.mark.parametrize("language", ["en", "de"])
+def test_a_seats_phone_is_told_at_once_that_new_games_start_on_the_shared_panel(
+        table: Table, language: str) -> None:
+    url = table.url
+    api(url, "/api/game", {"variant": "classic-sudoku", "players": 2, "names": ["Anna", "Ben"]})
+    status, answer = api(url, "/api/seats/1/join", {})
+    phone = table.phones[1] = table.open(language=language)
+    phone.page.goto(f"{url}/join#{answer['token']}")
+    phone.page.wait_for_selector("#seat-line:not([hidden])")
+    phone.page.click("nav a[href='/']")
+    note = phone.page.locator("#seat-note")
+    note.wait_for(state="visible")
+    assert phone.page.is_hidden("#setup-form") and phone.page.is_hidden("#games")
+    phone.page.wait_for_function("() => document.querySelector('#seat-note-text')"
+                                 ".textContent.includes('Ben')")
+    words = {"en": ("New games are started on the shared panel",
+                    "This phone plays Ben's seat. To use it as the shared panel, leave the "
+                    "seat first."),
+             "de": ("Neue Spiele startet das gemeinsame Panel",
+                    "Dieses Handy spielt den Platz von Ben. Um es als gemeinsames Panel zu "
+                    "nutzen, verlass zuerst den Platz.")}[language]
+    assert (note.locator("h1").text_content(), phone.page.text_content("#seat-note-text")) == words
+    problems = layout_problems(phone.page, ["#seat-note-back", "#seat-note-leave"])
+    assert problems == [], problems
+    # Leaving the seat makes this phone a shared panel: the form is there.
+    phone.page.once("dialog", lambda dialog: dialog.accept())
+    phone.page.click("#seat-note-leave")
+    phone.page.wait_for_selector("#games [data-variant='classic-sudoku']")
+    assert phone.page.is_hidden("#seat-note")
+    assert table.view()["table"]["phones"] == []
+
+
+def test_the_shared_panel_leads_to_the_phones_and_hands_a_seat_on(browser: Any,
+                                                                  server: str) -> None:
+    at = Table(browser, server)
+    try:
+        url = at.url
+        api(url, "/api/game", {"variant": "classic-sudoku", "players": 4, "deal": True,
+                               "names": ["Anna", "Ben", "Cleo", "Dora"]})
+        old = at.join_by_link(0)
+        desk = at.open(size=(1280, 800))
+        page = desk.page
+        page.goto(url + "/play")
+        page.wait_for_selector("#phones li[data-seat='0'][data-phone='true']")
+        # The way to the phones is in view at the top; the list itself starts below the fold.
+        jump = page.locator("#phones-jump")
+        assert jump.text_content().split() == ["Phones", "1", "of", "4"]
+        problems = layout_problems(page, ["#phones-jump", "#now"])
+        assert problems == [], problems
+        assert not page.evaluate("() => { const r = document.querySelector('#phones-box')"
+                                 ".getBoundingClientRect(); return r.bottom <= innerHeight; }")
+        jump.click()
+        page.wait_for_function("() => { const r = document.querySelector('#phones-box')"
+                               ".getBoundingClientRect(); return r.top >= 0 && "
+                               "r.bottom <= innerHeight; }")
+        # Anna's seat goes to another phone: a new code; the old phone then loses the seat.
+        page.click("#phones li[data-seat='0'] [data-action='hand-over']")
+        page.wait_for_selector("#join-dialog[open] #join-code:not(:empty)")
+        assert page.text_content("#join-title") == "Anna: hand to another phone"
+        assert page.is_visible("#join-handing")
+        code = page.text_content("#join-code").strip()
+        problems = layout_problems(page, ["#join-code", "#join-close"], ignore=("#game", ".topbar"))
+        assert problems == [], problems
+        del at.phones[0]
+        new = at.join_by_code(0, code)
+        old.page.wait_for_selector("#lost-dialog[open]", timeout=15000)
+        assert new.page.text_content("#seat-name").strip() == "Anna's phone"
+        # A refusal of the table reads as a sentence.
+        page.click("#join-close")
+        page.evaluate("() => Panel.post('/api/seats/7/join').catch(() => {})")
+        page.wait_for_selector("#toast:not([hidden])")
+        toast = page.text_content("#toast")
+        assert toast[0].isupper() and toast.endswith("."), toast
+    finally:
+        at.close()

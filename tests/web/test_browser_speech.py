@@ -120,8 +120,10 @@ def test_repeat_with_this_phone_silent_asks_the_table(speaking_phone: tuple[Phon
     page.wait_for_selector("#repeat:not([disabled])")
     page.click("#repeat")
     toast = page.wait_for_selector("#toast:not([hidden])")
-    expected = "die Sprache am Tisch ist aus" if language == "de" else "speech at the table is off"
-    assert expected in (toast.text_content() or "")
+    # The toast says the table's sentence as a sentence: a capital first, a full stop last.
+    expected = "Die Sprache am Tisch ist aus" if language == "de" else "Speech at the table is off"
+    text = toast.text_content() or ""
+    assert text.startswith(expected) and text.endswith(".")
     assert said(phone) == []
 
 

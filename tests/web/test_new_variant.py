@@ -341,14 +341,75 @@ def test_the_play_page_shows_only_what_the_game_has(browser: Any,  # noqa: F811
         panel.close()
 
 
+@pytest.mark.browser
+@pytest.mark.parametrize("language, words", [
+    ("en", {"duell-der-meister": ("take this card away", "a card may go here"),
+            "sudoku-family": ("take this stone away", "a stone may go here")}),
+    ("de", {"duell-der-meister": ("diese Karte wegnehmen", "hierhin darf eine Karte"),
+            "sudoku-family": ("diesen Stein wegnehmen", "hierhin darf ein Stein")}),
+])
+def test_the_legend_says_the_games_own_word_for_its_pieces(
+        browser: Any, tmp_path: Path, language: str,  # noqa: F811
+        words: dict[str, tuple[str, str]]) -> None:
+    """The legend's lights that name a piece come from the game (``piece_words.lights``),
+    in the page's language: Duell der Meister speaks of cards, SUDOKU FAMILY of stones."""
+    from sudoku_table.assembly import open_panel
+    from sudoku_table.web.i18n import translate
+
+    panel = open_panel(sim=True, data=tmp_path / "data", config_path=None)
+    live = LiveServer(panel.app)
+    context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True,
+                                  locale=language, extra_http_headers={"Accept-Language": language})
+    try:
+        page = context.new_page()
+        page.set_default_timeout(6000)
+        for variant, (illegal, target) in words.items():
+            panel.table.new_game(variant)
+            page.goto(live.url + "/play")
+            page.wait_for_selector("#legend [data-signal='illegal']")
+            said = dict(page.eval_on_selector_all(
+                "#legend [data-signal]", "items => items.map(i => [i.dataset.signal, "
+                "i.lastElementChild.textContent.trim()])"))
+            assert (said["illegal"], said["target"]) == (illegal, target), variant
+            lights = new_game(variant).piece_words.lights
+            assert said["illegal"] == translate(lights["illegal"], language), variant
+        # Words the script has never seen, served as the game's: the legend says them.
+        def serve_tiles(route: Any) -> None:
+            variants = route.fetch().json()
+            for entry in variants:
+                entry["traits"]["piece_words"]["lights"]["illegal"] = "take this tile away"
+            route.fulfill(json=variants)
+
+        page.route("**/api/variants", serve_tiles)
+        page.goto(live.url + "/play")
+        page.wait_for_selector("#legend [data-signal='illegal']")
+        assert page.inner_text("#legend [data-signal='illegal'] span:last-child") \
+            == "take this tile away"
+    finally:
+        context.close()
+        live.close()
+        panel.close()
+
+
 def test_a_variant_declares_its_pieces_words_not_a_bare_word() -> None:
     with pytest.raises(TypeError, match="piece_words"):
         class Bare(TinySudoku):  # noqa: F841 (never made)
             piece_word = "tile"
+    lights = {"illegal": "take this tile away", "conflict": "the tile it clashes with",
+              "number": "tell the panel this tile's number", "target": "a tile may go here",
+              "missing": "a tile belongs here", "extra": "this tile does not belong here",
+              "setup": "put a start tile here"}
     tiles = PieceWords("tile", "tiles", "a tile", "Tap a square to put a tile down or lift it.",
-                       "Draw a tile for the computer and tap its number.")
+                       "Draw a tile for the computer and tap its number.", lights)
 
     class Tiled(TinySudoku):
         piece_words = tiles
 
     assert Tiled.piece_word == "tile" and Tiled.traits()["piece_words"]["many"] == "tiles"
+    assert Tiled.traits()["piece_words"]["lights"]["illegal"] == "take this tile away"
+    # Every light that names a piece is worded, and no other.
+    with pytest.raises(ValueError, match=r"missing: setup; unknown: -"):
+        PieceWords("tile", "tiles", "a tile", "", "",
+                   {k: v for k, v in lights.items() if k != "setup"})
+    with pytest.raises(ValueError, match=r"missing: -; unknown: flip"):
+        PieceWords("tile", "tiles", "a tile", "", "", {**lights, "flip": "turn this tile over"})

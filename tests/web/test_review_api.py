@@ -140,7 +140,7 @@ def test_the_review_of_the_current_game_reads_no_list_of_records(
     def every_record() -> None:
         raise AssertionError("every finished game was read for one redirect")
 
-    monkeypatch.setattr(table, "finished_games", every_record)
+    monkeypatch.setattr(table.finished, "every", every_record)
     assert client.get("/review/current").headers["Location"].startswith("/review/")
     empty = Table(ticker=False)
     try:

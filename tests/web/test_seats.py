@@ -82,7 +82,7 @@ def test_a_phone_acts_only_in_its_own_turn_and_never_as_the_shared_panel(
     second = _phone(client, 1)
     before = client.get("/api/state").get_json()["game"]
     refused = client.post("/api/input", json={"type": "end_turn"}, headers=_as(second))
-    assert refused.status_code == 403 and "not this phone's turn" in refused.get_json()["error"]
+    assert refused.status_code == 403 and "not your turn yet" in refused.get_json()["error"]
     for path, body in (("/api/game", {"variant": "classic-sudoku"}),
                        ("/api/table/brightness", {"level": 0.5}),
                        ("/api/seats/0/join", {})):
@@ -270,3 +270,43 @@ def test_a_computer_seat_draws_its_own_card_from_the_deal(client: FlaskClient) -
     assert view["game"]["to_move"] == 1
     assert view["table"]["next"]["code"].startswith("computer_draw_"), view["table"]["next"]
     assert view["table"]["prompt"] is None or view["table"]["prompt"]["kind"] != "hand"
+
+
+def test_a_number_chosen_first_on_a_phone_stays_on_that_phone(client: FlaskClient) -> None:
+    """Without the deal the card is in the player's hand; a player who taps its number on
+    their own phone before putting it down tells it to their phone only."""
+    client.post("/api/game", json={"variant": "classic-sudoku", "players": 2, "hints": True})
+    phone = _phone(client, 0)
+    told = client.post("/api/input", json={"type": "number", "number": 7}, headers=_as(phone))
+    assert told.status_code == 200
+    mine = told.get_json()["table"]
+    assert mine["in_hand"] == 7 and mine["next"]["params"].get("number") == 7
+    client.post("/api/hint", json={}, headers=_as(phone))
+    client.application.extensions["sudoku_table"].table.thinking.wait_for_computer(10)
+    assert client.get("/api/state", headers=_as(phone)).get_json()["table"]["hint"][
+        "status"] == "ready"
+    for other in (client.get("/api/state").get_json(), _first_live_view(client, None),
+                  client.get("/api/state", headers=_as(_phone(client, 1))).get_json()):
+        table = other["table"]
+        assert table["in_hand"] is None and table["next"]["code"] == "place_own"
+        assert "7" not in json.dumps({k: table[k] for k in ("prompt", "next", "next_text",
+                                                           "hint", "pad")
+                                      if k != "pad"})
+        assert table["hint"]["status"] == "private"
+
+
+def test_the_join_answer_says_whether_a_phone_can_reach_the_panel(app: Any,
+                                                                   client: FlaskClient) -> None:
+    client.post("/api/game", json={"variant": "classic-sudoku", "players": 2})
+    app.config["PANEL_LISTENS_ON"] = "127.0.0.1"
+    assert _join(client, 0)["reachable"] is False
+    app.config["PANEL_LISTENS_ON"] = "0.0.0.0"
+    assert _join(client, 0)["reachable"] is True
+
+
+def test_every_view_names_the_start_of_the_table(client: FlaskClient) -> None:
+    """Versions count from 0 again after a restart; ``boot`` tells a page that a lower
+    version is a new start, not an older view."""
+    first = client.get("/api/state").get_json()
+    assert isinstance(first["boot"], str) and first["boot"]
+    assert client.get("/api/state").get_json()["boot"] == first["boot"]

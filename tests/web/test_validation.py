@@ -153,7 +153,7 @@ def test_every_post_route_refuses_a_field_it_does_not_know(client: FlaskClient,
     for rule in app.url_map.iter_rules():
         if "POST" not in (rule.methods or ()) or rule.rule == "/api/games/import":
             continue
-        route = rule.rule.replace("<int:game_id>", "1")
+        route = rule.rule.replace("<int:game_id>", "1").replace("<int:seat>", "0")
         answer = client.post(route, json={"surprise": 1})
         assert answer.status_code == 400, route
         assert "'surprise'" in answer.get_json()["error"], (route, answer.get_json())

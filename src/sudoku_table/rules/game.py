@@ -139,34 +139,61 @@ class PieceLook:
         return {"fill": self.fill, "text": self.text, "edge": self.edge}
 
 
+PIECE_LIGHTS = ("illegal", "conflict", "number", "target", "missing", "extra", "setup")
+"""The LED words whose meaning names a piece (``PieceWords.lights`` words each of them)."""
+
+
 @dataclass(frozen=True, slots=True)
 class PieceWords:
     """What a game's pieces are called at the table, in English (each marked for the
     catalogs, which translate it whole): the word (``card``), many of them (``cards``), one of
-    them (``a card``), how to handle one on the simulated board, and how the table draws one
-    for a computer seat where the game hides the mover's (``hidden_hands``)."""
+    them (``a card``), how to handle one on the simulated board, how the table draws one
+    for a computer seat where the game hides the mover's (``hidden_hands``), and what each
+    light that names a piece means (``lights``: ``illegal`` is "take this card away"; every
+    word of ``PIECE_LIGHTS``, whole sentences since a language may inflect the word)."""
 
     one: str
     many: str
     a: str
     handle: str
     computer_draws: str
+    lights: Mapping[str, str]
 
-    def to_json(self) -> dict[str, str]:
+    def __post_init__(self) -> None:
+        missing = [word for word in PIECE_LIGHTS if word not in self.lights]
+        unknown = [word for word in self.lights if word not in PIECE_LIGHTS]
+        if missing or unknown:
+            raise ValueError(f"the lights of {self.many!r} must word exactly "
+                             f"{', '.join(PIECE_LIGHTS)} (missing: {', '.join(missing) or '-'}; "
+                             f"unknown: {', '.join(unknown) or '-'})")
+
+    def to_json(self) -> dict[str, Any]:
         return {"one": self.one, "many": self.many, "a": self.a, "handle": self.handle,
-                "computer_draws": self.computer_draws}
+                "computer_draws": self.computer_draws, "lights": dict(self.lights)}
 
 
 PIECES = PieceWords(
     N_("piece"), N_("pieces"), N_("a piece"),
     N_("Tap a square to put a piece down or lift it; tap a piece twice to turn it over."),
-    N_("Draw a piece for the computer and tap its number."))
+    N_("Draw a piece for the computer and tap its number."),
+    {"illegal": N_("take this piece away"), "conflict": N_("the piece it clashes with"),
+     "number": N_("tell the panel this piece's number"), "target": N_("a piece may go here"),
+     "missing": N_("a piece belongs here"), "extra": N_("this piece does not belong here"),
+     "setup": N_("put a start piece here")})
 CARDS = PieceWords(
     N_("card"), N_("cards"), N_("a card"), N_("Tap a square to put a card down or lift it."),
-    N_("Turn over the computer's top card and tap its number."))
+    N_("Turn over the computer's top card and tap its number."),
+    {"illegal": N_("take this card away"), "conflict": N_("the card it clashes with"),
+     "number": N_("tell the panel this card's number"), "target": N_("a card may go here"),
+     "missing": N_("a card belongs here"), "extra": N_("this card does not belong here"),
+     "setup": N_("put a start card here")})
 STONES = PieceWords(
     N_("stone"), N_("stones"), N_("a stone"), N_("Tap a square to put a stone down or lift it."),
-    N_("Draw a stone for the computer and tap its number."))
+    N_("Draw a stone for the computer and tap its number."),
+    {"illegal": N_("take this stone away"), "conflict": N_("the stone it clashes with"),
+     "number": N_("tell the panel this stone's number"), "target": N_("a stone may go here"),
+     "missing": N_("a stone belongs here"), "extra": N_("this stone does not belong here"),
+     "setup": N_("put a start stone here")})
 """The words of the pieces, cards and stones of the twelve games; a game of other pieces
 declares its own ``PieceWords``."""
 

@@ -357,7 +357,7 @@ class Companion:
         elif kind == "hand":
             self.computer.tell_hand(data["number"])
         elif kind == "not_my_card":
-            self.placing.not_my_card()
+            self.dealer.not_my_card(self.line)
         else:
             self._play(kind, data)
 
@@ -372,8 +372,8 @@ class Companion:
                 raise NotYourSeat(N_("only the player who put the last piece down can say it "
                                      "was not their card"))
         elif self.state.to_move != seat or seat in self.computers:
-            raise NotYourSeat(N_("it is not this phone's turn: wait until the lights and the "
-                                 "bar name its player"))
+            raise NotYourSeat(N_("it is not your turn yet: wait until the table names your "
+                                 "player"))
 
     def _while_held(self, kind: str) -> None:
         """Only Undo is heard while an entry waits to be saved: it gives the entry up."""

@@ -17,9 +17,13 @@ import random
 from collections.abc import Mapping
 
 from sudoku_table.ai.engine import draw
+from sudoku_table.rules.actions import Place
 from sudoku_table.rules.game import Game
+from sudoku_table.rules.wording import N_
 
+from .errors import InputError
 from .history import History
+from .line import Line
 
 
 def deal_card(supply: Mapping[int, int], seed: int, ply: int) -> int | None:
@@ -45,6 +49,26 @@ class Dealer:
         the computer's own draw gives."""
         self.seed = seed if self._game.hidden_hands else None
         self.computers = computers
+
+    def check(self, number: int) -> None:
+        """``InputError`` when the table deals and ``number`` is not the mover's card (the
+        message never says which card it is: the shared panel may be asking)."""
+        dealt = self.card()
+        if dealt is not None and number != dealt:
+            raise InputError(N_("the table deals in this game: only the {piece} it dealt "
+                                "can be played now (its player's phone shows it)"),
+                             piece=self._game.piece_word)
+
+    def not_my_card(self, line: Line) -> None:
+        """The piece just put down shows another number than the card dealt: the game keeps
+        the dealt card, and ``line`` says which card to swap in."""
+        history = self._history
+        last = history.actions[-1] if history.actions else None
+        if not self.dealing or not isinstance(last, Place) \
+                or history.last_player() in self.computers:
+            raise InputError(N_("there is no card the table dealt that was just put down"))
+        line.say("swap_card", square=last.cell, number=last.number,
+                 piece=self._game.piece_word)
 
     @property
     def dealing(self) -> bool:

@@ -1,7 +1,8 @@
 """The table's journal kept: every entry written before it counts, and what the table does when
 the disk fills or fails (docs/DESIGN.md, "When the disk fills or fails"). While a write fails,
 nothing counts until one succeeds; the timer tries again (``retry``) and looks for the space to
-take the journal's reserve again (``check_space``). Called under the table's lock."""
+take the journal's reserve again (``Keeper.space``, ``spacing``). Called under the table's
+lock."""
 
 from __future__ import annotations
 
@@ -28,15 +29,13 @@ from .journal import (
 from .notices import Notices
 from .resuming import Damage, Replay
 from .sessions import Current, Session
+from .spacing import Space
 
 log = logging.getLogger(__name__)
 
 _T = TypeVar("_T")
 RETRY_SECONDS = 2.0
 """While the table cannot save, how often it tries again."""
-SPACE_SECONDS = 30.0
-"""While the journal's reserve is in use or missing, how often the table looks for the space
-to take it again."""
 
 CANNOT_SAVE = {
     FULL: N_("the table cannot save: its memory card is full"),
@@ -45,10 +44,7 @@ CANNOT_SAVE = {
     OTHER: N_("the table cannot save: {detail}"),
 }
 """What a refused input says, by why the journal cannot be written."""
-LOW_SPACE = N_("the memory card is nearly full: the table keeps its last space for a game in "
-               "progress, so a new game or an import waits until space is freed")
 CLOSED = "the save file is closed"
-
 
 
 def cannot_save(error: JournalError) -> CannotSave:
@@ -62,21 +58,21 @@ class Keeper:
     whether it can save now, and what waits for the disk; ``notices`` hears what it finds."""
 
     def __init__(self, path: Path | None, *, reserve: int, checkpoint: int,
-                 clock: Callable[[], float], current: Current, notices: Notices,
-                 replay: Replay) -> None:
+                 clock: Callable[[], float], current: Current, notices: Notices) -> None:
         self.path = path
         self.journal: Journal | None = None
         self._reserve, self._checkpoint = reserve, checkpoint
         self._clock = clock
         self._current = current
         self._notices = notices
-        self._replay = replay
+        self._replay: Replay | None = None
         self.failure: JournalError | None = None
         """Why the table cannot save now (None while it can): set by a failed write, cleared by
         the next one that succeeds."""
         self._retrying = False
         self.retry_at: float | None = None
-        self.space_at: float | None = None
+        self.space = Space(lambda: self.journal, clock)
+        """The journal's reserve, and when the timer next looks for the space to take it."""
         self.finish_owed = False
         """The finished game's record is still to be written (its last action is on disk)."""
         self.damage = Damage(notices)
@@ -85,8 +81,10 @@ class Keeper:
         """A file kept beside the journal (None without one)."""
         return self.path.with_name(self.path.name + suffix) if self.path is not None else None
 
-    def open(self) -> None:
-        """Open the journal and resume its game (``recovery``), or say why it cannot open."""
+    def open(self, replay: Replay) -> None:
+        """Open the journal and resume its game (read back by ``replay``), or say why it cannot
+        open."""
+        self._replay = replay
         if self.path is None:
             return
         self.journal = Journal(self.path, reserve=self._reserve, checkpoint=self._checkpoint)
@@ -96,7 +94,7 @@ class Keeper:
         else:
             self.take_notices()
             self.failed(self.journal.open_error or JournalError(CLOSED))
-        self.watch_space()
+        self.space.watch()
 
     # --- writing -------------------------------------------------------------------------
 
@@ -148,7 +146,7 @@ class Keeper:
         companion = self._current.companion
         if companion is not None and companion.held is None:  # else its action says it
             companion.say("saves_again")
-        self.watch_space()
+        self.space.watch()
 
     def take_notices(self) -> bool:
         """Take over what the journal found; True if anything was new."""
@@ -222,33 +220,9 @@ class Keeper:
         """A new game or an import may begin: the journal is open and holds its reserve
         (``CannotSave`` otherwise)."""
         journal = self.journal
-        if journal is None:
-            return
-        if not journal.ok:
+        if journal is not None and not journal.ok:
             raise cannot_save(journal.open_error or JournalError(CLOSED))
-        if journal.reserve > 0 and not journal.reserve_held:
-            raise CannotSave(LOW_SPACE, FULL)
-
-    def watch_space(self) -> None:
-        """Look for space to take the reserve again while it is missing."""
-        journal = self.journal
-        missing = (journal is not None and journal.ok and journal.reserve > 0
-                   and not journal.reserve_held)
-        if missing and self.space_at is None:
-            self.space_at = self._clock() + SPACE_SECONDS
-        elif not missing:
-            self.space_at = None
-
-    def check_space(self) -> bool:
-        """On the timer while the reserve is missing: take it again if there is room now."""
-        self.space_at = None
-        journal = self.journal
-        if journal is None or not journal.ok:
-            return False
-        if journal.keep_reserve():
-            return True
-        self.watch_space()
-        return False
+        self.space.room_for_new()
 
     def failing(self) -> JournalError | None:
         """Why the table cannot save now, or None while it can."""
@@ -259,15 +233,13 @@ class Keeper:
 
     def saving(self) -> dict[str, Any]:
         """Whether the table saves (``Table.saving``)."""
-        journal = self.journal
         result: dict[str, Any] = {"state": "ok", "cause": None, "detail": None,
                                   "held": self._held_json(), "record_waits": self.finish_owed}
         failure = self.failing()
         if failure is not None:
             result.update(state="failing", cause=failure.cause, detail=str(failure))
-        elif journal is not None and journal.reserve > 0 and not journal.reserve_held:
-            result.update(state="low",
-                          cause="reserve_used" if journal.reserve_used else "no_reserve")
+        elif (low := self.space.low()) is not None:
+            result.update(state="low", cause=low)
         return result
 
     def saving_step(self) -> dict[str, Any] | None:
@@ -284,7 +256,7 @@ class Keeper:
 
     def deadlines(self) -> tuple[float | None, float | None]:
         """When the timer is next due: to write again, to look for space."""
-        return self.retry_at, self.space_at
+        return self.retry_at, self.space.due
 
     def tick(self, now: float) -> bool:
         """On the timer: write again and look for space when due; True when the players see a
@@ -292,8 +264,8 @@ class Keeper:
         changed = False
         if self.retry_at is not None and now >= self.retry_at:
             changed = self.retry()
-        if self.space_at is not None and now >= self.space_at:
-            changed = self.check_space() or changed
+        if self.space.due is not None and now >= self.space.due:
+            changed = self.space.check() or changed
         return changed
 
     def retry(self) -> bool:
@@ -349,7 +321,7 @@ class Keeper:
             if companion is not None:  # the board as the sensors feel it now
                 companion.set_board(set(companion.board.occupied))
         self._writable_at_start()
-        self.watch_space()
+        self.space.watch()
         return True
 
     def _writable_at_start(self) -> None:
@@ -372,7 +344,7 @@ class Keeper:
     def _resume(self) -> None:
         """Resume the journal's last game (``resuming.resume``); a game that ended with its last
         action, before its end was written, is finished now."""
-        assert self.journal is not None
+        assert self.journal is not None and self._replay is not None
         found = resuming.resume(self.journal, self._replay, self.damage, self._notices,
                                 self.failed)
         if found is None:

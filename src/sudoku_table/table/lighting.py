@@ -42,6 +42,21 @@ class LedOutput:
         self._testing = False
         self._count = 0
         self._newest: tuple[int, Frame] = (0, {})
+        self._game: Frame = {}
+
+    def game(self, look: present.Look | None, unsaved: bool) -> None:
+        """The game's own frame changed (``game_frame``; under the table's lock): ``feedback``
+        puts it up."""
+        self._game = game_frame(look, unsaved)
+
+    def feedback(self, replay: Frame | None, unconfirmed: set[str]) -> None:
+        """Put up the game's frame (or the ``replay``'s) with the feedback light on every
+        ``unconfirmed`` square, whose tentative state differs from the confirmed board (under
+        the table's lock)."""
+        frame = self._game if replay is None else replay
+        if unconfirmed:
+            frame = {**frame, **dict.fromkeys(unconfirmed, signals.FELT)}
+        self.put(frame)
 
     @property
     def frame(self) -> Frame:

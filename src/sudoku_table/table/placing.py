@@ -193,11 +193,12 @@ class Placing:
 
     def discard_choices(self) -> list[int]:
         """The numbers that fit nowhere now: the cards that may be set aside (none in games
-        without discards)."""
+        without discards; where the table deals, the dealt card alone, if it fits nowhere)."""
         return self._fits("discard choices", Discard)
 
     def joker_choices(self, square: str) -> list[int]:
-        """The numbers a stone may show to be laid face down on ``square`` as a joker."""
+        """The numbers a stone may show to be laid face down on ``square`` as a joker (where
+        the table deals, the dealt stone alone)."""
         return self._fits(f"joker choices {square}", lambda n: Joker(square, n))
 
     def _fits(self, key: str, make: Callable[[int], Action]) -> list[int]:
@@ -207,7 +208,9 @@ class Placing:
             if history.state.over or game.moves_pieces:
                 return []
             low, high = game.geometry.numbers
-            return [n for n in range(low, high + 1) if history.check(make(n)) is None]
+            dealt = self._dealer.card()  # no other card can be played (``Dealer.check``)
+            numbers = range(low, high + 1) if dealt is None else [dealt]
+            return [n for n in numbers if history.check(make(n)) is None]
         return list(history.cached(key, compute))
 
     # --- acting ----------------------------------------------------------------------------
@@ -289,18 +292,9 @@ class Placing:
         else:  # inputs.py lets only known kinds through
             raise InputError(N_("unknown input {kind}"), kind=repr(kind))
 
-    def _not_dealt(self, number: int) -> None:
-        """``InputError`` when the table deals and ``number`` is not the mover's card (the
-        message never says which card it is: the shared panel may be asking)."""
-        dealt = self._dealer.card()
-        if dealt is not None and number != dealt:
-            raise InputError(N_("the table deals in this game: only the {piece} it dealt "
-                                "can be played now (its player's phone shows it)"),
-                             piece=self._game.piece_word)
-
     def input_number(self, square: str | None, number: int, agrees: bool) -> None:
         check_number(self._game, number)
-        self._not_dealt(number)
+        self._dealer.check(number)
         if square is None and self.pending is None and self._dealer.dealing:
             raise InputError(N_("the table deals in this game: put the {piece} down, its "
                                 "number is known"), piece=self._game.piece_word)
@@ -349,7 +343,7 @@ class Placing:
 
     def input_discard(self, number: int) -> None:
         check_number(self._game, number)
-        self._not_dealt(number)
+        self._dealer.check(number)
         self.act(Discard(number))
         self.in_hand = None
         if self.pending is not None and self.pending.number == number:
@@ -357,24 +351,13 @@ class Placing:
 
     def input_joker(self, square: str, number: int) -> None:
         check_number(self._game, number)
-        self._not_dealt(number)
+        self._dealer.check(number)
         if self.pending is not None and self.pending.square != square:
             raise InputError(N_("first deal with the new {piece} on {square}"),
                              square=self.pending.square, piece=self._game.piece_word)
         self.act(Joker(square, number))
         self.pending = None
         self.in_hand = None
-
-    def not_my_card(self) -> None:
-        """With the table dealing: the piece just put down shows another number than the card
-        dealt. The game keeps the dealt card; the bar says which card to swap in."""
-        history = self._history
-        last = history.actions[-1] if history.actions else None
-        if not self._dealer.dealing or not isinstance(last, Place) \
-                or history.last_player() in self._computer.computers:
-            raise InputError(N_("there is no card the table dealt that was just put down"))
-        self._line.say("swap_card", square=last.cell, number=last.number,
-                       piece=self._game.piece_word)
 
     def act(self, action: Action) -> None:
         """An action made on the panel (``InputError`` when it cannot count)."""

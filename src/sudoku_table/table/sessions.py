@@ -67,9 +67,10 @@ def requested(variant: str, players: int | None = None,
               setup: Mapping[str, Any] | None = None, hints: bool = False,
               names: list[str] | None = None, colors: list[str] | None = None,
               computers: Mapping[Any, str] | None = None,
-              computer_draws: bool = False, deal: bool = False) -> Session:
+              computer_draws: bool = False, deal: bool = False,
+              seed: int | None = None) -> Session:
     """A new game's session from the panel's request (``InputError`` for a switch that is no
-    switch); the seed of the draws and the deal is drawn here, once."""
+    switch); the seed of the draws and the deal is drawn here, once (``seed``: this one)."""
     if not isinstance(hints, bool):
         raise InputError(N_("hints must be true or false, got {hints}"), hints=repr(hints))
     if not isinstance(computer_draws, bool):
@@ -77,7 +78,10 @@ def requested(variant: str, players: int | None = None,
                          value=repr(computer_draws)[:20])
     if not isinstance(deal, bool):
         raise InputError(N_("deal must be true or false, got {value}"), value=repr(deal)[:20])
-    seed = secrets.randbits(48) if computer_draws or deal else None
+    if computer_draws or deal:
+        seed = secrets.randbits(48) if seed is None else seed
+    else:
+        seed = None
     return Session(variant, players, options, setup, hints,
                    tuple(str(n) for n in (names or [])), tuple(str(c) for c in (colors or [])),
                    computers, computer_draws, seed, seed if deal else None)

@@ -1,6 +1,7 @@
 """The view's table part assembled from what the table holds (docs/api.md, ``view.TableView``):
 the board the sensors feel, the table's own notices and saving state, and, while a game runs,
-what ``present.look`` computed for it. Pure functions; the table calls them under its lock."""
+what ``present.look`` computed for it; and which change a panel input answers (``Answered``).
+Pure functions beside that one record; the table calls them under its lock."""
 
 from __future__ import annotations
 
@@ -35,6 +36,26 @@ def same_answers(a: tuple[Any, ...], b: tuple[Any, ...]) -> bool:
     if len(a) != len(b):
         return False
     return all(x is y if i < 2 else x == y for i, (x, y) in enumerate(zip(a, b, strict=True)))
+
+
+class Answered:
+    """The version of the last change a panel input answers (``answers``): an input made from an
+    older view, or from a view the table never showed, is stale."""
+
+    def __init__(self) -> None:
+        self._answers: tuple[Any, ...] = ()
+        self.version = 0
+
+    def note(self, c: Companion | None, look: present.Look | None, version: int) -> None:
+        """After the change that made ``version``: kept when it changed what an input answers."""
+        now = answers(c, look)
+        if not same_answers(now, self._answers):
+            self._answers, self.version = now, version
+
+    def stale(self, version: int | None, newest: int) -> bool:
+        """An input made from view ``version`` (None: not said) while ``newest`` is shown is
+        stale: older than the last change it answers, or newer than the table's views."""
+        return version is not None and not self.version <= version <= newest
 
 
 def said(last: announce.Announcement | None) -> dict[str, Any]:

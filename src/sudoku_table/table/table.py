@@ -11,10 +11,11 @@ A small timer thread finishes what waits for the board to settle (a Halma jump s
 take-back made on the board).
 
 The table holds its parts, each owning its state: ``sensors`` (the board felt, ``sensing``),
-``thinking`` (the computer's and the hint's searches), ``replay`` (a finished game shown on the
-LEDs, ``replaying``), ``ticker`` (the timer, ``ticking``), ``finished`` (the finished games and
-their import), ``reviews``, ``leds`` (``lighting``) and ``announcer`` (what the table says
-aloud, ``announce``). They share its one lock and, under it, call ``bump_locked`` after a
+``starting`` (a new game opened and started, a stored one read back), ``thinking`` (the
+computer's and the hint's searches), ``replay`` (a finished game shown on the LEDs,
+``replaying``), ``ticker`` (the timer, ``ticking``), ``finished`` (the finished games and their
+import), ``reviews``, ``leds`` (``lighting``) and ``announcer`` (what the table says aloud,
+``announce``). They share its one lock and, under it, call ``bump_locked`` after a
 change the players see; the frame is shown by ``show`` outside it.
 """
 
@@ -22,6 +23,7 @@ from __future__ import annotations
 
 import logging
 import os
+import secrets
 import threading
 import time
 from collections.abc import Callable, Mapping
@@ -34,19 +36,21 @@ from sudoku_table.rules.errors import RulesError
 from sudoku_table.rules.game import variant_class
 from sudoku_table.rules.wording import N_
 
-from . import announce, lighting, present, recovery, sessions, showing, signals
+from . import announce, present, sessions, showing
 from .companion import Companion
-from .errors import CannotSave, ConfirmNeeded, InputError, StaleInput
+from .errors import CannotSave, InputError, StaleInput
 from .finished import FinishedGames
 from .inputs import parse_input
-from .journal import CHECKPOINT_BYTES, OTHER, RESERVE_BYTES, StoredGame
-from .keeping import RETRY_SECONDS, SPACE_SECONDS, Keeper
+from .journal import CHECKPOINT_BYTES, OTHER, RESERVE_BYTES
+from .keeping import RETRY_SECONDS, Keeper
 from .lighting import LedOutput
 from .notices import Notices
 from .replaying import Replaying
 from .reviews import Reviews
 from .sensing import Sensors
-from .sessions import Current, Resolver, Session
+from .sessions import Current, Resolver
+from .spacing import SPACE_SECONDS
+from .starting import Starting
 from .thinking import Thinking
 from .ticking import Ticker
 from .view import View, render
@@ -55,7 +59,15 @@ log = logging.getLogger(__name__)
 
 
 class Table:
-    """The companion between the wires and the rules (see the package docstring)."""
+    """The companion between the wires and the rules (see the module docstring).
+
+    ``resolve`` finds a variant class by id (tests pass their own small games); ``settle`` is
+    how long a Halma jump or a take-back on the board must stand still; ``ticker`` runs the
+    settle timer in a thread (default: only with the real clock; with a test clock, call
+    ``ticker.tick()``); ``computer`` is each level's effort (the config's ``[computer]`` section);
+    ``reserve`` and ``checkpoint`` are the journal's (bytes kept for the game in progress, WAL
+    size before a checkpoint); ``review_workers`` is where reviews are computed
+    (``reviews.Reviews``: a worker process, or a thread for tools and tests)."""
 
     def __init__(
         self,
@@ -71,43 +83,34 @@ class Table:
         checkpoint: int = CHECKPOINT_BYTES,
         review_workers: str = "process",
     ) -> None:
-        """``resolve`` finds a variant class by id (tests pass their own small games);
-        ``settle`` is how long a Halma jump or a take-back on the board must stand still;
-        ``ticker`` runs the settle timer in a thread (default: only with the real clock; with
-        a test clock, call ``tick()``); ``computer`` is each level's effort (the config's
-        ``[computer]`` section); ``reserve`` and ``checkpoint`` are the journal's (bytes kept
-        for the game in progress, WAL size before a checkpoint); ``review_workers`` is where
-        reviews are computed (``reviews.Reviews``: a worker process, or a thread for tools and
-        tests)."""
         self.lock = threading.Lock()
         """The one lock: every change to the game, the board and the view is made under it."""
         self.cond = threading.Condition(self.lock)
         """Notified under the lock after every change (``wait_for_change`` and the parts')."""
         self.leds = LedOutput(display, self._leds_failed)
-        self._resolve = resolve
-        self._settle = settle
         self._notices = Notices()
         self._current = Current()
         self.closed = False
         """Set once by ``close``: the parts then take no event and start no search."""
         self._view: tuple[int, View] | None = None
         self._look: present.Look | None = None
-        self._game_frame: Frame = {}
         self.version = 0
-        self._answers: tuple[Any, ...] = ()
-        self._answered = 0
-        """The version of the last change an input answers (``_answers``): an input made from
-        an older view is stale."""
+        self.boot = secrets.token_hex(4)
+        """Names this start of the table: versions count again from 0 after a restart, so a
+        page compares versions only within one ``boot``."""
+        self._answered = showing.Answered()
         self._computer = computer or ComputerConfig()
         self.announcer = announce.Announcer(self.lock)
         self._keeper = Keeper(Path(journal) if journal is not None else None, reserve=reserve,
                               checkpoint=checkpoint, clock=clock, current=self._current,
-                              notices=self._notices, replay=self._replay_stored)
+                              notices=self._notices)
         # the parts (the module's docstring says what each is)
         self.sensors = Sensors(self, self._current, self._keeper, self._notices, clock)
         self.thinking = Thinking(self, self._computer, self._current, self._keeper)
         self.ticker = Ticker(self, self._current, self._keeper, clock)
-        self._keeper.open()
+        self.starting = Starting(self, self._current, self._keeper, resolve=resolve,
+                                 settle=settle)
+        self._keeper.open(self.starting.recover)
         self.finished = FinishedGames(self._keeper, self.lock, self._notices, self.bump_locked)
         self.reviews = Reviews(self._keeper.beside(".reviews"), self._computer, review_workers)
         self.replay = Replaying(self, self.finished, self.reviews)
@@ -122,15 +125,6 @@ class Table:
     @property
     def _companion(self) -> Companion | None:
         return self._current.companion
-
-    def _replay_stored(self, stored: StoredGame) -> recovery.Recovered | recovery.Unplayable | None:
-        """A stored game read back onto the table's board (``recovery.recover``)."""
-        return recovery.recover(stored, self._resolve, board=self.sensors.occupied,
-                                record=self._write, settle=self._settle)
-
-    def _write(self, kind: str, data: Any) -> None:
-        """Journal one entry of the game (``Keeper.write``): the companion's way to the disk."""
-        self._keeper.write(kind, data)
 
     def saving(self) -> dict[str, Any]:
         """Whether the table saves (``table.saving`` of the view): ``state`` ``ok``, ``low``
@@ -150,7 +144,7 @@ class Table:
         companion = self._companion
         if companion is not None:
             self.thinking.think_locked()  # may write (the computer's card) before it is shown
-        self._keeper.watch_space()  # the journal may have given its reserve to the game
+        self._keeper.space.watch()  # the journal may have given its reserve to the game
         saving = self._keeper.saving_step()
         if companion is None:
             self._look = None
@@ -158,11 +152,11 @@ class Table:
             before = self._look.next["actor"] if self._look is not None else None
             self._look = present.look(companion, saving)  # once per change: frame and view
             companion.keep_message_for(self._look.next["actor"], before)
-        answers = showing.answers(self._companion, self._look)
-        if not showing.same_answers(answers, self._answers):
-            self._answers, self._answered = answers, self.version
-        self._announce_locked()
-        self._game_frame = lighting.game_frame(self._look, saving is not None)
+        self._answered.note(companion, self._look, self.version)
+        now = (announce.moment(companion, self._look)
+               if companion is not None and self._look is not None else None)
+        self.announcer.observe(now, self._current.seats())
+        self.leds.game(self._look, saving is not None)
         self._feedback_frame()
         self.cond.notify_all()
 
@@ -176,14 +170,11 @@ class Table:
         self.cond.notify_all()
 
     def _feedback_frame(self) -> None:
-        """The game's frame (or the replay's) with the feedback light on every square whose
-        tentative state differs from the confirmed board (called under the lock)."""
+        """Under the lock: the game's frame (or the replay's) with the feedback light on every
+        square felt but not confirmed (``LedOutput.feedback``)."""
         replay = self.replay.shown
-        frame = self._game_frame if replay is None else replay.frame()
-        unconfirmed = self.sensors.unconfirmed()
-        if unconfirmed:
-            frame = {**frame, **dict.fromkeys(unconfirmed, signals.FELT)}
-        self.leds.put(frame)
+        self.leds.feedback(replay.frame() if replay is not None else None,
+                           self.sensors.unconfirmed())
 
     def show(self) -> None:
         """Show the newest frame, outside the main lock (``lighting``)."""
@@ -216,14 +207,10 @@ class Table:
         if table["message"] is None and self._notices:
             table["message"] = render(self._notices.last())
         table["say"] = showing.said(self.announcer.last)
-        view: View = {"game": game_doc, "table": table, "version": self.version}
+        view: View = {"game": game_doc, "table": table, "version": self.version,
+                      "boot": self.boot}
         self._view = (self.version, view)
         return view
-
-    def _announce_locked(self) -> None:
-        c, look = self._companion, self._look
-        now = announce.moment(c, look) if c is not None and look is not None else None
-        self.announcer.observe(now, self._current.seats())
 
     # --- what the players see and wait for ------------------------------------------------------
 
@@ -259,40 +246,21 @@ class Table:
                  names: list[str] | None = None, replace: bool = False,
                  colors: list[str] | None = None,
                  computers: Mapping[Any, str] | None = None,
-                 computer_draws: bool = False, deal: bool = False) -> View:
+                 computer_draws: bool = False, deal: bool = False,
+                 seed: int | None = None) -> View:
         """Start a game (the previous unfinished one stays in the journal); returns the view.
 
         ``computers`` names the seats the computer plays, with its level (``{1: "strong"}``);
         ``computer_draws``: the table draws the computer's cards (games with own piles only);
-        ``deal``: the table deals every seat's cards or stones (games with hidden hands).
+        ``deal``: the table deals every seat's cards or stones (games with hidden hands);
+        ``seed``: the seed of those draws and that deal (default: a random one; a tool that
+        plays the same game again passes its own).
         A running game that has actions is replaced only with ``replace`` (``ConfirmNeeded``
         otherwise): the players are asked first."""
-        asked = sessions.requested(variant, players, options, setup, hints, names, colors,
-                                   computers, computer_draws, deal)
-        try:
-            session, companion = sessions.open_game(
-                asked, self._resolve, board=self.sensors.occupied, record=self._write,
-                settle=self._settle)
-        except RulesError as e:
-            raise InputError(str(e)) from None
-        return self._change(lambda: self._start_locked(session, companion, replace))
-
-    def _start_locked(self, session: Session, companion: Companion, replace: bool) -> None:
-        """Under the lock: the new game's start written first (a game the journal cannot keep
-        does not start: ``CannotSave``), then it becomes the table's."""
-        self._keeper.ready_for_new()
-        running = self._companion
-        if running is not None and running.actions and not running.state.over:
-            if not replace:
-                raise ConfirmNeeded(N_("{game} is still running: a new game ends it. It is "
-                                       "kept, marked unfinished and with its record, among "
-                                       "the games on the Table page."), "replace",
-                                    game=running.game.name)
-            self._keeper.keep_running()
-        self.replay.end_locked()
-        self._current.take(self._keeper.start(session, companion), companion)
-        companion.set_board(self.sensors.occupied)
-        sessions.begin(companion)
+        session, companion = self.starting.open(sessions.requested(
+            variant, players, options, setup, hints, names, colors, computers, computer_draws,
+            deal, seed))
+        return self._change(lambda: self.starting.start_locked(session, companion, replace))
 
     def input(self, data: Mapping[str, Any], seat: int | None = None) -> View:
         """One panel input of docs/api.md; ``InputError`` (changing nothing) if unusable.
@@ -306,7 +274,7 @@ class Table:
         version = parsed.pop("version", None)
 
         def answer_locked() -> None:
-            if version is not None and not self._answered <= version <= self.version:
+            if self._answered.stale(version, self.version):
                 raise StaleInput(N_("the game changed before this tap arrived (on another "
                                     "phone or on the board): nothing was done; look again and "
                                     "tap again"), self.view_locked())

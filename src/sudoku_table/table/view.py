@@ -257,6 +257,7 @@ NEXT_STEPS: Mapping[str, str] = {
                         "{put_back}, take away {take_away}, turn {turn} over)"),
     "move": N_("move one of your pieces"),
     "place": N_("put a piece down, then tap its number"),
+    "place_own": N_("put your {piece} down: your phone knows its number"),
     "place_dealt": N_("take the {piece} the table dealt you (your phone shows it) from the "
                       "open ones and put it down"),
     "computer_thinking": N_("the computer is choosing its move"),
@@ -465,3 +466,4 @@ class View(TypedDict):
     game: dict[str, Any] | None
     table: TableView
     version: int
+    boot: str

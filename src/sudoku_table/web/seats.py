@@ -19,8 +19,10 @@ from urllib.parse import urlsplit
 import segno
 from flask import Blueprint, Flask, Response, current_app, g, jsonify, request
 
+from sudoku_table.rules.errors import RulesError
+from sudoku_table.rules.game import variant_class
 from sudoku_table.rules.wording import N_
-from sudoku_table.table.view import View
+from sudoku_table.table.view import Next, View, render_next
 
 from . import PanelState
 from .errors import ApiError
@@ -81,8 +83,8 @@ def require_turn() -> None:
         return
     game = _panel().table.view().get("game") or {}
     if game.get("to_move") != seat:
-        raise ApiError(N_("it is not this phone's turn: wait until the lights and the bar name "
-                          "its player"), 403)
+        raise ApiError(N_("it is not your turn yet: wait until the table names your player"),
+                       403)
 
 
 def private(panel: PanelState, view: View, table: dict[str, Any],
@@ -94,15 +96,42 @@ def private(panel: PanelState, view: View, table: dict[str, Any],
     table = {**table, "phones": phones}
     game = view.get("game") or {}
     mover = game.get("to_move")
-    hint = table.get("hint")
-    if (table.get("deal") and hint and hint.get("status") == "ready" and mover in phones
-            and seat != mover):
-        table["hint"] = {"status": "private", "player": hint.get("player")}
+    if mover in phones and seat != mover and _hides_hands(game):
+        table = _without_hand(table, str(game.get("variant")), mover)
     if seat is not None:
         table["seat"] = seat
         hand = panel.table.hand(seat)
         table["hand"] = hand["number"] if hand is not None else None
         table["hand_do"] = hand["do"] if hand is not None else None
+    return table
+
+
+def _hides_hands(game: dict[str, Any]) -> bool:
+    try:
+        return variant_class(str(game.get("variant"))).hidden_hands
+    except RulesError:  # no game yet
+        return False
+
+
+def _without_hand(table: dict[str, Any], variant: str, mover: int) -> dict[str, Any]:
+    """The table part without what tells the card of a mover who plays from their phone: the
+    number chosen first on that phone (``in_hand``, and the prompt and next step saying it),
+    and a hint (which names the card)."""
+    table = dict(table)
+    hint = table.get("hint")
+    if hint and hint.get("status") == "ready":
+        table["hint"] = {"status": "private", "player": hint.get("player")}
+    if table.get("in_hand") is None:
+        return table
+    table["in_hand"] = None
+    prompt = table.get("prompt")
+    if prompt and prompt.get("kind") in ("place", "discard", "joker") and "square" not in prompt:
+        table["prompt"] = None
+    nxt = table.get("next") or {}
+    if nxt.get("code") in ("place_number", "set_aside", "lay_joker"):
+        own: Next = {"code": "place_own", "actor": mover,
+                     "params": {"piece": variant_class(variant).piece_word}}
+        table["next"], table["next_text"] = own, render_next(own)
     return table
 
 
@@ -136,6 +165,13 @@ def _link(token: str) -> str:
     return f"{base.rstrip('/')}/join#{token}"
 
 
+def _reachable() -> bool:
+    """Whether a phone on the network can reach this panel: not when it listens on loopback
+    only (``sudoku-table serve`` without ``--host``, ``make run`` without ``HOST=0.0.0.0``)."""
+    host = str(current_app.config.get("PANEL_LISTENS_ON", ""))
+    return not (host in ("localhost", "::1") or host.startswith("127."))
+
+
 def _qr(text: str) -> str:
     """``text`` as a QR code, an SVG drawing (segno)."""
     out = io.BytesIO()
@@ -154,7 +190,7 @@ def join(seat: int) -> Response:
     token, code = seating().invite(game_key(), seat)
     link = _link(token)
     return jsonify({"seat": seat, "token": token, "code": code, "link": link, "qr": _qr(link),
-                    "expires_in": int(INVITE_SECONDS)})
+                    "expires_in": int(INVITE_SECONDS), "reachable": _reachable()})
 
 
 @seats.post("/claim")
@@ -189,8 +225,8 @@ def leave(seat: int) -> Response:
     body = json_body()
     mine = g.get("seat")
     if mine is not None and mine != seat:
-        raise ApiError(N_("this phone plays seat {mine}, not seat {seat}"), 403,
-                       params={"mine": mine, "seat": seat})
+        raise ApiError(N_("this phone plays for player {mine}, not for player {other}"), 403,
+                       params={"mine": mine + 1, "other": seat + 1})
     if mine is None:
         require_pin(body)
     try:
@@ -209,8 +245,8 @@ def hand(seat: int) -> Response:
     check_request()
     mine = g.get("seat")
     if mine is not None and mine != seat:
-        raise ApiError(N_("this phone plays seat {mine}, not seat {seat}"), 403,
-                       params={"mine": mine, "seat": seat})
+        raise ApiError(N_("this phone plays for player {mine}, not for player {other}"), 403,
+                       params={"mine": mine + 1, "other": seat + 1})
     if mine is None and seat in seating().phones(game_key()):
         raise ApiError(N_("this player's card is on their own phone"), 403)
     dealt = _panel().table.hand(seat)

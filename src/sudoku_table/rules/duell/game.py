@@ -32,12 +32,11 @@ from functools import lru_cache
 from typing import Any
 
 from ..actions import Action, Discard, Place
+from ..cards import CardGame
 from ..errors import Illegal, RecordError
 from ..game import (
-    CARDS,
     PLACEMENT_SIGNALS,
     Effects,
-    Game,
     Piece,
     State,
     house_conflict,
@@ -249,7 +248,7 @@ def _fillable(given: frozenset[tuple[str, int]]) -> bool | None:
 # --- the game -----------------------------------------------------------------------------------
 
 @register
-class DuellDerMeister(Game):
+class DuellDerMeister(CardGame):
     """Duell der Meister: majorities in ranks, files and blocks win markers; twelve win."""
 
     id = "duell-der-meister"
@@ -260,11 +259,9 @@ class DuellDerMeister(Game):
     family = "Duell der Meister"
     min_players = 2
     max_players = 2
-    piece_words = CARDS
-    has_set_asides = True
-    hidden_hands = True
-    own_piles = True
     random_setup = True
+    other_actions = N_("{game} has no {kind} actions: place your card, or set it aside when "
+                       "it fits nowhere")
     signals = (*PLACEMENT_SIGNALS, "setup")
     end_reasons = {
         "twelve_markers": N_("a player holds twelve markers"),
@@ -340,18 +337,6 @@ class DuellDerMeister(Game):
         masks = house_masks(state.board)
         return frozenset(c for c in CELLS if c not in state.board and not open_numbers(masks, c))
 
-    def check(self, state: State, action: Action) -> Illegal | None:
-        assert isinstance(state, DuellState)
-        if state.over or state.to_move is None:
-            return Illegal(N_("the game is over"))
-        if isinstance(action, Place):
-            return self._check_place(state, action)
-        if isinstance(action, Discard):
-            return self._check_discard(state, action)
-        return Illegal(N_("{game} has no {kind} actions: place your card, or set it aside when it "
-                          "fits nowhere"),
-                       game=self.name, kind=repr(action.type))
-
     def scores(self, state: State) -> list[int]:
         assert isinstance(state, DuellState)
         result = [0, 0]
@@ -403,7 +388,8 @@ class DuellDerMeister(Game):
                            SETS=SETS, number=number)
         return None
 
-    def _check_place(self, state: DuellState, action: Place) -> Illegal | None:
+    def _check_place(self, state: State, action: Place) -> Illegal | None:
+        assert isinstance(state, DuellState)
         bad = self.check_cell(action.cell)
         if bad is not None:
             return bad
@@ -417,7 +403,8 @@ class DuellDerMeister(Game):
             return conflict
         return self._check_number(state, action.number)
 
-    def _check_discard(self, state: DuellState, action: Discard) -> Illegal | None:
+    def _check_discard(self, state: State, action: Discard) -> Illegal | None:
+        assert isinstance(state, DuellState)
         bad = self._check_number(state, action.number)
         if bad is not None:
             return bad

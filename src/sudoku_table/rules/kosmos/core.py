@@ -34,8 +34,9 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from ..actions import Action, Discard, Place
+from ..cards import CardGame
 from ..errors import Illegal, RecordError
-from ..game import CARDS, Board, Effects, Game, Piece, PieceWords, State, house_conflict
+from ..game import Board, Effects, Game, Piece, State, house_conflict
 from ..wording import N_
 
 SETS_PER_PLAYER: Mapping[int, int] = {2: 4, 3: 3, 4: 2}
@@ -95,17 +96,13 @@ def rank_section(board: Board, cells: Sequence[str], players: int) -> list[int]:
     return points
 
 
-class KosmosGame(Game):
+class KosmosGame(CardGame):
     """The common rules; a variant sets its names and builds its geometry."""
 
     family: ClassVar[str] = "KOSMOS SUDOKU"
     min_players: ClassVar[int] = 2
     max_players: ClassVar[int] = 4
-    piece_words: ClassVar[PieceWords] = CARDS
-    has_set_asides: ClassVar[bool] = True
     set_aside_limit: ClassVar[int | None] = DISCARDS_TO_END
-    hidden_hands: ClassVar[bool] = True
-    own_piles: ClassVar[bool] = True
     end_reasons: ClassVar[Mapping[str, str]] = {
         "board_full": Game.end_reasons["board_full"],
         "cards_set_aside": N_("three cards have been set aside"),
@@ -231,18 +228,6 @@ class KosmosGame(Game):
         """The empty cells where ``number`` fits."""
         return [c for c in self.geometry.cells if c not in board and self.fits(board, c, number)]
 
-    def check(self, state: State, action: Action) -> Illegal | None:
-        assert isinstance(state, KosmosState)
-        if state.over or state.to_move is None:
-            return Illegal(N_("the game is over"))
-        if isinstance(action, Place):
-            return self._check_place(state, action)
-        if isinstance(action, Discard):
-            return self._check_discard(state, action)
-        return Illegal(N_("{game} has no {kind} actions: place a card, or set aside one that fits "
-                          "nowhere"),
-                       game=self.name, kind=repr(action.type))
-
     def _check_number(self, state: KosmosState, number: int) -> Illegal | None:
         low, high = self.geometry.numbers
         if number not in self.geometry.number_range:
@@ -254,7 +239,8 @@ class KosmosGame(Game):
                            value=state.to_move + 1, number=number, sets=self.sets)
         return None
 
-    def _check_place(self, state: KosmosState, action: Place) -> Illegal | None:
+    def _check_place(self, state: State, action: Place) -> Illegal | None:
+        assert isinstance(state, KosmosState)
         bad = self.check_cell(action.cell)
         if bad is not None:
             return bad
@@ -268,7 +254,8 @@ class KosmosGame(Game):
             return conflict
         return self.placement_problem(state.board, action.cell, action.number)
 
-    def _check_discard(self, state: KosmosState, action: Discard) -> Illegal | None:
+    def _check_discard(self, state: State, action: Discard) -> Illegal | None:
+        assert isinstance(state, KosmosState)
         bad = self._check_number(state, action.number)
         if bad is not None:
             return bad

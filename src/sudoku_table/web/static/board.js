@@ -16,29 +16,25 @@ const Board = (() => {
   };
   const t = (text, params) => (typeof Panel !== "undefined" ? Panel.t(text, params) : text);
   // What each light means, in this phone's language (read when shown, after the words came),
-  // with the game's own word for its pieces (Game.traits' piece_word: piece, card or stone).
-  function meanings(pieceWord) {
-    const pick = (piece, card, stone) => (pieceWord === "card" ? card
-      : pieceWord === "stone" ? stone : piece);
-    return {
-      illegal: pick(t("take this piece away"), t("take this card away"), t("take this stone away")),
-      conflict: pick(t("the piece it clashes with"), t("the card it clashes with"),
-                     t("the stone it clashes with")),
+  // in the order of SYMBOLS. The lights that name a piece are the game's own words
+  // (traits' piece_words.lights: "take this card away", "take this stone away"); the others
+  // are the same in every game.
+  function meanings(pieceWords) {
+    const common = {
       flip: t("turn this piece over"),
-      number: pick(t("tell the panel this piece's number"), t("tell the panel this card's number"),
-                   t("tell the panel this stone's number")),
       dead: t("dead field: only a blank may go here"),
-      target: pick(t("a piece may go here"), t("a card may go here"), t("a stone may go here")),
-      missing: pick(t("a piece belongs here"), t("a card belongs here"), t("a stone belongs here")),
-      extra: pick(t("this piece does not belong here"), t("this card does not belong here"),
-                  t("this stone does not belong here")),
-      setup: pick(t("put a start piece here"), t("put a start card here"),
-                  t("put a start stone here")),
       last: t("last move or completed area"),
       computer: t("carry out the computer's move here"), hint: t("the hint you asked for"),
       unsaved: t("not counted yet: the table cannot save (in the corners: the table cannot save)"),
       replayed: t("the move played here"), better: t("the computer's better move"),
     };
+    const own = (pieceWords && pieceWords.lights) || {};
+    const said = {};
+    for (const word of Object.keys(SYMBOLS)) {
+      if (word in own) said[word] = t(own[word]);
+      else if (word in common) said[word] = common[word];
+    }
+    return said;
   }
   // Drawing units per square. Browsers enforce a minimum font size in user units, so the
   // drawing uses large numbers rather than one unit per square.
@@ -200,7 +196,7 @@ const Board = (() => {
 
     return { svg, geometry, unit, layers, squares, legend: options.legend || {},
              pieceLooks: options.pieceLooks || [], jokers: !!options.jokers,
-             pieceWord: options.pieceWord || "piece", picture: !!options.picture };
+             pieceWords: options.pieceWords || null, picture: !!options.picture };
   }
 
   function text(cls, x, y, words, attrs) {
@@ -280,7 +276,7 @@ const Board = (() => {
     const felt = new Set(table.felt || []);
     const signals = table.signals || {};
     const hinted = Object.values(signals).includes("hint");
-    const said = meanings(board.pieceWord);
+    const said = meanings(board.pieceWords);
     const unturned = table.unturned || {};
     setSeatColors(table.colors);
     const legend = board.legend.signals || {};
@@ -357,8 +353,7 @@ const Board = (() => {
         }
       } else if (here) {
         pieces.append(svgEl("circle", { class: "piece unknown", cx: sq.x, cy: sq.y, r }));
-        label += ", " + (board.pieceWord === "card" ? t("a card")
-          : board.pieceWord === "stone" ? t("a stone") : t("a piece"));
+        if (board.pieceWords) label += ", " + t(board.pieceWords.a);
       }
       const word = signals[cell];
       if (word) {

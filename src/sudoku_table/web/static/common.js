@@ -23,10 +23,19 @@ const Panel = (() => {
     else localStorage.removeItem(SEAT_KEY);
   }
 
+  // A sentence as it begins and ends: its first letter upper case (in this phone's language)
+  // and a full stop where it has no mark of its own. The table's messages come in lower case,
+  // to be quoted inside a sentence; shown alone, they read as sentences.
+  function sentence(text, end = true) {
+    if (!text) return text;
+    const opened = text.charAt(0).toLocaleUpperCase(language()) + text.slice(1);
+    return end && !/[.!?\u2026:]$/.test(opened) ? `${opened}.` : opened;
+  }
+
   function toast(text, kind) {
     const box = document.getElementById("toast");
     if (!box) return;
-    box.textContent = text;
+    box.textContent = sentence(text);
     box.className = "toast" + (kind === "info" ? " info" : "");
     box.hidden = false;
     clearTimeout(toast.timer);
@@ -43,18 +52,28 @@ const Panel = (() => {
     if (pin) headers["X-Table-Pin"] = pin;
     const mine = options.seat === undefined ? seat() : options.seat;
     if (mine) headers["X-Seat-Token"] = mine.token;
-    const response = await fetch(path, {
-      method, headers,
-      body: options.raw !== undefined ? options.raw
-        : body === undefined ? undefined : JSON.stringify(body),
-      credentials: "same-origin",
-    });
+    let response;
+    try {
+      response = await fetch(path, {
+        method, headers,
+        body: options.raw !== undefined ? options.raw
+          : body === undefined ? undefined : JSON.stringify(body),
+        credentials: "same-origin",
+      });
+    } catch (e) {
+      // No answer at all: the table is off, restarting, or this phone left its Wi-Fi.
+      offline(true);
+      const error = new Error(t("The table cannot be reached: trying again\u2026"));
+      error.status = 0;
+      throw error;
+    }
+    if (!streaming) offline(false);
     let data = null;
     try { data = await response.json(); } catch (e) { data = null; }
     if (response.ok) return data;
     const message = (data && data.error) || t("the table answered {status}", { status: response.status });
     if (response.status === 401 && data && data.pin && !options.retried) {
-      const entered = window.prompt(message + "\n" + t("Enter the table's PIN:"));
+      const entered = window.prompt(sentence(message) + "\n" + t("Enter the table's PIN:"));
       if (entered) {
         sessionStorage.setItem(PIN_KEY, entered);
         return request(method, path, body, { ...options, retried: true });
@@ -63,7 +82,7 @@ const Panel = (() => {
     if (response.status === 409 && data && data.confirm && !options.confirmed &&
         body && typeof body === "object") {
       // Replacing a running game or reopening a finished one is asked first.
-      if (window.confirm(message + "\n\n" + t("Go on?"))) {
+      if (window.confirm(sentence(message) + "\n\n" + t("Go on?"))) {
         const field = data.confirm === "replace" ? "replace" : "confirm";
         return request(method, path, { ...body, [field]: true }, { ...options, confirmed: true });
       }
@@ -84,24 +103,48 @@ const Panel = (() => {
   const get = (path) => request("GET", path);
   const post = (path, body) => request("POST", path, body || {});
 
+  // While the table cannot be reached (its live views stopped, or a request got no answer),
+  // every page says so on its line for it (data-offline-line; base.html has one) and marks
+  // the body (data-offline), so that nothing it still shows is taken for the table's word.
+  let streaming = false; // a page with live views: they alone say when the table is back
+  function offline(on) {
+    if (on) document.body.dataset.offline = "true";
+    else delete document.body.dataset.offline;
+    for (const line of document.querySelectorAll("[data-offline-line]")) {
+      line.hidden = !on;
+      if (on) line.textContent = t("The table cannot be reached: trying again\u2026");
+    }
+    // A page without live views asks the table itself, every few seconds, until it answers.
+    clearTimeout(offline.retry);
+    if (on && !streaming) {
+      offline.retry = setTimeout(() => {
+        fetch("/api/version", { cache: "no-store" }).then((r) => offline(!r.ok), () => offline(true));
+      }, 3000);
+    }
+  }
+
   // Calls onView with every view the table sends; reconnects by itself after a drop.
   function liveViews(onView, onStatus) {
     // The server ends a live view now and then (after a few minutes, or when it is busy); the
     // browser reconnects by itself, and a refused one (429) is tried again here. "Offline"
     // shows only when no view came back within a few seconds.
+    streaming = true;
     let source = null;
     let closed = false;
-    let offline = null;
+    let waiting = null;
     function lost() {
-      if (offline === null) offline = setTimeout(() => { if (onStatus) onStatus(false); }, 4000);
+      if (waiting === null) {
+        waiting = setTimeout(() => { offline(true); if (onStatus) onStatus(false); }, 4000);
+      }
     }
     function open() {
       const mine = seat();
       source = new EventSource(mine ? `/api/events?token=${encodeURIComponent(mine.token)}`
         : "/api/events");
       source.addEventListener("view", (event) => {
-        clearTimeout(offline);
-        offline = null;
+        clearTimeout(waiting);
+        waiting = null;
+        offline(false);
         if (onStatus) onStatus(true);
         onView(JSON.parse(event.data));
       });
@@ -195,6 +238,22 @@ const Panel = (() => {
     box.replaceChildren(el("strong", { text: words.title }), " ", el("span", { text: words.todo }));
   }
 
-  return { request, get, post, liveViews, toast, el, t, said, ready, language, savingWords,
-           showSaving, seat, keepSeat };
+  // A player's own phone gives its seat back (asked first), and opens ``then`` as a shared
+  // panel. False when the player kept it, or the table refused (the toast says why).
+  async function leaveSeat(then) {
+    const kept = seat();
+    if (!kept) return false;
+    if (!window.confirm(t("Leave this seat? This phone then stops playing it; it can join again with a new code."))) return false;
+    try {
+      await post(`/api/seats/${kept.seat}/leave`, {});
+    } catch (e) {
+      if (e.status !== 403) return false; // the seat is still this phone's
+    }
+    keepSeat(null);
+    window.location.replace(then);
+    return true;
+  }
+
+  return { leaveSeat, request, get, post, liveViews, toast, el, t, said, ready, language, savingWords,
+           showSaving, seat, keepSeat, sentence, offline };
 })();

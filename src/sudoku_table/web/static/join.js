@@ -37,9 +37,9 @@
       window.location.replace("/play");
     } catch (e) {
       // The table's answer says what to do; a phone that reached no table gets the way back.
-      const said = e.message.charAt(0).toLocaleUpperCase(Panel.language()) + e.message.slice(1);
-      fail(e.status ? said
-        : said + " " + t("Ask for a new code at the table's panel: Phones, then \"Join on a phone\"."));
+      fail(e.status ? Panel.sentence(e.message)
+        : t("The table cannot be reached: is this phone on the same Wi-Fi as the table?") + " " +
+          t("Ask for a new code on the shared panel: Phones, then \"Join on a phone\"."));
     }
   }
 

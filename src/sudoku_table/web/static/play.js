@@ -88,7 +88,7 @@
       legend,
       pieceLooks: traitsOf(variantId).piece_looks,
       jokers: traitsOf(variantId).has_jokers,
-      pieceWord: traitsOf(variantId).piece_word,
+      pieceWords: traitsOf(variantId).piece_words,
       // A seat's phone plays its own seat only: the simulated board is the shared panel's.
       clickable: simulated && !mine,
       onSquare: simulated && !mine ? onSquare : null,
@@ -197,6 +197,35 @@
     }
   }
 
+  // On a seat's phone while another person moves: it watches, and does not act.
+  function watching(actor) {
+    return !!mine && actor !== null && actor !== undefined && actor !== mine.seat &&
+      !(view.game && view.game.over) && !((view.table.computers || {})[String(actor)]);
+  }
+
+  // What the mover does, as another player's phone says it (the mover's own phone, or the
+  // shared panel, has the words addressed to them); "" where nothing needs saying.
+  function theirSentence(next, game) {
+    const player = playerName(next.actor);
+    const word = piecesOf(game).one;
+    switch (next.code) {
+      case "place": case "place_dealt": case "place_own": case "place_number":
+      case "say_number": case "say_joker":
+        return ({ card: t("{player} puts a card on the board.", { player }),
+                  stone: t("{player} puts a stone on the board.", { player }) })[word] ||
+          t("{player} puts a piece on the board.", { player });
+      case "set_aside": return t("{player} sets a card aside.", { player });
+      case "lay_joker": return t("{player} lays a stone face down as a joker.", { player });
+      case "move": case "set_down": case "bear_off": case "jump_on": case "lift_again":
+        return t("{player} moves a piece.", { player });
+      case "blanks_or_end": return t("{player} lays blanks or ends the turn.", { player });
+      case "take_away": case "put_right": case "clear_board": case "set_up": case "turn_over":
+      case "undo_on_board": case "redo_on_board": case "cannot_save": case "game_over":
+        return nowSentence(next, game); // the board itself: anyone at the table may help
+      default: return "";
+    }
+  }
+
   // A sentence as it begins: its first letter upper case, in this phone's language.
   function sentence(text) {
     if (!text) return text;
@@ -227,6 +256,10 @@
       who.append(el("strong", { text: winnerWords(game) }));
     } else if (mine && actor === mine.seat) {
       who.dataset.actor = String(actor); // the "Your turn" banner above says who
+    } else if (watching(actor)) {
+      // Another player's turn, on this player's phone: whose it is, in so many words.
+      who.append(swatch(actor), el("strong", { text: t("{player}'s turn", { player: playerName(actor) }) }));
+      who.dataset.actor = String(actor);
     } else if (actor !== null && actor !== undefined) {
       who.append(swatch(actor), el("strong", { text: playerName(actor) }));
       who.dataset.actor = String(actor);
@@ -234,7 +267,7 @@
       who.append(el("strong", { text: t("Everyone") }));
       who.dataset.actor = "";
     }
-    let text = nowSentence(next, game);
+    let text = watching(actor) ? theirSentence(next, game) : nowSentence(next, game);
     if (mode === "discard") {
       text = (view.table.discard_choices || []).length
         ? t("Tap the number of the card you set aside (only numbers that fit nowhere).")
@@ -246,7 +279,7 @@
     }
     $("now-text").textContent = text;
     // Where a piece may go, said before the first try (the game's own rule), on a line of its own.
-    const rule = !mode && next.params && next.params.rule;
+    const rule = !mode && !watching(actor) && next.params && next.params.rule;
     $("now-rule").hidden = !rule;
     $("now-rule").textContent = rule ? sentence(t(rule.text, wordParams(rule.params))) + "." : "";
     $("now").dataset.next = next.code || "";
@@ -654,7 +687,7 @@
       ...(Object.keys(view.table.computers || {}).length ? ["computer"] : []), "unsaved"];
     const listNode = $("legend");
     listNode.replaceChildren();
-    for (const [word, meaning] of Object.entries(Board.meanings(traits.piece_word))) {
+    for (const [word, meaning] of Object.entries(Board.meanings(traits.piece_words))) {
       if (shown && !shown.includes(word)) continue;
       const look = legend.signals[word] || { color: "#fff", pattern: "steady" };
       const light = el("span", { class: `light pattern-${look.pattern}`, text: Board.SYMBOLS[word],
@@ -682,9 +715,16 @@
     } else if (after !== before && after !== null && after !== undefined) Sound.play("turn");
   }
 
+  // A view older than the one drawn (an answer overtaken by a newer live view) is dropped.
+  // Versions count within one start of the table (its boot): after a restart they begin
+  // again, so a view of another boot is always drawn.
+  function outdated(next) {
+    return !!view && next.version !== undefined && view.version !== undefined &&
+      next.boot === view.boot && next.version < view.version;
+  }
+
   async function render(next) {
-    if (view && next.version !== undefined && view.version !== undefined &&
-        next.version < view.version) return; // an older answer after a newer live view
+    if (outdated(next) || checkSeat.lost) return; // a lost seat's page shows no game
     const previous = view;
     view = next;
     document.dispatchEvent(new CustomEvent("panel:view", { detail: view })); // replay_bar.js
@@ -726,6 +766,17 @@
     Speech.follow(next);
     document.body.dataset.version = String(view.version ?? "");
     document.body.dataset.rendered = "true";
+    markMore();
+  }
+
+  // Sideways and on a desktop the column beside the board scrolls by itself: while more of it
+  // lies below (the scores, the cards set aside), its foot says so.
+  function markMore() {
+    const side = document.querySelector(".play-side");
+    const scrolls = getComputedStyle(side).overflowY !== "visible";
+    const more = scrolls && side.scrollHeight - side.scrollTop - side.clientHeight > 8;
+    if (more) side.dataset.more = t("More below") + " \u25be";
+    else delete side.dataset.more;
   }
 
   // --- Phones: a player's own phone, and the shared panel's offer of seats to phones --------
@@ -739,6 +790,9 @@
       show: { card: t("Show my card"), stone: t("Show my stone"), piece: t("Show my piece") },
       notMine: { card: t("That was not my card"), stone: t("That was not my stone"),
                  piece: t("That was not my piece") },
+      notTheirs: { card: t("{player}: that was not my card", params),
+                   stone: t("{player}: that was not my stone", params),
+                   piece: t("{player}: that was not my piece", params) },
       whose: { card: t("{player}'s card", params), stone: t("{player}'s stone", params),
                piece: t("{player}'s piece", params) },
       fitsNowhere: { card: t("Your {number} fits nowhere: set it aside.", params),
@@ -790,8 +844,19 @@
     const placed = justPlaced();
     const placedHere = placed !== null && (mine ? placed === mine.seat : !phones.has(placed));
     $("not-my-card").hidden = !placedHere || game.over || failing;
-    $("not-my-card").textContent = pieceSaying(game, "notMine");
-    if (!mine) return;
+    // On the shared panel the button names whose card it was: only that player taps it.
+    $("not-my-card").textContent = placedHere && !mine
+      ? pieceSaying(game, "notTheirs", { player: playerName(placed) }) : pieceSaying(game, "notMine");
+    if (!mine) {
+      // Where the table deals, a mover with a phone sets their card aside there (the table
+      // knows the card): the shared panel opens no number pad for it.
+      if (view.table.deal && phones.has(next.actor)) {
+        $("discard").hidden = true;
+        $("joker").hidden = true;
+        if (mode) { mode = null; renderPad(game); }
+      }
+      return;
+    }
     if (view.table.seat !== undefined && view.table.seat !== mine.seat) checkSeat();
     $("seat-line").hidden = false;
     $("seat-name").replaceChildren(swatch(mine.seat), " ",
@@ -809,6 +874,13 @@
     $("set-aside-dealt").hidden = !aside || failing;
     $("set-aside-dealt").textContent = aside ? t("Set the {number} aside", { number: hand }) : "";
     if (aside) $("discard").hidden = true;
+    // Another player's turn: none of the mover's controls (the table would refuse them).
+    if (!myTurn) {
+      if (mode) { mode = null; renderPad(game); renderNow(game); }
+      for (const id of ["pad", "prompt-extra", "hint", "hint-box", "hint-why", "discard", "joker",
+                        "end-turn"]) $(id).hidden = true;
+      $("now-rule-row").querySelectorAll("button").forEach((b) => b.remove());
+    }
     // A seat plays; starting games, taking back, the hints switch and the simulated board are
     // the shared panel's.
     $("rematch").hidden = true;
@@ -831,15 +903,26 @@
       rows.push(el("li", { "data-seat": String(i), "data-phone": has ? "true" : "false" },
         el("span", { class: "phone-who" }, swatch(i), " ", el("strong", { text: playerName(i) }),
            has ? el("span", { class: "muted small", text: " \u00b7 " + t("plays on a phone") }) : null),
-        has ? el("button", { type: "button", class: "secondary", "data-action": "take-back",
-                             text: t("Take back"), onclick: () => takeBack(i) })
+        has ? el("span", { class: "phone-acts" },
+          el("button", { type: "button", class: "secondary", "data-action": "hand-over",
+                         text: t("Hand to another phone"), onclick: () => joinSeat(i) }),
+          el("button", { type: "button", class: "secondary", "data-action": "take-back",
+                         text: t("Take back"), onclick: () => takeBack(i) }))
           : el("button", { type: "button", class: "primary", "data-action": "join",
                            text: t("Join on a phone"), onclick: () => joinSeat(i) })));
     }
     box.hidden = !rows.length;
+    // Near the top, beside the game's name: the way to the list, with how many play on phones.
+    const jump = $("phones-jump");
+    jump.hidden = !rows.length;
+    const joined = rows.filter((row) => row.dataset.phone === "true").length;
+    $("phones-count").textContent = t("{n} of {total}", { n: joined, total: rows.length });
     $("phones").replaceChildren(...rows);
     const dialog = $("join-dialog");
-    if (joining !== null && dialog.open && phones.has(joining) && $("join-done").hidden) {
+    // (A seat handed on keeps its phone until the new one joins: the view cannot tell the
+    // two apart, so that dialog stays until "Done".)
+    if (joining !== null && dialog.open && phones.has(joining) && $("join-done").hidden &&
+        dialog.dataset.handing !== "true") {
       $("join-body").hidden = true;
       $("join-done").hidden = false;
       $("join-done").textContent = t("{player}'s phone has joined.", { player: playerName(joining) });
@@ -857,7 +940,18 @@
     }
     joining = i;
     const dialog = $("join-dialog");
-    $("join-title").textContent = t("{player}: join on a phone", { player: playerName(i) });
+    // A seat that has a phone is handed on: the phone that joins with this code takes it.
+    const handing = (view.table.phones || []).includes(i);
+    $("join-title").textContent = handing
+      ? t("{player}: hand to another phone", { player: playerName(i) })
+      : t("{player}: join on a phone", { player: playerName(i) });
+    // A panel that listens on this computer only cannot be reached by any phone: said here.
+    $("join-unreachable").hidden = answer.reachable !== false;
+    dialog.dataset.handing = handing ? "true" : "false";
+    $("join-handing").hidden = !handing;
+    $("join-handing").textContent = handing
+      ? t("{player}'s phone plays on until the new phone joins with this code; then it stops.", { player: playerName(i) })
+      : "";
     $("join-qr").src = `data:image/svg+xml;charset=utf-8,${encodeURIComponent(answer.qr)}`;
     $("join-qr").alt = t("A picture of the joining link, to scan with the phone's camera");
     $("join-code").textContent = answer.code;
@@ -880,7 +974,7 @@
   }
 
   function takeBack(i) {
-    if (!window.confirm(t("Take {player}'s seat back from their phone? That phone stops playing it; the seat can join on a phone again.",
+    if (!window.confirm(t("{player} plays on this panel again; {player}'s phone stops playing. (The seat can join on a phone again later.)",
                           { player: playerName(i) }))) return;
     // The answer names the seat freed, not the view: the view is read again to show it.
     return send(`/api/seats/${i}/leave`, {}).then(() => get("/api/state").then(render, () => {}));
@@ -914,17 +1008,6 @@
     if (dialog.open) dialog.close();
   }
 
-  async function leaveSeat() {
-    if (!window.confirm(t("Leave this seat? This phone then stops playing it; it can join again with a new code."))) return;
-    try {
-      await post(`/api/seats/${mine.seat}/leave`, {});
-    } catch (e) {
-      if (e.status !== 403) return; // the toast says why; the seat is still this phone's
-    }
-    Panel.keepSeat(null);
-    window.location.replace("/play");
-  }
-
   // A 403 on a seat's phone: its turn has not come, or the seat is no longer this phone's.
   // Only the second closes the page's seat (a view this phone may read says which).
   async function checkSeat() {
@@ -936,8 +1019,13 @@
       checkSeat.lost = true;
       if (stopViews) stopViews();
       Panel.keepSeat(null);
-      $("lost-text").textContent = e.message + " " +
-        t("Join again with a new code from the table's panel, or use this phone as the shared panel.");
+      // One message, the page's own (the table's answer says the same in its words). The
+      // header no longer names the seat: it may be another player's in a new game.
+      $("lost-text").textContent =
+        t("The seat was handed to another phone, taken back on the shared panel, or a new game began. To play on, join again with a new code from the shared panel, or use this phone as the shared panel.");
+      $("seat-line").hidden = true;
+      $("seat-name").replaceChildren();
+      $("mine").hidden = true;
       document.body.dataset.seatLost = "true";
       $("lost-dialog").showModal();
     }
@@ -951,7 +1039,7 @@
     $("card-dialog").addEventListener("click", hideCard);
     $("not-my-card").addEventListener("click", () => sendInput({ type: "not_my_card" }));
     $("join-dialog").addEventListener("close", () => { joining = null; clearTimeout(joinSeat.timer); });
-    $("leave-seat").addEventListener("click", leaveSeat);
+    $("leave-seat").addEventListener("click", () => Panel.leaveSeat("/play"));
     $("lost-shared").addEventListener("click", () => window.location.replace("/play"));
   }
 
@@ -982,6 +1070,11 @@
     $("end-turn").addEventListener("click", () => sendInput({ type: "end_turn" }));
     $("hint").addEventListener("click", () => send("/api/hint", {}));
     $("rematch").addEventListener("click", rematch);
+    $("phones-jump").addEventListener("click", () => {
+      $("phones-box").scrollIntoView({ behavior: "smooth", block: "center" }); // below the sticky bar
+      const first = $("phones").querySelector("button");
+      if (first) first.focus({ preventScroll: true });
+    });
     $("discard").addEventListener("click", () => {
       mode = mode === "discard" ? null : "discard";
       render(view);
@@ -1001,6 +1094,8 @@
     Speech.bind($("speech"), $("repeat"));
     if (simulated) $("sim-clear").addEventListener("click", () => send("/api/sim/clear", {}));
     bindSeats();
+    document.querySelector(".play-side").addEventListener("scroll", markMore, { passive: true });
+    window.addEventListener("resize", markMore);
     await Panel.ready;
     showSound();
     try {

@@ -337,7 +337,8 @@
       traits = (variantList.find((v) => v.id === doc.variant) || {}).traits || {};
       positions = found.positions;
       board = Board.build($("review-board"), geometry, { legend: { signals: { ...legend.signals } },
-        pieceLooks: traits.piece_looks, jokers: traits.has_jokers, clickable: false });
+        pieceLooks: traits.piece_looks, jokers: traits.has_jokers,
+        pieceWords: traits.piece_words, clickable: false });
     } catch (e) { /* the board stays empty; the words and charts still say it all */ }
     render();
     Panel.liveViews((view) => {

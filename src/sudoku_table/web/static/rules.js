@@ -12,7 +12,7 @@
     const traits = (list.find((v) => v.id === variant) || {}).traits || {};
     const board = Board.build(document.getElementById("rules-board"), geometry, {
       legend, pieceLooks: traits.piece_looks, jokers: traits.has_jokers,
-      pieceWord: traits.piece_word,
+      pieceWords: traits.piece_words,
     });
     Board.update(board, { game: { cells: {} }, table: { signals: {} } });
     document.body.dataset.rendered = "true";

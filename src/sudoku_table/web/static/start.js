@@ -290,6 +290,22 @@
     }
   }
 
+  // A player's own phone plays its seat: it says at once that new games are started on the
+  // shared panel (the table would refuse one from here), and offers to leave the seat to
+  // become the shared panel.
+  function seatNote(state) {
+    const kept = Panel.seat();
+    if (!kept) return false;
+    const name = ((state && state.table && state.table.names) || [])[kept.seat];
+    $("seat-note-text").textContent = name
+      ? t("This phone plays {player}'s seat. To use it as the shared panel, leave the seat first.", { player: name })
+      : t("This phone plays seat {n}. To use it as the shared panel, leave the seat first.", { n: kept.seat + 1 });
+    $("seat-note").hidden = false;
+    for (const id of ["running", "choose-title", "games", "setup-form"]) $(id).hidden = true;
+    document.body.dataset.rendered = "true";
+    return true;
+  }
+
   async function main() {
     let list, state, legend;
     $("setup-form").addEventListener("submit", start);
@@ -297,7 +313,13 @@
     $("deal").checked = localStorage.getItem(DEAL_KEY) === "true";
     $("deal").addEventListener("change", showDraws);
     $("propose-setup").addEventListener("click", () => loadSetup(Math.floor(Math.random() * 1e9)));
+    $("seat-note-leave").addEventListener("click", () => Panel.leaveSeat("/"));
     await Panel.ready;
+    if (seatNote(null)) {
+      // The player's name, once the table says it (a phone whose seat is gone hears why).
+      get("/api/state").then(seatNote, () => {});
+      return;
+    }
     try {
       [list, state, legend] = await Promise.all([get("/api/variants"), get("/api/state"),
                                                        get("/api/legend")]);
