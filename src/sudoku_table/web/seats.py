@@ -123,7 +123,13 @@ def _without_hand(table: dict[str, Any], variant: str, mover: int) -> dict[str, 
         table["hint"] = {"status": "private", "player": hint.get("player")}
     if table.get("in_hand") is None:
         return table
+    number = table["in_hand"]
     table["in_hand"] = None
+    said = table.get("say") or {}
+    if any(part.get("params", {}).get("number") == number for part in said.get("parts", [])):
+        # The announcement of the step that names the card ("the 4 fits nowhere: set it
+        # aside") goes to its own phone only, as the step does.
+        table["say"] = {"id": said.get("id"), "text": "", "parts": []}
     prompt = table.get("prompt")
     if prompt and prompt.get("kind") in ("place", "discard", "joker") and "square" not in prompt:
         table["prompt"] = None
@@ -136,10 +142,11 @@ def _without_hand(table: dict[str, Any], variant: str, mover: int) -> dict[str, 
 
 
 def _players() -> tuple[int, dict[str, str]]:
-    game = _panel().table.view().get("game")
+    view = _panel().table.view()
+    game = view.get("game")
     if game is None:
         raise ApiError(N_("no game is running: choose a game first"), 409)
-    return int(game.get("players") or 0), _panel().table.view()["table"].get("computers", {})
+    return int(game.get("players") or 0), view["table"].get("computers", {})
 
 
 def _check_seat(seat: int) -> None:
