@@ -80,7 +80,7 @@ def open_panel(
     hardware = open_hardware(config.hardware, simulate=True if sim else None)
     try:
         table = Table(display=hardware.display, journal=data_dir / JOURNAL_NAME,
-                      computer=config.computer)
+                      computer=config.computer, network=config.network)
     except BaseException:
         hardware.close()
         raise

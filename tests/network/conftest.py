@@ -3,6 +3,7 @@ test``), started and stopped (and restarted) like the real one."""
 
 from __future__ import annotations
 
+import getpass
 import shutil
 import socket
 import subprocess
@@ -29,6 +30,7 @@ class Mosquitto:
         self.folder = folder
         self.config = folder / "mosquitto.conf"
         self.config.write_text(
+            f"user {getpass.getuser()}\n"
             f"listener {self.port} 127.0.0.1\nallow_anonymous true\npersistence true\n"
             f"persistence_location {folder}/\nlog_dest file {folder}/mosquitto.log\n")
         self.process: subprocess.Popen[bytes] | None = None

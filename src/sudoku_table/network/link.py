@@ -23,6 +23,10 @@ log = logging.getLogger(__name__)
 
 Handler = Callable[[str, bytes], None]
 
+KEEPALIVE = 5
+"""Seconds between pings: the broker tells the other tables that this one went away without
+a word (its last will) after about one and a half times this."""
+
 
 class BadBroker(ValueError):
     """A broker address the table cannot use."""
@@ -58,16 +62,17 @@ class Link:
     ``handler(topic, payload)`` on paho's thread."""
 
     def __init__(self, broker: Broker, client_id: str, handler: Handler,
-                 clock: Callable[[], float] = time.monotonic) -> None:
+                 clock: Callable[[], float] = time.monotonic, clean: bool = False) -> None:
         self._broker = broker
         self._handler = handler
         self._clock = clock
         self._topics: set[str] = set()
+        self._connected_hooks: list[Callable[[], None]] = []
         self._lock = threading.Lock()
         self.connected = threading.Event()
         self.offline_since: float | None = clock()
         client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id=client_id,
-                             clean_session=False, protocol=mqtt.MQTTv311)
+                             clean_session=clean, protocol=mqtt.MQTTv311)
         if broker.username is not None:
             client.username_pw_set(broker.username, broker.password)
         if broker.tls:
@@ -80,12 +85,21 @@ class Link:
 
     def start(self) -> None:
         """Connect in the background (and again whenever the broker goes away)."""
-        self._client.connect_async(self._broker.host, self._broker.port, keepalive=10)
+        self._client.connect_async(self._broker.host, self._broker.port, keepalive=KEEPALIVE)
         self._client.loop_start()
 
     def stop(self) -> None:
         self._client.disconnect()
         self._client.loop_stop()
+
+    def will(self, topic: str, payload: bytes) -> None:
+        """What the broker publishes (retained) when this table goes away without a word;
+        set before ``start``."""
+        self._client.will_set(topic, payload, qos=1, retain=True)
+
+    def on_connected(self, hook: Callable[[], None]) -> None:
+        """Call ``hook`` (on paho's thread) after every connect, once subscribed again."""
+        self._connected_hooks.append(hook)
 
     def subscribe(self, topic: str) -> None:
         with self._lock:
@@ -114,6 +128,11 @@ class Link:
             client.subscribe(topic, qos=1)
         self.offline_since = None
         self.connected.set()
+        for hook in list(self._connected_hooks):
+            try:
+                hook()
+            except Exception:  # a hook's failure never stops the link
+                log.exception("after connecting")
 
     def _on_disconnect(self, _client: mqtt.Client, _userdata: object, _flags: object,
                        reason: object, _properties: object = None) -> None:

@@ -140,4 +140,5 @@ class Proposals:
 
     def taken(self, proposal: dict[str, Any]) -> None:
         """The host applied ``proposal``: its counter may not come again."""
-        self.seen[proposal["seat"]] = proposal["n"]
+        seat, counter = proposal["seat"], proposal["n"]
+        self.seen[seat] = max(counter, self.seen.get(seat, 0))
