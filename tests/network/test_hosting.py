@@ -8,7 +8,7 @@ import random
 import pytest
 
 from sudoku_table.network.codes import SeatKeys
-from sudoku_table.network.hosting import Diverged, GameLine, Guest, Host
+from sudoku_table.network.hosting import Declined, Diverged, GameLine, Guest, Host
 from sudoku_table.network.sealing import HostKey, Refused, mac
 from sudoku_table.rules.errors import RulesError
 from sudoku_table.rules.game import variant_class
@@ -34,6 +34,7 @@ def test_a_game_played_at_two_tables_is_the_same_game_at_every_moment() -> None:
         if host.line.game.actor(state, action) == 1:
             counter += 1
             entry = host.propose(mac(seat.proposing, {"seat": 1, "n": counter,
+                                                      "at": len(host.line.actions),
                                                       "action": action.to_json()}))
         else:
             entry = host.act(action)
@@ -67,19 +68,21 @@ def test_late_duplicated_and_reordered_entries_change_nothing() -> None:
     assert guest.line.hash() == host.line.hash()
 
 
-def test_a_proposal_not_from_the_seats_table_or_replayed_or_out_of_turn_is_refused() -> None:
+def _proposal(seat: SeatKeys, n: int, at: int, **body: object) -> dict[str, object]:
+    return mac(seat.proposing, {"seat": seat.seat, "n": n, "at": at, **body})
+
+
+def test_a_proposal_not_from_the_seats_table_or_replayed_is_refused_and_changes_nothing() -> None:
     host, _guest, seat = _tables()
     first = next(iter(host.line.game.legal_actions(host.line.state)))
-    with pytest.raises(Refused, match="not the one to act"):  # seat 0 is to move
-        host.propose(mac(seat.proposing, {"seat": 1, "n": 1, "action": first.to_json()}))
     host.act(first)
     second = next(iter(host.line.game.legal_actions(host.line.state)))
     with pytest.raises(Refused, match="another table"):
         host.act(second)  # seat 1's turn: its action comes from its own table
-    stranger = SeatKeys.new(1)
+    stranger = SeatKeys(1, b"x" * 16)
     with pytest.raises(Refused, match="not from the table"):
-        host.propose(mac(stranger.proposing, {"seat": 1, "n": 1, "action": second.to_json()}))
-    proposal = mac(seat.proposing, {"seat": 1, "n": 1, "action": second.to_json()})
+        host.propose(_proposal(stranger, 1, 1, action=second.to_json()))
+    proposal = _proposal(seat, 1, 1, action=second.to_json())
     host.propose(proposal)
     before = list(host.entries)
     with pytest.raises(Refused):
@@ -87,16 +90,42 @@ def test_a_proposal_not_from_the_seats_table_or_replayed_or_out_of_turn_is_refus
     assert host.entries == before
 
 
-def test_an_illegal_proposal_changes_nothing_and_keeps_its_counter() -> None:
-    host, _guest, seat = _tables()
+@pytest.mark.parametrize("why", ["out of turn", "illegal", "late", "not its own undo"])
+def test_a_seats_proposal_that_does_not_count_is_answered_and_changes_nothing(why: str) -> None:
+    host, guest, seat = _tables()
+    legal = next(iter(host.line.game.legal_actions(host.line.state)))
+    if why == "out of turn":  # seat 0 is to move
+        proposal = _proposal(seat, 1, 0, action=legal.to_json())
+    else:
+        host.act(legal)
+        taken = next(iter(host.line.state.board))
+        proposal = {"illegal": _proposal(seat, 1, 1, action={"type": "place", "cell": taken,
+                                                              "number": 1}),
+                    "late": _proposal(seat, 1, 0, action=legal.to_json()),
+                    "not its own undo": _proposal(seat, 1, 1, undo=True)}[why]
+    state = host.line.state
+    with pytest.raises(Declined) as declined:
+        host.propose(proposal)
+    assert host.line.state is state
+    answer = host.refuse(declined.value)
+    assert answer["kind"] == "refused" and answer["by"] == {"seat": 1, "n": 1}
+    for entry in host.entries:
+        guest.receive(entry)
+    assert guest.line.hash() == host.line.hash()
+    with pytest.raises(Refused):
+        host.propose(proposal)  # answered once: the same counter may not come again
+
+
+def test_a_seat_takes_back_its_own_last_action_through_the_host() -> None:
+    host, guest, seat = _tables()
     host.act(next(iter(host.line.game.legal_actions(host.line.state))))
-    taken = next(iter(host.line.state.board))
-    bad = {"type": "place", "cell": taken, "number": 1}
-    with pytest.raises((RulesError, Refused)):
-        host.propose(mac(seat.proposing, {"seat": 1, "n": 1, "action": bad}))
-    good = next(iter(host.line.game.legal_actions(host.line.state)))
-    host.propose(mac(seat.proposing, {"seat": 1, "n": 1, "action": good.to_json()}))
-    assert len(host.entries) == 2
+    own = next(iter(host.line.game.legal_actions(host.line.state)))
+    host.propose(_proposal(seat, 1, 1, action=own.to_json()))
+    entry = host.propose(_proposal(seat, 2, 2, undo=True))
+    assert entry["kind"] == "undo" and len(host.line.actions) == 1
+    for entry in host.entries:
+        guest.receive(entry)
+    assert guest.line.actions == host.line.actions
 
 
 def test_an_entry_not_signed_by_the_host_or_leading_elsewhere_is_caught() -> None:

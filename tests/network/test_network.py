@@ -160,6 +160,7 @@ def test_two_tables_play_one_game_through_a_real_broker_that_restarts(
 
     from sudoku_table.network.endpoints import GuestEnd, HostEnd
     from sudoku_table.network.hosting import GameLine, Guest, Host
+    from sudoku_table.network.store import LogFile
     from sudoku_table.rules.game import variant_class
 
     keys, seat = GameKeys.new(), SeatKeys.new(1)
@@ -170,8 +171,10 @@ def test_two_tables_play_one_game_through_a_real_broker_that_restarts(
     ends: dict[str, Any] = {}
     host_link = Link(broker, "host-table", lambda t, p: ends["host"].handle(t, p))
     guest_link = Link(broker, "guest-table", lambda t, p: ends["guest"].handle(t, p))
-    ends["host"] = HostEnd(host_link, keys, host)
-    ends["guest"] = GuestEnd(guest_link, keys, seat, guest)
+    ends["host"] = HostEnd(host_link, keys, host, LogFile(None), table="host", name="Anna",
+                           seats=[0], hello={})
+    ends["guest"] = GuestEnd(guest_link, keys, seat, guest, LogFile(None), table="guest",
+                             name="Ben", seats=[1])
     for link in (host_link, guest_link):
         link.start()
         assert link.connected.wait(10)
@@ -187,7 +190,7 @@ def test_two_tables_play_one_game_through_a_real_broker_that_restarts(
             state = host.line.state
             action = rng.choice(list(game.legal_actions(state)))
             if game.actor(state, action) == 1:
-                ends["guest"].propose(action)
+                ends["guest"].propose(action, len(host.line.actions))
             else:
                 ends["host"].act(action)
             assert _wait(lambda n=turn + 1: len(host.line.actions) == n
