@@ -10,7 +10,6 @@ import pytest
 from sudoku_table.network.codes import SeatKeys
 from sudoku_table.network.hosting import Declined, Diverged, GameLine, Guest, Host
 from sudoku_table.network.sealing import HostKey, Refused, mac
-from sudoku_table.rules.errors import RulesError
 from sudoku_table.rules.game import variant_class
 
 

@@ -176,3 +176,63 @@ def test_a_join_code_is_checked_and_a_silent_host_is_told(tmp_path: Path,
     finally:
         table.close()
         lone.close()
+
+
+def test_a_take_back_at_either_table_is_taken_back_at_both(tmp_path: Path,
+                                                          mosquitto: Mosquitto) -> None:
+    host, hc, guest, gc = host_and_guest(tmp_path, mosquitto, "classic-sudoku")
+    rng = random.Random(3)
+    try:
+        play(host, hc, guest, gc, rng, 2)  # Anna's action, then Ben's (carried out at both)
+        assert until(lambda: len(actions(guest)) == len(actions(host)) == 2)
+        # Ben takes back his own last action at his table: the host takes it back too, and
+        # Anna's table says what to put right on its board.
+        guest.input({"type": "undo", "confirm": True})
+        assert until(lambda: len(actions(host)) == 1)
+        assert host.view()["table"]["next"]["code"] == "undo_on_board"
+        assert actions(guest) == actions(host)
+        # Anna takes back her own action at the host: Ben's table follows.
+        square = host.view()["table"]["next"]["params"]["take_away"][0]
+        hc.now += 0.1
+        from sudoku_table.firmware.ports import SensorEvent
+        host.sensors.handle_sensor(SensorEvent(square, False, hc.now))
+        host.input({"type": "undo", "confirm": True})
+        assert until(lambda: actions(guest) == [] and actions(host) == [])
+        assert guest.view()["table"]["next"]["code"] in ("undo_on_board", "put_right")
+    finally:
+        host.close()
+        guest.close()
+
+
+def test_two_people_here_one_at_another_table_and_the_computer(tmp_path: Path,
+                                                               mosquitto: Mosquitto) -> None:
+    """Mixed tables: seats 0 and 2 at the host, seat 1 at Ben's, the host's computer in seat
+    3; the computer's actions arrive at Ben's table as any other remote action."""
+    host, host_clock = a_table(tmp_path / "anna", "Anna's table", mosquitto.url)
+    view = host.new_game("classic-sudoku", players=4, remote=[1], computers={3: "easy"})
+    guest, guest_clock = a_table(tmp_path / "ben", "Ben's table", mosquitto.url)
+    guest.join(view["table"]["join"]["codes"][0]["code"])
+    try:
+        assert until(lambda: connected(host) and connected(guest))
+        kinds = [s["kind"] for s in guest.view()["table"]["seats"]]
+        assert kinds == ["remote", "here", "remote", "computer"]
+        rng = random.Random(9)
+        goal = 10
+        while len(actions(host)) < goal:
+            host.thinking.wait_for_computer(30.0)
+            view = host.view()
+            if view["table"]["next"]["code"] == "computer_hand":  # its card turned over
+                host.input({"type": "hand",
+                            "number": rng.choice(view["table"]["prompt"]["choices"])})
+                continue
+            plan = view["table"]["plan"]
+            if view["table"]["next"]["code"].startswith("computer_") and plan:
+                carry_out(host, host_clock, action_from_json(plan))
+                continue
+            assert until(lambda: step(host, host_clock, rng) or step(guest, guest_clock, rng)
+                         or host.view()["table"]["next"]["code"].startswith("computer_"),
+                         20.0)
+        assert until(lambda: actions(guest) == actions(host))
+    finally:
+        host.close()
+        guest.close()
