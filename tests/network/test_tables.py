@@ -236,3 +236,19 @@ def test_two_people_here_one_at_another_table_and_the_computer(tmp_path: Path,
     finally:
         host.close()
         guest.close()
+
+
+def test_a_host_that_starts_another_game_tells_the_guest(tmp_path: Path,
+                                                         mosquitto: Mosquitto) -> None:
+    host, hc, guest, gc = host_and_guest(tmp_path, mosquitto, "vierer-dominari")
+    try:
+        play(host, hc, guest, gc, random.Random(2), 2)
+        kept = actions(guest)
+        host.new_game("vierer-dominari", replace=True)
+        assert "network" in host.view()["table"] and "seats" not in host.view()["table"]
+        view = until(lambda: guest.view()["table"]["network"]["closed"] and guest.view())
+        assert "Anna's table left the game" in view["table"]["message"]
+        assert actions(guest) == kept
+    finally:
+        host.close()
+        guest.close()

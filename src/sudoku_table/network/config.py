@@ -23,6 +23,12 @@ class NetworkConfig(Section):
     name: Annotated[str, Strict(), Field(min_length=1, max_length=40),
                     Says("must be a name of 1 to 40 characters", always=True)] = "Sudoku Table"
     """This table's name as the other tables show it ("Ben's table")."""
+    club: Annotated[str, Strict(), Field(max_length=200),
+                    Says("must be the club's secret words (up to 200 characters)",
+                         always=True)] = ""
+    """A club's secret words, the same at every table of the club (empty: none). With a club,
+    every game this table hosts is announced to the club's page on the broker (sealed with
+    the club's key), where it can be watched live, and stays listed with its record after."""
 
     @field_validator("broker", mode="after")
     @classmethod

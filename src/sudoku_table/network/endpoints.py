@@ -157,6 +157,13 @@ class HostEnd(_End):
         with self._lock:
             return list(self.host.line.actions)
 
+    def leave(self) -> None:
+        """The host starts another game: the log's last entry says so to every table."""
+        with self._lock:
+            if not self.host.entries or self.host.entries[-1].get("kind") != "closed":
+                self._keep_and_send(self.host.close())
+        super().leave()
+
     def handle(self, topic: str, payload: bytes) -> None:
         """paho's thread: a proposal, a catch-up request, or a table's presence."""
         if self._presence(topic, payload):
@@ -197,6 +204,8 @@ class GuestEnd(_End):
         self.declined: list[str] = []
         """Why the host refused this table's proposals (read and cleared by the table)."""
         self.diverged: Diverged | None = None
+        self.closed = False
+        """The host left the game (it started another)."""
         link.subscribe(self._topics["log"])
         link.on_connected(self.catch_up)
 
@@ -257,6 +266,8 @@ class GuestEnd(_End):
             self.catch_up()
 
     def _answered(self, entry: dict[str, Any]) -> None:
+        if entry.get("kind") == "closed":
+            self.closed = True
         by = entry.get("by")
         if not isinstance(by, dict) or by.get("seat") != self._seat.seat:
             return

@@ -10,8 +10,9 @@ is a ``Diverged`` the panel names, never passed over.
 
 Every entry is ``{"seq", "kind", "data", "hash"}`` (signed), ``kind`` one of ``action``,
 ``undo`` (the last action taken back: decided at the host, or asked for by the seat that made
-it) and ``refused`` (a seat's proposal that does not count, with why, so that its table takes
-its act back; it changes nothing in the game). An entry made from a proposal names it in
+it), ``closed`` (the host left the game: it started another) and ``refused`` (a seat's
+proposal that does not count, with why, so that its table takes its act back; it changes
+nothing in the game). An entry made from a proposal names it in
 ``by`` (``{"seat", "n"}``), so the proposing table knows its answer.
 A proposal names the number of actions it was made after (``at``): one made before the game
 moved on (a late duplicate, or a race with another table) is refused, never applied twice.
@@ -54,7 +55,7 @@ class GameLine:
 
     def apply(self, kind: str, data: Any) -> None:
         """Apply one entry's content (``RulesError`` when the rules refuse it)."""
-        if kind == "refused":
+        if kind in ("refused", "closed"):
             return
         if kind == "undo":
             if not self.actions:
@@ -142,6 +143,10 @@ class Host:
     def undo(self) -> dict[str, Any]:
         """Take back the last action (decided at the host, as the players agreed)."""
         return self._append("undo", None)
+
+    def close(self) -> dict[str, Any]:
+        """The host leaves the game (it starts another): the last entry."""
+        return self._append("closed", None)
 
     def since(self, seq: int) -> list[dict[str, Any]]:
         """The entries from ``seq`` on, for a guest catching up."""

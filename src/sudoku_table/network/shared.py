@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import secrets
 import threading
+import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -18,6 +19,7 @@ from typing import Any
 from sudoku_table.rules.actions import Action
 from sudoku_table.rules.game import Game
 
+from .club import Club
 from .codes import GameKeys, JoinCode, SeatKeys, WatchCode, read_code
 from .endpoints import Changed, GuestEnd, HostEnd, topics
 from .hosting import GameLine, Guest, Host
@@ -137,11 +139,21 @@ class SharedGame:
                 "connected": offline is None,
                 "offline": None if offline is None else round(offline, 1)}
 
+    @property
+    def host_name(self) -> str:
+        """The name of the host's table."""
+        return self._host_name
+
+    @property
+    def closed(self) -> bool:
+        """The host left the game (a guest's view; the host's own ``closed`` is its leaving)."""
+        return isinstance(self.end, GuestEnd) and self.end.closed
+
     def network_view(self) -> dict[str, Any]:
         connected = self.link.connected.is_set()
         return {"role": self.role, "connected": connected,
                 "offline": None if connected else round(self.link.offline_seconds(), 1),
-                "diverged": self.diverged}
+                "diverged": self.diverged, "awaiting": self.awaiting, "closed": self.closed}
 
     def join_view(self) -> dict[str, Any] | None:
         """The host's codes for the other tables (None at a guest)."""
@@ -176,7 +188,8 @@ def new_host(name: str, start: Start, remote: list[int]) -> dict[str, Any]:
     return {"role": "host", "read": GameKeys.new().read.hex(),
             "seats": {str(s): SeatKeys.new(s).secret.hex() for s in remote},
             "host_key": HostKey().private_bytes().hex(), "table": secrets.token_hex(6),
-            "name": name, "start": start.to_json()}
+            "name": name, "start": start.to_json(),
+            "started": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())}
 
 
 def new_guest(name: str, join: JoinCode, hello: dict[str, Any]) -> dict[str, Any]:
@@ -195,16 +208,17 @@ def new_guest(name: str, join: JoinCode, hello: dict[str, Any]) -> dict[str, Any
 
 
 def open_shared(broker: Broker, saved: dict[str, Any], game: Game, folder: Path | None,
-                on_change: Changed | None = None) -> SharedGame:
+                on_change: Changed | None = None, club: str = "") -> SharedGame:
     """The shared game ``saved`` describes (a new one, or again after a restart), connecting
-    in the background; ``game`` is its game as this table plays it."""
+    in the background; ``game`` is its game as this table plays it; a host in a ``club``
+    announces it there."""
     if saved.get("role") == "host":
-        return _host(broker, saved, game, folder, on_change)
+        return _host(broker, saved, game, folder, on_change, club)
     return _guest(broker, saved, game, folder, on_change)
 
 
 def _host(broker: Broker, saved: dict[str, Any], game: Game, folder: Path | None,
-          on_change: Changed | None) -> SharedGame:
+          on_change: Changed | None, club: str) -> SharedGame:
     start = Start.from_json(saved["start"])
     keys = GameKeys(bytes.fromhex(saved["read"]))
     seat_keys = {int(s): SeatKeys(int(s), bytes.fromhex(k)).proposing
@@ -223,6 +237,9 @@ def _host(broker: Broker, saved: dict[str, Any], game: Game, folder: Path | None
     seats = {s: (REMOTE if s in seat_keys else COMPUTER if str(s) in start.computers else HERE)
              for s in range(start.players)}
     shared = SharedGame("host", end, link, saved, seats, saved["table"], saved["name"])
+    if club:
+        Club(club).announce(link, keys, {"variant": start.variant, "names": start.names,
+                                         "host": saved["name"], "started": saved.get("started")})
     link.start()
     return shared
 

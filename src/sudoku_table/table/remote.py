@@ -64,14 +64,16 @@ class Remote:
     ``table``."""
 
     def __init__(self, table: Table, current: Current, keeper: Keeper, *,
-                 broker: Broker | None, name: str, resolve: Resolver) -> None:
+                 broker: Broker | None, name: str, resolve: Resolver, club: str = "") -> None:
         self._table = table
         self._current = current
         self._keeper = keeper
         self._broker, self.name, self._resolve = broker, name, resolve
+        self._club = club
         self.shared: SharedGame | None = None
         self._companion: Companion | None = None
         self._mirror: list[Action] = []
+        self._told_closed = False
         self._stop = threading.Event()
 
     # --- the game shared -----------------------------------------------------------------
@@ -89,9 +91,11 @@ class Remote:
 
     def hosted(self, session: Session, companion: Companion, remote: Sequence[Any]) -> Session:
         """``session`` (as opened) with ``remote`` seats played at other tables: checked, and
-        with the secrets the journal keeps (``InputError`` naming what is wrong)."""
-        if not remote:
+        with the secrets the journal keeps (``InputError`` naming what is wrong). In a club,
+        every game is hosted on the broker (with or without remote seats), to be watched."""
+        if not remote and not (self._club and self._broker is not None):
             return session
+        remote = remote or []
         self._need_broker()
         players = companion.game.players
         if not isinstance(remote, list) or not all(
@@ -144,13 +148,15 @@ class Remote:
             return
         game = self._resolve(session.variant)(session.players, session.options)
         folder = self._keeper.beside(".network")
-        shared = open_shared(self._broker, dict(network), game, folder, self.changed)
+        shared = open_shared(self._broker, dict(network), game, folder, self.changed,
+                             self._club)
         self.attach_locked(shared, companion)
 
     def attach_locked(self, shared: SharedGame, companion: Companion) -> None:
         """``companion``'s game is shared as ``shared`` from now on."""
         self.detach_locked()
         self.shared, self._companion = shared, companion
+        self._told_closed = False
         self._mirror = list(companion.actions[:_common(companion.actions, shared.actions())])
         self._names_locked()
         self._stop = threading.Event()
@@ -221,6 +227,9 @@ class Remote:
     def _follow_locked(self, shared: SharedGame, c: Companion) -> None:
         for reason in shared.take_declined():
             c.say("remote_declined", reason=reason)
+        if shared.closed and not self._told_closed:
+            self._told_closed = True
+            c.say("remote_closed", table=shared.host_name or ANOTHER_TABLE)
         if shared.awaiting:
             return
         for _ in range(200):
@@ -276,7 +285,8 @@ class Remote:
         shared = self.shared
         part: dict[str, Any] = {"network": {"ready": self.ready, "name": self.name, "role": None,
                                             "connected": False, "offline": None,
-                                            "diverged": None}}
+                                            "diverged": None, "awaiting": False,
+                                            "closed": False}}
         if shared is not None:
             part["network"].update(shared.network_view())
             part["seats"] = self.seats_view(self.name)

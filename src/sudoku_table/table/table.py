@@ -112,7 +112,7 @@ class Table:
         self.thinking = Thinking(self, self._computer, self._current, self._keeper)
         network = network or NetworkConfig()
         self.remote = Remote(self, self._current, self._keeper, broker=network.parsed(),
-                             name=network.name, resolve=resolve)
+                             name=network.name, resolve=resolve, club=network.club)
         self.ticker = Ticker(self, self._current, self._keeper, clock)
         self.starting = Starting(self, self._current, self._keeper, resolve=resolve,
                                  settle=settle)

@@ -32,6 +32,8 @@ MESSAGES: Mapping[str, str] = {
     "taken_back_on_board": N_("{action}: taken back on the board"),
     "remote_declined": N_("the host table did not count this table's last action: "
                           "{reason}"),
+    "remote_closed": N_("{table} left the game to start another: this table keeps it as it "
+                        "stands"),
     "remote_failed": N_("the game with the other table stopped following: {detail}"),
     "colour_changed": N_("{action}: colour changed"),
     "redone": N_("{action}: put back"),
