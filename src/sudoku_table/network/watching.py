@@ -20,7 +20,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from sudoku_table.rules.game import Game
+from sudoku_table.rules.game import Game, variant_class
 
 from .club import Club
 from .codes import GameKeys, read_code
@@ -33,6 +33,11 @@ from .shared import Start
 log = logging.getLogger(__name__)
 
 Resolve = Callable[[Start], Game]
+
+
+def resolve_start(start: Start) -> Game:
+    """The game a hello starts (the rules' own variants)."""
+    return variant_class(start.variant)(start.players, start.options)
 
 
 class Watcher:
@@ -144,53 +149,94 @@ def watch_keys(code: str) -> GameKeys:
     return read_code(code).game
 
 
-class ClubFollower:
-    """Every game announced in a club, each followed by a ``Watcher`` over one link."""
+class Following:
+    """The games this panel looks on, over one link: each watched by its code (``watch``),
+    and, with a ``club``, every game announced there. ``version`` grows with every change;
+    ``wait`` blocks until it does (a page's long poll)."""
 
-    def __init__(self, broker: Broker, club: Club, resolve: Resolve,
-                 on_change: Callable[[], None] | None = None) -> None:
+    LIMIT = 64
+    """The most games followed at once (the oldest finished one makes room)."""
+
+    def __init__(self, broker: Broker, resolve: Resolve = resolve_start,
+                 club: Club | None = None) -> None:
         self.club = club
         self._resolve = resolve
-        self._on_change = on_change
-        self._lock = threading.Lock()
+        self._cond = threading.Condition()
+        self.version = 0
         self.games: dict[str, tuple[dict[str, Any], Watcher]] = {}
-        self.link = Link(broker, f"sudoku-table-club-{secrets.token_hex(4)}", self._handle,
+        self.link = Link(broker, f"sudoku-table-look-{secrets.token_hex(4)}", self._handle,
                          clean=True)
-        self.link.subscribe(f"{club.topic}/+")
+        if club is not None:
+            self.link.subscribe(f"{club.topic}/+")
         self.link.start()
 
+    def _changed(self) -> None:
+        with self._cond:
+            self.version += 1
+            self._cond.notify_all()
+
+    def wait(self, version: int, timeout: float) -> int:
+        """The version once it differs from ``version`` (or after ``timeout`` seconds)."""
+        with self._cond:
+            self._cond.wait_for(lambda: self.version != version, timeout=timeout)
+            return self.version
+
     def _handle(self, topic: str, payload: bytes) -> None:
-        if topic.startswith(self.club.topic + "/"):
+        if self.club is not None and topic.startswith(self.club.topic + "/"):
             self._announced(topic, payload)
             return
         game = topic[len(ROOT) + 1:].split("/", 1)[0]
-        with self._lock:
+        with self._cond:
             found = self.games.get(game)
         if found is not None:
             found[1].handle(topic, payload)
 
     def _announced(self, topic: str, payload: bytes) -> None:
+        assert self.club is not None
         try:
             info = unseal(self.club.key, topic, payload)
             keys = watch_keys(str(info.get("watch", "")))
         except (Refused, ValueError, AttributeError):
             return
-        with self._lock:
+        self._follow(keys, {k: v for k, v in info.items() if k != "watch"}, club=True)
+
+    def watch(self, code: str) -> str:
+        """Look on at the game of a watch (or join) ``code``: its id (``BadCode`` for a
+        mistyped code)."""
+        return self._follow(watch_keys(code), {}, club=False)
+
+    def _follow(self, keys: GameKeys, info: dict[str, Any], club: bool) -> str:
+        with self._cond:
             if keys.game in self.games:
-                return
-            watcher = Watcher(keys, self._resolve, self._on_change)
-            self.games[keys.game] = ({**info, "since": time.time()}, watcher)
+                return keys.game
+            if len(self.games) >= self.LIMIT:
+                self._make_room()
+            watcher = Watcher(keys, self._resolve, self._changed)
+            self.games[keys.game] = ({**info, "club": club, "since": time.time()}, watcher)
         watcher.attach(self.link)
         if self.link.connected.is_set():
             watcher.catch_up()
+        self._changed()
+        return keys.game
 
-    def view(self) -> list[dict[str, Any]]:
+    def _make_room(self) -> None:
+        done = [g for g, (_info, w) in self.games.items()
+                if w.closed or w.view().get("document", {}).get("over")]
+        oldest = min(done or list(self.games), key=lambda g: self.games[g][0]["since"])
+        self.games.pop(oldest)
+
+    def game(self, game: str) -> dict[str, Any] | None:
+        """One followed game's view (None: not followed)."""
+        with self._cond:
+            found = self.games.get(game)
+        return None if found is None else {**found[1].view(), "announced": found[0]}
+
+    def club_games(self) -> list[dict[str, Any]]:
         """Every game of the club: live ones first, then finished, newest first."""
-        with self._lock:
-            games = list(self.games.values())
-        shown = [{**watcher.view(), "announced": {k: v for k, v in info.items() if k != "watch"}}
-                 for info, watcher in games]
-        shown.sort(key=lambda g: (bool(g.get("document", {}).get("over")) or g.get("closed", False),
+        with self._cond:
+            games = [(info, w) for info, w in self.games.values() if info.get("club")]
+        shown = [{**watcher.view(), "announced": info} for info, watcher in games]
+        shown.sort(key=lambda g: (bool(g.get("document", {}).get("over") or g.get("closed")),
                                   -float(g["announced"].get("since", 0))))
         return shown
 
