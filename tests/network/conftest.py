@@ -41,7 +41,8 @@ class Mosquitto:
 
     def start(self) -> None:
         assert Path(MOSQUITTO).exists(), "Debian's mosquitto is needed: apt-get install mosquitto"
-        self.process = subprocess.Popen([MOSQUITTO, "-c", str(self.config)])
+        with (self.folder / "mosquitto.err").open("ab") as err:  # its warnings, kept aside
+            self.process = subprocess.Popen([MOSQUITTO, "-c", str(self.config)], stderr=err)
         deadline = time.monotonic() + 10
         while time.monotonic() < deadline:
             try:
@@ -54,6 +55,13 @@ class Mosquitto:
     def stop(self) -> None:
         if self.process is not None:
             self.process.terminate()
+            self.process.wait(10)
+            self.process = None
+
+    def kill(self) -> None:
+        """Gone at once, as at a power cut: nothing saved since its last save (SIGKILL)."""
+        if self.process is not None:
+            self.process.kill()
             self.process.wait(10)
             self.process = None
 
