@@ -23,16 +23,18 @@ def _free_port() -> int:
 
 
 class Mosquitto:
-    """A broker on 127.0.0.1 that a test may stop and start again (its data kept)."""
+    """A broker on 127.0.0.1 that a test may stop and start again (its data kept);
+    ``nodelay``: it sends each message at once (``set_tcp_nodelay``, off by default)."""
 
-    def __init__(self, folder: Path) -> None:
+    def __init__(self, folder: Path, nodelay: bool = False) -> None:
         self.port = _free_port()
         self.folder = folder
         self.config = folder / "mosquitto.conf"
         self.config.write_text(
             f"user {getpass.getuser()}\n"
             f"listener {self.port} 127.0.0.1\nallow_anonymous true\npersistence true\n"
-            f"persistence_location {folder}/\nlog_dest file {folder}/mosquitto.log\n")
+            f"persistence_location {folder}/\nlog_dest file {folder}/mosquitto.log\n"
+            + ("set_tcp_nodelay true\n" if nodelay else ""))
         self.process: subprocess.Popen[bytes] | None = None
 
     @property

@@ -172,12 +172,19 @@ class Remote:
             shared.close(leaving)
 
     def changed(self) -> None:
-        """paho's thread: the log or a table's presence changed."""
-        table = self._table
-        with table.lock:
+        """paho's thread: the log or a table's presence changed. While the game is let go
+        (``detach_locked``, under the lock, waits for this very thread to end), this gives up
+        waiting for the lock instead of hanging the table for good."""
+        table, stop = self._table, self._stop
+        while not table.lock.acquire(timeout=0.05):
+            if stop.is_set() or table.closed:
+                return
+        try:
             if self.shared is None or table.closed:
                 return
             table.bump_locked()
+        finally:
+            table.lock.release()
         table.show()
 
     def _watch(self, stop: threading.Event) -> None:
