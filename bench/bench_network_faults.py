@@ -24,7 +24,8 @@ Play goes on after every fault. A game ends when it is over or when play stands 
 - **journals that differ**: games whose two tables end with different ``record()["actions"]``.
 
 Proposals the host refused (its log's ``refused`` entries, each told at the guest) are shown
-too. A stalled game names its last fault and both tables' next step.
+too. A stalled game names its last fault and both tables' next step; a game that hangs for
+10 minutes ends the bench with every thread's stack.
 
     .venv/bin/python bench/bench_network_faults.py [--faults 100] [--variant classic-sudoku]
         [--seed 1] [--quick]
@@ -35,6 +36,7 @@ Goal: 0 actions lost, 0 journals that differ. Exits non-zero otherwise.
 from __future__ import annotations
 
 import argparse
+import faulthandler
 import logging
 import random
 import shutil
@@ -47,10 +49,12 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from sudoku_table.rules.actions import action_from_json  # noqa: E402
 from sudoku_table.table import Table  # noqa: E402
 from tests.network.conftest import Mosquitto  # noqa: E402
 from tests.network.test_tables import a_table, actions, connected, step, until  # noqa: E402
 from tests.table.helpers import Clock  # noqa: E402
+from tests.table.test_computer import carry_out, turn_over  # noqa: E402
 
 KINDS = ("broker killed", "power cut at the host", "power cut at the guest",
          "link dropped at the host", "link dropped at the guest")
@@ -68,6 +72,16 @@ def cut(table: Table) -> None:
             pass  # already gone
 
 
+def carry_plan(table: Table, clock: Clock) -> bool:
+    """A person at ``table`` carries out the other table's action the lights show, if any."""
+    view = turn_over(table, clock, table.view())
+    plan = view["table"]["plan"]
+    if not view["table"]["next"]["code"].startswith("remote_") or plan is None:
+        return False
+    carry_out(table, clock, action_from_json(plan))
+    return True
+
+
 class Pair:
     """One game between a host and a guest table, each opened again after a power cut."""
 
@@ -80,6 +94,7 @@ class Pair:
         self.tables: dict[str, tuple[Table, Clock]] = {"host": (host, host_clock),
                                                        "guest": (guest, guest_clock)}
         self.seen: set[tuple[int, str]] = set()
+        self.trail: list[str] = []
         if not until(lambda: connected(host) and connected(guest), 30.0):
             raise RuntimeError("the tables did not connect")
 
@@ -93,8 +108,9 @@ class Pair:
     def over(self) -> bool:
         return bool(self.table("host").view()["game"]["over"])
 
-    def observe(self) -> None:
-        """Note every action either table has counted."""
+    def observe(self, what: str = "") -> None:
+        """Note every action either table has counted (and what just happened)."""
+        self.trail.append(f"{what} {self.counts()}".strip())
         for role in self.tables:
             for i, action in enumerate(actions(self.table(role))):
                 self.seen.add((i, repr(sorted(action.items()))))
@@ -119,10 +135,25 @@ class Pair:
             cut(self.table(kind.rsplit(" ", 1)[1]))
 
     def settle(self) -> bool:
-        """Both tables connected and with the same actions (within 30 s)."""
-        return bool(until(lambda: connected(self.table("host")) and connected(self.table("guest"))
-                          and actions(self.table("host")) == actions(self.table("guest")),
-                          30.0))
+        """Both tables connected and with the same actions (within 30 s), a person at each
+        carrying out what arrives from the other."""
+        def agreed() -> bool:
+            for table, clock in self.tables.values():
+                carry_plan(table, clock)
+            host, guest = self.table("host"), self.table("guest")
+            return connected(host) and connected(guest) and actions(host) == actions(guest)
+        return bool(until(agreed, 30.0))
+
+    def counts(self) -> str:
+        """Each table's actions / its copy of the log, and a guest's unanswered proposals."""
+        parts = []
+        for role in self.tables:
+            table = self.table(role)
+            shared = table.remote.shared
+            log = len(shared.actions()) if shared is not None else "-"
+            waiting = "+" if shared is not None and shared.awaiting else ""
+            parts.append(f"{role[0]}{len(actions(table))}/{log}{waiting}")
+        return " ".join(parts)
 
     def lost(self) -> int:
         ends = [[repr(sorted(a.items())) for a in actions(self.table(role))]
@@ -138,8 +169,10 @@ class Pair:
                    if e.get("kind") == "refused")
 
     def next_steps(self) -> str:
-        return "; ".join(f"{role}: {self.table(role).view()['table']['next']['code']}"
-                         for role in self.tables)
+        """Both tables' next step, and the last things that happened (actions / log)."""
+        steps = "; ".join(f"{role}: {self.table(role).view()['table']['next']['code']}"
+                          for role in self.tables)
+        return f"{steps}; {self.counts()}; before: {' | '.join(self.trail[-6:])}"
 
     def close(self) -> None:
         for table, _clock in self.tables.values():
@@ -166,6 +199,7 @@ def main() -> int:
     try:
         while sum(kinds.values()) < goal:
             games += 1
+            faulthandler.dump_traceback_later(600, exit=True)  # a hang: every thread's stack
             pair = Pair(folder / f"game{games}", broker, args.variant)
             last = "none"
             try:
@@ -183,7 +217,7 @@ def main() -> int:
                         last = rng.choice(KINDS)
                         pair.fault(last, rng)
                         kinds[last] += 1
-                        pair.observe()
+                        pair.observe(last)
                         countdown = rng.randint(1, 8)
                 if not pair.settle():
                     problems.append(f"game {games} did not settle after {last}: "
@@ -203,6 +237,7 @@ def main() -> int:
             print(f"game {games}: {sum(kinds.values())} faults so far, "
                   f"{lost} lost, {differ} differ, {stalled} stalled", flush=True)
     finally:
+        faulthandler.cancel_dump_traceback_later()
         broker.stop()
         shutil.rmtree(folder, ignore_errors=True)
     print(f"\n{args.variant}: {games} games, {counted} actions at the end, "
