@@ -301,3 +301,35 @@ def test_a_guest_takes_over_when_the_host_is_gone_and_the_old_host_rejoins(
     finally:
         host.close()
         guest.close()
+
+
+def test_the_host_deals_and_a_card_travels_only_to_its_seats_table(
+        tmp_path: Path, mosquitto: Mosquitto) -> None:
+    host, hc, guest, gc = host_and_guest(tmp_path, mosquitto, "classic-sudoku", deal=True)
+    rng = random.Random(6)
+    try:
+        for _ in range(6):
+            for table, clock, seat in ((host, hc, 0), (guest, gc, 1)):
+                view = table.view()
+                if view["table"]["next"]["actor"] != seat or \
+                        view["table"]["next"]["code"].startswith("remote_"):
+                    continue
+                hand = until(lambda t=table, s=seat: t.hand(s))
+                assert hand, f"no card dealt to seat {seat}"
+                assert (host if table is guest else guest).hand(seat) is None
+                legal = [a for a in playable(table) if getattr(a, "number", None) == hand["number"]]
+                carry_out(table, clock, rng.choice(legal))
+            assert carried_out([(host, hc), (guest, gc)])
+        assert len(actions(host)) >= 6
+        # The guest's table never received a card but its own seat's.
+        assert all(at % 2 == 1 for at in guest.remote._companion.dealer.given)  # type: ignore
+    finally:
+        host.close()
+        guest.close()
+
+
+def playable(table: Table) -> list[Any]:
+    from sudoku_table.rules.record import Record, replay
+
+    game, states = replay(Record.from_json(table.record()))
+    return list(game.legal_actions(states[-1]))
