@@ -141,7 +141,7 @@ def test_a_remote_move_is_carried_out_as_the_lights_say_and_nothing_else_counts(
         guest.close()
 
 
-def test_a_broker_restart_and_a_guest_restart_lose_nothing(tmp_path: Path,
+def test_a_broker_restart_and_a_guest_and_a_host_restart_lose_nothing(tmp_path: Path,
                                                           mosquitto: Mosquitto) -> None:
     host, hc, guest, gc = host_and_guest(tmp_path, mosquitto, "classic-sudoku")
     rng = random.Random(7)
@@ -161,7 +161,15 @@ def test_a_broker_restart_and_a_guest_restart_lose_nothing(tmp_path: Path,
         assert until(lambda: connected(guest), 30.0)
         assert guest.view()["table"]["network"]["role"] == "guest"
         play(host, hc, guest, gc, rng, 4)
-        assert carried_out([(host, hc), (guest, gc)]) and len(actions(host)) >= 12
+        # The host's table is switched off mid-game and on again.
+        board = host.view()["table"]["occupied"]
+        host.close()
+        host, hc = a_table(tmp_path / "anna", "Anna's table", mosquitto.url)
+        host.sensors.set_board(board)
+        assert host.view()["table"]["network"]["role"] == "host"
+        assert until(lambda: connected(host) and connected(guest), 30.0)
+        play(host, hc, guest, gc, rng, 4)
+        assert carried_out([(host, hc), (guest, gc)]) and len(actions(host)) >= 16
     finally:
         host.close()
         guest.close()
