@@ -14,9 +14,10 @@ import pytest
 
 from sudoku_table.network.config import NetworkConfig
 from sudoku_table.rules.actions import action_from_json
+from sudoku_table.rules.game import new_game
 from sudoku_table.table import InputError, Table
 
-from ..table.helpers import Clock, make_table
+from ..table.helpers import Clock, make_table, put
 from ..table.test_computer import QUICK, carry_out, person_action, turn_over
 from .conftest import Mosquitto
 
@@ -104,10 +105,21 @@ def play(host: Table, host_clock: Clock, guest: Table, guest_clock: Clock, rng: 
         assert done, (host.view()["table"]["next"], guest.view()["table"]["next"])
 
 
-@pytest.mark.parametrize("variant", ["vierer-dominari", "classic-sudoku"])
+VARIANTS = ['halma-dominari', 'vierer-dominari', 'revers-dominari', 'score-dominari',
+            'classic-sudoku', 'labyrinth-sudoku', 'killer-sudoku', 'kakuro', '3d-sudoku',
+            'hexa-sudoku', 'duell-der-meister', 'sudoku-family']
+"""Every game of the table, played between two tables."""
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
 def test_two_tables_play_one_game_and_end_the_same(tmp_path: Path, mosquitto: Mosquitto,
                                                   variant: str) -> None:
     host, hc, guest, gc = host_and_guest(tmp_path, mosquitto, variant)
+    setup = host.view()["table"]
+    if setup.get("setting_up"):  # the start position set up at both tables
+        for square in new_game(variant).default_setup():
+            put(host, hc, square)
+            put(guest, gc, square)
     try:
         guest_view = guest.view()
         assert [s["kind"] for s in guest_view["table"]["seats"]] == ["remote", "here"]
