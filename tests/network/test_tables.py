@@ -353,3 +353,29 @@ def playable(table: Table) -> list[Any]:
 
     game, states = replay(Record.from_json(table.record()))
     return list(game.legal_actions(states[-1]))
+
+
+def test_a_broker_with_tls_and_a_login_is_used_as_the_config_says(tmp_path: Path) -> None:
+    broker = Mosquitto(tmp_path, tls=True)
+    broker.start()
+    host = guest = None
+    try:
+        config = {"broker": broker.url, "ca": str(broker.ca)}
+        host, hc, _ = make_table(tmp_path / "a.db", network=NetworkConfig(name="A", **config))
+        view = host.new_game("vierer-dominari", remote=[1])
+        guest, gc, _ = make_table(tmp_path / "b.db", network=NetworkConfig(name="B", **config))
+        guest.join(view["table"]["join"]["codes"][0]["code"])
+        assert until(lambda: connected(host) and connected(guest))
+        play(host, hc, guest, gc, random.Random(1), 4)
+        assert carried_out([(host, hc), (guest, gc)])
+        # Without the login, or without TLS, the broker lets nobody in.
+        wrong, _clock, _ = make_table(network=NetworkConfig(
+            name="C", broker=broker.url.replace("s3cret", "wrong"), ca=str(broker.ca)))
+        with pytest.raises(InputError, match="no answer"):
+            wrong.remote.joined(view["table"]["join"]["codes"][0]["code"], timeout=1.0)
+        wrong.close()
+    finally:
+        for table in (host, guest):
+            if table is not None:
+                table.close()
+        broker.stop()

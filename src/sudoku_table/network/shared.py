@@ -20,7 +20,7 @@ from sudoku_table.rules.actions import Action
 from sudoku_table.rules.game import Game
 
 from .club import Club
-from .codes import GameKeys, JoinCode, SeatKeys, WatchCode, read_code
+from .codes import BadCode, GameKeys, JoinCode, SeatKeys, WatchCode, read_code
 from .endpoints import Changed, GuestEnd, HostEnd, topics
 from .hosting import GameLine, Guest, Host
 from .link import Broker, Link
@@ -306,7 +306,7 @@ def hello_for(broker: Broker, code: str, timeout: float = 10.0) -> tuple[JoinCod
     when no host answers within ``timeout`` seconds)."""
     join = read_code(code)
     if not isinstance(join, JoinCode):
-        raise JoinFailed("a watch code looks on; to play, enter a join code")
+        raise BadCode("a watch code looks on; to play, enter a join code")
     topic = topics(join.game)["hello"]
     got: dict[str, Any] = {}
     arrived = threading.Event()
