@@ -379,3 +379,18 @@ def test_a_broker_with_tls_and_a_login_is_used_as_the_config_says(tmp_path: Path
             if table is not None:
                 table.close()
         broker.stop()
+
+
+def test_a_move_from_another_table_is_said_aloud_with_its_tables_name(
+        tmp_path: Path, mosquitto: Mosquitto) -> None:
+    import re
+
+    host, hc, guest, gc = host_and_guest(tmp_path, mosquitto, "vierer-dominari")
+    try:
+        assert step(host, hc, random.Random(2))
+        say = until(lambda: guest.view()["table"]["plan"] and guest.view()["table"]["say"])
+        assert [p["kind"] for p in say["parts"]][-1] == "computer"
+        assert re.search(r"Anna's table played: put the \d on [a-f][1-6]\.", say["text"]), say
+    finally:
+        host.close()
+        guest.close()
