@@ -101,8 +101,8 @@ const Tables = (() => {
       const params = { player, table, time: off === null ? "" : duration(off) };
       if (waiting || off === null) {
         lines.push(named
-          ? t("Nobody here can move for {player} until {table} is back. Nothing is lost: it catches up by itself.", params)
-          : t("Nobody here can move for {table} until it is back. Nothing is lost: it catches up by itself.", params));
+          ? t("Nobody here can move for {player} until {table} is back; nothing is lost.", params)
+          : t("Nobody here can move for {table} until it is back; nothing is lost.", params));
       } else {
         lines.push(named
           ? t("{table} is offline ({time}): nobody here can move for {player} until it is back.", params)
