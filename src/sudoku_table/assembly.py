@@ -24,6 +24,8 @@ from typing import Any
 from flask import Flask
 
 from .config import Config, load_config
+from .network.club import Club
+from .network.watching import Following
 from .speech import Speaker
 from .table import Table
 from .table.sounds import TableSounds
@@ -80,7 +82,7 @@ def open_panel(
     hardware = open_hardware(config.hardware, simulate=True if sim else None)
     try:
         table = Table(display=hardware.display, journal=data_dir / JOURNAL_NAME,
-                      computer=config.computer)
+                      computer=config.computer, network=config.network)
     except BaseException:
         hardware.close()
         raise
@@ -94,7 +96,8 @@ def open_panel(
                                    "OVERLAY_PITCH_MM": config.board.square_mm}
         options.update(test_config or {})
         app = create_app(table, hardware=hardware, config=config.panel,
-                         brightness=config.hardware.leds.brightness, test_config=options)
+                         brightness=config.hardware.leds.brightness, test_config=options,
+                         following=open_following(config))
     except BaseException:
         table.close()
         hardware.close()
@@ -107,6 +110,16 @@ def open_panel(
     speaker = open_speaker(config, table, app, simulated=hardware.is_simulated)
     return Panel(config=config, hardware=hardware, table=table, app=app, data_dir=data_dir,
                  sounds=sounds, speaker=speaker)
+
+
+def open_following(config: Config) -> Following | None:
+    """The games the panel looks on at through the broker (None without one): watched by
+    their codes, and the club's when a club is set."""
+    broker = config.network.parsed()
+    if broker is None:
+        return None
+    club = Club(config.network.club) if config.network.club else None
+    return Following(broker, club=club)
 
 
 def open_speaker(config: Config, table: Table, app: Flask, simulated: bool) -> Speaker:

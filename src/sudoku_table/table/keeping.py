@@ -210,7 +210,7 @@ class Keeper:
         game_id = self.journaled(lambda: journal.start_game(
             game.id, game.players, game.options, dict(session.setup or {}), companion.hints,
             list(session.names), list(session.colors), session.seats_json(),
-            companion.draw_seed, companion.dealer.seed))
+            companion.draw_seed, companion.dealer.seed, session.network))
         self.damage.owed = None  # the damaged game is not the running one any more
         return session.started(game_id)
 

@@ -227,12 +227,14 @@ class Journal:
                    setup: Mapping[str, Any], hints: bool, names: list[str] | None = None,
                    colors: list[str] | None = None,
                    computers: Mapping[str, str] | None = None,
-                   draw_seed: int | None = None, deal_seed: int | None = None) -> int:
+                   draw_seed: int | None = None, deal_seed: int | None = None,
+                   network: Mapping[str, Any] | None = None) -> int:
         """A new running game; any other running game is kept, marked abandoned. The seats'
         names, colours, the computer's seats and the seed of the table's draws for it are kept
         beside the game's start data (outside its checksum: they change nothing in the game)."""
         return self._games.start(variant, players, options, setup, hints,
-                                 seats_text(names, colors, computers, draw_seed, deal_seed))
+                                 seats_text(names, colors, computers, draw_seed, deal_seed,
+                                            network))
 
     def append(self, game: int, kind: str, data: Any, reopen: bool = False) -> None:
         """One entry (``action`` with its JSON, ``undo``, ``hints``, ``draw``), on disk when this

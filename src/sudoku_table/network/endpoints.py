@@ -1,0 +1,278 @@
+"""One game's host and guests talking through the broker (``link.Link``), sealed.
+
+Topics under ``sudoku-table/v1/<game>/``: ``hello`` (retained: the game as the host started
+it and the host's public key), ``log`` (the host's entries), ``propose/<seat>`` (a remote
+seat's proposals), ``sync`` (a guest asking for the entries from a number on, after a gap or a
+reconnect) and ``presence/<table>`` (retained, with a last will: whether that table is
+connected). Every payload is sealed for the game and its topic (``sealing.seal``); anything
+that does not open, verify or apply is dropped and counted in ``refused``, and changes
+nothing. Each end keeps its copy of the log (``store.LogFile``) before it sends or counts an
+entry. Both ends are safe to call from the table's thread while paho delivers on its own.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from collections.abc import Callable
+from typing import Any
+
+from sudoku_table.rules.actions import Action
+from sudoku_table.rules.errors import RulesError
+
+from .codes import GameKeys, SeatKeys
+from .hosting import Declined, Diverged, Guest, Host
+from .link import Link
+from .sealing import Refused, mac, seal, unseal
+from .store import LogFile
+
+log = logging.getLogger(__name__)
+
+ROOT = "sudoku-table/v1"
+
+Changed = Callable[[], None]
+"""Called on paho's thread after the game's log or a table's presence changed."""
+
+
+def topics(keys: GameKeys) -> dict[str, str]:
+    base = f"{ROOT}/{keys.game}"
+    return {"hello": f"{base}/hello", "log": f"{base}/log", "propose": f"{base}/propose",
+            "sync": f"{base}/sync", "presence": f"{base}/presence"}
+
+
+class Presence:
+    """Which tables of the game are connected (their retained ``presence``), and since when
+    one is not, by this table's clock."""
+
+    def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
+        self._clock = clock
+        self.tables: dict[str, dict[str, Any]] = {}
+        self._since: dict[str, float] = {}
+
+    def heard(self, table: str, data: Any) -> None:
+        if not isinstance(data, dict):
+            return
+        online = data.get("online") is True
+        seats = data.get("seats")
+        self.tables[table] = {"name": str(data.get("name", ""))[:60], "online": online,
+                              "seats": [s for s in seats if isinstance(s, int)]
+                              if isinstance(seats, list) else []}
+        if online:
+            self._since.pop(table, None)
+        else:
+            self._since.setdefault(table, self._clock())
+
+    def offline(self, table: str) -> float | None:
+        """Seconds since ``table`` went away (None: connected; 0 for a table never heard)."""
+        if self.tables.get(table, {}).get("online"):
+            return None
+        since = self._since.get(table)
+        return 0.0 if since is None else self._clock() - since
+
+
+class _End:
+    """What both ends share: the link, the game's topics, sealing, presence, the lock."""
+
+    def __init__(self, link: Link, keys: GameKeys, table: str, name: str, seats: list[int],
+                 on_change: Changed | None) -> None:
+        self._link, self._keys = link, keys
+        self._seats = list(seats)
+        self._topics = topics(keys)
+        self._lock = threading.Lock()
+        self._on_change = on_change
+        self.table, self.name = table, name
+        self.presence = Presence()
+        self.refused = 0
+        link.subscribe(f"{self._topics['presence']}/+")
+        topic = f"{self._topics['presence']}/{table}"
+        link.will(topic, seal(keys.sealing, topic, {"online": False, "name": name,
+                                                     "seats": self._seats}))
+        link.on_connected(self._online)
+
+    def _online(self) -> None:
+        self.publish_sealed(f"{self._topics['presence']}/{self.table}",
+                            {"online": True, "name": self.name, "seats": self._seats},
+                            retain=True)
+
+    def publish_sealed(self, topic: str, data: Any, retain: bool = False) -> None:
+        self._link.publish(topic, seal(self._keys.sealing, topic, data), retain=retain)
+
+    def leave(self) -> None:
+        """Say this table is away on purpose (a new game here), then let go of the broker."""
+        self.publish_sealed(f"{self._topics['presence']}/{self.table}",
+                            {"online": False, "name": self.name, "seats": self._seats},
+                            retain=True)
+        self._link.stop()
+
+    def _changed(self) -> None:
+        if self._on_change is not None:
+            self._on_change()
+
+    def _presence(self, topic: str, payload: bytes) -> bool:
+        prefix = self._topics["presence"] + "/"
+        if not topic.startswith(prefix):
+            return False
+        try:
+            self.presence.heard(topic[len(prefix):], unseal(self._keys.sealing, topic, payload))
+        except Refused:
+            self.refused += 1
+            return True
+        self._changed()
+        return True
+
+
+class HostEnd(_End):
+    """The host's end: keeps and publishes every entry, takes proposals, answers catch-ups."""
+
+    def __init__(self, link: Link, keys: GameKeys, host: Host, store: LogFile, *,
+                 table: str, name: str, seats: list[int], hello: dict[str, Any],
+                 on_change: Changed | None = None) -> None:
+        super().__init__(link, keys, table, name, seats, on_change)
+        self.host, self._store = host, store
+        self._hello = hello
+        link.subscribe(f"{self._topics['propose']}/+")
+        link.subscribe(self._topics["sync"])
+        self.publish_sealed(self._topics["hello"], hello, retain=True)
+
+    def _keep_and_send(self, entry: dict[str, Any]) -> None:
+        self._store.append(entry)  # kept before anyone can see it
+        self.publish_sealed(self._topics["log"], entry)
+
+    def act(self, action: Action) -> dict[str, Any]:
+        """An action made at the host's table (already journaled there): kept, then sent."""
+        with self._lock:
+            entry = self.host.act(action)
+            self._keep_and_send(entry)
+        return entry
+
+    def undo(self) -> dict[str, Any]:
+        """The last action taken back at the host's table."""
+        with self._lock:
+            entry = self.host.undo()
+            self._keep_and_send(entry)
+        return entry
+
+    def actions(self) -> list[Action]:
+        with self._lock:
+            return list(self.host.line.actions)
+
+    def leave(self) -> None:
+        """The host starts another game: the log's last entry says so to every table."""
+        with self._lock:
+            if not self.host.entries or self.host.entries[-1].get("kind") != "closed":
+                self._keep_and_send(self.host.close())
+        super().leave()
+
+    def handle(self, topic: str, payload: bytes) -> None:
+        """paho's thread: a proposal, a catch-up request, or a table's presence."""
+        if self._presence(topic, payload):
+            return
+        try:
+            data = unseal(self._keys.sealing, topic, payload)
+            if topic.startswith(self._topics["propose"] + "/"):
+                with self._lock:
+                    try:
+                        entry = self.host.propose(data)
+                    except Declined as declined:
+                        entry = self.host.refuse(declined)
+                    self._keep_and_send(entry)
+                self._changed()
+            elif topic == self._topics["sync"]:
+                start = data.get("from") if isinstance(data, dict) else None
+                if isinstance(start, int) and not isinstance(start, bool):
+                    with self._lock:
+                        entries = self.host.since(start)
+                    for entry in entries:
+                        self.publish_sealed(self._topics["log"], entry)
+        except (Refused, RulesError, ValueError) as e:
+            self.refused += 1
+            log.info("refused a message on %s: %s", topic, e)
+
+
+class GuestEnd(_End):
+    """A guest's end: follows the log, proposes its seat's actions, asks again after a gap."""
+
+    def __init__(self, link: Link, keys: GameKeys, seat: SeatKeys, guest: Guest,
+                 store: LogFile, *, table: str, name: str, seats: list[int],
+                 on_change: Changed | None = None) -> None:
+        super().__init__(link, keys, table, name, seats, on_change)
+        self._seat, self.guest, self._store = seat, guest, store
+        self._counter = 0
+        self.awaiting: list[int] = []
+        """The counters of this table's proposals not answered yet."""
+        self.declined: list[str] = []
+        """Why the host refused this table's proposals (read and cleared by the table)."""
+        self.diverged: Diverged | None = None
+        self.closed = False
+        """The host left the game (it started another)."""
+        link.subscribe(self._topics["log"])
+        link.on_connected(self.catch_up)
+
+    def actions(self) -> list[Action]:
+        with self._lock:
+            return list(self.guest.line.actions)
+
+    def _propose(self, body: dict[str, Any]) -> None:
+        with self._lock:
+            self._counter = max(self._counter + 1, int(time.time() * 1000))  # grows past restarts
+            proposal = mac(self._seat.proposing, {"seat": self._seat.seat, "n": self._counter,
+                                                  **body})
+            self.awaiting.append(self._counter)
+        topic = f"{self._topics['propose']}/{self._seat.seat}"
+        self.publish_sealed(topic, proposal)
+
+    def propose(self, action: Action, at: int) -> None:
+        """Send this seat's action, made after ``at`` actions, to the host (it counts once
+        the host's entry comes back)."""
+        self._propose({"at": at, "action": action.to_json()})
+
+    def propose_undo(self, at: int) -> None:
+        """Ask the host to take back this seat's own last action (the game has ``at``)."""
+        self._propose({"at": at, "undo": True})
+
+    def catch_up(self) -> None:
+        """Ask the host for every entry from the next one this table lacks."""
+        with self._lock:
+            start = self.guest.inbox.next
+        self.publish_sealed(self._topics["sync"], {"from": start})
+
+    def handle(self, topic: str, payload: bytes) -> None:
+        """paho's thread: an entry of the host's log, or a table's presence."""
+        if self._presence(topic, payload):
+            return
+        if topic != self._topics["log"]:
+            return
+        try:
+            entry = unseal(self._keys.sealing, topic, payload)
+            with self._lock:
+                applied = self.guest.receive(entry)
+                for done in applied:
+                    self._store.append(done)
+                    self._answered(done)
+                missing = self.guest.inbox.missing
+        except Diverged as e:
+            self.diverged = e
+            log.error("%s", e)
+            self._changed()
+            return
+        except (Refused, RulesError, ValueError) as e:
+            self.refused += 1
+            log.info("refused an entry: %s", e)
+            return
+        if applied:
+            self._changed()
+        if missing is not None:
+            self.catch_up()
+
+    def _answered(self, entry: dict[str, Any]) -> None:
+        if entry.get("kind") == "closed":
+            self.closed = True
+        by = entry.get("by")
+        if not isinstance(by, dict) or by.get("seat") != self._seat.seat:
+            return
+        counter = by.get("n")
+        self.awaiting = [n for n in self.awaiting if n != counter]
+        if entry.get("kind") == "refused":
+            data = entry.get("data")
+            self.declined.append(str(data.get("reason", "")) if isinstance(data, dict) else "")
