@@ -44,9 +44,13 @@
     if (level) return t("Computer ({level})", { level: said("levels", level) || level });
     const typed = ((view && view.table && view.table.names) || [])[i];
     if (typed) return typed;
-    // A seat at another table goes by that table's name until its player is named.
-    const there = Tables.remote(i) && (Tables.seat(i) || {}).table;
-    if (there) return there;
+    // In a game with other tables: the computer of the host, and a seat alone at its table
+    // goes by that table's name ("Ben's table") until its player is named.
+    const entry = Tables.seat(i);
+    if (entry && entry.kind === "computer") return t("Computer");
+    const alone = entry && Tables.joined(entry) &&
+      view.table.seats.filter((s) => s.table === entry.table).length === 1;
+    if (alone) return entry.table;
     const label = view && view.game && (traitsOf(view.game.variant).player_labels || [])[i];
     return label ? t(label) : t("Player {n}", { n: i + 1 });
   }
@@ -228,10 +232,14 @@
       case "remote_take_away": return t("That is not the move from {table}: take the piece on {square} away.", q);
       case "remote_put_back": return t("That is not the move from {table}: put the piece back on {square}.", q);
       case "remote_waiting": {
-        const off = Tables.secondsOff(p.offline);
+        if (!Tables.joined(Tables.seat(next.actor) || { table: p.table })) {
+          return t("Waiting for the other table to join.");
+        }
+        const off = Tables.away(next.actor);
         if (off !== null) return t("Waiting for {table} (offline {time}).", { table, time: Tables.duration(off) });
-        if (!p.table) return t("Waiting for the other table to join.");
-        return t("Waiting for {player}'s move at {table}.", { table, player: playerName(next.actor) });
+        const player = playerName(next.actor);
+        return player === table ? t("Waiting for the move from {table}.", { table })
+          : t("Waiting for {player}'s move at {table}.", { table, player });
       }
       default: return said("next", next.code, p) || "";
     }
@@ -452,7 +460,7 @@
       const row = el("tr", { "data-player": String(i) },
         el("td", {}, swatch(i), " ", playerName(i),
            where ? el("span", { class: "seat-where small", "data-seat-where": String(i),
-                                "data-state": Tables.seat(i).connected ? "connected" : "away",
+                                "data-state": Tables.away(i) === null ? "connected" : "away",
                                 text: where }) : null),
         el("td", { class: "points", text: String(scores[i] ?? 0) }));
       // The one to act now: the mover turns over their flips before the next player goes on.
@@ -728,12 +736,15 @@
   // Only the words of the LED language this game can show (its traits say which).
   let legendFor = null;
   function renderLegend(variantId) {
-    const key = `${variantId} ${JSON.stringify(view.table.computers || {})}`;
+    // A move to carry out lights its squares as the computer's does, for another table too.
+    const computer = Object.keys(view.table.computers || {}).length > 0;
+    const remote = (view.table.seats || []).some((s) => s.kind !== "here");
+    const key = `${variantId} ${computer} ${remote}`;
     if (!variantId || legendFor === key) return;
     legendFor = key;
     const traits = traitsOf(variantId);
     const shown = traits.signals && [...traits.signals, "hint",
-      ...(Object.keys(view.table.computers || {}).length ? ["computer"] : []), "unsaved"];
+      ...(computer || remote ? ["computer"] : []), "unsaved"];
     const listNode = $("legend");
     listNode.replaceChildren();
     for (const [word, meaning] of Object.entries(Board.meanings(traits.piece_words))) {
@@ -744,7 +755,10 @@
       light.style.background = look.color;
       light.style.color = Board.textColor(look.color);
       const words = word === "dead" && !traits.has_blanks
-        ? t("dead field: no number fits here any more") : meaning;
+        ? t("dead field: no number fits here any more")
+        : word === "computer" && remote ? (computer ? t("carry out the computer's or the other table's move here")
+          : t("carry out the other table's move here"))
+          : meaning;
       listNode.append(el("li", { "data-signal": word }, light, el("span", { text: words })));
     }
   }
@@ -824,7 +838,7 @@
   // tables, and (on the host's shared panel) the other tables' codes.
   function renderTables(game) {
     const next = view.table.next || {};
-    const away = game.over ? "" : Tables.away(next, (seats) => list(seats.map(playerName)));
+    const away = game.over ? "" : Tables.awayLine(next, (seats) => list(seats.map(playerName)));
     $("now-away").hidden = !away;
     $("now-away").textContent = away;
     const diverged = Tables.diverged();

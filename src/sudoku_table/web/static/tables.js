@@ -10,6 +10,8 @@ const Tables = (() => {
   const { el, t } = Panel;
   const $ = (id) => document.getElementById(id);
 
+  const GRACE = 3; // seconds away before the bar says so (a table reconnecting is not news)
+  const ANOTHER = "another table"; // the table's word for a remote seat's table not yet known
   let view = null;
   let received = 0; // when this view came (performance.now()): offline seconds count on from it
   let shownCodes = ""; // the codes the dialog's list was drawn for
@@ -32,7 +34,16 @@ const Tables = (() => {
   const remote = (i) => (seat(i) || {}).kind === "remote";
 
   // The seat's table has joined the game at least once (its name is known).
-  const joined = (entry) => !!(entry && entry.table);
+  const joined = (entry) => !!(entry && entry.table && entry.table !== ANOTHER);
+
+  // Seconds the seat's table has been away (past the grace), or null: it is there (or has
+  // not joined yet, which is said otherwise).
+  function away(i) {
+    const entry = seat(i);
+    if (!entry || entry.kind === "here" || entry.connected || !joined(entry)) return null;
+    const off = secondsOff(entry.offline);
+    return off !== null && off >= GRACE ? off : null;
+  }
 
   // Seconds offline as of now: the view's figure, counted on since it came.
   function secondsOff(offline) {
@@ -49,7 +60,7 @@ const Tables = (() => {
   }
 
   // The name a step's table goes by: its own, or "the other table" before it has joined.
-  const tableName = (name) => name || t("the other table");
+  const tableName = (name) => (name && name !== ANOTHER ? name : t("the other table"));
 
   // Whether anything shown counts on by itself (a table offline): then the page redraws
   // those words every second.
@@ -66,40 +77,38 @@ const Tables = (() => {
     const entry = seat(i);
     if (!entry || entry.kind !== "remote") return "";
     if (!joined(entry)) return t("at another table, not joined yet");
-    const off = secondsOff(entry.offline);
     const at = name === entry.table ? "" : t("at {table}", { table: entry.table });
-    if (entry.connected) return at;
-    const state = off === null ? t("not connected") : t("offline {time}", { time: duration(off) });
+    const off = away(i);
+    if (off === null) return at;
+    const state = t("offline {time}", { time: duration(off) });
     return at ? `${at}, ${state}` : state;
   }
 
   // The bar's line while a table is away: this table itself (it lost the broker), or another
   // table that plays seats here. ``next`` is the bar's step; ``names`` names seats.
-  function away(next, names) {
+  function awayLine(next, names) {
     const net = network();
-    if (net && net.role && !net.connected) {
-      const off = secondsOff(net.offline);
-      return off === null
-        ? t("This table has lost its connection to the other tables. It keeps trying; nothing is lost.")
-        : t("This table has lost its connection to the other tables ({time}). It keeps trying; nothing is lost.",
-            { time: duration(off) });
+    const off = net && net.role && !net.connected ? secondsOff(net.offline) : null;
+    if (off !== null && off >= GRACE) {
+      return t("This table has lost its connection to the other tables ({time}). It keeps trying; nothing is lost.",
+               { time: duration(off) });
     }
     // Each table that is away, with the seats played there.
     const tables = new Map();
     for (const entry of (view && view.table && view.table.seats) || []) {
-      if (entry.kind !== "remote" || entry.connected || !joined(entry)) continue;
-      if (!tables.has(entry.table)) tables.set(entry.table, { seats: [], offline: entry.offline });
+      const seconds = away(entry.seat);
+      if (seconds === null) continue;
+      if (!tables.has(entry.table)) tables.set(entry.table, { seats: [], seconds });
       tables.get(entry.table).seats.push(entry.seat);
     }
     const lines = [];
-    for (const [table, { seats, offline }] of tables) {
+    for (const [table, { seats, seconds }] of tables) {
       // The seats by their players' names, or (not named) by their table's alone.
       const player = names(seats);
       const named = player !== table;
       const waiting = next && next.code === "remote_waiting" && seats.includes(next.actor);
-      const off = secondsOff(offline);
-      const params = { player, table, time: off === null ? "" : duration(off) };
-      if (waiting || off === null) {
+      const params = { player, table, time: duration(seconds) };
+      if (waiting) {
         lines.push(named
           ? t("Nobody here can move for {player} until {table} is back; nothing is lost.", params)
           : t("Nobody here can move for {table} until it is back; nothing is lost.", params));
@@ -189,8 +198,8 @@ const Tables = (() => {
   function seatState(i) {
     const entry = seat(i);
     if (!joined(entry)) return { key: "waiting", text: t("waiting for its table to join") };
-    if (entry.connected) return { key: "joined", text: t("{table} has joined", { table: entry.table }) };
-    return { key: "away", text: where(i, "") };
+    if (away(i) === null) return { key: "joined", text: t("{table} has joined", { table: entry.table }) };
+    return { key: "away", text: where(i, entry.table) };
   }
 
   // Drawn on every view of the host (``helpers``: swatch(i), name(i)); nothing elsewhere.
@@ -262,6 +271,6 @@ const Tables = (() => {
     });
   }
 
-  return { seen, seat, remote, where, away, diverged, ticking, duration, secondsOff, tableName,
-           renderInvite, bind };
+  return { seen, seat, remote, joined, away, where, awayLine, diverged, ticking, duration,
+           tableName, renderInvite, bind };
 })();
