@@ -186,10 +186,15 @@
     showRemote();
   }
 
-  // A seat at another table: one line says what happens next; the table deals only when every
-  // player is here.
+  // A seat at another table: one line under it says what happens next; the table deals only
+  // when every player is here.
+  let remoteHelp = null; // the line (moved from row to row, so kept here)
   function showRemote() {
-    $("remote-help").hidden = !seatKinds().includes(REMOTE);
+    const first = document.querySelector("#player-names .seat.remote");
+    const help = remoteHelp || (remoteHelp = $("remote-help"));
+    help.hidden = !first;
+    if (first && help.parentElement !== first) first.append(help);
+    else if (!first && !help.isConnected) $("player-names").after(help);
     showDeal();
     showDraws();
   }
