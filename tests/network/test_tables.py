@@ -76,6 +76,18 @@ def step(table: Table, clock: Clock, rng: random.Random) -> bool:
     return True
 
 
+def carried_out(tables: list[tuple[Table, Clock]]) -> bool:
+    """Every move from another table carried out where it waits; True once all tables have
+    the same actions."""
+    def done() -> bool:
+        for table, clock in tables:
+            view = table.view()
+            if view["table"]["next"]["code"].startswith("remote_") and view["table"]["plan"]:
+                carry_out(table, clock, action_from_json(view["table"]["plan"]))
+        return all(actions(t) == actions(tables[0][0]) for t, _c in tables)
+    return bool(until(done))
+
+
 def actions(table: Table) -> list[Any]:
     record = table.record()
     assert record is not None
@@ -102,7 +114,7 @@ def test_two_tables_play_one_game_and_end_the_same(tmp_path: Path, mosquitto: Mo
         assert guest_view["table"]["seats"][0]["table"] == "Anna's table"
         assert host.view()["table"]["seats"][1]["table"] == "Ben's table"
         play(host, hc, guest, gc, random.Random(4), 12)
-        assert until(lambda: actions(host) == actions(guest) and len(actions(host)) >= 12)
+        assert carried_out([(host, hc), (guest, gc)]) and len(actions(host)) >= 12
         assert host.view()["game"] == guest.view()["game"]
     finally:
         host.close()
@@ -149,7 +161,7 @@ def test_a_broker_restart_and_a_guest_restart_lose_nothing(tmp_path: Path,
         assert until(lambda: connected(guest), 30.0)
         assert guest.view()["table"]["network"]["role"] == "guest"
         play(host, hc, guest, gc, rng, 4)
-        assert until(lambda: actions(host) == actions(guest) and len(actions(host)) >= 12)
+        assert carried_out([(host, hc), (guest, gc)]) and len(actions(host)) >= 12
     finally:
         host.close()
         guest.close()
@@ -249,6 +261,43 @@ def test_a_host_that_starts_another_game_tells_the_guest(tmp_path: Path,
         view = until(lambda: guest.view()["table"]["network"]["closed"] and guest.view())
         assert "Anna's table left the game" in view["table"]["message"]
         assert actions(guest) == kept
+    finally:
+        host.close()
+        guest.close()
+
+
+def test_a_guest_takes_over_when_the_host_is_gone_and_the_old_host_rejoins(
+        tmp_path: Path, mosquitto: Mosquitto, monkeypatch: pytest.MonkeyPatch) -> None:
+    from sudoku_table.table import remote
+
+    host, hc, guest, gc = host_and_guest(tmp_path, mosquitto, "classic-sudoku")
+    rng = random.Random(11)
+    try:
+        play(host, hc, guest, gc, rng, 4)
+        with pytest.raises(InputError, match="still hosts"):
+            guest.take_over()
+        board = host.view()["table"]["occupied"]
+        host.close()  # the host's table is gone
+        monkeypatch.setattr(remote, "TAKE_OVER_AFTER", 0.5)
+        assert until(lambda: not guest.view()["table"]["seats"][0]["connected"])
+        time.sleep(0.6)
+        kept = actions(guest)
+        view = guest.take_over()
+        assert view["table"]["network"]["role"] == "host"
+        assert [c["seat"] for c in view["table"]["join"]["codes"]] == [0]
+        assert "hosts the game now" in view["table"]["message"]
+        assert actions(guest) == kept
+        # Anna's table comes back: its game joins the new host with the new code, and keeps
+        # its pieces where they stand.
+        host, hc = a_table(tmp_path / "anna", "Anna's table", mosquitto.url)
+        host.sensors.set_board(board)
+        view = host.join(view["table"]["join"]["codes"][0]["code"])
+        assert view["table"]["network"]["role"] == "guest"
+        assert "goes on with Ben's table" in view["table"]["message"]
+        assert actions(host) == kept
+        assert until(lambda: connected(host) and connected(guest))
+        play(guest, gc, host, hc, rng, 4)
+        assert carried_out([(host, hc), (guest, gc)]) and len(actions(host)) >= 8
     finally:
         host.close()
         guest.close()

@@ -24,7 +24,7 @@ from sudoku_table.rules.errors import RulesError
 from .codes import GameKeys, SeatKeys
 from .hosting import Declined, Diverged, Guest, Host
 from .link import Link
-from .sealing import Refused, mac, seal, unseal
+from .sealing import Refused, mac, seal, unseal, verify
 from .store import LogFile
 
 log = logging.getLogger(__name__)
@@ -95,14 +95,17 @@ class _End:
                             {"online": True, "name": self.name, "seats": self._seats},
                             retain=True)
 
-    def publish_sealed(self, topic: str, data: Any, retain: bool = False) -> None:
-        self._link.publish(topic, seal(self._keys.sealing, topic, data), retain=retain)
+    def publish_sealed(self, topic: str, data: Any, retain: bool = False,
+                       wait: float = 0.0) -> None:
+        self._link.publish(topic, seal(self._keys.sealing, topic, data), retain=retain,
+                           wait=wait)
 
     def leave(self) -> None:
-        """Say this table is away on purpose (a new game here), then let go of the broker."""
+        """Say that this table is away (it closes, or left the game), then let go of the
+        broker (a table that goes without a word is told by its last will)."""
         self.publish_sealed(f"{self._topics['presence']}/{self.table}",
                             {"online": False, "name": self.name, "seats": self._seats},
-                            retain=True)
+                            retain=True, wait=2.0)
         self._link.stop()
 
     def _changed(self) -> None:
@@ -157,12 +160,11 @@ class HostEnd(_End):
         with self._lock:
             return list(self.host.line.actions)
 
-    def leave(self) -> None:
+    def end_game(self) -> None:
         """The host starts another game: the log's last entry says so to every table."""
         with self._lock:
             if not self.host.entries or self.host.entries[-1].get("kind") != "closed":
                 self._keep_and_send(self.host.close())
-        super().leave()
 
     def handle(self, topic: str, payload: bytes) -> None:
         """paho's thread: a proposal, a catch-up request, or a table's presence."""
@@ -183,8 +185,10 @@ class HostEnd(_End):
                 if isinstance(start, int) and not isinstance(start, bool):
                     with self._lock:
                         entries = self.host.since(start)
+                        head = self.host.key.sign({"head": len(self.host.entries)})
                     for entry in entries:
                         self.publish_sealed(self._topics["log"], entry)
+                    self.publish_sealed(self._topics["log"], head)  # "that was all, for now"
         except (Refused, RulesError, ValueError) as e:
             self.refused += 1
             log.info("refused a message on %s: %s", topic, e)
@@ -206,6 +210,8 @@ class GuestEnd(_End):
         self.diverged: Diverged | None = None
         self.closed = False
         """The host left the game (it started another)."""
+        self.head: int | None = None
+        """The host's last entry as last heard (None: not since this table connected)."""
         link.subscribe(self._topics["log"])
         link.on_connected(self.catch_up)
 
@@ -231,9 +237,17 @@ class GuestEnd(_End):
         """Ask the host to take back this seat's own last action (the game has ``at``)."""
         self._propose({"at": at, "undo": True})
 
+    @property
+    def caught_up(self) -> bool:
+        """This table has every entry the host had when it last answered (so an action the
+        table has and the log has not was taken back, or refused, at the host)."""
+        with self._lock:
+            return self.head is not None and self.guest.inbox.next > self.head
+
     def catch_up(self) -> None:
         """Ask the host for every entry from the next one this table lacks."""
         with self._lock:
+            self.head = None
             start = self.guest.inbox.next
         self.publish_sealed(self._topics["sync"], {"from": start})
 
@@ -245,8 +259,17 @@ class GuestEnd(_End):
             return
         try:
             entry = unseal(self._keys.sealing, topic, payload)
+            if isinstance(entry, dict) and "head" in entry and "seq" not in entry:
+                head = verify(self.guest.host_public, entry)["head"]
+                with self._lock:
+                    if isinstance(head, int):
+                        self.head = max(self.head or 0, head)
+                self._changed()
+                return
             with self._lock:
                 applied = self.guest.receive(entry)
+                if self.head is not None and applied:  # live entries once caught up
+                    self.head = max(self.head, int(applied[-1]["seq"]))
                 for done in applied:
                     self._store.append(done)
                     self._answered(done)

@@ -144,6 +144,10 @@ class Host:
         """Take back the last action (decided at the host, as the players agreed)."""
         return self._append("undo", None)
 
+    def adopt(self, actions: list[Action]) -> list[dict[str, Any]]:
+        """A new host's first entries: the game so far, as the table that takes over has it."""
+        return [self._append("action", action.to_json()) for action in actions]
+
     def close(self) -> dict[str, Any]:
         """The host leaves the game (it starts another): the last entry."""
         return self._append("closed", None)

@@ -107,9 +107,16 @@ class Link:
         if self.connected.is_set():
             self._client.subscribe(topic, qos=1)
 
-    def publish(self, topic: str, payload: bytes, retain: bool = False) -> None:
-        """Send with QoS 1; while offline paho queues it and sends it after the reconnect."""
-        self._client.publish(topic, payload, qos=1, retain=retain)
+    def publish(self, topic: str, payload: bytes, retain: bool = False,
+                wait: float = 0.0) -> None:
+        """Send with QoS 1; while offline paho queues it and sends it after the reconnect.
+        ``wait``: up to so many seconds for the broker to have it (before letting go)."""
+        info = self._client.publish(topic, payload, qos=1, retain=retain)
+        if wait and self.connected.is_set():
+            try:
+                info.wait_for_publish(wait)
+            except (RuntimeError, ValueError):  # not sent: the broker went away meanwhile
+                log.info("could not send on %s before letting go", topic)
 
     def offline_seconds(self) -> float:
         since = self.offline_since

@@ -97,6 +97,11 @@ class SharedGame:
             self.end.propose_undo(at)
 
     @property
+    def caught_up(self) -> bool:
+        """This table has the whole log as the host last told it (a host always has)."""
+        return not isinstance(self.end, GuestEnd) or self.end.caught_up
+
+    @property
     def awaiting(self) -> bool:
         """A guest's proposal has no answer yet."""
         return isinstance(self.end, GuestEnd) and bool(self.end.awaiting)
@@ -167,11 +172,15 @@ class SharedGame:
         return {"codes": codes, "watch": WatchCode(game).text()}
 
     def close(self, leaving: bool = False) -> None:
-        """Let go of the broker (``leaving``: this table leaves the game for good)."""
-        if leaving:
-            self.end.leave()
-        else:
-            self.link.stop()
+        """Say this table is away and let go of the broker (``leaving``: it leaves the game
+        for good; a host's last entry then tells every table)."""
+        if leaving and isinstance(self.end, HostEnd):
+            self.end.end_game()
+        self.end.leave()
+
+    def host_away(self) -> float | None:
+        """At a guest: seconds since the host's table went away (None: it is connected)."""
+        return self.end.presence.offline(self._host_table)
 
 
 def _folder_log(folder: Path | None, game: GameKeys) -> LogFile:
@@ -208,17 +217,19 @@ def new_guest(name: str, join: JoinCode, hello: dict[str, Any]) -> dict[str, Any
 
 
 def open_shared(broker: Broker, saved: dict[str, Any], game: Game, folder: Path | None,
-                on_change: Changed | None = None, club: str = "") -> SharedGame:
+                on_change: Changed | None = None, club: str = "",
+                adopt: list[Action] | None = None) -> SharedGame:
     """The shared game ``saved`` describes (a new one, or again after a restart), connecting
     in the background; ``game`` is its game as this table plays it; a host in a ``club``
-    announces it there."""
+    announces it there; ``adopt``: the actions a new host takes over (its log's first
+    entries)."""
     if saved.get("role") == "host":
-        return _host(broker, saved, game, folder, on_change, club)
+        return _host(broker, saved, game, folder, on_change, club, adopt or [])
     return _guest(broker, saved, game, folder, on_change)
 
 
 def _host(broker: Broker, saved: dict[str, Any], game: Game, folder: Path | None,
-          on_change: Changed | None, club: str) -> SharedGame:
+          on_change: Changed | None, club: str, adopt: list[Action]) -> SharedGame:
     start = Start.from_json(saved["start"])
     keys = GameKeys(bytes.fromhex(saved["read"]))
     seat_keys = {int(s): SeatKeys(int(s), bytes.fromhex(k)).proposing
@@ -226,6 +237,9 @@ def _host(broker: Broker, saved: dict[str, Any], game: Game, folder: Path | None
     key = HostKey.from_bytes(bytes.fromhex(saved["host_key"]))
     store = _folder_log(folder, keys)
     host = Host(GameLine.start(game, start.setup), key, seat_keys, store.read())
+    if not host.entries:
+        for entry in host.adopt(adopt):
+            store.append(entry)
     ends: dict[str, Any] = {}
     link = _link(broker, saved["table"], ends)
     hello = {"start": start.to_json(), "host_public": key.public(), "host_table": saved["table"],
