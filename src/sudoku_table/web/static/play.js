@@ -841,6 +841,7 @@
     const away = game.over ? "" : Tables.awayLine(next, (seats) => list(seats.map(playerName)));
     $("now-away").hidden = !away;
     $("now-away").textContent = away;
+    $("take-over-row").hidden = !!mine || !Tables.mayTakeOver();
     const diverged = Tables.diverged();
     $("now-diverged").hidden = !diverged;
     $("now-diverged").textContent = diverged;
@@ -1187,6 +1188,8 @@
     if (simulated) $("sim-clear").addEventListener("click", () => send("/api/sim/clear", {}));
     bindSeats();
     Tables.bind();
+    // The answer of "Host the game here" is the view: drawn as any answer.
+    document.addEventListener("panel:answer", (event) => { queue = queue.then(() => render(event.detail)); });
     setInterval(tick, 1000);
     document.querySelector(".play-side").addEventListener("scroll", markMore, { passive: true });
     window.addEventListener("resize", markMore);

@@ -11,6 +11,7 @@ const Tables = (() => {
   const $ = (id) => document.getElementById(id);
 
   const GRACE = 3; // seconds away before the bar says so (a table reconnecting is not news)
+  const GONE = 30; // seconds a host's table is away before a guest may host the game instead
   const ANOTHER = "another table"; // the table's word for a remote seat's table not yet known
   let view = null;
   let received = 0; // when this view came (performance.now()): offline seconds count on from it
@@ -119,6 +120,30 @@ const Tables = (() => {
       }
     }
     return lines.join(" ");
+  }
+
+  // A guest whose host's table is gone (away a while, or it left for another game): this
+  // table may host the game from its own copy. The table says when that is not yet allowed.
+  function mayTakeOver() {
+    const net = network();
+    if (!net || net.role !== "guest" || (view.game && view.game.over)) return false;
+    if (net.closed) return true;
+    return ((view.table && view.table.seats) || []).some((s) => (away(s.seat) || 0) >= GONE);
+  }
+
+  // The table of the host's seats, as a guest sees it (the first seat played elsewhere).
+  const hostTable = () => tableName((((view && view.table && view.table.seats) || [])
+    .find((s) => s.kind !== "here") || {}).table);
+
+  async function takeOver() {
+    if (!window.confirm(t("Host the game at this table from now on? {table} then joins again with a new code, like every other table.",
+                          { table: hostTable() }))) return;
+    try {
+      const answer = await Panel.post("/api/take-over", {});
+      if (answer && "table" in answer) document.dispatchEvent(new CustomEvent("panel:answer", { detail: answer }));
+    } catch (e) {
+      // The toast says why (the host's table has not been away long enough).
+    }
   }
 
   // The tables disagree about the game (the view's network.diverged): said, never hidden.
@@ -262,6 +287,7 @@ const Tables = (() => {
 
   function bind() {
     $("invite-jump").addEventListener("click", openInvite);
+    $("take-over").addEventListener("click", takeOver);
     $("invite-watch-copy").addEventListener("click", () =>
       copied($("invite-watch-copy"), $("invite-watch-code").dataset.code || ""));
     $("invite-dialog").addEventListener("close", () => {
@@ -271,6 +297,6 @@ const Tables = (() => {
     });
   }
 
-  return { seen, seat, remote, joined, away, where, awayLine, diverged, ticking, duration,
-           tableName, renderInvite, bind };
+  return { seen, seat, remote, joined, away, where, awayLine, diverged, mayTakeOver, ticking,
+           duration, tableName, renderInvite, bind };
 })();
