@@ -686,7 +686,8 @@
     const prompt = view.table.prompt || null;
     const traits = traitsOf(game.variant);
     $("undo").disabled = !view.table.can_undo;
-    $("redo").hidden = !view.table.can_redo;
+    // A game with other tables offers no Redo (the table refuses it): the action is played again.
+    $("redo").hidden = !view.table.can_redo || !!(view.table.network || {}).role;
     $("hints").checked = !!view.table.hints;
     const next = view.table.next || {};
     const personToMove = !game.over && next.actor !== null && next.actor !== undefined &&
