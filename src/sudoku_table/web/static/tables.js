@@ -247,6 +247,10 @@ const Tables = (() => {
     if (key !== shownCodes) {
       shownCodes = key;
       $("invite-codes").replaceChildren(...codes.map((c) => codeItem(c, helpers)));
+      // The words name the picture only where there is one.
+      const pictures = codes.some((c) => c.qr);
+      $("invite-help").hidden = pictures;
+      $("invite-help-qr").hidden = !pictures;
       $("invite-watch").hidden = !join.watch;
       $("invite-watch-code").replaceChildren(...codeGroups(join.watch || ""));
       $("invite-watch-code").dataset.code = join.watch || "";
