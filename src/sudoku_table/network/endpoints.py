@@ -12,6 +12,7 @@ entry. Both ends are safe to call from the table's thread while paho delivers on
 
 from __future__ import annotations
 
+import base64
 import logging
 import threading
 import time
@@ -38,7 +39,7 @@ Changed = Callable[[], None]
 def topics(keys: GameKeys) -> dict[str, str]:
     base = f"{ROOT}/{keys.game}"
     return {"hello": f"{base}/hello", "log": f"{base}/log", "propose": f"{base}/propose",
-            "sync": f"{base}/sync", "presence": f"{base}/presence"}
+            "sync": f"{base}/sync", "presence": f"{base}/presence", "cards": f"{base}/cards"}
 
 
 class Presence:
@@ -160,6 +161,16 @@ class HostEnd(_End):
         with self._lock:
             return list(self.host.line.actions)
 
+    def send_card(self, seat: SeatKeys, at: int, card: int) -> None:
+        """The card dealt to ``seat`` after ``at`` actions: sealed under the seat's card key
+        inside the game's sealing, retained (its table reads it again after a restart); the
+        host refuses that seat's action with another number."""
+        with self._lock:
+            self.host.cards[(seat.seat, at)] = card
+        topic = f"{self._topics['cards']}/{seat.seat}"
+        inner = base64.b64encode(seal(seat.cards, topic, {"at": at, "card": card})).decode()
+        self.publish_sealed(topic, {"sealed": inner}, retain=True)
+
     def end_game(self) -> None:
         """The host starts another game: the log's last entry says so to every table."""
         with self._lock:
@@ -212,6 +223,9 @@ class GuestEnd(_End):
         """The host left the game (it started another)."""
         self.head: int | None = None
         """The host's last entry as last heard (None: not since this table connected)."""
+        self.cards: list[tuple[int, int]] = []
+        """Cards dealt to this table's seat, not yet taken by the table (at, card)."""
+        link.subscribe(f"{self._topics['cards']}/{seat.seat}")
         link.subscribe(self._topics["log"])
         link.on_connected(self.catch_up)
 
@@ -255,6 +269,9 @@ class GuestEnd(_End):
         """paho's thread: an entry of the host's log, or a table's presence."""
         if self._presence(topic, payload):
             return
+        if topic == f"{self._topics['cards']}/{self._seat.seat}":
+            self._card(topic, payload)
+            return
         if topic != self._topics["log"]:
             return
         try:
@@ -287,6 +304,19 @@ class GuestEnd(_End):
             self._changed()
         if missing is not None:
             self.catch_up()
+
+    def _card(self, topic: str, payload: bytes) -> None:
+        try:
+            outer = unseal(self._keys.sealing, topic, payload)
+            inner = unseal(self._seat.cards, topic, base64.b64decode(outer["sealed"]))
+            at, card = inner["at"], inner["card"]
+        except (Refused, ValueError, TypeError, KeyError):
+            self.refused += 1
+            return
+        if isinstance(at, int) and isinstance(card, int):
+            with self._lock:
+                self.cards.append((at, card))
+            self._changed()
 
     def _answered(self, entry: dict[str, Any]) -> None:
         if entry.get("kind") == "closed":

@@ -85,6 +85,8 @@ class Host:
         self.proposals = Proposals(dict(remote))
         self.remote = frozenset(remote)
         self.entries: list[dict[str, Any]] = []
+        self.cards: dict[tuple[int, int], int] = {}
+        """Cards the host's table dealt to remote seats: (seat, after so many actions): card."""
         for entry in entries or []:
             self.line.apply(entry["kind"], entry.get("data"))
             self.entries.append(entry)
@@ -131,6 +133,10 @@ class Host:
             raise Declined(body, "not an action") from e
         if self.line.game.actor(self.line.state, action) != body["seat"]:
             raise Declined(body, "that seat is not the one to act now")
+        dealt = self.cards.get((body["seat"], len(self.line.actions)))
+        number = getattr(action, "number", None)
+        if dealt is not None and number is not None and number != dealt:
+            raise Declined(body, "that is not the card the table dealt")
         try:
             return self._append("action", body["action"], body)
         except RulesError as e:

@@ -20,7 +20,7 @@ from sudoku_table.rules.actions import Action
 from sudoku_table.rules.game import Game
 
 from .club import Club
-from .codes import GameKeys, JoinCode, SeatKeys, WatchCode, read_code
+from .codes import BadCode, GameKeys, JoinCode, SeatKeys, WatchCode, read_code
 from .endpoints import Changed, GuestEnd, HostEnd, topics
 from .hosting import GameLine, Guest, Host
 from .link import Broker, Link
@@ -46,6 +46,8 @@ class Start:
     names: list[str]
     colors: list[str]
     computers: dict[str, str]
+    deal: bool = False
+    """The host's table deals every seat's cards (a remote seat's arrive sealed for it)."""
 
     def to_json(self) -> dict[str, Any]:
         return dict(self.__dict__)
@@ -58,7 +60,8 @@ class Start:
             return cls(str(data["variant"]), int(data["players"]), dict(data["options"]),
                        dict(data["setup"]), bool(data["hints"]),
                        [str(n) for n in data["names"]], [str(c) for c in data["colors"]],
-                       {str(k): str(v) for k, v in dict(data["computers"]).items()})
+                       {str(k): str(v) for k, v in dict(data["computers"]).items()},
+                       data.get("deal") is True)
         except (KeyError, TypeError, ValueError) as e:
             raise Refused("the host's hello is damaged") from e
 
@@ -88,6 +91,26 @@ class SharedGame:
             self.end.act(action)
         else:
             self.end.propose(action, at)
+
+    def line_state(self) -> tuple[Any, int]:
+        """The game's state as the log has it, and its number of actions."""
+        line = self.end.host.line if isinstance(self.end, HostEnd) else self.end.guest.line
+        return line.state, len(line.actions)
+
+    def send_card(self, seat: int, at: int, card: int) -> None:
+        """At the host: the card dealt to the remote ``seat`` after ``at`` actions, sealed so
+        that only that seat's table reads it."""
+        if isinstance(self.end, HostEnd):
+            secret = self.saved["seats"].get(str(seat))
+            if secret is not None:
+                self.end.send_card(SeatKeys(seat, bytes.fromhex(secret)), at, card)
+
+    def take_cards(self) -> list[tuple[int, int]]:
+        """At a guest: the cards dealt to its seat since the last call (at, card)."""
+        if not isinstance(self.end, GuestEnd):
+            return []
+        cards, self.end.cards = self.end.cards, []
+        return cards
 
     def take_back(self, at: int) -> None:
         """The last action was taken back here (the game had ``at``)."""
@@ -283,7 +306,7 @@ def hello_for(broker: Broker, code: str, timeout: float = 10.0) -> tuple[JoinCod
     when no host answers within ``timeout`` seconds)."""
     join = read_code(code)
     if not isinstance(join, JoinCode):
-        raise JoinFailed("a watch code looks on; to play, enter a join code")
+        raise BadCode("a watch code looks on; to play, enter a join code")
     topic = topics(join.game)["hello"]
     got: dict[str, Any] = {}
     arrived = threading.Event()

@@ -36,6 +36,7 @@ from sudoku_table.network.shared import (
 from sudoku_table.rules.actions import Action, EndTurn
 from sudoku_table.rules.wording import N_
 
+from .dealing import deal_card
 from .errors import CannotSave, InputError, NoAnswer
 from .keeping import Keeper
 from .sessions import Current, Resolver, Session
@@ -75,6 +76,7 @@ class Remote:
         self.shared: SharedGame | None = None
         self._companion: Companion | None = None
         self._mirror: list[Action] = []
+        self._dealt: tuple[int, int] | None = None
         self._token: object | None = None
         """Names the shared game whose link may report changes (``changed``)."""
         self._told_closed = False
@@ -113,12 +115,10 @@ class Remote:
                                 "both"))
         if len(seats) == players:
             raise InputError(N_("at least one seat plays at this table"))
-        if session.deal_seed is not None:
-            raise InputError(N_("the table deals only to its own seats: a game with another "
-                                "table is played with cards drawn by the players"))
         start = Start(session.variant, players, dict(session.options or {}),
                       dict(session.setup or {}), session.hints, list(session.names),
-                      list(session.colors), session.seats_json())
+                      list(session.colors), session.seats_json(),
+                      deal=session.deal_seed is not None)
         return replace(session, network=new_host(self.name, start, seats))
 
     def joined(self, code: Any, timeout: float = 10.0) -> Session:
@@ -259,6 +259,7 @@ class Remote:
         self._names_locked()
         try:
             self._send_locked(shared, c)
+            self._deal_locked(shared, c)
             self._follow_locked(shared, c)
         except CannotSave:
             pass  # the journal holds it: the retry's change syncs again
@@ -283,6 +284,25 @@ class Remote:
                 continue  # an action from the log, carried out here
             shared.act(table[i], i)
         self._mirror = table
+
+    def _deal_locked(self, shared: SharedGame, c: Companion) -> None:
+        """The cards of a game the table deals: at the host, the card of a remote seat to
+        move in the log's state, sent to its table only; at a guest, its seat's arrived."""
+        for at, card in shared.take_cards():
+            c.dealer.receive(at, card)
+        seed = c.dealer.seed
+        if shared.role != "host" or seed is None:
+            return
+        state, at = shared.line_state()
+        mover = state.to_move
+        if state.over or mover is None or shared.seats.get(mover) != "remote" \
+                or self._dealt == (mover, at):
+            return
+        supply = c.game.hand_supply(state, mover)
+        dealt = deal_card(supply, seed, at) if supply else None
+        if dealt is not None:
+            shared.send_card(mover, at, dealt)
+            self._dealt = (mover, at)
 
     def _follow_locked(self, shared: SharedGame, c: Companion) -> None:
         for reason in shared.take_declined():
@@ -328,10 +348,12 @@ class Remote:
         shared, c = self.shared, self._companion
         if shared is None or c is None:
             return
-        c.computer.seat_remote({
-            seat: shared.table_of(seat)[1] or ANOTHER_TABLE
-            for seat, kind in shared.seats.items()
-            if kind == "remote" or (kind != "here" and shared.role == "guest")})
+        remote = {seat: shared.table_of(seat)[1] or ANOTHER_TABLE
+                  for seat, kind in shared.seats.items()
+                  if kind == "remote" or (kind != "here" and shared.role == "guest")}
+        c.computer.seat_remote(remote)
+        # A remote seat's card is for its own table: never shown here, as the computer's.
+        c.dealer.computers = frozenset(c.computers) | frozenset(remote)
 
     # --- what the panel asks -----------------------------------------------------------------
 
