@@ -139,8 +139,8 @@ class Watcher:
                                "setup": dict(self.start.setup),
                                "actions": [a.to_json() for a in line.actions],
                                "names": list(self.start.names)},
-                    "tables": [{"name": t["name"], "online": t["online"]}
-                               for t in self.presence.tables.values()]}
+                    "tables": [{"name": info["name"], "online": info["online"]}
+                               for info in self.presence.tables.values()]}
 
 
 def watch_keys(code: str) -> GameKeys:
