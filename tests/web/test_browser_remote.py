@@ -374,3 +374,35 @@ def test_the_form_sends_the_remote_seats_and_no_deal(
     page.wait_for_selector("body[data-rendered='true']")
     page.click("[data-variant='classic-sudoku']")
     assert page.input_value("select[data-computer='2']") == "remote"
+
+
+def test_a_table_whose_host_left_hosts_the_game_itself(
+        tables: tuple[TableProcess, TableProcess], panels: Panels) -> None:
+    """The host starts another game: the other table keeps the first one, offers to host it
+    itself, and once it does, shows the code for the seat of the table that left."""
+    anna_table, ben_table = tables
+    status, view = api(anna_table.url, "/api/game", {"variant": "vierer-dominari",
+                                                     "players": 2, "names": ["Anna", ""],
+                                                     "remote": [1]})
+    assert status == 200, view
+    status, view = api(ben_table.url, "/api/join",
+                       {"code": view["table"]["join"]["codes"][0]["code"]})
+    assert status == 200, view
+    guest = panels.open(ben_table.url)
+    page = guest.page
+    page.goto(ben_table.url + "/play")
+    page.wait_for_selector("body[data-rendered='true']")
+    assert page.is_hidden("#take-over-row"), "the host is there"
+    status, _ = api(anna_table.url, "/api/game", {"variant": "classic-sudoku", "players": 2,
+                                                  "replace": True})
+    assert status == 200
+    page.wait_for_selector("#take-over-row:not([hidden])")
+    assert page.text_content("#message") == \
+        "Anna's table left the game to start another: this table keeps it as it stands"
+    problems = layout(page, ["#take-over", "#message"])
+    assert problems == [], problems
+    page.click("#take-over")  # asked first; the test's browser says yes
+    page.wait_for_selector("#invite-dialog[open] #invite-codes li[data-seat='0']")
+    assert page.text_content("#invite-codes li[data-seat='0'] strong") == "Anna"
+    assert ben_table.view()["table"]["network"]["role"] == "host"
+    assert page.is_hidden("#take-over-row")
