@@ -139,7 +139,8 @@ class Watcher:
                                "setup": dict(self.start.setup),
                                "actions": [a.to_json() for a in line.actions],
                                "names": list(self.start.names)},
-                    "tables": [{"name": t["name"], "online": t["online"]}
+                    "tables": [{"name": t["name"], "online": t["online"],
+                                "seats": list(t["seats"])}
                                for t in self.presence.tables.values()]}
 
 
@@ -239,6 +240,11 @@ class Following:
         shown.sort(key=lambda g: (bool(g.get("document", {}).get("over") or g.get("closed")),
                                   -float(g["announced"].get("since", 0))))
         return shown
+
+    @property
+    def connected(self) -> bool:
+        """Whether the broker is reached now (while not, what is shown may be old)."""
+        return self.link.connected.is_set()
 
     def stop(self) -> None:
         self.link.stop()

@@ -13,9 +13,16 @@ from sudoku_table.network.watching import Following
 from sudoku_table.rules.wording import N_
 
 from .errors import ApiError
-from .validation import json_body
+from .security import check_request
+from .validation import json_body, query
 
 looking = Blueprint("looking", __name__, url_prefix="/api")
+
+
+@looking.before_request
+def _guard() -> None:
+    check_request()  # the host, the origin and JSON, as for every other endpoint
+    query()
 
 KEY = "sudoku_following"
 """Where the app keeps its ``Following`` (absent: no broker is set)."""
@@ -26,7 +33,7 @@ def following() -> Following:
     found = current_app.extensions.get(KEY)
     if found is None:
         raise ApiError(N_("this panel meets no other tables: set broker in the config's "
-                          "[network] section"), 404)
+                          "[network] section"), 404, code="no_broker")
     return found
 
 
@@ -48,8 +55,9 @@ def watched(game: str) -> Response:
     found = following()
     view = found.game(game)
     if view is None:
-        raise ApiError(N_("this panel does not follow that game: enter its watch code"), 404)
-    return jsonify({**view, "version": found.version})
+        raise ApiError(N_("this panel does not follow that game: enter its watch code"), 404,
+                       code="not_followed")
+    return jsonify({**view, "version": found.version, "connected": found.connected})
 
 
 @looking.get("/club")
@@ -57,6 +65,7 @@ def club() -> Response:
     """Every game of the club (the config's ``[network] club``), live ones first."""
     found = following()
     if found.club is None:
-        raise ApiError(N_("no club is set: set club in the config's [network] section"), 404)
+        raise ApiError(N_("no club is set: set club in the config's [network] section"), 404,
+                       code="no_club")
     games: list[dict[str, Any]] = found.club_games()
-    return jsonify({"games": games, "version": found.version})
+    return jsonify({"games": games, "version": found.version, "connected": found.connected})
