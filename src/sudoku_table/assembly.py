@@ -199,7 +199,9 @@ def serve_club(args: argparse.Namespace) -> int:
               "words)", file=sys.stderr)
         return 2
     try:
-        server = PanelServer(create_club_app(following, config.panel), args.host, args.port)
+        app = create_club_app(following, config.panel,
+                              {"OVERLAY_PITCH_MM": config.board.square_mm})
+        server = PanelServer(app, args.host, args.port)
     except OSError as e:
         following.stop()
         print(f"sudoku-table club: cannot listen on {args.host}:{args.port}: {e}",

@@ -139,9 +139,9 @@ class Watcher:
                                "setup": dict(self.start.setup),
                                "actions": [a.to_json() for a in line.actions],
                                "names": list(self.start.names)},
-                    "tables": [{"name": t["name"], "online": t["online"],
-                                "seats": list(t["seats"])}
-                               for t in self.presence.tables.values()]}
+                    "tables": [{"name": table["name"], "online": table["online"],
+                                "seats": list(table["seats"])}
+                               for table in self.presence.tables.values()]}
 
 
 def watch_keys(code: str) -> GameKeys:

@@ -30,12 +30,14 @@ REFERENCE: tuple[tuple[str, Callable[..., Any]], ...] = (
     ("/openapi.json", api.openapi),
     ("/variants", api.list_variants),
     ("/variants/<variant_id>", api.variant_geometry),
+    ("/variants/<variant_id>/overlay", api.variant_overlay),
     ("/i18n", api.words),
     ("/legend", api.legend),
     ("/rules/<variant_id>", api.rules),
     ("/version", api.version),
 )
-"""The endpoints of ``api`` that need no table: what the pages draw and word a game with."""
+"""The endpoints of ``api`` that need no table: what the pages draw and word a game with, and
+the rules pages' printable overlays."""
 
 
 def _reference() -> Blueprint:
@@ -68,12 +70,12 @@ def create_club_app(following: Following | None, config: PanelConfig | None = No
     """The club page and the watch page around ``following`` (the games looked on at through
     the broker; None answers every look with "set a broker"); ``config`` is the ``[panel]``
     section (its language and the host names it answers to); ``test_config`` overrides Flask
-    settings."""
+    settings and ``OVERLAY_PITCH_MM`` (the square pitch of the printable overlays)."""
     panel = config if config is not None else PanelConfig()
     app = Flask(__name__)
     app.config.update(MAX_CONTENT_LENGTH=MAX_BODY_BYTES, JSON_SORT_KEYS=False,
                       PANEL_HOSTS=panel.hosts, PANEL_LANGUAGE=panel.language,
-                      TEMPLATES_AUTO_RELOAD=False)
+                      OVERLAY_PITCH_MM=40.0, TEMPLATES_AUTO_RELOAD=False)
     if test_config:
         app.config.update(test_config)
     app.debug = False  # never the interactive debugger: the page is open to the network

@@ -78,7 +78,8 @@ const Watched = (() => {
         : winners.length > 1 ? t("{players} shared the win", { players: list(winners.map((w) => playerName(game, w))) })
           : t("a draw");
       const why = said("end", doc.end_reason);
-      return { kind: "over", text: t("Game over: {result}", { result: who + (why ? ` (${why})` : "") }) };
+      const result = why ? `${who} (${why})` : who;
+      return { kind: "over", text: t("Game over: {result}", { result }) };
     }
     if (game.closed) return { kind: "left", text: t("Left unfinished: its table started another game.") };
     if (doc.to_move === null || doc.to_move === undefined) return { kind: "live", text: t("Playing") };
