@@ -193,3 +193,38 @@ def test_a_panel_with_a_broker_stops_following_when_it_closes(tmp_path: Path,
     panel.close()
     time.sleep(0.2)
     assert not following.connected
+
+
+def test_a_club_page_started_after_a_game_ended_lists_it_with_its_record(
+        tmp_path: Path, mosquitto: Mosquitto) -> None:
+    table, clock = club_table(tmp_path / "anna", "Anna's table", mosquitto.url)
+    try:
+        table.new_game("vierer-dominari", names=["Anna", "Ben"])
+        moves(table, clock, random.Random(1), 200)
+        finished = table.view()["game"]
+        record = table.record()
+        assert finished["over"]
+        table.new_game("classic-sudoku", names=["Anna", "Ben"], replace=True)
+        # The host has left the finished game: no table answers for it any more, and yet a
+        # club page that starts now lists it as it ended, every entry checked.
+        following = club_following(mosquitto.url)
+        try:
+            client = create_club_app(following).test_client()
+
+            def ended() -> dict[str, Any] | None:
+                games = client.get("/api/club").get_json()["games"]
+                done = [g for g in games if g["ready"] and g["variant"] == "vierer-dominari"
+                        and g["document"]["over"]]
+                return done[0] if done else None
+            game = until(ended)
+            assert game is not None, client.get("/api/club").get_json()
+            assert game["document"] == finished
+            assert game["record"]["actions"] == record["actions"]
+            assert game["closed"] is True
+            games = until(lambda: len(ready := [g for g in client.get("/api/club").get_json()
+                                                ["games"] if g["ready"]]) == 2 and ready)
+            assert [g["variant"] for g in games] == ["classic-sudoku", "vierer-dominari"]
+        finally:
+            following.stop()
+    finally:
+        table.close()

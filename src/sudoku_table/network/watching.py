@@ -2,7 +2,8 @@
 join code), and a club's list of games.
 
 A ``Watcher`` reads the host's ``hello`` (retained) and follows its signed ``log`` (asking for
-it from the first entry: the host answers every reader alike); it checks every entry as a guest
+it from the first entry: the host answers every reader alike; a game that ended, or that its
+host left, is read from its retained ``archive`` of the same signed entries); it checks every entry as a guest
 does, and holds the game as it stands, but it has no seat key to propose with and no host key
 to sign with: it can never act. A ``Club`` is a secret that the club's tables share (the
 config's ``[network] club``): a host in a club announces each game it hosts (retained, sealed
@@ -57,12 +58,15 @@ class Watcher:
         self.problem: str | None = None
         self.closed = False
         self.link: Link | None = None
+        self._archived: list[Any] = []
+        """The archive's entries when it came before the hello (both are retained)."""
 
     def attach(self, link: Link) -> None:
         """Follow the game through ``link`` (subscribed, then asking for the log once
         connected)."""
         self.link = link
-        for topic in (self._topics["hello"], self._topics["log"], f"{self._topics['presence']}/+"):
+        for topic in (self._topics["hello"], self._topics["log"], self._topics["archive"],
+                      f"{self._topics['presence']}/+"):
             link.subscribe(topic)
         link.on_connected(self.catch_up)
 
@@ -84,8 +88,17 @@ class Watcher:
         with self._lock:
             if topic == self._topics["hello"] and self.guest is None:
                 changed = self._hello(data)
+                if self.guest is not None and self._archived:
+                    changed = self._entries(self._archived) or changed
             elif topic == self._topics["log"] and self.guest is not None:
                 changed = self._entry(data)
+            elif topic == self._topics["archive"]:
+                entries = data.get("entries") if isinstance(data, dict) else None
+                if isinstance(entries, list):
+                    if self.guest is None:
+                        self._archived = entries
+                    else:
+                        changed = self._entries(entries)
             elif topic.startswith(self._topics["presence"] + "/"):
                 self.presence.heard(topic.rsplit("/", 1)[1], data)
                 changed = True
@@ -107,6 +120,17 @@ class Watcher:
         self.start, self.host_name = start, str(data.get("host_name", ""))[:60]
         self.guest = Guest(GameLine.start(game, start.setup), public)
         return True
+
+    def _entries(self, entries: list[Any]) -> bool:
+        """The archive's entries, each checked as one from the log (those already here are
+        dropped as duplicates)."""
+        self._archived = []
+        changed = False
+        for entry in entries:
+            changed = self._entry(entry) or changed
+            if self.problem is not None:
+                break
+        return changed
 
     def _entry(self, entry: Any) -> bool:
         assert self.guest is not None

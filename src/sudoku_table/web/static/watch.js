@@ -46,6 +46,8 @@
     $("watch-tables").replaceChildren(...Watched.tables(game));
     renderMoves();
     $("watch-download").disabled = !game.record;
+    $("watch-download").textContent = Watched.finished(game) ? t("Download the record")
+      : t("Download the record so far");
     await Watched.drawBoard($("watch-board"), game);
     document.body.dataset.moves = String(((game.record && game.record.actions) || []).length);
   }
