@@ -238,6 +238,8 @@ def test_a_watch_code_on_the_tables_page_opens_the_game(club: Club, page_for: An
         page = page_for(f"{server.url}/table", SCREENS["phone"], "de")
         card = page.locator("#looking-on")
         card.wait_for(state="visible")
+        assert check_layout(page) == []
+        assert violations(page) == []
         page.fill("#table-watch-code", club.evening.watch["hexa"])
         page.locator("#looking-on button[type=submit]").click()
         page.wait_for_url(f"**/watch/{club.game_id('hexa-sudoku')}#*")

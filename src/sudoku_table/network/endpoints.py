@@ -1,13 +1,13 @@
 """One game's host and guests talking through the broker (``link.Link``), sealed.
 
-Topics under ``sudoku-table/v1/<game>/``: ``hello`` (retained: the game as the host started
-it and the host's public key), ``log`` (the host's entries), ``propose/<seat>`` (a remote
-seat's proposals), ``sync`` (a guest asking for the entries from a number on, after a gap or a
-reconnect), ``presence/<table>`` (retained, with a last will: whether that table is
-connected) and ``archive`` (retained: every entry so far, as the host signed them, published
-when the game ends and when the host leaves it, so that a watcher who comes later follows the
-whole game without its host). Every payload is sealed for the game and its topic (``sealing.seal``); anything
-that does not open, verify or apply is dropped and counted in ``refused``, and changes
+Topics under ``sudoku-table/v1/<game>/``: ``hello`` (retained: the game as the host started it
+and the host's public key), ``log`` (the host's entries), ``propose/<seat>`` (a remote seat's
+proposals), ``sync`` (a guest asking for the entries from a number on, after a gap or a
+reconnect), ``presence/<table>`` (retained, with a last will: whether that table is connected)
+and ``archive`` (retained: every entry so far, as the host signed them, published when the game
+ends and when the host leaves it, so that a watcher who comes later follows the whole game
+without its host). Every payload is sealed for the game and its topic (``sealing.seal``);
+anything that does not open, verify or apply is dropped and counted in ``refused``, and changes
 nothing. Each end keeps its copy of the log (``store.LogFile``) before it sends or counts an
 entry. Both ends are safe to call from the table's thread while paho delivers on its own.
 """

@@ -1,15 +1,15 @@
-"""Looking on: a game followed from the broker with its read secret only (a watch code, or a
-join code), and a club's list of games.
+"""Looking on: a game followed from the broker with its read secret only (a watch code, or a join
+code), and a club's list of games.
 
 A ``Watcher`` reads the host's ``hello`` (retained) and follows its signed ``log`` (asking for
 it from the first entry: the host answers every reader alike; a game that ended, or that its
-host left, is read from its retained ``archive`` of the same signed entries); it checks every entry as a guest
-does, and holds the game as it stands, but it has no seat key to propose with and no host key
-to sign with: it can never act. A ``Club`` is a secret that the club's tables share (the
-config's ``[network] club``): a host in a club announces each game it hosts (retained, sealed
-under the club's key) with its watch code, so a club page finds every game on the broker and
-follows each with a ``Watcher``; an announcement stays on the broker after the game, so the
-club's finished games are listed with their records.
+host left, is read from its retained ``archive`` of the same signed entries); it checks every
+entry as a guest does, and holds the game as it stands, but it has no seat key to propose with
+and no host key to sign with: it can never act. A ``Club`` is a secret that the club's tables
+share (the config's ``[network] club``): a host in a club announces each game it hosts
+(retained, sealed under the club's key) with its watch code, so a club page finds every game on
+the broker and follows each with a ``Watcher``; an announcement stays on the broker after the
+game, so the club's finished games are listed with their records.
 """
 
 from __future__ import annotations

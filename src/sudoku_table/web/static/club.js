@@ -89,10 +89,18 @@
     nodes.forEach((node, i) => { if (list.children[i] !== node) list.insertBefore(node, list.children[i] || null); });
   }
 
+  // Newest first, by when each game began at its table (a page started later learns of many
+  // games at once); the server's order where that is not known.
+  const started = (g) => (g.announced || {}).started || "";
+  const newest = (list) => list.map((g, i) => [g, i])
+    .sort(([a, i], [b, j]) => (started(b) > started(a)) - (started(b) < started(a)) || i - j)
+    .map(([g]) => g);
+
   function show(games) {
-    const live = games.filter((g) => !Watched.finished(g));
-    const done = games.filter((g) => Watched.finished(g));
+    const live = newest(games.filter((g) => !Watched.finished(g)));
+    const done = newest(games.filter((g) => Watched.finished(g)));
     $("club-unset").hidden = true;
+    document.querySelector(".club-intro").hidden = false;
     $("club-live-box").hidden = false;
     $("club-live-none").hidden = live.length > 0;
     $("club-done-box").hidden = done.length === 0;
@@ -110,7 +118,11 @@
     $("club-done-box").hidden = true;
     $("club-unset-title").textContent = error.data.code === "no_club" ? t("No club is set")
       : t("This table meets no other tables yet");
+    // Without a broker the table's own sentence says what to set first; without a club the
+    // title and the words below say it all.
     $("club-unset-text").textContent = Panel.sentence(error.message);
+    $("club-unset-text").hidden = error.data.code === "no_club";
+    document.querySelector(".club-intro").hidden = true;
     document.body.dataset.state = error.data.code;
     document.body.dataset.rendered = "true";
   }
