@@ -72,6 +72,10 @@ def test_the_club_app_lists_the_clubs_game_and_follows_it_move_by_move(
     assert seen["document"] == table.view()["game"]
     assert seen["version"] > version
     assert seen["record"]["actions"] == table.record()["actions"]
+    german = client.get(f"/api/watch/{game['game']}", headers={"Accept-Language": "de"})
+    first = table.record()["actions"][0]
+    assert german.get_json()["moves"][0] == f"{first['number']} auf {first['cell']}"
+    assert len(german.get_json()["moves"]) == 3
 
 
 def test_a_watch_code_opens_any_game_and_a_bad_one_is_told(

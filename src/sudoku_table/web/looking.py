@@ -10,8 +10,10 @@ from flask import Blueprint, Response, current_app, jsonify
 
 from sudoku_table.network.codes import BadCode
 from sudoku_table.network.watching import Following
+from sudoku_table.rules.actions import action_from_json
 from sudoku_table.rules.wording import N_
 
+from . import i18n
 from .errors import ApiError
 from .security import check_request
 from .validation import json_body, query
@@ -51,13 +53,18 @@ def watch() -> Response:
 
 @looking.get("/watch/<game>")
 def watched(game: str) -> Response:
-    """A followed game as it stands (its record, state document and tables)."""
+    """A followed game as it stands (its record, state document and tables), with its moves in
+    words in the request's language."""
     found = following()
     view = found.game(game)
     if view is None:
         raise ApiError(N_("this panel does not follow that game: enter its watch code"), 404,
                        code="not_followed")
-    return jsonify({**view, "version": found.version, "connected": found.connected})
+    language = i18n.current()
+    moves = [i18n.action_words(action_from_json(a), language)
+             for a in view.get("record", {}).get("actions", [])]
+    return jsonify({**view, "moves": moves, "version": found.version,
+                    "connected": found.connected})
 
 
 @looking.get("/club")

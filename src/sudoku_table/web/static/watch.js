@@ -16,17 +16,14 @@
     $("watch-moves-none").hidden = actions.length > 0;
     $("watch-moves-box").hidden = actions.length === 0;
     $("watch-moves-count").textContent = t("Every move ({count})", { count: actions.length });
-    const list = $("watch-moves");
-    // Who made each move is not in the record (turn order decides it): the moves are
-    // numbered, and the last one is named in the line under the state.
-    list.replaceChildren(...actions.map((a, i) => el("li", {},
-      el("span", { class: "move-number", text: `${i + 1}.` }), " ", Watched.describe(a))));
+    // The moves in words, as the server says them in this page's language, numbered.
+    $("watch-moves").replaceChildren(...(game.moves || []).map((words, i) => el("li", {},
+      el("span", { class: "move-number", text: `${i + 1}.` }), " ", words)));
   }
 
   function renderLast() {
-    const actions = (game.record && game.record.actions) || [];
-    const last = actions[actions.length - 1];
-    $("watch-last").textContent = last ? t("Last move: {move}", { move: Watched.describe(last) }) : "";
+    const said = game.moves || [];
+    $("watch-last").textContent = said.length ? t("Last move: {move}", { move: said[said.length - 1] }) : "";
   }
 
   async function render() {

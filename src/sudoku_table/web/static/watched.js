@@ -95,19 +95,6 @@ const Watched = (() => {
     return a.cell ? [a.cell] : [];
   }
 
-  function describe(action) {
-    switch (action.type) {
-      case "place": return t("{number} on {cell}", action);
-      case "blank": return t("blank on {cell}", action);
-      case "joker": return t("joker on {cell}", action);
-      case "discard": return t("{number} set aside", action);
-      case "end_turn": return t("end of turn");
-      case "move": return action.path[action.path.length - 1] === "off"
-        ? t("{cell} borne off", { cell: action.path[0] }) : action.path.join(" \u2192 ");
-      default: return action.type;
-    }
-  }
-
   // The board of ``game`` in ``svg`` (built once per game and variant, then updated).
   async function drawBoard(svg, game, options = {}) {
     if (!game.ready || !game.document) return null;
@@ -240,5 +227,5 @@ const Watched = (() => {
   }
 
   return { load, gameName, playerName, swatch, state, finished, drawBoard, players, tables,
-           where, describe, download, codeForm, poll, list };
+           where, download, codeForm, poll, list };
 })();
