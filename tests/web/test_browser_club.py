@@ -23,7 +23,7 @@ from sudoku_table.web.club_app import create_club_app
 from tests.network.clubs import Evening, club_evening, club_following, followed, moves
 from tests.network.conftest import Mosquitto
 
-from .axe import fetch as fetch_axe
+from .axe import every_violation
 from .helpers import LiveServer
 from .layout import check_layout
 
@@ -65,38 +65,6 @@ def club(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Club]:
         following.stop()
         evening.close()
         broker.stop()
-
-
-@pytest.fixture
-def page_for(browser: Any) -> Iterator[Any]:
-    contexts = []
-
-    def open_page(url: str, size: tuple[int, int], language: str = "en") -> Any:
-        context = browser.new_context(viewport={"width": size[0], "height": size[1]},
-                                      locale=language, accept_downloads=True,
-                                      extra_http_headers={"Accept-Language": language})
-        context.add_init_script(script=fetch_axe().read_text(encoding="utf-8"))
-        contexts.append(context)
-        page = context.new_page()
-        page.errors = []
-        page.on("pageerror", lambda e: page.errors.append(str(e)))
-        page.on("console", lambda m: page.errors.append(m.text) if m.type == "error" else None)
-        page.goto(url)
-        page.wait_for_selector("body[data-rendered='true']", timeout=20000)
-        return page
-
-    yield open_page
-    for context in contexts:
-        context.close()
-
-
-def violations(page: Any) -> list[dict[str, Any]]:
-    """axe's violations of every impact."""
-    return page.evaluate("""async () => {
-        const r = await axe.run(document, {resultTypes: ['violations']});
-        return r.violations.map(v => ({id: v.id, impact: v.impact,
-                                       targets: v.nodes.slice(0, 4).map(n => n.target)}));
-    }""")
 
 
 BOXES = """(selector) => [...document.querySelectorAll(selector)].map((n) => {
@@ -162,7 +130,7 @@ def test_the_club_page_shows_every_game_on_every_screen_in_both_languages(
     assert ("Spielende" if language == "de" else "Game over") in result and winner in result
     assert pieces(page, club.game_id("vierer-dominari")) == len(david["cells"])
     assert check_layout(page) == []
-    assert violations(page) == []
+    assert every_violation(page) == []
     assert not page.errors, page.errors
 
 
@@ -213,7 +181,7 @@ def test_the_watch_page_fits_every_screen_and_gives_the_record(
     assert board["y"] >= 0 and board["y"] + board["height"] <= height + 1, "the board in view"
     assert state["y"] + state["height"] <= height, "whose turn it is, in view"
     assert check_layout(page, in_view=["#watch-board", "#watch-state"]) == []
-    assert violations(page) == []
+    assert every_violation(page) == []
     with page.expect_download() as download:
         page.locator("#watch-download").click()
     saved = tmp_path / "record.json"
@@ -239,7 +207,7 @@ def test_a_watch_code_on_the_tables_page_opens_the_game(club: Club, page_for: An
         card = page.locator("#looking-on")
         card.wait_for(state="visible")
         assert check_layout(page) == []
-        assert violations(page) == []
+        assert every_violation(page) == []
         page.fill("#table-watch-code", club.evening.watch["hexa"])
         page.locator("#looking-on button[type=submit]").click()
         page.wait_for_url(f"**/watch/{club.game_id('hexa-sudoku')}#*")
@@ -291,7 +259,7 @@ def test_without_a_club_the_page_says_how_to_set_one(club: Club, page_for: Any,
         assert "club = " in page.locator(".config-example").inner_text()
         assert page.locator("#club-live-box").is_hidden()
         assert check_layout(page, in_view=["#club-unset-title"]) == []
-        assert violations(page) == []
+        assert every_violation(page) == []
     finally:
         server.close()
         following.stop()
