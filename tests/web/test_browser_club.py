@@ -220,7 +220,7 @@ def test_a_watch_code_on_the_tables_page_opens_the_game(club: Club, page_for: An
         page.fill("#table-watch-code", "ABCD-EFGH-JKLM")
         page.locator("#looking-on button[type=submit]").click()
         page.wait_for_selector("#toast:not([hidden])")
-        assert "Zuschau-Code" in page.locator("#toast").inner_text()
+        assert "Zuschaucode" in page.locator("#toast").inner_text()
         assert page.url.endswith("/table")
     finally:
         server.close()
