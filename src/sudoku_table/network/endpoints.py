@@ -4,11 +4,14 @@ Topics under ``sudoku-table/v1/<game>/``: ``hello`` (retained: the game as the h
 it and the host's public key), ``log`` (the host's entries), ``propose/<seat>`` (a remote
 seat's proposals), ``sync`` (a guest asking for the entries from a number on, after a gap, a
 reconnect, or the host's table coming online), ``presence/<table>`` (retained, with a last
-will: whether that table is connected) and ``cards/<seat>`` (retained: a dealt card sealed
-again for its seat). Every payload is sealed for the game and its topic (``sealing.seal``);
-anything that does not open, verify or apply is dropped and counted in ``refused``, and
-changes nothing. Each end keeps its copy of the log (``store.LogFile``) before it sends or counts an
-entry. Both ends are safe to call from the table's thread while paho delivers on its own.
+will: whether that table is connected), ``cards/<seat>`` (retained: a dealt card sealed again
+for its seat) and ``archive`` (retained: every entry so far, as the host signed them,
+published when the game ends and when the host leaves it, so that a watcher who comes later
+follows the whole game without its host). Every payload is sealed for the game and its topic
+(``sealing.seal``); anything that does not open, verify or apply is dropped and counted in
+``refused``, and changes nothing. Each end keeps its copy of the log (``store.LogFile``)
+before it sends or counts an entry. Both ends are safe to call from the table's thread while
+paho delivers on its own.
 """
 
 from __future__ import annotations
@@ -40,7 +43,8 @@ Changed = Callable[[], None]
 def topics(keys: GameKeys) -> dict[str, str]:
     base = f"{ROOT}/{keys.game}"
     return {"hello": f"{base}/hello", "log": f"{base}/log", "propose": f"{base}/propose",
-            "sync": f"{base}/sync", "presence": f"{base}/presence", "cards": f"{base}/cards"}
+            "sync": f"{base}/sync", "presence": f"{base}/presence", "cards": f"{base}/cards",
+            "archive": f"{base}/archive"}
 
 
 class Presence:
@@ -143,6 +147,14 @@ class HostEnd(_End):
     def _keep_and_send(self, entry: dict[str, Any]) -> None:
         self._store.append(entry)  # kept before anyone can see it
         self.publish_sealed(self._topics["log"], entry)
+        if self.host.line.state.over or entry.get("kind") == "closed":
+            self._archive()
+
+    def _archive(self) -> None:
+        """Every entry so far, retained: a watcher who comes after the end (or after the host
+        left) checks and follows the whole game from it."""
+        self.publish_sealed(self._topics["archive"], {"entries": list(self.host.entries)},
+                            retain=True)
 
     def act(self, action: Action) -> dict[str, Any]:
         """An action made at the host's table (already journaled there): kept, then sent."""
