@@ -313,7 +313,7 @@ def test_a_mistyped_code_is_told_and_changes_nothing_in_german(
     page.fill("#join-game-code", wrong)
     page.click("#join-game-submit")
     page.wait_for_function("() => document.querySelector('#toast').textContent.startsWith("
-                           "'Das ist kein Beitritts-Code')")
+                           "'Das ist kein Beitrittscode')")
     # Said over the dialog, in view; the dialog stays for another try.
     page.wait_for_timeout(150)
     problems = check_layout(page, in_view=["#join-game-dialog #toast", "#join-game-code"],
