@@ -23,9 +23,11 @@ Play goes on after every fault. A game ends when it is over or when play stands 
   end record of either table does not have at the same place;
 - **journals that differ**: games whose two tables end with different ``record()["actions"]``.
 
-Proposals the host refused (its log's ``refused`` entries, each told at the guest) are shown
-too. A stalled game names its last fault and both tables' next step; a game that hangs for
-10 minutes ends the bench with every thread's stack.
+Proposals the host refused are shown too, with why (its log's ``refused`` entries: a guest
+that restarts before the answer to its own act reaches it sends the act again, and the host
+refuses the copy as late; the act counted, so the guest does not tell it as refused). A
+stalled game names its last fault, both tables' next step and what happened before; a game
+that hangs for 10 minutes ends the bench with every thread's stack.
 
     .venv/bin/python bench/bench_network_faults.py [--faults 100] [--variant classic-sudoku]
         [--seed 1] [--quick]
@@ -161,12 +163,13 @@ class Pair:
         return sum(1 for i, action in self.seen
                    if any(i >= len(end) or end[i] != action for end in ends))
 
-    def refused(self) -> int:
+    def refused(self) -> list[str]:
+        """Why the host refused the guest's proposals (its log's ``refused`` entries)."""
         shared = self.table("host").remote.shared
         if shared is None:
-            return 0
-        return sum(1 for e in shared.end.host.entries  # type: ignore[union-attr]
-                   if e.get("kind") == "refused")
+            return []
+        return [str(e["data"].get("reason")) for e in shared.end.host.entries  # type: ignore
+                if e.get("kind") == "refused"]
 
     def next_steps(self) -> str:
         """Both tables' next step, and the last things that happened (actions / log)."""
@@ -193,7 +196,8 @@ def main() -> int:
     broker = Mosquitto(folder)
     broker.start()
     kinds: Counter[str] = Counter()
-    games = lost = differ = stalled = refused = counted = 0
+    games = lost = differ = stalled = counted = 0
+    refused: Counter[str] = Counter()
     problems: list[str] = []
     began = time.perf_counter()
     try:
@@ -230,7 +234,7 @@ def main() -> int:
                     problems.append(f"game {games}: the journals differ "
                                     f"({len(actions(pair.table('host')))} actions at the host, "
                                     f"{len(actions(pair.table('guest')))} at the guest)")
-                refused += pair.refused()
+                refused.update(pair.refused())
                 counted += len(actions(pair.table("host")))
             finally:
                 pair.close()
@@ -247,7 +251,8 @@ def main() -> int:
     print(f"actions lost: {lost}")
     print(f"journals that differ: {differ}")
     print(f"games stalled: {stalled}")
-    print(f"proposals the host refused (told at the guest): {refused}")
+    print(f"proposals the host refused: {sum(refused.values())}"
+          + "".join(f"\n  {count} x {reason}" for reason, count in refused.items()))
     for problem in problems:
         print(f"  {problem}")
     return 1 if lost or differ else 0

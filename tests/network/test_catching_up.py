@@ -47,12 +47,7 @@ class Game:
         self.keys, self.seat, self.key = GameKeys.new(), SeatKeys.new(1), HostKey()
         self.store = LogFile(folder / "host.jsonl")
         self.host = self.open_host()
-        guest = Guest(GameLine.start(variant_class(VARIANT)(2, {})), self.key.public())
-        self.guest_link = Link(self.broker, "guest-table",
-                               lambda t, p: self.guest.handle(t, p))
-        self.guest = GuestEnd(self.guest_link, self.keys, self.seat, guest, LogFile(None),
-                              table="guest", name="Ben", seats=[1])
-        self.guest_link.start()
+        self.guest = self.open_guest([])
         assert self.host_link.connected.wait(10) and self.guest_link.connected.wait(10)
 
     def open_host(self) -> HostEnd:
@@ -65,6 +60,18 @@ class Game:
         holder["end"] = HostEnd(self.host_link, self.keys, host, self.store, table="host",
                                 name="Anna", seats=[0], hello={})
         self.host_link.start()
+        return holder["end"]
+
+    def open_guest(self, entries: list[dict[str, Any]]) -> GuestEnd:
+        """The guest's table (again), with the ``entries`` of its own copy of the log."""
+        guest = Guest(GameLine.start(variant_class(VARIANT)(2, {})), self.key.public(),
+                      entries)
+        holder: dict[str, GuestEnd] = {}
+        self.guest_link = Link(self.broker, "guest-table",
+                               lambda t, p: holder["end"].handle(t, p))
+        holder["end"] = GuestEnd(self.guest_link, self.keys, self.seat, guest,
+                                 LogFile(None), table="guest", name="Ben", seats=[1])
+        self.guest_link.start()
         return holder["end"]
 
     def move(self, seat: int) -> Action:
@@ -115,5 +122,28 @@ def test_a_proposal_lost_with_the_broker_is_sent_again(mosquitto: Mosquitto,
         game.host = game.open_host()
         assert _until(game.same), "the proposal never reached the host"
         assert len(game.host.actions()) == 2
+    finally:
+        game.stop()
+
+
+def test_a_proposal_the_host_took_before_the_guest_restarted_is_not_told_as_refused(
+        mosquitto: Mosquitto, tmp_path: Path) -> None:
+    """The guest's table restarts before the host's answer reaches it, and sends its own act
+    again (a new counter): the host refuses the copy as late, but the act counted where it
+    was made, so the table must not say that it was refused."""
+    game = Game(mosquitto, tmp_path)
+    try:
+        game.host.act(game.move(0))
+        assert _until(game.same)
+        kept = list(game.host.host.entries)  # the guest's own copy: entry 1
+        action = game.move(1)
+        game.guest.propose(action, 1)
+        assert _until(lambda: len(game.host.actions()) == 2)
+        game.guest_link.stop()
+        game.guest = game.open_guest(kept)  # from its copy, without the answer
+        game.guest.propose(action, 1)  # the table sends its own act again
+        assert _until(lambda: len(game.host.host.entries) == 3)  # the copy refused
+        assert _until(game.same)
+        assert game.guest.declined == [], "an act that counted was told as refused"
     finally:
         game.stop()

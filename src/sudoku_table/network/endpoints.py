@@ -356,8 +356,17 @@ class GuestEnd(_End):
             return
         counter = by.get("n")
         self.awaiting = [n for n in self.awaiting if n != counter]
-        if isinstance(counter, int):
-            self._unanswered.pop(counter, None)
-        if entry.get("kind") == "refused":
+        proposal = self._unanswered.pop(counter, None) if isinstance(counter, int) else None
+        if entry.get("kind") == "refused" and not self._counted_after_all(proposal):
             data = entry.get("data")
             self.declined.append(str(data.get("reason", "")) if isinstance(data, dict) else "")
+
+    def _counted_after_all(self, proposal: dict[str, Any] | None) -> bool:
+        """``proposal`` was refused as late, but its action stands in the log where it was
+        made: the table sent its own act again after a restart, before the host's answer to
+        the first copy reached it. Nothing was refused."""
+        if proposal is None or "action" not in proposal:
+            return False
+        at, actions = proposal.get("at"), self.guest.line.actions
+        return (isinstance(at, int) and 0 <= at < len(actions)
+                and actions[at].to_json() == proposal["action"])
