@@ -153,8 +153,8 @@ def test_a_remote_move_is_carried_out_as_the_lights_say_and_nothing_else_counts(
         guest.close()
 
 
-def test_a_broker_restart_and_a_guest_and_a_host_restart_lose_nothing(tmp_path: Path,
-                                                          mosquitto: Mosquitto) -> None:
+def test_a_broker_restart_and_a_guest_and_a_host_restart_lose_nothing(
+        tmp_path: Path, mosquitto: Mosquitto) -> None:
     host, hc, guest, gc = host_and_guest(tmp_path, mosquitto, "classic-sudoku")
     rng = random.Random(7)
     try:

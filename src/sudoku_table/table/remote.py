@@ -353,7 +353,7 @@ class Remote:
                   if kind == "remote" or (kind != "here" and shared.role == "guest")}
         c.computer.seat_remote(remote)
         # A remote seat's card is for its own table: never shown here, as the computer's.
-        c.dealer.computers = frozenset(c.computers) | frozenset(remote)
+        c.dealer.deal(c.dealer.seed, frozenset(c.computers) | frozenset(remote))
 
     # --- what the panel asks -----------------------------------------------------------------
 
