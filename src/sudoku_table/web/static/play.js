@@ -235,6 +235,7 @@
         if (!Tables.joined(Tables.seat(next.actor) || { table: p.table })) {
           return t("Waiting for the other table to join.");
         }
+        if (Tables.left()) return t("{table} has left this game.", { table });
         const off = Tables.away(next.actor);
         if (off !== null) return t("Waiting for {table} (offline {time}).", { table, time: Tables.duration(off) });
         const player = playerName(next.actor);
@@ -842,7 +843,7 @@
     const away = game.over ? "" : Tables.awayLine(next, (seats) => list(seats.map(playerName)));
     $("now-away").hidden = !away;
     $("now-away").textContent = away;
-    $("take-over-row").hidden = !!mine || !Tables.mayTakeOver();
+    $("take-over").hidden = !!mine || !Tables.mayTakeOver();
     const diverged = Tables.diverged();
     $("now-diverged").hidden = !diverged;
     $("now-diverged").textContent = diverged;

@@ -89,6 +89,7 @@ const Tables = (() => {
   // table that plays seats here. ``next`` is the bar's step; ``names`` names seats.
   function awayLine(next, names) {
     const net = network();
+    if (left()) return ""; // the table's message says so, and "Host the game here" is offered
     const off = net && net.role && !net.connected ? secondsOff(net.offline) : null;
     if (off !== null && off >= GRACE) {
       return t("This table has lost its connection to the other tables ({time}). It keeps trying; nothing is lost.",
@@ -109,10 +110,8 @@ const Tables = (() => {
       const named = player !== table;
       const waiting = next && next.code === "remote_waiting" && seats.includes(next.actor);
       const params = { player, table, time: duration(seconds) };
-      if (waiting) {
-        lines.push(named
-          ? t("Nobody here can move for {player} until {table} is back; nothing is lost.", params)
-          : t("Nobody here can move for {table} until it is back; nothing is lost.", params));
+      if (waiting) {  // the bar's step says whom it waits for, and since when
+        lines.push(t("Nobody here can move for {player} meanwhile; nothing is lost.", params));
       } else {
         lines.push(named
           ? t("{table} is offline ({time}): nobody here can move for {player} until it is back.", params)
@@ -121,6 +120,9 @@ const Tables = (() => {
     }
     return lines.join(" ");
   }
+
+  // A guest whose host started another game: this one is left to this table.
+  const left = () => { const net = network(); return !!(net && net.role === "guest" && net.closed); };
 
   // A guest whose host's table is gone (away a while, or it left for another game): this
   // table may host the game from its own copy. The table says when that is not yet allowed.
@@ -301,6 +303,6 @@ const Tables = (() => {
     });
   }
 
-  return { seen, seat, remote, joined, away, where, awayLine, diverged, mayTakeOver, ticking,
+  return { seen, seat, remote, joined, away, left, where, awayLine, diverged, mayTakeOver, ticking,
            duration, tableName, renderInvite, bind };
 })();
