@@ -60,9 +60,10 @@ def _certificates(folder: Path) -> tuple[Path, Path, Path]:
 
 class Mosquitto:
     """A broker on 127.0.0.1 that a test may stop and start again (its data kept); with
-    ``tls``, it takes only TLS with a login (``url`` carries both, ``ca`` the CA's file)."""
+    ``tls``, it takes only TLS with a login (``url`` carries both, ``ca`` the CA's file);
+    ``nodelay``: it sends each message at once (``set_tcp_nodelay``, off by default)."""
 
-    def __init__(self, folder: Path, tls: bool = False) -> None:
+    def __init__(self, folder: Path, tls: bool = False, nodelay: bool = False) -> None:
         self.port = _free_port()
         self.folder = folder
         self.tls = tls
@@ -70,7 +71,8 @@ class Mosquitto:
         self.ca: Path | None = None
         text = (f"user {getpass.getuser()}\nlistener {self.port} 127.0.0.1\n"
                 f"persistence true\npersistence_location {folder}/\n"
-                f"log_dest file {folder}/mosquitto.log\n")
+                f"log_dest file {folder}/mosquitto.log\n"
+                + ("set_tcp_nodelay true\n" if nodelay else ""))
         if tls:
             self.ca, cert, key = _certificates(folder)
             passwords = folder / "passwords"
@@ -91,7 +93,8 @@ class Mosquitto:
 
     def start(self) -> None:
         assert Path(MOSQUITTO).exists(), "Debian's mosquitto is needed: apt-get install mosquitto"
-        self.process = subprocess.Popen([MOSQUITTO, "-c", str(self.config)])
+        with (self.folder / "mosquitto.err").open("ab") as err:  # its warnings, kept aside
+            self.process = subprocess.Popen([MOSQUITTO, "-c", str(self.config)], stderr=err)
         deadline = time.monotonic() + 10
         while time.monotonic() < deadline:
             try:
@@ -104,6 +107,13 @@ class Mosquitto:
     def stop(self) -> None:
         if self.process is not None:
             self.process.terminate()
+            self.process.wait(10)
+            self.process = None
+
+    def kill(self) -> None:
+        """Gone at once, as at a power cut: nothing saved since its last save (SIGKILL)."""
+        if self.process is not None:
+            self.process.kill()
             self.process.wait(10)
             self.process = None
 

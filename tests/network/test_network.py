@@ -142,6 +142,27 @@ def test_two_links_meet_through_a_real_broker_and_survive_its_restart(
         writer.stop()
 
 
+@pytest.mark.slow
+def test_a_link_sends_each_message_at_once(mosquitto: Mosquitto) -> None:
+    """Nagle's algorithm is off on the link's socket, after a reconnect too: paho leaves it
+    on, and each small message then waited for the broker's acknowledgement of the one
+    before (bench/bench_network_latency.py measured a remote action three times as long)."""
+    import socket
+
+    link = Link(parse_broker(mosquitto.url), "nagle-table", lambda t, p: None)
+    link.start()
+    try:
+        for _ in range(2):
+            assert link.connected.wait(10)
+            sock = link._client.socket()
+            assert sock.getsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY) != 0
+            mosquitto.stop()
+            assert _wait(lambda: not link.connected.is_set())
+            mosquitto.start()
+    finally:
+        link.stop()
+
+
 def _wait(condition: Any, seconds: float = 15.0) -> bool:
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:

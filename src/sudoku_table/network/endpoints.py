@@ -1,15 +1,17 @@
 """One game's host and guests talking through the broker (``link.Link``), sealed.
 
-Topics under ``sudoku-table/v1/<game>/``: ``hello`` (retained: the game as the host started it
-and the host's public key), ``log`` (the host's entries), ``propose/<seat>`` (a remote seat's
-proposals), ``sync`` (a guest asking for the entries from a number on, after a gap or a
-reconnect), ``presence/<table>`` (retained, with a last will: whether that table is connected)
-and ``archive`` (retained: every entry so far, as the host signed them, published when the game
-ends and when the host leaves it, so that a watcher who comes later follows the whole game
-without its host). Every payload is sealed for the game and its topic (``sealing.seal``);
-anything that does not open, verify or apply is dropped and counted in ``refused``, and changes
-nothing. Each end keeps its copy of the log (``store.LogFile``) before it sends or counts an
-entry. Both ends are safe to call from the table's thread while paho delivers on its own.
+Topics under ``sudoku-table/v1/<game>/``: ``hello`` (retained: the game as the host started
+it and the host's public key), ``log`` (the host's entries), ``propose/<seat>`` (a remote
+seat's proposals), ``sync`` (a guest asking for the entries from a number on, after a gap, a
+reconnect, or the host's table coming online), ``presence/<table>`` (retained, with a last
+will: whether that table is connected), ``cards/<seat>`` (retained: a dealt card sealed again
+for its seat) and ``archive`` (retained: every entry so far, as the host signed them,
+published when the game ends and when the host leaves it, so that a watcher who comes later
+follows the whole game without its host). Every payload is sealed for the game and its topic
+(``sealing.seal``); anything that does not open, verify or apply is dropped and counted in
+``refused``, and changes nothing. Each end keeps its copy of the log (``store.LogFile``)
+before it sends or counts an entry. Both ends are safe to call from the table's thread while
+paho delivers on its own.
 """
 
 from __future__ import annotations
@@ -227,6 +229,8 @@ class GuestEnd(_End):
         self._counter = 0
         self.awaiting: list[int] = []
         """The counters of this table's proposals not answered yet."""
+        self._unanswered: dict[int, dict[str, Any]] = {}
+        """Those proposals themselves, sent again by ``again``."""
         self.declined: list[str] = []
         """Why the host refused this table's proposals (read and cleared by the table)."""
         self.diverged: Diverged | None = None
@@ -238,7 +242,7 @@ class GuestEnd(_End):
         """Cards dealt to this table's seat, not yet taken by the table (at, card)."""
         link.subscribe(f"{self._topics['cards']}/{seat.seat}")
         link.subscribe(self._topics["log"])
-        link.on_connected(self.catch_up)
+        link.on_connected(self.again)
 
     def actions(self) -> list[Action]:
         with self._lock:
@@ -250,8 +254,8 @@ class GuestEnd(_End):
             proposal = mac(self._seat.proposing, {"seat": self._seat.seat, "n": self._counter,
                                                   **body})
             self.awaiting.append(self._counter)
-        topic = f"{self._topics['propose']}/{self._seat.seat}"
-        self.publish_sealed(topic, proposal)
+            self._unanswered[self._counter] = proposal
+        self.publish_sealed(f"{self._topics['propose']}/{self._seat.seat}", proposal)
 
     def propose(self, action: Action, at: int) -> None:
         """Send this seat's action, made after ``at`` actions, to the host (it counts once
@@ -276,9 +280,24 @@ class GuestEnd(_End):
             start = self.guest.inbox.next
         self.publish_sealed(self._topics["sync"], {"from": start})
 
+    def again(self) -> None:
+        """Ask for what this table lacks and send its unanswered proposals again: after every
+        connect, and whenever another table (the host's) comes online. What reached the broker
+        while the host's table was away (a broker restarted, the host's table restarting) may
+        never reach the host, and both tables would wait on each other; a proposal the host
+        took already is refused there as old and changes nothing."""
+        self.catch_up()
+        with self._lock:
+            unanswered = list(self._unanswered.values())
+        for proposal in unanswered:
+            self.publish_sealed(f"{self._topics['propose']}/{self._seat.seat}", proposal)
+
     def handle(self, topic: str, payload: bytes) -> None:
         """paho's thread: an entry of the host's log, or a table's presence."""
         if self._presence(topic, payload):
+            table = topic.rsplit("/", 1)[1]
+            if table != self.table and self.presence.offline(table) is None:
+                self.again()
             return
         if topic == f"{self._topics['cards']}/{self._seat.seat}":
             self._card(topic, payload)
@@ -337,6 +356,8 @@ class GuestEnd(_End):
             return
         counter = by.get("n")
         self.awaiting = [n for n in self.awaiting if n != counter]
+        if isinstance(counter, int):
+            self._unanswered.pop(counter, None)
         if entry.get("kind") == "refused":
             data = entry.get("data")
             self.declined.append(str(data.get("reason", "")) if isinstance(data, dict) else "")

@@ -3,6 +3,9 @@
 ``Link`` connects in the background, subscribes again after every reconnect, publishes with
 QoS 1 (at least once: the log's ``Inbox`` makes duplicates harmless) and says whether it is
 connected and since when it is not, for the panel's "waiting for Ben's table (offline 12 s)".
+Its socket sends every message at once (``TCP_NODELAY``): paho leaves Nagle's algorithm on,
+which held each small message back until the broker had acknowledged the one before and made
+a remote action take three times as long (bench/bench_network_latency.py).
 A broker is named as in the config's ``[network] broker``: ``mqtt://HOST[:PORT]`` or
 ``mqtts://USER:PASSWORD@HOST[:PORT]`` (TLS with the system's certificates, and a login).
 """
@@ -10,6 +13,7 @@ A broker is named as in the config's ``[network] broker``: ``mqtt://HOST[:PORT]`
 from __future__ import annotations
 
 import logging
+import socket
 import ssl
 import threading
 import time
@@ -82,6 +86,7 @@ class Link:
         if broker.tls:
             client.tls_set(ca_certs=broker.ca, cert_reqs=ssl.CERT_REQUIRED)
         client.reconnect_delay_set(min_delay=1, max_delay=8)
+        client.on_socket_open = self._on_socket_open
         client.on_connect = self._on_connect
         client.on_disconnect = self._on_disconnect
         client.on_message = self._on_message
@@ -127,6 +132,14 @@ class Link:
         return 0.0 if since is None else self._clock() - since
 
     # --- paho's callbacks (its network thread) --------------------------------------------
+
+    @staticmethod
+    def _on_socket_open(_client: mqtt.Client, _userdata: object, sock: object) -> None:
+        """Every new connection sends each message at once (see the module docstring)."""
+        try:
+            sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)  # type: ignore[attr-defined]
+        except (AttributeError, OSError) as e:  # not a TCP socket: nothing to change
+            log.debug("TCP_NODELAY not set: %s", e)
 
     def _on_connect(self, client: mqtt.Client, _userdata: object, _flags: object,
                     reason: object, _properties: object = None) -> None:
