@@ -263,3 +263,37 @@ def test_without_a_club_the_page_says_how_to_set_one(club: Club, page_for: Any,
     finally:
         server.close()
         following.stop()
+
+
+def test_a_game_whose_table_is_not_heard_yet_waits_on_its_card(club: Club,
+                                                                page_for: Any) -> None:
+    """An announcement of the club whose game says nothing yet (its table went off before its
+    start reached the broker): a card that says it waits, with nothing drawn."""
+    import os
+
+    from sudoku_table.network.club import Club as ClubSecret
+    from sudoku_table.network.codes import GameKeys
+    from sudoku_table.network.link import Link, parse_broker
+
+    secret = ClubSecret("a club of its own")
+    link = Link(parse_broker(club.broker), "announcer", lambda _t, _p: None, clean=True)
+    link.start()
+    assert link.connected.wait(10)
+    keys = GameKeys(os.urandom(16))
+    secret.announce(link, keys, {"variant": "kakuro", "names": ["Uli"], "host": "Uli's table",
+                                 "started": "2026-01-02T18:00:00Z"})
+    following = club_following(club.broker, club="a club of its own")
+    server = LiveServer(create_club_app(following))
+    try:
+        page = page_for(f"{server.url}/club", SCREENS["phone"], "de")
+        page.wait_for_selector("body[data-live='1']")
+        card = page.locator(f"[data-game='{keys.game}']")
+        assert card.get_attribute("data-state") == "waiting"
+        assert "Warten auf den Tisch des Spiels" in card.inner_text()
+        assert check_layout(page) == []
+        assert every_violation(page) == []
+        assert not page.errors, page.errors
+    finally:
+        server.close()
+        following.stop()
+        link.stop()

@@ -18,7 +18,8 @@
 
   // The board as one picture, said in words for a screen reader.
   function boardLabel(game) {
-    return [Watched.gameName(game), Watched.where(game), scoresLine(game)].filter(Boolean).join(". ");
+    return [Watched.gameName(game), Watched.where(game), scoresLine(game)].filter(Boolean).join(". ")
+      || Watched.state(game).text;
   }
 
   function stateLine(game) {

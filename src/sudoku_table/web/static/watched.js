@@ -207,7 +207,10 @@ const Watched = (() => {
   function poll(path, onAnswer, onError) {
     let last = null;
     let timer = null;
+    let asking = false; // one request at a time, however often the page is shown again
     async function once() {
+      if (asking) return;
+      asking = true;
       clearTimeout(timer);
       try {
         const answer = await Panel.request("GET", path, undefined, { quiet: true });
@@ -219,6 +222,8 @@ const Watched = (() => {
       } catch (e) {
         last = null;
         if (onError) onError(e);
+      } finally {
+        asking = false;
       }
       if (!document.hidden) timer = setTimeout(once, POLL_MS);
     }
