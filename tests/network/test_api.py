@@ -103,3 +103,20 @@ def test_a_silent_host_is_a_504_and_nothing_changes(tmp_path: Path, mosquitto: M
         assert guest.get("/api/state").get_json()["game"] is None
     finally:
         ben.close()
+
+
+def test_the_codes_go_to_the_shared_panel_with_their_qr_and_never_to_a_phone(
+        tmp_path: Path, mosquitto: Mosquitto) -> None:
+    anna, host = panel(tmp_path, "Anna's table", mosquitto.url)
+    try:
+        view = host.post("/api/game", json={"variant": "classic-sudoku", "remote": [1]}
+                         ).get_json()
+        code = view["table"]["join"]["codes"][0]
+        assert code["qr"].startswith("<svg") and code["code"] in host.get(
+            "/api/state").get_json()["table"]["join"]["codes"][0]["code"]
+        invite = host.post("/api/seats/0/join", json={}).get_json()
+        token = host.post("/api/seats/claim", json={"token": invite["token"]}).get_json()["token"]
+        phone = host.get("/api/state", headers={"X-Seat-Token": token}).get_json()
+        assert phone["table"]["seat"] == 0 and "join" not in phone["table"]
+    finally:
+        anna.close()

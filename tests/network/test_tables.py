@@ -73,6 +73,13 @@ def step(table: Table, clock: Clock, rng: random.Random) -> bool:
     seats = {s["seat"]: s["kind"] for s in view["table"]["seats"]}
     if seats.get(nxt["actor"]) != "here":
         return False
+    hand = table.hand(nxt["actor"])  # where the table deals: the card it dealt this seat
+    if hand is not None:
+        carry_out(table, clock, rng.choice([a for a in playable(table)
+                                            if getattr(a, "number", None) == hand["number"]]))
+        return True
+    if nxt["code"] == "place_dealt":
+        return False  # its card is on its way from the host
     carry_out(table, clock, person_action(table, rng))
     return True
 

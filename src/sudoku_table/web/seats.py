@@ -12,6 +12,7 @@ Who may do what, from which device:
 
 from __future__ import annotations
 
+import functools
 import io
 from typing import Any
 from urllib.parse import urlsplit
@@ -103,7 +104,18 @@ def private(panel: PanelState, view: View, table: dict[str, Any],
         hand = panel.table.hand(seat)
         table["hand"] = hand["number"] if hand is not None else None
         table["hand_do"] = hand["do"] if hand is not None else None
+        table.pop("join", None)  # the other tables' codes are the shared panel's to give
+    elif "join" in table:
+        join = table["join"]
+        table["join"] = {**join, "codes": [{**code, "qr": _code_qr(code["code"])}
+                                           for code in join["codes"]]}
     return table
+
+
+@functools.lru_cache(maxsize=16)
+def _code_qr(code: str) -> str:
+    """A join code's QR code (drawn once per code: every view of the host carries it)."""
+    return _qr(code)
 
 
 def _hides_hands(game: dict[str, Any]) -> bool:
