@@ -7,12 +7,10 @@ is measured at a phone's size (in view, not clipped, nothing overlapping)."""
 
 from __future__ import annotations
 
-import json
 import signal
 import subprocess
 import sys
 import time
-import urllib.error
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
@@ -26,22 +24,12 @@ from tests.network.conftest import Mosquitto, _free_port
 
 from .layout import check_layout
 from .test_browser import Phone
+from .test_browser_phones import api
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 UPRIGHT = (390, 844)
 SERVE = Path(sys.executable).with_name("sudoku-table")
-
-
-def api(url: str, path: str, body: dict[str, Any] | None = None) -> tuple[int, Any]:
-    data = None if body is None else json.dumps(body).encode()
-    request = urllib.request.Request(url + path, data=data,
-                                     headers={"Content-Type": "application/json"})
-    try:
-        with urllib.request.urlopen(request, timeout=20) as response:
-            return response.status, json.loads(response.read())
-    except urllib.error.HTTPError as error:
-        return error.code, json.loads(error.read() or b"null")
 
 
 class TableProcess:
