@@ -25,8 +25,6 @@ OPENING = ["a2:5", "a3:2", "a4:4", "a5:1", "b2:2", "b3:3", "b1:1", "c2:4", "c3:5
 seat 0 is in its blank phase (a dead field at b6), and seat 1 moves next."""
 
 
-@pytest.mark.xfail(strict=True, reason="the host's table counts the remote seat's number "
-                   "piece put down in its own seat's blank phase; the log refuses it")
 def test_the_next_players_piece_at_the_wrong_table_does_not_count(tmp_path: Path,
                                                                   mosquitto: Mosquitto) -> None:
     host, hc, guest, gc = host_and_guest(tmp_path, mosquitto, "vierer-dominari")

@@ -146,3 +146,17 @@ def test_an_undo_is_the_hosts_entry_and_every_table_takes_it_back() -> None:
         guest.receive(entry)
     assert guest.line.actions == host.line.actions == []
     assert guest.line.hash() == host.line.hash()
+
+
+def test_a_remote_seat_plays_only_the_card_the_host_dealt_it() -> None:
+    host, _guest, seat = _tables()
+    host.act(next(iter(host.line.game.legal_actions(host.line.state))))
+    legal = [a for a in host.line.game.legal_actions(host.line.state)
+             if getattr(a, "number", None) is not None]
+    dealt = legal[0].number  # type: ignore[attr-defined]
+    host.cards[(1, 1)] = dealt
+    other = next(a for a in legal if a.number != dealt)  # type: ignore[attr-defined]
+    with pytest.raises(Declined, match="not the card"):
+        host.propose(_proposal(seat, 1, 1, action=other.to_json()))
+    entry = host.propose(_proposal(seat, 2, 1, action=legal[0].to_json()))
+    assert entry["kind"] == "action"

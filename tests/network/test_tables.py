@@ -14,9 +14,10 @@ import pytest
 
 from sudoku_table.network.config import NetworkConfig
 from sudoku_table.rules.actions import action_from_json
+from sudoku_table.rules.game import new_game
 from sudoku_table.table import InputError, Table
 
-from ..table.helpers import Clock, make_table
+from ..table.helpers import Clock, make_table, put
 from ..table.test_computer import QUICK, carry_out, person_action, turn_over
 from .conftest import Mosquitto
 
@@ -72,8 +73,27 @@ def step(table: Table, clock: Clock, rng: random.Random) -> bool:
     seats = {s["seat"]: s["kind"] for s in view["table"]["seats"]}
     if seats.get(nxt["actor"]) != "here":
         return False
+    hand = table.hand(nxt["actor"])  # where the table deals: the card it dealt this seat
+    if hand is not None:
+        carry_out(table, clock, rng.choice([a for a in playable(table)
+                                            if getattr(a, "number", None) == hand["number"]]))
+        return True
+    if nxt["code"] == "place_dealt":
+        return False  # its card is on its way from the host
     carry_out(table, clock, person_action(table, rng))
     return True
+
+
+def carried_out(tables: list[tuple[Table, Clock]]) -> bool:
+    """Every move from another table carried out where it waits; True once all tables have
+    the same actions."""
+    def done() -> bool:
+        for table, clock in tables:
+            view = table.view()
+            if view["table"]["next"]["code"].startswith("remote_") and view["table"]["plan"]:
+                carry_out(table, clock, action_from_json(view["table"]["plan"]))
+        return all(actions(t) == actions(tables[0][0]) for t, _c in tables)
+    return bool(until(done))
 
 
 def actions(table: Table) -> list[Any]:
@@ -92,17 +112,28 @@ def play(host: Table, host_clock: Clock, guest: Table, guest_clock: Clock, rng: 
         assert done, (host.view()["table"]["next"], guest.view()["table"]["next"])
 
 
-@pytest.mark.parametrize("variant", ["vierer-dominari", "classic-sudoku"])
+VARIANTS = ['halma-dominari', 'vierer-dominari', 'revers-dominari', 'score-dominari',
+            'classic-sudoku', 'labyrinth-sudoku', 'killer-sudoku', 'kakuro', '3d-sudoku',
+            'hexa-sudoku', 'duell-der-meister', 'sudoku-family']
+"""Every game of the table, played between two tables."""
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
 def test_two_tables_play_one_game_and_end_the_same(tmp_path: Path, mosquitto: Mosquitto,
                                                   variant: str) -> None:
     host, hc, guest, gc = host_and_guest(tmp_path, mosquitto, variant)
+    setup = host.view()["table"]
+    if setup.get("setting_up"):  # the start position set up at both tables
+        for square in new_game(variant).default_setup():
+            put(host, hc, square)
+            put(guest, gc, square)
     try:
         guest_view = guest.view()
         assert [s["kind"] for s in guest_view["table"]["seats"]] == ["remote", "here"]
         assert guest_view["table"]["seats"][0]["table"] == "Anna's table"
         assert host.view()["table"]["seats"][1]["table"] == "Ben's table"
         play(host, hc, guest, gc, random.Random(4), 12)
-        assert until(lambda: actions(host) == actions(guest) and len(actions(host)) >= 12)
+        assert carried_out([(host, hc), (guest, gc)]) and len(actions(host)) >= 12
         assert host.view()["game"] == guest.view()["game"]
     finally:
         host.close()
@@ -129,8 +160,8 @@ def test_a_remote_move_is_carried_out_as_the_lights_say_and_nothing_else_counts(
         guest.close()
 
 
-def test_a_broker_restart_and_a_guest_restart_lose_nothing(tmp_path: Path,
-                                                          mosquitto: Mosquitto) -> None:
+def test_a_broker_restart_and_a_guest_and_a_host_restart_lose_nothing(
+        tmp_path: Path, mosquitto: Mosquitto) -> None:
     host, hc, guest, gc = host_and_guest(tmp_path, mosquitto, "classic-sudoku")
     rng = random.Random(7)
     try:
@@ -149,7 +180,15 @@ def test_a_broker_restart_and_a_guest_restart_lose_nothing(tmp_path: Path,
         assert until(lambda: connected(guest), 30.0)
         assert guest.view()["table"]["network"]["role"] == "guest"
         play(host, hc, guest, gc, rng, 4)
-        assert until(lambda: actions(host) == actions(guest) and len(actions(host)) >= 12)
+        # The host's table is switched off mid-game and on again.
+        board = host.view()["table"]["occupied"]
+        host.close()
+        host, hc = a_table(tmp_path / "anna", "Anna's table", mosquitto.url)
+        host.sensors.set_board(board)
+        assert host.view()["table"]["network"]["role"] == "host"
+        assert until(lambda: connected(host) and connected(guest), 30.0)
+        play(host, hc, guest, gc, rng, 4)
+        assert carried_out([(host, hc), (guest, gc)]) and len(actions(host)) >= 16
     finally:
         host.close()
         guest.close()
@@ -249,6 +288,134 @@ def test_a_host_that_starts_another_game_tells_the_guest(tmp_path: Path,
         view = until(lambda: guest.view()["table"]["network"]["closed"] and guest.view())
         assert "Anna's table left the game" in view["table"]["message"]
         assert actions(guest) == kept
+    finally:
+        host.close()
+        guest.close()
+
+
+def test_a_guest_takes_over_when_the_host_is_gone_and_the_old_host_rejoins(
+        tmp_path: Path, mosquitto: Mosquitto, monkeypatch: pytest.MonkeyPatch) -> None:
+    from sudoku_table.table import remote
+
+    host, hc, guest, gc = host_and_guest(tmp_path, mosquitto, "classic-sudoku")
+    rng = random.Random(11)
+    try:
+        play(host, hc, guest, gc, rng, 4)
+        with pytest.raises(InputError, match="still hosts"):
+            guest.take_over()
+        board = host.view()["table"]["occupied"]
+        host.close()  # the host's table is gone
+        monkeypatch.setattr(remote, "TAKE_OVER_AFTER", 0.5)
+        assert until(lambda: not guest.view()["table"]["seats"][0]["connected"])
+        time.sleep(0.6)
+        kept = actions(guest)
+        view = guest.take_over()
+        assert view["table"]["network"]["role"] == "host"
+        assert [c["seat"] for c in view["table"]["join"]["codes"]] == [0]
+        assert "hosts the game now" in view["table"]["message"]
+        assert actions(guest) == kept
+        # Anna's table comes back: its game joins the new host with the new code, and keeps
+        # its pieces where they stand.
+        host, hc = a_table(tmp_path / "anna", "Anna's table", mosquitto.url)
+        host.sensors.set_board(board)
+        view = host.join(view["table"]["join"]["codes"][0]["code"])
+        assert view["table"]["network"]["role"] == "guest"
+        assert "goes on with Ben's table" in view["table"]["message"]
+        assert actions(host) == kept
+        assert until(lambda: connected(host) and connected(guest))
+        play(guest, gc, host, hc, rng, 4)
+        assert carried_out([(host, hc), (guest, gc)]) and len(actions(host)) >= 8
+    finally:
+        host.close()
+        guest.close()
+
+
+def test_the_host_deals_and_a_card_travels_only_to_its_seats_table(
+        tmp_path: Path, mosquitto: Mosquitto) -> None:
+    host, hc, guest, gc = host_and_guest(tmp_path, mosquitto, "classic-sudoku", deal=True)
+    rng = random.Random(6)
+    try:
+        for _ in range(6):
+            for table, clock, seat in ((host, hc, 0), (guest, gc, 1)):
+                view = table.view()
+                if view["table"]["next"]["actor"] != seat or \
+                        view["table"]["next"]["code"].startswith("remote_"):
+                    continue
+                hand = until(lambda t=table, s=seat: t.hand(s))
+                assert hand, f"no card dealt to seat {seat}"
+                assert (host if table is guest else guest).hand(seat) is None
+                legal = [a for a in playable(table) if getattr(a, "number", None) == hand["number"]]
+                carry_out(table, clock, rng.choice(legal))
+            assert carried_out([(host, hc), (guest, gc)])
+        assert len(actions(host)) >= 6
+        # The guest's table never received a card but its own seat's.
+        assert all(at % 2 == 1 for at in guest.remote._companion.dealer.given)  # type: ignore
+    finally:
+        host.close()
+        guest.close()
+
+
+def playable(table: Table) -> list[Any]:
+    from sudoku_table.rules.record import Record, replay
+
+    game, states = replay(Record.from_json(table.record()))
+    return list(game.legal_actions(states[-1]))
+
+
+def test_a_broker_with_tls_and_a_login_is_used_as_the_config_says(tmp_path: Path) -> None:
+    broker = Mosquitto(tmp_path, tls=True)
+    broker.start()
+    host = guest = None
+    try:
+        config = {"broker": broker.url, "ca": str(broker.ca)}
+        host, hc, _ = make_table(tmp_path / "a.db", network=NetworkConfig(name="A", **config))
+        view = host.new_game("vierer-dominari", remote=[1])
+        guest, gc, _ = make_table(tmp_path / "b.db", network=NetworkConfig(name="B", **config))
+        guest.join(view["table"]["join"]["codes"][0]["code"])
+        assert until(lambda: connected(host) and connected(guest))
+        play(host, hc, guest, gc, random.Random(1), 4)
+        assert carried_out([(host, hc), (guest, gc)])
+        # Without the login, or without TLS, the broker lets nobody in.
+        wrong, _clock, _ = make_table(network=NetworkConfig(
+            name="C", broker=broker.url.replace("s3cret", "wrong"), ca=str(broker.ca)))
+        with pytest.raises(InputError, match="no answer"):
+            wrong.remote.joined(view["table"]["join"]["codes"][0]["code"], timeout=1.0)
+        wrong.close()
+    finally:
+        for table in (host, guest):
+            if table is not None:
+                table.close()
+        broker.stop()
+
+
+def test_a_move_from_another_table_is_said_aloud_with_its_tables_name(
+        tmp_path: Path, mosquitto: Mosquitto) -> None:
+    import re
+
+    host, hc, guest, gc = host_and_guest(tmp_path, mosquitto, "vierer-dominari")
+    try:
+        assert step(host, hc, random.Random(2))
+        say = until(lambda: guest.view()["table"]["plan"] and guest.view()["table"]["say"])
+        assert [p["kind"] for p in say["parts"]][-1] == "computer"
+        assert re.search(r"Anna's table played: put the \d on [a-f][1-6]\.", say["text"]), say
+    finally:
+        host.close()
+        guest.close()
+
+
+def test_a_new_game_of_the_same_variant_is_joined_as_a_new_game(
+        tmp_path: Path, mosquitto: Mosquitto) -> None:
+    """Two games of one variant start alike: joining the second is a new game, never the first
+    one played on with another host (which would take the first game's actions back)."""
+    host, hc, guest, gc = host_and_guest(tmp_path, mosquitto, "classic-sudoku")
+    try:
+        play(host, hc, guest, gc, random.Random(4), 2)
+        assert carried_out([(host, hc), (guest, gc)])
+        view = host.new_game("classic-sudoku", remote=[1], replace=True)
+        joined = guest.join(view["table"]["join"]["codes"][0]["code"], replace=True)
+        assert "goes on with" not in (joined["table"]["message"] or "")
+        assert actions(guest) == [] and "taken back" not in (joined["table"]["message"] or "")
+        assert joined["table"]["network"]["role"] == "guest"
     finally:
         host.close()
         guest.close()

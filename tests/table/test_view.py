@@ -49,7 +49,7 @@ def test_every_code_said_exists() -> None:
 def test_every_wording_names_only_known_parameters() -> None:
     known = {"action", "game", "square", "number", "reason", "start", "file", "detail", "error",
              "kept", "actions", "games", "resume", "seq", "entries", "first", "variant", "name",
-             "pieces", "piece", "squares"}
+             "pieces", "piece", "squares", "table"}
     for code, text in MESSAGES.items():
         names = {name for _, name, _, _ in string.Formatter().parse(text) if name}
         assert names <= known, code

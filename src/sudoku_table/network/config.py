@@ -20,6 +20,10 @@ class NetworkConfig(Section):
                            always=True)] = ""
     """The MQTT broker (``mqtt://127.0.0.1:1883``; ``mqtts://USER:PASSWORD@HOST:8883`` for
     TLS with a login); empty: this table plays alone (no remote seats, no Join a game)."""
+    ca: Annotated[str, Strict(), Field(max_length=300),
+                  Says("must be the path of a CA certificate file", always=True)] = ""
+    """For an ``mqtts://`` broker whose certificate is signed by a CA of its own: that CA's
+    certificate file (PEM); empty: the system's certificates."""
     name: Annotated[str, Strict(), Field(min_length=1, max_length=40),
                     Says("must be a name of 1 to 40 characters", always=True)] = "Sudoku Table"
     """This table's name as the other tables show it ("Ben's table")."""
@@ -42,4 +46,4 @@ class NetworkConfig(Section):
 
     def parsed(self) -> Broker | None:
         """The broker, or None when none is set."""
-        return parse_broker(self.broker) if self.broker else None
+        return parse_broker(self.broker, self.ca) if self.broker else None

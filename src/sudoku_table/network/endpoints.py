@@ -3,8 +3,11 @@
 Topics under ``sudoku-table/v1/<game>/``: ``hello`` (retained: the game as the host started
 it and the host's public key), ``log`` (the host's entries), ``propose/<seat>`` (a remote
 seat's proposals), ``sync`` (a guest asking for the entries from a number on, after a gap, a
-reconnect, or the host's table coming online) and ``presence/<table>`` (retained, with a last
-will: whether that table is connected). Every payload is sealed for the game and its topic
+reconnect, or the host's table coming online), ``presence/<table>`` (retained, with a last
+will: whether that table is connected), ``cards/<seat>`` (retained: a dealt card sealed again
+for its seat) and ``archive`` (retained: every entry so far, as the host signed them,
+published when the game ends and when the host leaves it, so that a watcher who comes later
+follows the whole game without its host). Every payload is sealed for the game and its topic
 (``sealing.seal``); anything that does not open, verify or apply is dropped and counted in
 ``refused``, and changes nothing. Each end keeps its copy of the log (``store.LogFile``)
 before it sends or counts an entry. Both ends are safe to call from the table's thread while
@@ -13,6 +16,7 @@ paho delivers on its own.
 
 from __future__ import annotations
 
+import base64
 import logging
 import threading
 import time
@@ -25,7 +29,7 @@ from sudoku_table.rules.errors import RulesError
 from .codes import GameKeys, SeatKeys
 from .hosting import Declined, Diverged, Guest, Host
 from .link import Link
-from .sealing import Refused, mac, seal, unseal
+from .sealing import Refused, mac, seal, unseal, verify
 from .store import LogFile
 
 log = logging.getLogger(__name__)
@@ -39,7 +43,8 @@ Changed = Callable[[], None]
 def topics(keys: GameKeys) -> dict[str, str]:
     base = f"{ROOT}/{keys.game}"
     return {"hello": f"{base}/hello", "log": f"{base}/log", "propose": f"{base}/propose",
-            "sync": f"{base}/sync", "presence": f"{base}/presence"}
+            "sync": f"{base}/sync", "presence": f"{base}/presence", "cards": f"{base}/cards",
+            "archive": f"{base}/archive"}
 
 
 class Presence:
@@ -96,14 +101,17 @@ class _End:
                             {"online": True, "name": self.name, "seats": self._seats},
                             retain=True)
 
-    def publish_sealed(self, topic: str, data: Any, retain: bool = False) -> None:
-        self._link.publish(topic, seal(self._keys.sealing, topic, data), retain=retain)
+    def publish_sealed(self, topic: str, data: Any, retain: bool = False,
+                       wait: float = 0.0) -> None:
+        self._link.publish(topic, seal(self._keys.sealing, topic, data), retain=retain,
+                           wait=wait)
 
     def leave(self) -> None:
-        """Say this table is away on purpose (a new game here), then let go of the broker."""
+        """Say that this table is away (it closes, or left the game), then let go of the
+        broker (a table that goes without a word is told by its last will)."""
         self.publish_sealed(f"{self._topics['presence']}/{self.table}",
                             {"online": False, "name": self.name, "seats": self._seats},
-                            retain=True)
+                            retain=True, wait=2.0)
         self._link.stop()
 
     def _changed(self) -> None:
@@ -139,6 +147,14 @@ class HostEnd(_End):
     def _keep_and_send(self, entry: dict[str, Any]) -> None:
         self._store.append(entry)  # kept before anyone can see it
         self.publish_sealed(self._topics["log"], entry)
+        if self.host.line.state.over or entry.get("kind") == "closed":
+            self._archive()
+
+    def _archive(self) -> None:
+        """Every entry so far, retained: a watcher who comes after the end (or after the host
+        left) checks and follows the whole game from it."""
+        self.publish_sealed(self._topics["archive"], {"entries": list(self.host.entries)},
+                            retain=True)
 
     def act(self, action: Action) -> dict[str, Any]:
         """An action made at the host's table (already journaled there): kept, then sent."""
@@ -158,12 +174,21 @@ class HostEnd(_End):
         with self._lock:
             return list(self.host.line.actions)
 
-    def leave(self) -> None:
+    def send_card(self, seat: SeatKeys, at: int, card: int) -> None:
+        """The card dealt to ``seat`` after ``at`` actions: sealed under the seat's card key
+        inside the game's sealing, retained (its table reads it again after a restart); the
+        host refuses that seat's action with another number."""
+        with self._lock:
+            self.host.cards[(seat.seat, at)] = card
+        topic = f"{self._topics['cards']}/{seat.seat}"
+        inner = base64.b64encode(seal(seat.cards, topic, {"at": at, "card": card})).decode()
+        self.publish_sealed(topic, {"sealed": inner}, retain=True)
+
+    def end_game(self) -> None:
         """The host starts another game: the log's last entry says so to every table."""
         with self._lock:
             if not self.host.entries or self.host.entries[-1].get("kind") != "closed":
                 self._keep_and_send(self.host.close())
-        super().leave()
 
     def handle(self, topic: str, payload: bytes) -> None:
         """paho's thread: a proposal, a catch-up request, or a table's presence."""
@@ -184,8 +209,10 @@ class HostEnd(_End):
                 if isinstance(start, int) and not isinstance(start, bool):
                     with self._lock:
                         entries = self.host.since(start)
+                        head = self.host.key.sign({"head": len(self.host.entries)})
                     for entry in entries:
                         self.publish_sealed(self._topics["log"], entry)
+                    self.publish_sealed(self._topics["log"], head)  # "that was all, for now"
         except (Refused, RulesError, ValueError) as e:
             self.refused += 1
             log.info("refused a message on %s: %s", topic, e)
@@ -209,6 +236,11 @@ class GuestEnd(_End):
         self.diverged: Diverged | None = None
         self.closed = False
         """The host left the game (it started another)."""
+        self.head: int | None = None
+        """The host's last entry as last heard (None: not since this table connected)."""
+        self.cards: list[tuple[int, int]] = []
+        """Cards dealt to this table's seat, not yet taken by the table (at, card)."""
+        link.subscribe(f"{self._topics['cards']}/{seat.seat}")
         link.subscribe(self._topics["log"])
         link.on_connected(self.again)
 
@@ -234,9 +266,17 @@ class GuestEnd(_End):
         """Ask the host to take back this seat's own last action (the game has ``at``)."""
         self._propose({"at": at, "undo": True})
 
+    @property
+    def caught_up(self) -> bool:
+        """This table has every entry the host had when it last answered (so an action the
+        table has and the log has not was taken back, or refused, at the host)."""
+        with self._lock:
+            return self.head is not None and self.guest.inbox.next > self.head
+
     def catch_up(self) -> None:
         """Ask the host for every entry from the next one this table lacks."""
         with self._lock:
+            self.head = None
             start = self.guest.inbox.next
         self.publish_sealed(self._topics["sync"], {"from": start})
 
@@ -259,12 +299,24 @@ class GuestEnd(_End):
             if table != self.table and self.presence.offline(table) is None:
                 self.again()
             return
+        if topic == f"{self._topics['cards']}/{self._seat.seat}":
+            self._card(topic, payload)
+            return
         if topic != self._topics["log"]:
             return
         try:
             entry = unseal(self._keys.sealing, topic, payload)
+            if isinstance(entry, dict) and "head" in entry and "seq" not in entry:
+                head = verify(self.guest.host_public, entry)["head"]
+                with self._lock:
+                    if isinstance(head, int):
+                        self.head = max(self.head or 0, head)
+                self._changed()
+                return
             with self._lock:
                 applied = self.guest.receive(entry)
+                if self.head is not None and applied:  # live entries once caught up
+                    self.head = max(self.head, int(applied[-1]["seq"]))
                 for done in applied:
                     self._store.append(done)
                     self._answered(done)
@@ -282,6 +334,19 @@ class GuestEnd(_End):
             self._changed()
         if missing is not None:
             self.catch_up()
+
+    def _card(self, topic: str, payload: bytes) -> None:
+        try:
+            outer = unseal(self._keys.sealing, topic, payload)
+            inner = unseal(self._seat.cards, topic, base64.b64decode(outer["sealed"]))
+            at, card = inner["at"], inner["card"]
+        except (Refused, ValueError, TypeError, KeyError):
+            self.refused += 1
+            return
+        if isinstance(at, int) and isinstance(card, int):
+            with self._lock:
+                self.cards.append((at, card))
+            self._changed()
 
     def _answered(self, entry: dict[str, Any]) -> None:
         if entry.get("kind") == "closed":

@@ -85,6 +85,8 @@ class Host:
         self.proposals = Proposals(dict(remote))
         self.remote = frozenset(remote)
         self.entries: list[dict[str, Any]] = []
+        self.cards: dict[tuple[int, int], int] = {}
+        """Cards the host's table dealt to remote seats: (seat, after so many actions): card."""
         for entry in entries or []:
             self.line.apply(entry["kind"], entry.get("data"))
             self.entries.append(entry)
@@ -131,6 +133,10 @@ class Host:
             raise Declined(body, "not an action") from e
         if self.line.game.actor(self.line.state, action) != body["seat"]:
             raise Declined(body, "that seat is not the one to act now")
+        dealt = self.cards.get((body["seat"], len(self.line.actions)))
+        number = getattr(action, "number", None)
+        if dealt is not None and number is not None and number != dealt:
+            raise Declined(body, "that is not the card the table dealt")
         try:
             return self._append("action", body["action"], body)
         except RulesError as e:
@@ -143,6 +149,10 @@ class Host:
     def undo(self) -> dict[str, Any]:
         """Take back the last action (decided at the host, as the players agreed)."""
         return self._append("undo", None)
+
+    def adopt(self, actions: list[Action]) -> list[dict[str, Any]]:
+        """A new host's first entries: the game so far, as the table that takes over has it."""
+        return [self._append("action", action.to_json()) for action in actions]
 
     def close(self) -> dict[str, Any]:
         """The host leaves the game (it starts another): the last entry."""

@@ -43,10 +43,14 @@ class Broker:
     tls: bool
     username: str | None = None
     password: str | None = None
+    ca: str | None = None
+    """A CA certificate file that signed the broker's (a broker with its own CA); None: the
+    system's certificates."""
 
 
-def parse_broker(url: str) -> Broker:
-    """``mqtt://host:1883`` or ``mqtts://user:password@host:8883`` (``BadBroker`` otherwise)."""
+def parse_broker(url: str, ca: str | None = None) -> Broker:
+    """``mqtt://host:1883`` or ``mqtts://user:password@host:8883`` (``BadBroker`` otherwise);
+    ``ca``: the CA certificate file of a TLS broker with its own CA."""
     parts = urlsplit(url.strip())
     if parts.scheme not in ("mqtt", "mqtts") or not parts.hostname:
         raise BadBroker(f"a broker is mqtt://HOST:PORT or mqtts://USER:PASSWORD@HOST:PORT, "
@@ -58,7 +62,7 @@ def parse_broker(url: str) -> Broker:
         raise BadBroker(f"the broker's port is not a number: {url!r}") from e
     return Broker(parts.hostname, port, tls,
                   unquote(parts.username) if parts.username else None,
-                  unquote(parts.password) if parts.password else None)
+                  unquote(parts.password) if parts.password else None, ca or None)
 
 
 class Link:
@@ -80,7 +84,7 @@ class Link:
         if broker.username is not None:
             client.username_pw_set(broker.username, broker.password)
         if broker.tls:
-            client.tls_set(cert_reqs=ssl.CERT_REQUIRED)
+            client.tls_set(ca_certs=broker.ca, cert_reqs=ssl.CERT_REQUIRED)
         client.reconnect_delay_set(min_delay=1, max_delay=8)
         client.on_socket_open = self._on_socket_open
         client.on_connect = self._on_connect
@@ -112,9 +116,16 @@ class Link:
         if self.connected.is_set():
             self._client.subscribe(topic, qos=1)
 
-    def publish(self, topic: str, payload: bytes, retain: bool = False) -> None:
-        """Send with QoS 1; while offline paho queues it and sends it after the reconnect."""
-        self._client.publish(topic, payload, qos=1, retain=retain)
+    def publish(self, topic: str, payload: bytes, retain: bool = False,
+                wait: float = 0.0) -> None:
+        """Send with QoS 1; while offline paho queues it and sends it after the reconnect.
+        ``wait``: up to so many seconds for the broker to have it (before letting go)."""
+        info = self._client.publish(topic, payload, qos=1, retain=retain)
+        if wait and self.connected.is_set():
+            try:
+                info.wait_for_publish(wait)
+            except (RuntimeError, ValueError):  # not sent: the broker went away meanwhile
+                log.info("could not send on %s before letting go", topic)
 
     def offline_seconds(self) -> float:
         since = self.offline_since

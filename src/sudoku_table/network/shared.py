@@ -20,7 +20,7 @@ from sudoku_table.rules.actions import Action
 from sudoku_table.rules.game import Game
 
 from .club import Club
-from .codes import GameKeys, JoinCode, SeatKeys, WatchCode, read_code
+from .codes import BadCode, GameKeys, JoinCode, SeatKeys, WatchCode, read_code
 from .endpoints import Changed, GuestEnd, HostEnd, topics
 from .hosting import GameLine, Guest, Host
 from .link import Broker, Link
@@ -46,6 +46,8 @@ class Start:
     names: list[str]
     colors: list[str]
     computers: dict[str, str]
+    deal: bool = False
+    """The host's table deals every seat's cards (a remote seat's arrive sealed for it)."""
 
     def to_json(self) -> dict[str, Any]:
         return dict(self.__dict__)
@@ -58,7 +60,8 @@ class Start:
             return cls(str(data["variant"]), int(data["players"]), dict(data["options"]),
                        dict(data["setup"]), bool(data["hints"]),
                        [str(n) for n in data["names"]], [str(c) for c in data["colors"]],
-                       {str(k): str(v) for k, v in dict(data["computers"]).items()})
+                       {str(k): str(v) for k, v in dict(data["computers"]).items()},
+                       data.get("deal") is True)
         except (KeyError, TypeError, ValueError) as e:
             raise Refused("the host's hello is damaged") from e
 
@@ -89,12 +92,37 @@ class SharedGame:
         else:
             self.end.propose(action, at)
 
+    def line_state(self) -> tuple[Any, int]:
+        """The game's state as the log has it, and its number of actions."""
+        line = self.end.host.line if isinstance(self.end, HostEnd) else self.end.guest.line
+        return line.state, len(line.actions)
+
+    def send_card(self, seat: int, at: int, card: int) -> None:
+        """At the host: the card dealt to the remote ``seat`` after ``at`` actions, sealed so
+        that only that seat's table reads it."""
+        if isinstance(self.end, HostEnd):
+            secret = self.saved["seats"].get(str(seat))
+            if secret is not None:
+                self.end.send_card(SeatKeys(seat, bytes.fromhex(secret)), at, card)
+
+    def take_cards(self) -> list[tuple[int, int]]:
+        """At a guest: the cards dealt to its seat since the last call (at, card)."""
+        if not isinstance(self.end, GuestEnd):
+            return []
+        cards, self.end.cards = self.end.cards, []
+        return cards
+
     def take_back(self, at: int) -> None:
         """The last action was taken back here (the game had ``at``)."""
         if isinstance(self.end, HostEnd):
             self.end.undo()
         else:
             self.end.propose_undo(at)
+
+    @property
+    def caught_up(self) -> bool:
+        """This table has the whole log as the host last told it (a host always has)."""
+        return not isinstance(self.end, GuestEnd) or self.end.caught_up
 
     @property
     def awaiting(self) -> bool:
@@ -167,11 +195,15 @@ class SharedGame:
         return {"codes": codes, "watch": WatchCode(game).text()}
 
     def close(self, leaving: bool = False) -> None:
-        """Let go of the broker (``leaving``: this table leaves the game for good)."""
-        if leaving:
-            self.end.leave()
-        else:
-            self.link.stop()
+        """Say this table is away and let go of the broker (``leaving``: it leaves the game
+        for good; a host's last entry then tells every table)."""
+        if leaving and isinstance(self.end, HostEnd):
+            self.end.end_game()
+        self.end.leave()
+
+    def host_away(self) -> float | None:
+        """At a guest: seconds since the host's table went away (None: it is connected)."""
+        return self.end.presence.offline(self._host_table)
 
 
 def _folder_log(folder: Path | None, game: GameKeys) -> LogFile:
@@ -183,9 +215,12 @@ def _link(broker: Broker, table: str, ends: dict[str, Any]) -> Link:
                 lambda topic, payload: ends["end"].handle(topic, payload))
 
 
-def new_host(name: str, start: Start, remote: list[int]) -> dict[str, Any]:
-    """What a host keeps of a new shared game: its secrets, its table's id and the start."""
+def new_host(name: str, start: Start, remote: list[int],
+             lineage: str | None = None) -> dict[str, Any]:
+    """What a host keeps of a new shared game: its secrets, its table's id and the start;
+    ``lineage`` names the game across hosts (a game taken over keeps it; None: a new game)."""
     return {"role": "host", "read": GameKeys.new().read.hex(),
+            "lineage": lineage or secrets.token_hex(8),
             "seats": {str(s): SeatKeys.new(s).secret.hex() for s in remote},
             "host_key": HostKey().private_bytes().hex(), "table": secrets.token_hex(6),
             "name": name, "start": start.to_json(),
@@ -201,6 +236,7 @@ def new_guest(name: str, join: JoinCode, hello: dict[str, Any]) -> dict[str, Any
     if not 0 <= join.seat.seat < start.players:
         raise Refused("the code names no seat of that game")
     return {"role": "guest", "read": join.game.read.hex(), "seat": join.seat.seat,
+            "lineage": str(hello.get("lineage") or join.game.game)[:64],
             "secret": join.seat.secret.hex(), "host_public": host_public,
             "host_table": str(hello.get("host_table", "")),
             "host_name": str(hello.get("host_name", ""))[:60],
@@ -208,17 +244,19 @@ def new_guest(name: str, join: JoinCode, hello: dict[str, Any]) -> dict[str, Any
 
 
 def open_shared(broker: Broker, saved: dict[str, Any], game: Game, folder: Path | None,
-                on_change: Changed | None = None, club: str = "") -> SharedGame:
+                on_change: Changed | None = None, club: str = "",
+                adopt: list[Action] | None = None) -> SharedGame:
     """The shared game ``saved`` describes (a new one, or again after a restart), connecting
     in the background; ``game`` is its game as this table plays it; a host in a ``club``
-    announces it there."""
+    announces it there; ``adopt``: the actions a new host takes over (its log's first
+    entries)."""
     if saved.get("role") == "host":
-        return _host(broker, saved, game, folder, on_change, club)
+        return _host(broker, saved, game, folder, on_change, club, adopt or [])
     return _guest(broker, saved, game, folder, on_change)
 
 
 def _host(broker: Broker, saved: dict[str, Any], game: Game, folder: Path | None,
-          on_change: Changed | None, club: str) -> SharedGame:
+          on_change: Changed | None, club: str, adopt: list[Action]) -> SharedGame:
     start = Start.from_json(saved["start"])
     keys = GameKeys(bytes.fromhex(saved["read"]))
     seat_keys = {int(s): SeatKeys(int(s), bytes.fromhex(k)).proposing
@@ -226,10 +264,14 @@ def _host(broker: Broker, saved: dict[str, Any], game: Game, folder: Path | None
     key = HostKey.from_bytes(bytes.fromhex(saved["host_key"]))
     store = _folder_log(folder, keys)
     host = Host(GameLine.start(game, start.setup), key, seat_keys, store.read())
+    if not host.entries:
+        for entry in host.adopt(adopt):
+            store.append(entry)
     ends: dict[str, Any] = {}
     link = _link(broker, saved["table"], ends)
     hello = {"start": start.to_json(), "host_public": key.public(), "host_table": saved["table"],
-             "host_name": saved["name"], "remote": sorted(seat_keys)}
+             "host_name": saved["name"], "remote": sorted(seat_keys),
+             "lineage": saved.get("lineage", keys.game)}
     here = [s for s in range(start.players) if s not in seat_keys]
     end = HostEnd(link, keys, host, store, table=saved["table"], name=saved["name"], seats=here,
                   hello=hello, on_change=on_change)
@@ -269,7 +311,7 @@ def hello_for(broker: Broker, code: str, timeout: float = 10.0) -> tuple[JoinCod
     when no host answers within ``timeout`` seconds)."""
     join = read_code(code)
     if not isinstance(join, JoinCode):
-        raise JoinFailed("a watch code looks on; to play, enter a join code")
+        raise BadCode("a watch code looks on; to play, enter a join code")
     topic = topics(join.game)["hello"]
     got: dict[str, Any] = {}
     arrived = threading.Event()

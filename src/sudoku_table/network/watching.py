@@ -1,14 +1,15 @@
-"""Looking on: a game followed from the broker with its read secret only (a watch code, or a
-join code), and a club's list of games.
+"""Looking on: a game followed from the broker with its read secret only (a watch code, or a join
+code), and a club's list of games.
 
 A ``Watcher`` reads the host's ``hello`` (retained) and follows its signed ``log`` (asking for
-it from the first entry: the host answers every reader alike); it checks every entry as a guest
-does, and holds the game as it stands, but it has no seat key to propose with and no host key
-to sign with: it can never act. A ``Club`` is a secret that the club's tables share (the
-config's ``[network] club``): a host in a club announces each game it hosts (retained, sealed
-under the club's key) with its watch code, so a club page finds every game on the broker and
-follows each with a ``Watcher``; an announcement stays on the broker after the game, so the
-club's finished games are listed with their records.
+it from the first entry: the host answers every reader alike; a game that ended, or that its
+host left, is read from its retained ``archive`` of the same signed entries); it checks every
+entry as a guest does, and holds the game as it stands, but it has no seat key to propose with
+and no host key to sign with: it can never act. A ``Club`` is a secret that the club's tables
+share (the config's ``[network] club``): a host in a club announces each game it hosts
+(retained, sealed under the club's key) with its watch code, so a club page finds every game on
+the broker and follows each with a ``Watcher``; an announcement stays on the broker after the
+game, so the club's finished games are listed with their records.
 """
 
 from __future__ import annotations
@@ -57,12 +58,15 @@ class Watcher:
         self.problem: str | None = None
         self.closed = False
         self.link: Link | None = None
+        self._archived: list[Any] = []
+        """The archive's entries when it came before the hello (both are retained)."""
 
     def attach(self, link: Link) -> None:
         """Follow the game through ``link`` (subscribed, then asking for the log once
         connected)."""
         self.link = link
-        for topic in (self._topics["hello"], self._topics["log"], f"{self._topics['presence']}/+"):
+        for topic in (self._topics["hello"], self._topics["log"], self._topics["archive"],
+                      f"{self._topics['presence']}/+"):
             link.subscribe(topic)
         link.on_connected(self.catch_up)
 
@@ -84,8 +88,17 @@ class Watcher:
         with self._lock:
             if topic == self._topics["hello"] and self.guest is None:
                 changed = self._hello(data)
+                if self.guest is not None and self._archived:
+                    changed = self._entries(self._archived) or changed
             elif topic == self._topics["log"] and self.guest is not None:
                 changed = self._entry(data)
+            elif topic == self._topics["archive"]:
+                entries = data.get("entries") if isinstance(data, dict) else None
+                if isinstance(entries, list):
+                    if self.guest is None:
+                        self._archived = entries
+                    else:
+                        changed = self._entries(entries)
             elif topic.startswith(self._topics["presence"] + "/"):
                 self.presence.heard(topic.rsplit("/", 1)[1], data)
                 changed = True
@@ -107,6 +120,17 @@ class Watcher:
         self.start, self.host_name = start, str(data.get("host_name", ""))[:60]
         self.guest = Guest(GameLine.start(game, start.setup), public)
         return True
+
+    def _entries(self, entries: list[Any]) -> bool:
+        """The archive's entries, each checked as one from the log (those already here are
+        dropped as duplicates)."""
+        self._archived = []
+        changed = False
+        for entry in entries:
+            changed = self._entry(entry) or changed
+            if self.problem is not None:
+                break
+        return changed
 
     def _entry(self, entry: Any) -> bool:
         assert self.guest is not None
@@ -139,8 +163,9 @@ class Watcher:
                                "setup": dict(self.start.setup),
                                "actions": [a.to_json() for a in line.actions],
                                "names": list(self.start.names)},
-                    "tables": [{"name": t["name"], "online": t["online"]}
-                               for t in self.presence.tables.values()]}
+                    "tables": [{"name": table["name"], "online": table["online"],
+                                "seats": list(table["seats"])}
+                               for table in self.presence.tables.values()]}
 
 
 def watch_keys(code: str) -> GameKeys:
@@ -239,6 +264,11 @@ class Following:
         shown.sort(key=lambda g: (bool(g.get("document", {}).get("over") or g.get("closed")),
                                   -float(g["announced"].get("since", 0))))
         return shown
+
+    @property
+    def connected(self) -> bool:
+        """Whether the broker is reached now (while not, what is shown may be old)."""
+        return self.link.connected.is_set()
 
     def stop(self) -> None:
         self.link.stop()

@@ -205,8 +205,12 @@ class ComputerTurn:
 
     def refusal(self, action: Action) -> Illegal | None:
         """Why ``action`` cannot count now (the computer is to move and it is not its
-        action), or None."""
+        action; or it is the action of a seat at another table, made here), or None."""
         if not self.turn:
+            state = self._history.state
+            if self.remote and self._game.actor(state, action) in self.remote:
+                return Illegal(N_("that would be the next player's move, and they play at "
+                                  "another table: take the piece away"))
             return None
         expect = self.expect
         if expect is None:

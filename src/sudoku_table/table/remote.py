@@ -36,6 +36,7 @@ from sudoku_table.network.shared import (
 from sudoku_table.rules.actions import Action, EndTurn
 from sudoku_table.rules.wording import N_
 
+from .dealing import deal_card
 from .errors import CannotSave, InputError, NoAnswer
 from .keeping import Keeper
 from .sessions import Current, Resolver, Session
@@ -48,6 +49,8 @@ log = logging.getLogger(__name__)
 
 ANOTHER_TABLE = "another table"
 """A remote seat's table before its name is known (it has not connected yet)."""
+TAKE_OVER_AFTER = 30.0
+"""How long the host's table must have been away before a guest may take the game over."""
 
 
 def _common(a: list[Action], b: list[Action]) -> int:
@@ -73,6 +76,9 @@ class Remote:
         self.shared: SharedGame | None = None
         self._companion: Companion | None = None
         self._mirror: list[Action] = []
+        self._dealt: tuple[int, int] | None = None
+        self._token: object | None = None
+        """Names the shared game whose link may report changes (``changed``)."""
         self._told_closed = False
         self._stop = threading.Event()
 
@@ -109,12 +115,10 @@ class Remote:
                                 "both"))
         if len(seats) == players:
             raise InputError(N_("at least one seat plays at this table"))
-        if session.deal_seed is not None:
-            raise InputError(N_("the table deals only to its own seats: a game with another "
-                                "table is played with cards drawn by the players"))
         start = Start(session.variant, players, dict(session.options or {}),
                       dict(session.setup or {}), session.hints, list(session.names),
-                      list(session.colors), session.seats_json())
+                      list(session.colors), session.seats_json(),
+                      deal=session.deal_seed is not None)
         return replace(session, network=new_host(self.name, start, seats))
 
     def joined(self, code: Any, timeout: float = 10.0) -> Session:
@@ -139,25 +143,76 @@ class Remote:
         return Session(start.variant, start.players, start.options, start.setup, start.hints,
                        tuple(start.names), tuple(start.colors), {}, network=saved)
 
-    def connect_locked(self, session: Session | None, companion: Companion | None) -> None:
+    def rejoin_locked(self, session: Session) -> bool:
+        """Under the lock: when the game of a join code is the one running here already (its
+        host changed: another table took it over, or this one was its host), play it on with
+        the new host, keeping every piece (True); False for another game."""
+        current, c = self._current.session, self._current.companion
+        network = session.network
+        if (current is None or c is None or current.network is None or network is None
+                or current.network.get("lineage") is None
+                or current.network.get("lineage") != network.get("lineage")
+                or current.network.get("start") != network.get("start") or c.state.over):
+            return False  # another game (two games of one variant start alike)
+        moved = replace(current, network=dict(network), computers={})
+        self._keeper.reseat(moved, c)
+        self._current.take(moved, c)
+        c.computer.seat({}, None)  # the host's computer plays its seats now
+        self.detach_locked()
+        self.connect_locked(moved, c, sent=True)
+        c.say("remote_rejoined", table=network.get("host_name") or ANOTHER_TABLE)
+        return True
+
+    def take_over_locked(self) -> None:
+        """Under the lock, at a guest whose host's table is gone: this table hosts the game
+        from its own copy, plays the old host's computer seats, and shows new join codes for
+        the other seats (``InputError`` while the host is there)."""
+        shared, c, session = self.shared, self._companion, self._current.session
+        if shared is None or shared.role != "guest" or c is None or session is None:
+            raise InputError(N_("only a table that joined a game can take it over"))
+        away = shared.host_away()
+        if not shared.closed and (away is None or away < TAKE_OVER_AFTER):
+            raise InputError(N_("{table} still hosts the game: it can be taken over once that "
+                                "table has been away for {seconds} s"),
+                             table=shared.host_name or ANOTHER_TABLE,
+                             seconds=int(TAKE_OVER_AFTER))
+        start = Start.from_json(shared.saved["start"])
+        computers = {int(seat): level for seat, level in start.computers.items()}
+        here = {seat for seat, kind in shared.seats.items() if kind == "here"}
+        remote = [s for s in range(start.players) if s not in here and s not in computers]
+        moved = replace(session, network=new_host(self.name, start, remote,
+                                                  shared.saved.get("lineage")),
+                        computers=computers)
+        self._keeper.reseat(moved, c)
+        self._current.take(moved, c)
+        c.computer.seat(computers, None)
+        old = shared.host_name
+        self.detach_locked()
+        self.connect_locked(moved, c, adopt=list(c.actions))
+        c.say("remote_taken_over", table=old or ANOTHER_TABLE)
+
+    def connect_locked(self, session: Session | None, companion: Companion | None,
+                       adopt: list[Action] | None = None, sent: bool = False) -> None:
         """Under the lock, once a game is the table's: share it as its session says (a new
-        game, a joined one, or one read back after a restart), or stop sharing."""
+        game, a joined one, or one read back after a restart), or stop sharing. ``adopt``:
+        the actions a new host takes over; ``sent``: the table's actions are in the host's log
+        already (it took them over), even before this table has caught up with it."""
         network = session.network if session is not None else None
         if session is None or companion is None or network is None or self._broker is None:
             self.detach_locked()
             return
         game = self._resolve(session.variant)(session.players, session.options)
         folder = self._keeper.beside(".network")
-        shared = open_shared(self._broker, dict(network), game, folder, self.changed,
-                             self._club)
-        self.attach_locked(shared, companion)
-
-    def attach_locked(self, shared: SharedGame, companion: Companion) -> None:
-        """``companion``'s game is shared as ``shared`` from now on."""
         self.detach_locked()
+        token = self._token = object()  # before its link can report anything
+        shared = open_shared(self._broker, dict(network), game, folder,
+                             lambda: self.changed(token),
+                             self._club, adopt)
         self.shared, self._companion = shared, companion
         self._told_closed = False
-        self._mirror = list(companion.actions[:_common(companion.actions, shared.actions())])
+        # What the log already has: a restarted table sends what it journaled but did not send.
+        self._mirror = list(companion.actions if sent else
+                            companion.actions[:_common(companion.actions, shared.actions())])
         self._names_locked()
         self._stop = threading.Event()
         threading.Thread(target=self._watch, args=(self._stop,), name="remote", daemon=True
@@ -167,20 +222,21 @@ class Remote:
         """The game is not shared any more (a new game, or the table closes)."""
         shared = self.shared
         self.shared, self._companion, self._mirror = None, None, []
+        self._token = None  # its link's last messages are not waited for (below)
         self._stop.set()
         if shared is not None:
             shared.close(leaving)
 
-    def changed(self) -> None:
-        """paho's thread: the log or a table's presence changed. While the game is let go
-        (``detach_locked``, under the lock, waits for this very thread to end), this gives up
-        waiting for the lock instead of hanging the table for good."""
-        table, stop = self._table, self._stop
+    def changed(self, token: object) -> None:
+        """paho's thread: the log or a table's presence of the game ``token`` changed. It
+        never blocks on the table's lock while that game is being let go (which, under the
+        lock, waits for this very thread to end)."""
+        table = self._table
         while not table.lock.acquire(timeout=0.05):
-            if stop.is_set() or table.closed:
+            if self._token is not token:
                 return
         try:
-            if self.shared is None or table.closed:
+            if self._token is not token or table.closed:
                 return
             table.bump_locked()
         finally:
@@ -206,6 +262,7 @@ class Remote:
         self._names_locked()
         try:
             self._send_locked(shared, c)
+            self._deal_locked(shared, c)
             self._follow_locked(shared, c)
         except CannotSave:
             pass  # the journal holds it: the retry's change syncs again
@@ -231,6 +288,25 @@ class Remote:
             shared.act(table[i], i)
         self._mirror = table
 
+    def _deal_locked(self, shared: SharedGame, c: Companion) -> None:
+        """The cards of a game the table deals: at the host, the card of a remote seat to
+        move in the log's state, sent to its table only; at a guest, its seat's arrived."""
+        for at, card in shared.take_cards():
+            c.dealer.receive(at, card)
+        seed = c.dealer.seed
+        if shared.role != "host" or seed is None:
+            return
+        state, at = shared.line_state()
+        mover = state.to_move
+        if state.over or mover is None or shared.seats.get(mover) != "remote" \
+                or self._dealt == (mover, at):
+            return
+        supply = c.game.hand_supply(state, mover)
+        dealt = deal_card(supply, seed, at) if supply else None
+        if dealt is not None:
+            shared.send_card(mover, at, dealt)
+            self._dealt = (mover, at)
+
     def _follow_locked(self, shared: SharedGame, c: Companion) -> None:
         for reason in shared.take_declined():
             c.say("remote_declined", reason=reason)
@@ -242,6 +318,8 @@ class Remote:
         for _ in range(200):
             table, line = list(c.actions), shared.actions()
             kept = _common(table, line)
+            if len(table) > kept and not shared.caught_up:
+                break  # the log may have it still: a take-back waits until this table knows
             if len(table) > kept:  # the log does not have it: taken back here too
                 c.takeback.undo()
                 c.takeback.after()
@@ -273,10 +351,12 @@ class Remote:
         shared, c = self.shared, self._companion
         if shared is None or c is None:
             return
-        c.computer.seat_remote({
-            seat: shared.table_of(seat)[1] or ANOTHER_TABLE
-            for seat, kind in shared.seats.items()
-            if kind == "remote" or (kind != "here" and shared.role == "guest")})
+        remote = {seat: shared.table_of(seat)[1] or ANOTHER_TABLE
+                  for seat, kind in shared.seats.items()
+                  if kind == "remote" or (kind != "here" and shared.role == "guest")}
+        c.computer.seat_remote(remote)
+        # A remote seat's card is for its own table: never shown here, as the computer's.
+        c.dealer.deal(c.dealer.seed, frozenset(c.computers) | frozenset(remote))
 
     # --- what the panel asks -----------------------------------------------------------------
 

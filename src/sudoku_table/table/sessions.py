@@ -131,6 +131,9 @@ def open_game(session: Session, resolve: Resolver, *, board: set[str],
     companion.computer.seat(seats, session.draw_seed
                             if seats and (game.own_piles or dealing) else None)
     companion.dealer.deal(session.deal_seed, frozenset(seats))
+    network = session.network or {}
+    if network.get("role") == "guest" and (network.get("start") or {}).get("deal"):
+        companion.dealer.follow(int(network["seat"]))  # the host deals, its cards arrive
     fitted = replace(session, players=game.players, options=dict(game.options),
                      setup={c: p.to_json() for c, p in pieces.items()},
                      names=session.names[:game.players], colors=session.colors[:game.players],

@@ -276,7 +276,17 @@ class Table:
         """Join the game of another table by its join ``code``: the same game here, this
         table playing the code's seat (``InputError``, or ``NoAnswer`` when that table does
         not answer); a running game is replaced only with ``replace``."""
-        return self._start(*self.starting.open(self.remote.joined(code)), replace)
+        session = self.remote.joined(code)
+        with self.lock:
+            rejoined = self.remote.rejoin_locked(session)
+        if rejoined:
+            return self._change(lambda: None)
+        return self._start(*self.starting.open(session), replace)
+
+    def take_over(self) -> View:
+        """At a table that joined a game whose host is gone: host it from here on
+        (``InputError`` while the host is there)."""
+        return self._change(self.remote.take_over_locked)
 
     def _start(self, session: sessions.Session, companion: Companion, replace: bool) -> View:
         def start_locked() -> None:

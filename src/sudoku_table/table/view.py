@@ -32,6 +32,9 @@ MESSAGES: Mapping[str, str] = {
     "taken_back_on_board": N_("{action}: taken back on the board"),
     "remote_declined": N_("the host table did not count this table's last action: "
                           "{reason}"),
+    "remote_rejoined": N_("the game goes on with {table} as its host"),
+    "remote_taken_over": N_("this table hosts the game now ({table} is gone): give the other "
+                            "tables their new join codes"),
     "remote_closed": N_("{table} left the game to start another: this table keeps it as it "
                         "stands"),
     "remote_failed": N_("the game with the other table stopped following: {detail}"),

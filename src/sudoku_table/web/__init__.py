@@ -195,6 +195,7 @@ def create_app(
     app.extensions["sudoku_table_shapes"] = compiled()  # every request's shape, from the document
 
     from .api import api
+    from .club_pages import club_pages
     from .events import events
     from .looking import looking
     from .pages import pages
@@ -206,6 +207,7 @@ def create_app(
     app.register_blueprint(api)
     app.register_blueprint(events)
     app.register_blueprint(looking)
+    app.register_blueprint(club_pages)
     app.register_blueprint(reviewing)
     app.register_blueprint(speech_api)
     init_seats(app)

@@ -227,6 +227,15 @@ def join_game() -> Response:
     return jsonify(present(panel, view))
 
 
+@api.post("/take-over")
+def take_over() -> Response:
+    """At a table that joined a game whose host's table is gone: host it from here."""
+    body = json_body()
+    panel = _panel()
+    require_pin(body)
+    return jsonify(present(panel, panel.table.take_over()))
+
+
 @api.get("/state")
 def state() -> Response:
     return jsonify(_view())

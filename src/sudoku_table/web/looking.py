@@ -10,12 +10,21 @@ from flask import Blueprint, Response, current_app, jsonify
 
 from sudoku_table.network.codes import BadCode
 from sudoku_table.network.watching import Following
+from sudoku_table.rules.actions import action_from_json
 from sudoku_table.rules.wording import N_
 
+from . import i18n
 from .errors import ApiError
-from .validation import json_body
+from .security import check_request
+from .validation import json_body, query
 
 looking = Blueprint("looking", __name__, url_prefix="/api")
+
+
+@looking.before_request
+def _guard() -> None:
+    check_request()  # the host, the origin and JSON, as for every other endpoint
+    query()
 
 KEY = "sudoku_following"
 """Where the app keeps its ``Following`` (absent: no broker is set)."""
@@ -26,7 +35,7 @@ def following() -> Following:
     found = current_app.extensions.get(KEY)
     if found is None:
         raise ApiError(N_("this panel meets no other tables: set broker in the config's "
-                          "[network] section"), 404)
+                          "[network] section"), 404, code="no_broker")
     return found
 
 
@@ -44,12 +53,18 @@ def watch() -> Response:
 
 @looking.get("/watch/<game>")
 def watched(game: str) -> Response:
-    """A followed game as it stands (its record, state document and tables)."""
+    """A followed game as it stands (its record, state document and tables), with its moves in
+    words in the request's language."""
     found = following()
     view = found.game(game)
     if view is None:
-        raise ApiError(N_("this panel does not follow that game: enter its watch code"), 404)
-    return jsonify({**view, "version": found.version})
+        raise ApiError(N_("this panel does not follow that game: enter its watch code"), 404,
+                       code="not_followed")
+    language = i18n.current()
+    moves = [i18n.action_words(action_from_json(a), language)
+             for a in view.get("record", {}).get("actions", [])]
+    return jsonify({**view, "moves": moves, "version": found.version,
+                    "connected": found.connected})
 
 
 @looking.get("/club")
@@ -57,6 +72,7 @@ def club() -> Response:
     """Every game of the club (the config's ``[network] club``), live ones first."""
     found = following()
     if found.club is None:
-        raise ApiError(N_("no club is set: set club in the config's [network] section"), 404)
+        raise ApiError(N_("no club is set: set club in the config's [network] section"), 404,
+                       code="no_club")
     games: list[dict[str, Any]] = found.club_games()
-    return jsonify({"games": games, "version": found.version})
+    return jsonify({"games": games, "version": found.version, "connected": found.connected})

@@ -56,6 +56,13 @@ class GameWrites:
 
         return self._writer.tx(work, spare=False)
 
+    def set_seats(self, game: int, seats: str) -> None:
+        """The seats kept beside a game's start, written again (outside its checksum)."""
+        def work(db: sqlite3.Connection) -> int:
+            return db.execute("UPDATE games SET names = ? WHERE id = ?", (seats, game)).rowcount
+
+        self._writer.tx(work)
+
     def append(self, game: int, kind: str, data: Any, reopen: bool) -> None:
         """One entry, chained to the game's last; ``reopen``: the game runs again."""
         text = json.dumps(data)

@@ -236,6 +236,14 @@ class Journal:
                                  seats_text(names, colors, computers, draw_seed, deal_seed,
                                             network))
 
+    def set_seats(self, game: int, names: list[str], colors: list[str],
+                  computers: Mapping[str, str], draw_seed: int | None,
+                  deal_seed: int | None, network: Mapping[str, Any] | None) -> None:
+        """The seats kept beside a running game's start, written again: a game shared with
+        other tables that changed its host (``network``), and so the computer's seats."""
+        self._games.set_seats(game, seats_text(names, colors, computers, draw_seed, deal_seed,
+                                               network))
+
     def append(self, game: int, kind: str, data: Any, reopen: bool = False) -> None:
         """One entry (``action`` with its JSON, ``undo``, ``hints``, ``draw``), on disk when this
         returns. ``reopen``: the entry takes back the last action of a finished game, which
