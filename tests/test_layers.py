@@ -15,7 +15,7 @@ SRC = Path(__file__).resolve().parents[1] / "src"
 _ABOVE = {"table", "web", "assembly", "config", "cli", "overlay"}
 _FIRMWARE = "sudoku_table.firmware"
 _ALL = {"rules", "ai", "table", "web", "speech", "assembly", "config", "cli", "overlay", "power",
-        "tiles", "safejson", "version"}
+        "tiles", "safejson", "version", "network"}
 
 
 def _of(*names: str) -> set[str]:
@@ -27,6 +27,7 @@ RULES = {
     "sudoku_table/ai": _of(*_ABOVE) | {_FIRMWARE},
     "sudoku_table/firmware": _of(*_ALL),
     "sudoku_table/web": _of("assembly", "config", "cli") | {_FIRMWARE},
+    "sudoku_table/network": _of(*_ABOVE, "ai", "speech") | {_FIRMWARE},
     "sudoku_table/speech": _of("web", "assembly", "config", "cli", "ai") | {_FIRMWARE},
     "sudoku_table/table": _of("web", "assembly", "config", "cli") | {
         f"{_FIRMWARE}.{name}" for name in ("backend", "config", "matrix", "leds", "simulator")},

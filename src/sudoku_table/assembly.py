@@ -24,10 +24,13 @@ from typing import Any
 from flask import Flask
 
 from .config import Config, load_config
+from .network.club import Club
+from .network.watching import Following
 from .speech import Speaker
 from .table import Table
 from .table.sounds import TableSounds
 from .web import create_app, panel_state, settings
+from .web.looking import KEY as FOLLOWING
 from .web.server import PanelServer, panel_addresses
 
 log = logging.getLogger(__name__)
@@ -56,11 +59,12 @@ class Panel:
 
     def close(self) -> None:
         panel_state(self.app).stop_streams()
-        for part in (self.sounds, self.speaker, self.table, self.hardware):
+        following = self.app.extensions.get(FOLLOWING)
+        for part in (self.sounds, self.speaker, following, self.table, self.hardware):
             if part is None:
                 continue
             try:
-                part.close()
+                part.stop() if isinstance(part, Following) else part.close()
             except Exception:  # closing must go on for the other parts
                 log.exception("error while closing %r", part)
 
@@ -80,7 +84,7 @@ def open_panel(
     hardware = open_hardware(config.hardware, simulate=True if sim else None)
     try:
         table = Table(display=hardware.display, journal=data_dir / JOURNAL_NAME,
-                      computer=config.computer)
+                      computer=config.computer, network=config.network)
     except BaseException:
         hardware.close()
         raise
@@ -94,7 +98,8 @@ def open_panel(
                                    "OVERLAY_PITCH_MM": config.board.square_mm}
         options.update(test_config or {})
         app = create_app(table, hardware=hardware, config=config.panel,
-                         brightness=config.hardware.leds.brightness, test_config=options)
+                         brightness=config.hardware.leds.brightness, test_config=options,
+                         following=open_following(config))
     except BaseException:
         table.close()
         hardware.close()
@@ -107,6 +112,16 @@ def open_panel(
     speaker = open_speaker(config, table, app, simulated=hardware.is_simulated)
     return Panel(config=config, hardware=hardware, table=table, app=app, data_dir=data_dir,
                  sounds=sounds, speaker=speaker)
+
+
+def open_following(config: Config) -> Following | None:
+    """The games the panel looks on at through the broker (None without one): watched by
+    their codes, and the club's when a club is set."""
+    broker = config.network.parsed()
+    if broker is None:
+        return None
+    club = Club(config.network.club) if config.network.club else None
+    return Following(broker, club=club)
 
 
 def open_speaker(config: Config, table: Table, app: Flask, simulated: bool) -> Speaker:
@@ -143,8 +158,7 @@ def _start_watchdog(stop: threading.Event) -> None:
 
 def serve(args: argparse.Namespace) -> int:
     """Run the panel until Ctrl-C or SIGTERM; print its address first."""
-    logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
-    logging.getLogger("waitress.queue").setLevel(logging.ERROR)
+    _log_to_stderr()
     try:
         panel = open_panel(bool(args.sim), args.data, args.config)
     except (OSError, ValueError) as e:  # ConfigError is a ValueError; a clear line, no traceback
@@ -157,6 +171,62 @@ def serve(args: argparse.Namespace) -> int:
         panel.close()
         print(f"sudoku-table: cannot listen on {args.host}:{args.port}: {e}", file=sys.stderr)
         return 2
+    kind = "simulated table" if panel.hardware.is_simulated else "table"
+    for address in panel_addresses(args.host, server.port):
+        print(f"Sudoku Table panel: {address}", flush=True)
+    print(f"({kind}; journal in {panel.data_dir}; Ctrl-C stops)", flush=True)
+    _run(server, panel.close)
+    print("Sudoku Table stopped.", flush=True)
+    return 0
+
+
+def serve_club(args: argparse.Namespace) -> int:
+    """``sudoku-table club``: the club's page and the watch page on a PC, with no table,
+    following the club's games through the config's broker until Ctrl-C or SIGTERM."""
+    from .config import ConfigError
+    from .web.club_app import create_club_app
+
+    _log_to_stderr()
+    try:
+        config = load_config(args.config)
+    except ConfigError as e:
+        print(f"sudoku-table club: cannot start: {e}", file=sys.stderr)
+        return 2
+    following = open_following(config)
+    if following is None:
+        print("sudoku-table club: cannot start: set broker in the config's [network] section "
+              "(the broker the club's tables meet through), and club (the club's secret "
+              "words)", file=sys.stderr)
+        return 2
+    try:
+        app = create_club_app(following, config.panel,
+                              {"OVERLAY_PITCH_MM": config.board.square_mm})
+        server = PanelServer(app, args.host, args.port)
+    except OSError as e:
+        following.stop()
+        print(f"sudoku-table club: cannot listen on {args.host}:{args.port}: {e}",
+              file=sys.stderr)
+        return 2
+    for address in panel_addresses(args.host, server.port):
+        print(f"Sudoku Table club: {address}club", flush=True)
+    if following.club is None:
+        print("(no club is set in the config's [network] section: games can be watched by "
+              "their codes only)", flush=True)
+    broker = config.network.parsed()
+    assert broker is not None  # open_following found one
+    print(f"(through the broker at {broker.host}:{broker.port}; Ctrl-C stops)", flush=True)
+    _run(server, following.stop)
+    print("Sudoku Table club stopped.", flush=True)
+    return 0
+
+
+def _log_to_stderr() -> None:
+    logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
+    logging.getLogger("waitress.queue").setLevel(logging.ERROR)
+
+
+def _run(server: PanelServer, close: Callable[[], None]) -> None:
+    """Serve until Ctrl-C or SIGTERM (telling systemd's watchdog it is alive), then ``close``."""
     stop = threading.Event()
 
     def on_signal(signum: int, frame: Any) -> None:
@@ -164,17 +234,11 @@ def serve(args: argparse.Namespace) -> int:
 
     previous: dict[int, Callable[..., Any] | int | None] = {
         sig: signal.signal(sig, on_signal) for sig in (signal.SIGTERM, signal.SIGINT)}
-    kind = "simulated table" if panel.hardware.is_simulated else "table"
-    for address in panel_addresses(args.host, server.port):
-        print(f"Sudoku Table panel: {address}", flush=True)
-    print(f"({kind}; journal in {panel.data_dir}; Ctrl-C stops)", flush=True)
     _start_watchdog(stop)
     try:
         server.run()
     finally:
         stop.set()
-        panel.close()
+        close()
         for sig, handler in previous.items():
             signal.signal(sig, handler)
-    print("Sudoku Table stopped.", flush=True)
-    return 0

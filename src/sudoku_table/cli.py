@@ -1,5 +1,5 @@
-"""The command line: ``sudoku-table serve | replay | move | review | selftest | overlay |
-speak``.
+"""The command line: ``sudoku-table serve | club | replay | move | review | selftest |
+overlay | speak``.
 
 The parts of ``serve`` are composed in ``sudoku_table.assembly``; the config file is read by
 ``sudoku_table.config`` and each command is handed its part."""
@@ -143,6 +143,12 @@ def _serve(args: argparse.Namespace) -> int:
     return serve(args)
 
 
+def _club(args: argparse.Namespace) -> int:
+    from .assembly import serve_club
+
+    return serve_club(args)
+
+
 def _selftest(args: argparse.Namespace) -> int:
     from sudoku_table.firmware.selftest import main as selftest
     from sudoku_table.web.i18n import translate
@@ -248,6 +254,14 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--data", default=None, help="where the journal and settings live")
     p.add_argument("--config", default=None, help="the table's TOML config file")
     p.set_defaults(func=_serve)
+
+    p = sub.add_parser("club", help="serve the club's page on a PC: every game of the club's "
+                                    "tables live, and any game by its watch code")
+    p.add_argument("--config", default=None,
+                   help="a TOML config with the [network] broker and club of the club's tables")
+    p.add_argument("--host", default="127.0.0.1")
+    p.add_argument("--port", type=int, default=8090)
+    p.set_defaults(func=_club)
 
     p = sub.add_parser("selftest", help="light every square, show the live sensors, find faults")
     p.add_argument("--sim", action="store_true", help="test the simulated table")

@@ -5,7 +5,9 @@ owns its sections and declares them as pydantic models (``sudoku_table.sections`
 ``[sensors]``, ``[leds]``, ``[buzzer]``, ``[speaker]`` and ``[simulator]``
 (``sudoku_table.firmware.config``), the panel ``[panel]`` (``sudoku_table.web.config``), the
 overlays ``[board]`` (``sudoku_table.overlay``), the computer opponent ``[computer]``
-(``sudoku_table.ai.config``), the table's voice ``[speech]`` (``sudoku_table.speech.config``).
+(``sudoku_table.ai.config``), the table's voice ``[speech]``
+(``sudoku_table.speech.config``), the tables it meets ``[network]``
+(``sudoku_table.network.config``).
 :data:`ConfigFile` puts them together as the file is written; its JSON schema is
 ``docs/config.schema.json`` (``python -m sudoku_table.config --schema`` prints it). A section
 nobody owns, or a bad value anywhere, stops the start with one line naming the file and the key.
@@ -27,6 +29,7 @@ from sudoku_table.firmware.exc import ConfigError
 from sudoku_table.sections import Section, first_problem
 
 from .ai.config import ComputerConfig
+from .network.config import NetworkConfig
 from .overlay import BoardConfig
 from .speech.config import SpeechConfig
 from .web.config import PanelConfig
@@ -39,6 +42,7 @@ LAYER_SECTIONS: dict[str, Any] = {
     "board": BoardConfig,
     "computer": ComputerConfig,
     "speech": SpeechConfig,
+    "network": NetworkConfig,
 }
 """The sections read by layers above the firmware."""
 
@@ -49,6 +53,7 @@ ConfigFile: type[Section] = create_model(  # type: ignore[call-overload]
     board=(BoardConfig, Field(default_factory=BoardConfig)),
     computer=(ComputerConfig, Field(default_factory=ComputerConfig)),
     speech=(SpeechConfig, Field(default_factory=SpeechConfig)),
+    network=(NetworkConfig, Field(default_factory=NetworkConfig)),
 )
 """Every section of the file; unknown sections and keys are refused."""
 
@@ -63,6 +68,7 @@ class Config(BaseModel):
     board: BoardConfig = Field(default_factory=BoardConfig)
     computer: ComputerConfig = ComputerConfig()
     speech: SpeechConfig = SpeechConfig()
+    network: NetworkConfig = NetworkConfig()
 
     @property
     def source(self) -> str | None:

@@ -49,7 +49,7 @@ def test_every_code_said_exists() -> None:
 def test_every_wording_names_only_known_parameters() -> None:
     known = {"action", "game", "square", "number", "reason", "start", "file", "detail", "error",
              "kept", "actions", "games", "resume", "seq", "entries", "first", "variant", "name",
-             "pieces", "piece", "squares"}
+             "pieces", "piece", "squares", "table"}
     for code, text in MESSAGES.items():
         names = {name for _, name, _, _ in string.Formatter().parse(text) if name}
         assert names <= known, code
@@ -93,12 +93,19 @@ def test_every_next_step_is_said_and_worded() -> None:
     said = {node.args[0].value for node in ast.walk(ast.parse(source))
             if isinstance(node, ast.Call) and getattr(node.func, "id", "") == "step"
             and node.args and isinstance(node.args[0], ast.Constant)}
+    # A step for the computer or, the same act, for a seat at another table (``_for``).
+    for_either = {node.args[1].value for node in ast.walk(ast.parse(source))
+                  if isinstance(node, ast.Call) and getattr(node.func, "id", "") == "_for"
+                  and len(node.args) > 1 and isinstance(node.args[1], ast.Constant)}
+    said |= for_either | {code.replace("computer_", "remote_", 1) for code in for_either}
     # The computer's action is said by ``computer.plan_step``, one code per kind of action.
     source = (ROOT / "src" / "sudoku_table" / "table" / "computer.py").read_text(encoding="utf-8")
     returned = {node.value.elts[0].value for node in ast.walk(ast.parse(source))
                 if isinstance(node, ast.Return) and isinstance(node.value, ast.Tuple)
                 and isinstance(node.value.elts[0], ast.Constant)}
     assert returned == set(PLAN_STEPS)
+    # A remote seat's action is said as the computer's, never as drawn by this table.
+    said |= {code.replace("computer_", "remote_", 1) for code in returned if "_draw_" not in code}
     # A step the panel says instead of the table's, to the devices that may not know a card.
     source = (ROOT / "src" / "sudoku_table" / "web" / "seats.py").read_text(encoding="utf-8")
     said |= {value.value for node in ast.walk(ast.parse(source)) if isinstance(node, ast.Dict)

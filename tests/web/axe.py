@@ -63,6 +63,18 @@ def audit(page: object, context: str = "document") -> list[dict[str, object]]:
     return [v for v in result if v["impact"] in ("serious", "critical")]
 
 
+def every_violation(page: object) -> list[dict[str, object]]:
+    """axe's violations of every impact (minor and moderate too) on a page that has axe
+    already (the ``page_for`` fixture injects it)."""
+    result = page.evaluate(  # type: ignore[attr-defined]
+        """async () => {
+        const r = await axe.run(document, {resultTypes: ['violations']});
+        return r.violations.map(v => ({id: v.id, impact: v.impact,
+                                       targets: v.nodes.slice(0, 4).map(n => n.target)}));
+    }""")
+    return list(result)
+
+
 if __name__ == "__main__":
     print(fetch())
     sys.exit(0)

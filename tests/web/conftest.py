@@ -71,3 +71,33 @@ def server(tmp_path: Path) -> Iterator[str]:
         yield url
 
 
+
+
+@pytest.fixture
+def page_for(browser: Any) -> Iterator[Any]:
+    """Opens a page of a live panel in a fresh browser context of a screen's size and a
+    language, once it has rendered (``body[data-rendered]``); its ``errors`` collects the
+    page's errors and console errors. axe comes in as the browser's own script, before the
+    page: the panel's strict Content-Security-Policy stays in force (a violation of it is an
+    error)."""
+    from .axe import fetch as fetch_axe
+
+    contexts = []
+
+    def open_page(url: str, size: tuple[int, int], language: str = "en") -> Any:
+        context = browser.new_context(viewport={"width": size[0], "height": size[1]},
+                                      locale=language, accept_downloads=True,
+                                      extra_http_headers={"Accept-Language": language})
+        context.add_init_script(script=fetch_axe().read_text(encoding="utf-8"))
+        contexts.append(context)
+        page = context.new_page()
+        page.errors = []
+        page.on("pageerror", lambda e: page.errors.append(str(e)))
+        page.on("console", lambda m: page.errors.append(m.text) if m.type == "error" else None)
+        page.goto(url)
+        page.wait_for_selector("body[data-rendered='true']", timeout=20000)
+        return page
+
+    yield open_page
+    for context in contexts:
+        context.close()

@@ -18,7 +18,7 @@ from sudoku_table.table import Table
 from sudoku_table.web import create_app
 from tests.table.test_archive import file_of
 
-from .axe import fetch as fetch_axe
+from .axe import every_violation
 from .helpers import LiveServer
 from .layout import check_layout
 
@@ -57,40 +57,6 @@ def panel(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Table
 def _id(table: Table, variant: str, actions: int | None = None) -> int:
     return next(g["id"] for g in table.finished.every() if g["variant"] == variant
                 and (actions is None or len(g["record"]["actions"]) == actions))
-
-
-@pytest.fixture
-def page_for(browser: Any) -> Iterator[Any]:
-    pages = []
-
-    def open_page(url: str, size: tuple[int, int], language: str = "en") -> Any:
-        context = browser.new_context(viewport={"width": size[0], "height": size[1]},
-                                      locale=language, extra_http_headers={
-                                          "Accept-Language": language})
-        # axe comes in as the browser's own script, before the page: the panel's strict
-        # Content-Security-Policy stays in force (a violation of it is an error below).
-        context.add_init_script(script=fetch_axe().read_text(encoding="utf-8"))
-        page = context.new_page()
-        page.errors = []
-        page.on("pageerror", lambda e: page.errors.append(str(e)))
-        page.on("console", lambda m: page.errors.append(m.text) if m.type == "error" else None)
-        page.goto(url)
-        page.wait_for_selector("body[data-rendered='true']", timeout=20000)
-        pages.append(context)
-        return page
-
-    yield open_page
-    for context in pages:
-        context.close()
-
-
-def _all_violations(page: Any) -> list[dict[str, Any]]:
-    """axe's violations of every impact (minor and moderate too)."""
-    return page.evaluate("""async () => {
-        const r = await axe.run(document, {resultTypes: ['violations']});
-        return r.violations.map(v => ({id: v.id, impact: v.impact,
-                                       targets: v.nodes.slice(0, 4).map(n => n.target)}));
-    }""")
 
 
 GEOMETRY = """() => {
@@ -151,7 +117,7 @@ def test_the_review_fits_every_screen_in_both_languages(
     assert page.locator("#chart-loss rect.loss-bar").count() == 66
     assert page.locator("#review-moves li").count() == 66
     assert check_layout(page) == []  # nothing clipped or overlapping, the scores' table folded
-    assert _all_violations(page) == []
+    assert every_violation(page) == []
     assert not page.errors, page.errors
 
 
@@ -163,7 +129,7 @@ def test_a_review_of_every_family(panel: tuple[str, Table], page_for: Any, name:
     page.wait_for_selector("body[data-status='done']")
     _check_geometry(page)
     assert page.locator("#review-known").inner_text().startswith("Jeder Zug wird")
-    assert _all_violations(page) == []
+    assert every_violation(page) == []
     assert not page.errors, page.errors
 
 

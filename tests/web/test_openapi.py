@@ -30,7 +30,7 @@ METHODS = {"get", "post", "put", "patch", "delete"}
 
 def flask_path(openapi_path: str) -> str:
     return openapi_path.replace("{variant_id}", "<variant_id>").replace(
-        "{game_id}", "<int:game_id>").replace("{seat}", "<int:seat>")
+        "{game_id}", "<int:game_id>").replace("{seat}", "<int:seat>").replace("{game}", "<game>")
 
 
 def test_docs_holds_the_served_document(client: Any) -> None:

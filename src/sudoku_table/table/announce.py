@@ -46,11 +46,13 @@ ILLEGAL_MESSAGES = ("number_illegal", "blank_illegal", "no_number_here_because",
                     "number_illegal_move", "not_computers_move", "illegal")
 """Messages that carry why a piece is illegal (``why``: the rules' reason as a template)."""
 
-COMPUTER_SILENT = ("computer_thinking",)
-"""Computer steps not said: the computer's move follows within a second."""
+COMPUTER_SILENT = ("computer_thinking", "remote_waiting")
+"""Computer steps not said: the computer's move follows within a second (another table's
+player is told by that table; the bar here says whom the table waits for)."""
 
 ATTENTION_STEPS = ("take_away", "lay_joker", "say_joker", "set_aside", "lift_again", "bear_off",
-                   "put_right", "computer_take_away", "computer_put_back")
+                   "put_right", "computer_take_away", "computer_put_back", "remote_take_away",
+                   "remote_put_back")
 """Next steps said as they come (kind ``step``): what is out of the ordinary. The ordinary ones
 (put a piece down, tap its number, move) are what a turn means, said by the turn itself. The
 colour of a blank is asked beside the next step (``table.blank_choice``): said to its setter as
@@ -240,11 +242,12 @@ def _steps(before: Moment | None, now: Moment, appeared: bool) -> list[Part]:
 
 
 def _computer(before: Moment | None, now: Moment) -> Part | None:
-    """The computer's new step (its move to carry out, its card to draw...), when it is said.
-    Addressed to whoever is at hand: the computer has no phone."""
+    """The computer's new step (its move to carry out, its card to draw...), or the move of a
+    seat at another table, when it is said. Addressed to whoever is at hand: neither has a
+    hand here."""
     step = now.next
     was = before.next if before is not None else None
-    if (step["code"].startswith("computer_") and step["code"] not in COMPUTER_SILENT
+    if (step["code"].startswith(("computer_", "remote_")) and step["code"] not in COMPUTER_SILENT
             and step["code"] not in ATTENTION_STEPS
             and (was is None or (was["code"], was["params"]) != (step["code"], step["params"]))):
         return _part("computer", step["code"], None, **step["params"])

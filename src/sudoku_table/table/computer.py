@@ -126,6 +126,9 @@ class ComputerTurn:
         self._board = board
         self._line = line
         self.computers: dict[int, str] = {}
+        self.remote: dict[int, str] = {}
+        """Seats played at another table (seat: that table's name): their actions arrive over
+        the network and a person here carries them out, as the computer's."""
         self.hand: tuple[State, int] | None = None  # the computer's card or stone, as told
         # With the table drawing the computer's cards (own piles only): the game's seed, and
         # how many cards it drew so far (each journaled; the next draw's index).
@@ -142,6 +145,10 @@ class ComputerTurn:
         people tell its cards, or it has none)."""
         self.computers = dict(computers)
         self.draw_seed = draw_seed
+
+    def seat_remote(self, remote: Mapping[int, str]) -> None:
+        """The seats played at another table (seat: that table's name)."""
+        self.remote = dict(remote)
 
     def chose(self, state: State, action: Action | None) -> None:
         """The engine's answer in ``state``: the action to carry out, or None (it could not
@@ -165,9 +172,11 @@ class ComputerTurn:
 
     @property
     def turn(self) -> bool:
-        """The mover is a computer seat and the table is ready for its action."""
+        """The mover is a computer seat (or a seat at another table) and the table is ready
+        for its action."""
         state = self._history.state
-        return (state.to_move in self.computers and not state.over
+        return ((state.to_move in self.computers or state.to_move in self.remote)
+                and not state.over
                 and not self._board.clearing and not self._board.setting_up
                 and self.plan_failed is not state and self._history.held is None)
 
@@ -183,7 +192,7 @@ class ComputerTurn:
         state = self._history.state
         mover = state.to_move
         return (self.turn and self._game.hidden_hands and mover is not None
-                and self.draw_seed is None
+                and mover not in self.remote and self.draw_seed is None
                 and self._game.hand_supply(state, mover) is not None
                 and self.known_hand is None)
 
@@ -196,17 +205,26 @@ class ComputerTurn:
 
     def refusal(self, action: Action) -> Illegal | None:
         """Why ``action`` cannot count now (the computer is to move and it is not its
-        action), or None."""
+        action; or it is the action of a seat at another table, made here), or None."""
         if not self.turn:
+            state = self._history.state
+            if self.remote and self._game.actor(state, action) in self.remote:
+                return Illegal(N_("that would be the next player's move, and they play at "
+                                  "another table: take the piece away"))
             return None
         expect = self.expect
         if expect is None:
             if self.needs_hand:
                 return Illegal(N_("first tell the computer's {piece}: turn it over and tap its "
                                   "number"), piece=self._game.piece_word)
+            if self._history.state.to_move in self.remote:
+                return Illegal(N_("wait: the move comes from the other table"))
             return Illegal(N_("wait: the computer is still choosing its move"))
         if action != expect:
             squares = sorted(plan_squares(expect))
+            if self._history.state.to_move in self.remote:
+                return Illegal(N_("that is not the move from the other table: follow the "
+                                  "lights ({squares})"), squares=", ".join(squares) or "-")
             return Illegal(N_("that is not the computer's move: follow the lights ({squares})"),
                            squares=", ".join(squares) or "-")
         return None
@@ -227,7 +245,7 @@ class ComputerTurn:
         at random from what is left to it, journal it, and hold it (its number), else None."""
         state = self._history.state
         mover = state.to_move
-        if (self.draw_seed is None or not self.turn or mover is None
+        if (self.draw_seed is None or not self.turn or mover not in self.computers
                 or self.known_hand is not None):
             return None
         supply = self._game.hand_supply(state, mover)

@@ -43,6 +43,10 @@ class Dealer:
         self._history = history
         self.seed: int | None = None
         self.computers: frozenset[int] = frozenset()  # seats that draw their own (the computer)
+        # At a table that joined a game another table deals: its own seat's cards as they
+        # arrive (the number of actions they are dealt after: the card), and that seat.
+        self.given: dict[int, int] | None = None
+        self.own: int | None = None
 
     def deal(self, seed: int | None, computers: frozenset[int] = frozenset()) -> None:
         """The table deals from ``seed`` (None: it does not); ``computers``: seats whose cards
@@ -70,9 +74,18 @@ class Dealer:
         line.say("swap_card", square=last.cell, number=last.number,
                  piece=self._game.piece_word)
 
+    def follow(self, seat: int) -> None:
+        """Another table deals this game: ``seat``'s cards arrive from it (``receive``)."""
+        self.given, self.own = {}, seat
+
+    def receive(self, at: int, card: int) -> None:
+        """The card dealt to this table's seat after ``at`` actions."""
+        if self.given is not None:
+            self.given[at] = card
+
     @property
     def dealing(self) -> bool:
-        return self.seed is not None
+        return self.seed is not None or self.given is not None
 
     def card(self, seat: int | None = None) -> int | None:
         """The card or stone dealt to ``seat`` (default: the mover) now: only the mover holds
@@ -80,6 +93,10 @@ class Dealer:
         seed = self.seed
         state = self._history.state
         mover = state.to_move
+        if self.given is not None:
+            if state.over or mover != self.own or (seat is not None and seat != mover):
+                return None
+            return self.given.get(len(self._history.actions))
         if (seed is None or state.over or mover is None or mover in self.computers
                 or (seat is not None and seat != mover)):
             return None

@@ -51,3 +51,8 @@ class StaleInput(InputError):
     def __init__(self, message: str, view: Any, **params: Any) -> None:
         super().__init__(message, **params)
         self.view = view
+
+
+class NoAnswer(InputError):
+    """Another table did not answer in time (a join code whose host is off, or on another
+    broker): nothing changed here."""

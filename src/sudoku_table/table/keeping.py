@@ -210,9 +210,19 @@ class Keeper:
         game_id = self.journaled(lambda: journal.start_game(
             game.id, game.players, game.options, dict(session.setup or {}), companion.hints,
             list(session.names), list(session.colors), session.seats_json(),
-            companion.draw_seed, companion.dealer.seed))
+            companion.draw_seed, companion.dealer.seed, session.network))
         self.damage.owed = None  # the damaged game is not the running one any more
         return session.started(game_id)
+
+    def reseat(self, session: Session, companion: Companion) -> None:
+        """Write the running game's seats again as ``session`` has them now (``CannotSave``
+        when the journal cannot keep them)."""
+        journal, game = self.journal, session.id
+        if journal is None or game is None:
+            return
+        self.journaled(lambda: journal.set_seats(
+            game, list(session.names), list(session.colors), session.seats_json(),
+            companion.draw_seed, companion.dealer.seed, session.network))
 
     # --- space and failures ----------------------------------------------------------------
 

@@ -260,26 +260,36 @@ def in_a_row(c: Companion) -> int:
     return n
 
 def computer_step(c: Companion, missing: set[str], extra: set[str]) -> Next:
-    """What a person is to do for the computer now: put a wrong piece right, tell its card,
-    wait while it chooses, or carry out its action."""
+    """What a person is to do for the computer (or for a seat at another table) now: put a
+    wrong piece right, tell its card, wait while it chooses, or carry out its action."""
     mover = c.mover
+    remote = c.computer.remote.get(mover) if mover is not None else None
     pending, motion, expect = c.pending, c.motion, c.expect
     if pending is not None:
-        return step("computer_take_away", mover, square=pending.square)
+        return _for(remote, "computer_take_away", mover, square=pending.square)
     if motion is not None:
         if motion.illegal and motion.at:
             return step("lift_again", mover, square=motion.at)
         if not c.moving.moves_from(motion.start):
-            return step("computer_put_back", mover, square=motion.start)
+            return _for(remote, "computer_put_back", mover, square=motion.start)
     if missing or extra:
         return step("put_right", None, missing=sorted(missing), extra=sorted(extra))
     if c.needs_hand:
         return step("computer_hand", mover, piece=c.game.piece_word,
                     choices=c.computer.hand_choices())
     if expect is None:
+        if remote is not None:
+            return step("remote_waiting", mover, table=remote)
         return step("computer_thinking", mover)
-    code, params = computer.plan_step(expect, drawn=c.draw_seed is not None)
-    return step(code, mover, **params)
+    code, params = computer.plan_step(expect, drawn=c.draw_seed is not None and remote is None)
+    return _for(remote, code, mover, **params)
+
+
+def _for(remote: str | None, code: str, mover: int | None, **params: Any) -> Next:
+    """A step of the computer's, or the same step for a seat at the table ``remote``."""
+    if remote is None:
+        return step(code, mover, **params)
+    return step(code.replace("computer_", "remote_", 1), mover, table=remote, **params)
 
 
 def last_squares(c: Companion) -> set[str]:

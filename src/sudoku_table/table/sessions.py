@@ -51,6 +51,9 @@ class Session:
     draw_seed: int | None = None
     deal_seed: int | None = None
     id: int | None = None
+    network: Mapping[str, Any] | None = None
+    """A game shared with other tables (``sudoku_table.network.shared``): what this table
+    keeps to join it again after a restart; None for a game of this table alone."""
 
     def started(self, game_id: int) -> Session:
         """The session once the journal has written its game's start as ``game_id``."""
@@ -94,7 +97,7 @@ def stored(game: StoredGame) -> Session:
         raise ValueError("its options or setup are damaged")
     return Session(game.variant, game.players, game.options, game.setup, game.hints,
                    tuple(game.names), tuple(game.colors), game.computers, False,
-                   game.draw_seed, game.deal_seed, game.id)
+                   game.draw_seed, game.deal_seed, game.id, game.network)
 
 
 def open_game(session: Session, resolve: Resolver, *, board: set[str],
@@ -128,6 +131,9 @@ def open_game(session: Session, resolve: Resolver, *, board: set[str],
     companion.computer.seat(seats, session.draw_seed
                             if seats and (game.own_piles or dealing) else None)
     companion.dealer.deal(session.deal_seed, frozenset(seats))
+    network = session.network or {}
+    if network.get("role") == "guest" and (network.get("start") or {}).get("deal"):
+        companion.dealer.follow(int(network["seat"]))  # the host deals, its cards arrive
     fitted = replace(session, players=game.players, options=dict(game.options),
                      setup={c: p.to_json() for c, p in pieces.items()},
                      names=session.names[:game.players], colors=session.colors[:game.players],

@@ -32,6 +32,7 @@ from typing import Any
 
 from sudoku_table.ai import ComputerConfig
 from sudoku_table.firmware.ports import Display, Frame
+from sudoku_table.network.config import NetworkConfig
 from sudoku_table.rules.errors import RulesError
 from sudoku_table.rules.game import variant_class
 from sudoku_table.rules.wording import N_
@@ -45,6 +46,7 @@ from .journal import CHECKPOINT_BYTES, OTHER, RESERVE_BYTES
 from .keeping import RETRY_SECONDS, Keeper
 from .lighting import LedOutput
 from .notices import Notices
+from .remote import Remote
 from .replaying import Replaying
 from .reviews import Reviews
 from .sensing import Sensors
@@ -82,6 +84,7 @@ class Table:
         reserve: int = RESERVE_BYTES,
         checkpoint: int = CHECKPOINT_BYTES,
         review_workers: str = "process",
+        network: NetworkConfig | None = None,
     ) -> None:
         self.lock = threading.Lock()
         """The one lock: every change to the game, the board and the view is made under it."""
@@ -107,6 +110,9 @@ class Table:
         # the parts (the module's docstring says what each is)
         self.sensors = Sensors(self, self._current, self._keeper, self._notices, clock)
         self.thinking = Thinking(self, self._computer, self._current, self._keeper)
+        network = network or NetworkConfig()
+        self.remote = Remote(self, self._current, self._keeper, broker=network.parsed(),
+                             name=network.name, resolve=resolve, club=network.club)
         self.ticker = Ticker(self, self._current, self._keeper, clock)
         self.starting = Starting(self, self._current, self._keeper, resolve=resolve,
                                  settle=settle)
@@ -115,6 +121,7 @@ class Table:
         self.reviews = Reviews(self._keeper.beside(".reviews"), self._computer, review_workers)
         self.replay = Replaying(self, self.finished, self.reviews)
         with self.lock:
+            self.remote.connect_locked(self._current.session, self._current.companion)
             self.bump_locked()
         if ticker if ticker is not None else clock is time.monotonic:
             self.ticker.start()
@@ -143,6 +150,7 @@ class Table:
         self._view = None
         companion = self._companion
         if companion is not None:
+            self.remote.sync_locked()  # a game shared with other tables follows its log
             self.thinking.think_locked()  # may write (the computer's card) before it is shown
         self._keeper.space.watch()  # the journal may have given its reserve to the game
         saving = self._keeper.saving_step()
@@ -207,6 +215,7 @@ class Table:
         if table["message"] is None and self._notices:
             table["message"] = render(self._notices.last())
         table["say"] = showing.said(self.announcer.last)
+        table.update(self.remote.view_part())  # type: ignore[typeddict-item]
         view: View = {"game": game_doc, "table": table, "version": self.version,
                       "boot": self.boot}
         self._view = (self.version, view)
@@ -247,20 +256,43 @@ class Table:
                  colors: list[str] | None = None,
                  computers: Mapping[Any, str] | None = None,
                  computer_draws: bool = False, deal: bool = False,
-                 seed: int | None = None) -> View:
+                 seed: int | None = None, remote: Any = None) -> View:
         """Start a game (the previous unfinished one stays in the journal); returns the view.
 
         ``computers`` names the seats the computer plays, with its level (``{1: "strong"}``);
         ``computer_draws``: the table draws the computer's cards (games with own piles only);
         ``deal``: the table deals every seat's cards or stones (games with hidden hands);
         ``seed``: the seed of those draws and that deal (default: a random one; a tool that
-        plays the same game again passes its own).
+        plays the same game again passes its own); ``remote``: the seats played at other
+        tables (``[1]``), whose join codes the view then shows (``table.join``).
         A running game that has actions is replaced only with ``replace`` (``ConfirmNeeded``
         otherwise): the players are asked first."""
         session, companion = self.starting.open(sessions.requested(
             variant, players, options, setup, hints, names, colors, computers, computer_draws,
             deal, seed))
-        return self._change(lambda: self.starting.start_locked(session, companion, replace))
+        return self._start(self.remote.hosted(session, companion, remote), companion, replace)
+
+    def join(self, code: Any, replace: bool = False) -> View:
+        """Join the game of another table by its join ``code``: the same game here, this
+        table playing the code's seat (``InputError``, or ``NoAnswer`` when that table does
+        not answer); a running game is replaced only with ``replace``."""
+        session = self.remote.joined(code)
+        with self.lock:
+            rejoined = self.remote.rejoin_locked(session)
+        if rejoined:
+            return self._change(lambda: None)
+        return self._start(*self.starting.open(session), replace)
+
+    def take_over(self) -> View:
+        """At a table that joined a game whose host is gone: host it from here on
+        (``InputError`` while the host is there)."""
+        return self._change(self.remote.take_over_locked)
+
+    def _start(self, session: sessions.Session, companion: Companion, replace: bool) -> View:
+        def start_locked() -> None:
+            self.starting.start_locked(session, companion, replace)
+            self.remote.connect_locked(self._current.session, companion)
+        return self._change(start_locked)
 
     def input(self, data: Mapping[str, Any], seat: int | None = None) -> View:
         """One panel input of docs/api.md; ``InputError`` (changing nothing) if unusable.
@@ -282,6 +314,7 @@ class Table:
             if companion is None:
                 raise InputError(N_("no game is running: choose a game first"))
             self.replay.end_locked()
+            self.remote.check_input(parsed["type"])
             try:
                 companion.input(parsed, seat)
             except RulesError as e:
@@ -345,6 +378,8 @@ class Table:
                 return
             self.closed = True
             self.cond.notify_all()
+        with self.lock:
+            self.remote.detach_locked(leaving=False)
         self.sensors.stop()
         self.leds.darken()
         self.reviews.close()

@@ -145,6 +145,8 @@ class Thinking:
         if not c.computer_turn or c.needs_hand or c.expect is not None:
             return
         mover = c.mover
+        if mover in c.computer.remote:
+            return  # its action arrives from the other table (``Table.remote``)
         assert mover is not None
         self._search_for(Search(c, c.state, c.known_hand), c.computers[mover],
                         seed(self._current.id, c))

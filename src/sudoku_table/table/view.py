@@ -30,6 +30,14 @@ MESSAGES: Mapping[str, str] = {
     "action": N_("{action}"),
     "taken_back": N_("{action}: taken back"),
     "taken_back_on_board": N_("{action}: taken back on the board"),
+    "remote_declined": N_("the host table did not count this table's last action: "
+                          "{reason}"),
+    "remote_rejoined": N_("the game goes on with {table} as its host"),
+    "remote_taken_over": N_("this table hosts the game now ({table} is gone): give the other "
+                            "tables their new join codes"),
+    "remote_closed": N_("{table} left the game to start another: this table keeps it as it "
+                        "stands"),
+    "remote_failed": N_("the game with the other table stopped following: {detail}"),
     "colour_changed": N_("{action}: colour changed"),
     "redone": N_("{action}: put back"),
     "new_game": N_("{game}: new game"),
@@ -276,6 +284,21 @@ NEXT_STEPS: Mapping[str, str] = {
     "computer_end_turn": N_("the computer ends its turn"),
     "computer_take_away": N_("that is not the computer's move: take the piece on {square} away"),
     "computer_put_back": N_("that is not the computer's move: put the piece back on {square}"),
+    "remote_waiting": N_("waiting for the move from {table}"),
+    "remote_place": N_("{table} played: put the {number} on {square}"),
+    "remote_blank": N_("{table} played: put a blank on {square}"),
+    "remote_blank_of": N_("{table} played: put a blank of player {player}'s colour on "
+                          "{square}"),
+    "remote_joker": N_("{table} played: lay the {number} face down on {square} as a joker"),
+    "remote_set_aside": N_("{table} played: set the {number} aside"),
+    "remote_move": N_("{table} played: lift {start} and set it down on {square}"),
+    "remote_jump": N_("{table} played: lift {start} and jump to {square} via {via}"),
+    "remote_bear_off": N_("{table} played: lift {start} and bear it off"),
+    "remote_end_turn": N_("{table} ends the turn"),
+    "remote_take_away": N_("that is not the move from {table}: take the piece on {square} "
+                           "away"),
+    "remote_put_back": N_("that is not the move from {table}: put the piece back on "
+                          "{square}"),
     "cannot_save": N_("the table cannot save: nothing counts until it can"),
 }
 """Every next step with its English wording (the panel names the player who acts)."""
@@ -457,6 +480,9 @@ class TableView(TypedDict, total=False):
     can_redo: bool
     replay: dict[str, Any] | None
     say: dict[str, Any]
+    network: dict[str, Any]
+    seats: list[dict[str, Any]]
+    join: dict[str, Any]
 
 
 class View(TypedDict):

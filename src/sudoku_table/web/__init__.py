@@ -16,6 +16,7 @@ from typing import Any, Protocol
 
 from flask import Flask
 
+from sudoku_table.network.watching import Following
 from sudoku_table.power import Power, choose
 from sudoku_table.table import Table
 from sudoku_table.table.archive import MAX_GROWTH
@@ -121,10 +122,12 @@ def create_app(
     config: PanelConfig | None = None,
     test_config: Mapping[str, Any] | None = None,
     brightness: float | None = None,
+    following: Following | None = None,
 ) -> Flask:
     """The panel for ``table``; ``hardware`` enables the simulated board when it is simulated;
     ``config`` is the ``[panel]`` section; ``brightness`` the LEDs' configured brightness (shown
-    until one is chosen on the panel).
+    until one is chosen on the panel); ``following``: the games looked on at through the
+    broker (``looking``; None without a broker).
 
     ``test_config`` overrides Flask settings and these panel settings: ``PANEL_PIN``,
     ``PANEL_HOSTS`` (extra host names to answer to), ``MAX_STREAMS`` and ``STREAMS_PER_HOST``
@@ -185,12 +188,16 @@ def create_app(
                         Path(app.config["SETTINGS_PATH"]).with_name("seats.json")),
     )
     app.extensions["sudoku_table"] = state
+    if following is not None:
+        app.extensions["sudoku_following"] = following
     from .validation import compiled
 
     app.extensions["sudoku_table_shapes"] = compiled()  # every request's shape, from the document
 
     from .api import api
+    from .club_pages import club_pages
     from .events import events
+    from .looking import looking
     from .pages import pages
     from .reviewing import reviewing
     from .seats import init_seats
@@ -199,6 +206,8 @@ def create_app(
     app.register_blueprint(pages)
     app.register_blueprint(api)
     app.register_blueprint(events)
+    app.register_blueprint(looking)
+    app.register_blueprint(club_pages)
     app.register_blueprint(reviewing)
     app.register_blueprint(speech_api)
     init_seats(app)

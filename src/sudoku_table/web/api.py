@@ -210,9 +210,30 @@ def new_game() -> Response:
         hints=body.get("hints", False), names=names, replace=body.get("replace", False),
         colors=body.get("colors") or [], computers=body.get("computers") or {},
         computer_draws=body.get("computer_draws", False), deal=body.get("deal", False),
+        remote=body.get("remote"),
     )
     panel.seating.new_game(panel.table.game_id)
     return jsonify(present(panel, view))
+
+
+@api.post("/join")
+def join_game() -> Response:
+    """Join the game of another table by its join code (docs/network.md)."""
+    body = json_body()
+    panel = _panel()
+    require_pin(body)
+    view = panel.table.join(body["code"], replace=body.get("replace", False))
+    panel.seating.new_game(panel.table.game_id)
+    return jsonify(present(panel, view))
+
+
+@api.post("/take-over")
+def take_over() -> Response:
+    """At a table that joined a game whose host's table is gone: host it from here."""
+    body = json_body()
+    panel = _panel()
+    require_pin(body)
+    return jsonify(present(panel, panel.table.take_over()))
 
 
 @api.get("/state")

@@ -19,6 +19,7 @@ from sudoku_table.table.errors import (
     CannotSave,
     ConfirmNeeded,
     InputError,
+    NoAnswer,
     NotYourSeat,
     StaleInput,
 )
@@ -116,6 +117,10 @@ def register_error_handlers(app: Flask) -> None:
 
         view = present(current_app.extensions["sudoku_table"], e.view)
         return error_response(said(e), CONFLICT, code="stale", view=view)
+
+    @app.errorhandler(NoAnswer)
+    def _no_answer(e: NoAnswer) -> Response:
+        return error_response(said(e), 504)
 
     @app.errorhandler(NotYourSeat)
     def _not_your_seat(e: NotYourSeat) -> Response:

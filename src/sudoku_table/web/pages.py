@@ -28,37 +28,37 @@ pages = Blueprint("pages", __name__, template_folder="templates", static_folder=
                   static_url_path="/static")
 
 
-def _panel() -> PanelState:
-    return current_app.extensions["sudoku_table"]
-
-
-def _common() -> dict[str, Any]:
-    panel = _panel()
-    return {"simulated": panel.simulator is not None, "pin": panel.pin.enabled,
+def common() -> dict[str, Any]:
+    """What every page's frame needs (``base.html``); ``club_only`` on the pages of
+    ``sudoku-table club``, which serves no table: its bar leads to the club and the rules."""
+    panel: PanelState | None = current_app.extensions.get("sudoku_table")
+    return {"simulated": panel is not None and panel.simulator is not None,
+            "pin": panel is not None and panel.pin.enabled, "club_only": panel is None,
             "version": current_version().label}
+
 
 
 @pages.get("/")
 def start() -> str:
-    return render_template("start.html", page="start", **_common())
+    return render_template("start.html", page="start", **common())
 
 
 @pages.get("/play")
 def play() -> str:
-    return render_template("play.html", page="play", **_common())
+    return render_template("play.html", page="play", **common())
 
 
 @pages.get("/join")
 def join() -> str:
     """A player's own phone joins a seat: from the link of the code shown on the shared panel
     (its token after the ``#``, never sent to the server by the browser) or the short code typed."""
-    return render_template("join.html", page="join", **_common())
+    return render_template("join.html", page="join", **common())
 
 
 @pages.get("/rules")
 def rules_index() -> str:
     return render_template("rules_index.html", page="rules", variants=catalog.variants(),
-                           **_common())
+                           **common())
 
 
 @pages.get("/rules/<variant_id>")
@@ -70,12 +70,12 @@ def rules(variant_id: str) -> str:
     text = catalog.rules_text(variant_id, i18n.current())
     html = render(text) if text is not None else None
     return render_template("rules.html", page="rules", variant=entry, rules_html=html,
-                           **_common())
+                           **common())
 
 
 @pages.get("/table")
 def table() -> str:
-    return render_template("table.html", page="table", **_common())
+    return render_template("table.html", page="table", **common())
 
 
 SAFE_PATH = re.compile(r"/(?![/\\])[^\x00-\x20\x7f-\x9f\\]*")

@@ -12,6 +12,7 @@ Who may do what, from which device:
 
 from __future__ import annotations
 
+import functools
 import io
 from typing import Any
 from urllib.parse import urlsplit
@@ -103,7 +104,18 @@ def private(panel: PanelState, view: View, table: dict[str, Any],
         hand = panel.table.hand(seat)
         table["hand"] = hand["number"] if hand is not None else None
         table["hand_do"] = hand["do"] if hand is not None else None
+        table.pop("join", None)  # the other tables' codes are the shared panel's to give
+    elif "join" in table:
+        join = table["join"]
+        table["join"] = {**join, "codes": [{**code, "qr": _code_qr(code["code"])}
+                                           for code in join["codes"]]}
     return table
+
+
+@functools.lru_cache(maxsize=16)
+def _code_qr(code: str) -> str:
+    """A join code's QR code (drawn once per code: every view of the host carries it)."""
+    return _qr(code)
 
 
 def _hides_hands(game: dict[str, Any]) -> bool:
@@ -141,21 +153,28 @@ def _without_hand(table: dict[str, Any], variant: str, mover: int) -> dict[str, 
     return table
 
 
-def _players() -> tuple[int, dict[str, str]]:
+def _players() -> tuple[int, dict[str, str], dict[int, str]]:
+    """The game's players, the computer's seats, and where each seat is played (a game shared
+    with other tables)."""
     view = _panel().table.view()
     game = view.get("game")
     if game is None:
         raise ApiError(N_("no game is running: choose a game first"), 409)
-    return int(game.get("players") or 0), view["table"].get("computers", {})
+    table = view["table"]
+    where = {s["seat"]: s["kind"] for s in table.get("seats") or []}
+    return int(game.get("players") or 0), table.get("computers", {}), where
 
 
 def _check_seat(seat: int) -> None:
-    players, computers = _players()
+    players, computers, where = _players()
     if not 0 <= seat < players:
         raise ApiError(N_("there is no seat {seat} in this game (seats 0 to {last})"), 404,
                        params={"seat": seat, "last": players - 1})
     if str(seat) in computers:
         raise ApiError(N_("seat {seat} is the computer's: it needs no phone"), 409,
+                       params={"seat": seat})
+    if where.get(seat, "here") != "here":
+        raise ApiError(N_("seat {seat} plays at another table: its phone joins there"), 409,
                        params={"seat": seat})
 
 

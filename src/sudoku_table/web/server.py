@@ -20,7 +20,7 @@ from waitress.utilities import Error
 
 from sudoku_table.rules.wording import N_
 
-from . import IMPORT_PATH, i18n, panel_state
+from . import IMPORT_PATH, PanelState, i18n
 from .errors import ApiError
 from .limits import HostCounter
 from .streaming import release_once
@@ -121,12 +121,13 @@ def make_server(app: Flask, host: str, port: int) -> Any:
     """
     from waitress import create_server
 
-    state = panel_state(app)
+    state = table_state(app)
+    held = state.streams.total + state.readers.total if state is not None else 0
     server = create_server(
         app,
         host=host,
         port=port,
-        threads=state.streams.total + state.readers.total + SPARE_THREADS,
+        threads=held + SPARE_THREADS,
         # Lets a live view notice a closed tab at its next poll instead of at its next write.
         channel_request_lookahead=1,
         ident="sudoku-table",
@@ -146,6 +147,18 @@ def make_server(app: Flask, host: str, port: int) -> Any:
     seconds = float(app.config.get("REQUEST_SECONDS", REQUEST_SECONDS))
     keep_deadlines(server, seconds)
     return server
+
+
+def table_state(app: Flask) -> PanelState | None:
+    """The table's panel state, or None for an app without a table (the club page of
+    ``sudoku-table club``: no live views, no archive, no import)."""
+    return app.extensions.get("sudoku_table")
+
+
+def _stop_streams(app: Flask) -> None:
+    state = table_state(app)
+    if state is not None:
+        state.stop_streams()
 
 
 def keep_deadlines(server: Any, seconds: float) -> None:
@@ -171,7 +184,7 @@ def keep_deadlines(server: Any, seconds: float) -> None:
 def gate(app: Flask) -> Gate:
     """What the panel decides from a request's head (see ``make_server``): its language, and
     for a large body (the import) its size, the PIN and an upload place."""
-    state = panel_state(app)
+    state = table_state(app)
     uploads = HostCounter(UPLOADS, 1)
 
     def look(parser: Any, host: str) -> Refusal | None:
@@ -189,7 +202,8 @@ def gate(app: Flask) -> Gate:
                 language, size=i18n.megabytes(length, language),
                 most=i18n.megabytes(cap, language)))
         try:
-            state.pin.require(headers.get("X_TABLE_PIN"), host)
+            if state is not None:
+                state.pin.require(headers.get("X_TABLE_PIN"), host)
         except ApiError as e:
             return Refusal(e.status, i18n.translate(e.template, language, **e.params),
                            **e.extra)
@@ -206,7 +220,9 @@ def gate(app: Flask) -> Gate:
 
 def large_bodies(app: Flask) -> dict[str, int]:
     """The paths that take bodies above the panel's limit, with their cap (read anew for each
-    request, so that a test may change the import's cap)."""
+    request, so that a test may change the import's cap); none without a table."""
+    if table_state(app) is None:
+        return {}
     return {IMPORT_PATH: int(app.config["IMPORT_MAX_BYTES"])}
 
 
@@ -369,14 +385,14 @@ class PanelServer:
                 server.asyncore.loop(timeout=self.LOOP_SECONDS, map=server._map, count=1,
                                      use_poll=server.adj.asyncore_use_poll)
         finally:
-            panel_state(self.app).stop_streams()
+            _stop_streams(self.app)
             server.task_dispatcher.shutdown(timeout=3)
             server.asyncore.close_all(server._map)
 
     def stop(self) -> None:
         """Ask ``run`` to return soon; safe in a signal handler and from other threads."""
         self._stop.set()
-        panel_state(self.app).stop_streams()
+        _stop_streams(self.app)
         try:
             self.server.pull_trigger()
         except OSError:

@@ -18,14 +18,17 @@ from .writer import Writer
 
 def seats_text(names: list[str] | None, colors: list[str] | None,
                computers: Mapping[str, str] | None, draw_seed: int | None,
-               deal_seed: int | None = None) -> str:
-    """The seats as kept beside a game's start data (the ``names`` column)."""
+               deal_seed: int | None = None, network: Mapping[str, Any] | None = None) -> str:
+    """The seats as kept beside a game's start data (the ``names`` column); ``network``: a
+    game shared with other tables, what this table needs to join it again."""
     seats: dict[str, Any] = {"names": list(names or []), "colors": list(colors or []),
                              "computers": dict(computers or {})}
     if draw_seed is not None:
         seats["draw_seed"] = int(draw_seed)
     if deal_seed is not None:
         seats["deal_seed"] = int(deal_seed)
+    if network is not None:
+        seats["network"] = dict(network)
     return json.dumps(seats)
 
 
@@ -52,6 +55,13 @@ class GameWrites:
             return gid
 
         return self._writer.tx(work, spare=False)
+
+    def set_seats(self, game: int, seats: str) -> None:
+        """The seats kept beside a game's start, written again (outside its checksum)."""
+        def work(db: sqlite3.Connection) -> int:
+            return db.execute("UPDATE games SET names = ? WHERE id = ?", (seats, game)).rowcount
+
+        self._writer.tx(work)
 
     def append(self, game: int, kind: str, data: Any, reopen: bool) -> None:
         """One entry, chained to the game's last; ``reopen``: the game runs again."""

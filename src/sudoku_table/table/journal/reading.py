@@ -44,6 +44,8 @@ class StoredGame:
     deal_seed: int | None = None
     """With the table dealing every seat's cards: the game's seed for them (the card dealt in
     a state follows from it and the actions, so no deal is an entry); None when players draw."""
+    network: dict[str, Any] | None = None
+    """A game shared with other tables: what this table needs to join it again."""
 
 
 def _seats(db: sqlite3.Connection, gid: int) -> dict[str, Any]:
@@ -69,6 +71,8 @@ def _with_seats(game: StoredGame, seats: dict[str, Any]) -> None:
     game.draw_seed = None if isinstance(seed, bool) or not isinstance(seed, int) else seed
     seed = seats.get("deal_seed")
     game.deal_seed = None if isinstance(seed, bool) or not isinstance(seed, int) else seed
+    network = seats.get("network")
+    game.network = network if isinstance(network, dict) else None
     found = seats.get("computers")
     if isinstance(found, dict):
         game.computers = {str(k): str(v) for k, v in found.items() if isinstance(v, str)}

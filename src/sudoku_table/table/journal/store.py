@@ -227,12 +227,22 @@ class Journal:
                    setup: Mapping[str, Any], hints: bool, names: list[str] | None = None,
                    colors: list[str] | None = None,
                    computers: Mapping[str, str] | None = None,
-                   draw_seed: int | None = None, deal_seed: int | None = None) -> int:
+                   draw_seed: int | None = None, deal_seed: int | None = None,
+                   network: Mapping[str, Any] | None = None) -> int:
         """A new running game; any other running game is kept, marked abandoned. The seats'
         names, colours, the computer's seats and the seed of the table's draws for it are kept
         beside the game's start data (outside its checksum: they change nothing in the game)."""
         return self._games.start(variant, players, options, setup, hints,
-                                 seats_text(names, colors, computers, draw_seed, deal_seed))
+                                 seats_text(names, colors, computers, draw_seed, deal_seed,
+                                            network))
+
+    def set_seats(self, game: int, names: list[str], colors: list[str],
+                  computers: Mapping[str, str], draw_seed: int | None,
+                  deal_seed: int | None, network: Mapping[str, Any] | None) -> None:
+        """The seats kept beside a running game's start, written again: a game shared with
+        other tables that changed its host (``network``), and so the computer's seats."""
+        self._games.set_seats(game, seats_text(names, colors, computers, draw_seed, deal_seed,
+                                               network))
 
     def append(self, game: int, kind: str, data: Any, reopen: bool = False) -> None:
         """One entry (``action`` with its JSON, ``undo``, ``hints``, ``draw``), on disk when this

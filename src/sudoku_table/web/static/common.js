@@ -35,6 +35,11 @@ const Panel = (() => {
   function toast(text, kind) {
     const box = document.getElementById("toast");
     if (!box) return;
+    // Over an open dialog the rest of the page lies under its backdrop: the toast goes inside
+    // the dialog (still fixed to the screen's foot), and back to the page once none is open.
+    const dialog = [...document.querySelectorAll("dialog[open]")].pop();
+    const home = dialog || document.body;
+    if (box.parentElement !== home) home.append(box);
     box.textContent = sentence(text);
     box.className = "toast" + (kind === "info" ? " info" : "");
     box.hidden = false;

@@ -8,6 +8,10 @@
 // card or stone the table dealt them, and a way to leave the seat. On the shared panel a
 // "Phones" card offers every person's seat to a phone (a code to scan or type) and takes a lost
 // phone's seat back; where the table deals, a player without a phone sees their card here.
+//
+// A seat may be played at another Sudoku Table (tables.js): its moves arrive as remote_* steps
+// that a person here carries out on this board, like the computer's; while its table is away,
+// the bar says so and nobody here plays for it.
 "use strict";
 
 (() => {
@@ -40,6 +44,13 @@
     if (level) return t("Computer ({level})", { level: said("levels", level) || level });
     const typed = ((view && view.table && view.table.names) || [])[i];
     if (typed) return typed;
+    // In a game with other tables: the computer of the host, and a seat alone at its table
+    // goes by that table's name ("Ben's table") until its player is named.
+    const entry = Tables.seat(i);
+    if (entry && entry.kind === "computer") return t("Computer");
+    const alone = entry && Tables.joined(entry) &&
+      view.table.seats.filter((s) => s.table === entry.table).length === 1;
+    if (alone) return entry.table;
     const label = view && view.game && (traitsOf(view.game.variant).player_labels || [])[i];
     return label ? t(label) : t("Player {n}", { n: i + 1 });
   }
@@ -193,6 +204,44 @@
       case "computer_take_away": return t("That is not the computer's move: take the piece on {square} away.", p);
       case "computer_put_back": return t("That is not the computer's move: put the piece back on {square}.", p);
       case "cannot_save": return (Panel.savingWords({ state: "failing", cause: p.cause }) || {}).title || "";
+      default:
+        if ((next.code || "").startsWith("remote_")) return remoteSentence(next);
+        return said("next", next.code, p) || "";
+    }
+  }
+
+  // A move made at another table, carried out here by a person (as the computer's is), or the
+  // other table's turn: who plays where, and for how long that table has been away.
+  function remoteSentence(next) {
+    const p = next.params || {};
+    const table = Tables.tableName(p.table);
+    const q = { ...p, table };
+    switch (next.code) {
+      case "remote_place": return t("From {table}: put the {number} on {square}.", q);
+      case "remote_blank": return t("From {table}: put a blank on {square}.", q);
+      case "remote_blank_of": return t("From {table}: put a blank in {player}'s colour on {square}.",
+                                       { ...q, player: playerName(p.player) });
+      case "remote_joker": return t("From {table}: lay the {number} face down on {square} as a joker.", q);
+      case "remote_set_aside": return t("From {table}: set the {number} aside, then tap the button.", q);
+      case "remote_move": return t("From {table}: lift {start} and set it down on {square}.", q);
+      case "remote_jump": return t("From {table}: lift {start} and jump to {square} via {via}.",
+                                   { ...q, via: list(p.via || []) });
+      case "remote_bear_off": return t("From {table}: lift {start} and bear it off.", q);
+      case "remote_end_turn": return t("{player} ends the turn at {table}.",
+                                       { table, player: playerName(next.actor) });
+      case "remote_take_away": return t("That is not the move from {table}: take the piece on {square} away.", q);
+      case "remote_put_back": return t("That is not the move from {table}: put the piece back on {square}.", q);
+      case "remote_waiting": {
+        if (!Tables.joined(Tables.seat(next.actor) || { table: p.table })) {
+          return t("Waiting for the other table to join.");
+        }
+        if (Tables.left()) return t("{table} has left this game.", { table });
+        const off = Tables.away(next.actor);
+        if (off !== null) return t("Waiting for {table} (offline {time}).", { table, time: Tables.duration(off) });
+        const player = playerName(next.actor);
+        return player === table ? t("Waiting for the move from {table}.", { table })
+          : t("Waiting for {player}'s move at {table}.", { table, player });
+      }
       default: return said("next", next.code, p) || "";
     }
   }
@@ -200,7 +249,8 @@
   // On a seat's phone while another person moves: it watches, and does not act.
   function watching(actor) {
     return !!mine && actor !== null && actor !== undefined && actor !== mine.seat &&
-      !(view.game && view.game.over) && !((view.table.computers || {})[String(actor)]);
+      !(view.game && view.game.over) && !((view.table.computers || {})[String(actor)]) &&
+      !Tables.remote(actor);
   }
 
   // What the mover does, as another player's phone says it (the mover's own phone, or the
@@ -406,8 +456,13 @@
     body.replaceChildren();
     const scores = game.scores || [];
     for (let i = 0; i < game.players; i++) {
+      // A seat at another table says which, and whether that table is there.
+      const where = Tables.where(i, playerName(i));
       const row = el("tr", { "data-player": String(i) },
-        el("td", {}, swatch(i), " ", playerName(i)),
+        el("td", {}, swatch(i), " ", playerName(i),
+           where ? el("span", { class: "seat-where small", "data-seat-where": String(i),
+                                "data-state": Tables.away(i) === null ? "connected" : "away",
+                                text: where }) : null),
         el("td", { class: "points", text: String(scores[i] ?? 0) }));
       // The one to act now: the mover turns over their flips before the next player goes on.
       if (!game.over && (view.table.next || {}).actor === i) row.classList.add("to-move");
@@ -547,7 +602,9 @@
     const choices = new Set(offered ? offered.numbers : []);
     // While the table cannot save, nothing but Undo is taken: no pad to tap in vain.
     const failing = (view.table.saving || {}).state === "failing";
-    pad.hidden = moveGame || game.over || failing || !(offered || mode);
+    // Nor while another table's player is to move: nobody here plays for them.
+    const elsewhere = (view.table.next || {}).code === "remote_waiting";
+    pad.hidden = moveGame || game.over || failing || elsewhere || !(offered || mode);
     pad.dataset.mode = mode || (numberPrompt ? "answer" : "pre-choice");
     pad.style.setProperty("--numbers", String(high - low + 1));
     // Upright, up to six numbers stand in one row; nine in two.
@@ -630,11 +687,12 @@
     const prompt = view.table.prompt || null;
     const traits = traitsOf(game.variant);
     $("undo").disabled = !view.table.can_undo;
-    $("redo").hidden = !view.table.can_redo;
+    // A game with other tables offers no Redo (the table refuses it): the action is played again.
+    $("redo").hidden = !view.table.can_redo || !!(view.table.network || {}).role;
     $("hints").checked = !!view.table.hints;
     const next = view.table.next || {};
     const personToMove = !game.over && next.actor !== null && next.actor !== undefined &&
-      !((view.table.computers || {})[String(next.actor)]);
+      !((view.table.computers || {})[String(next.actor)]) && !Tables.remote(next.actor);
     const failing = (view.table.saving || {}).state === "failing";
     $("hint").hidden = !personToMove || failing;
     $("hint").disabled = !view.table.hints || !!(view.table.hint && view.table.hint.status === "thinking");
@@ -643,8 +701,9 @@
     else $("hint").setAttribute("aria-describedby", "hint-off");
     $("hint-off").hidden = !personToMove || !!view.table.hints;
     $("end-turn").hidden = game.over || failing || game.phase !== "blanks";
-    // On the computer's turn the button is there only when the computer sets its card aside.
-    const computerStep = (next.code || "").startsWith("computer_");
+    // On the computer's turn (or another table's) the button is there only when its card is
+    // set aside.
+    const computerStep = /^(computer|remote)_/.test(next.code || "");
     // Offered only while a card fits nowhere (else it could not be set aside).
     $("discard").hidden = game.over || failing || !traits.has_set_asides || view.table.clearing ||
       !(view.table.discard_choices || []).length ||
@@ -679,12 +738,15 @@
   // Only the words of the LED language this game can show (its traits say which).
   let legendFor = null;
   function renderLegend(variantId) {
-    const key = `${variantId} ${JSON.stringify(view.table.computers || {})}`;
+    // A move to carry out lights its squares as the computer's does, for another table too.
+    const computer = Object.keys(view.table.computers || {}).length > 0;
+    const remote = (view.table.seats || []).some((s) => s.kind !== "here");
+    const key = `${variantId} ${computer} ${remote}`;
     if (!variantId || legendFor === key) return;
     legendFor = key;
     const traits = traitsOf(variantId);
     const shown = traits.signals && [...traits.signals, "hint",
-      ...(Object.keys(view.table.computers || {}).length ? ["computer"] : []), "unsaved"];
+      ...(computer || remote ? ["computer"] : []), "unsaved"];
     const listNode = $("legend");
     listNode.replaceChildren();
     for (const [word, meaning] of Object.entries(Board.meanings(traits.piece_words))) {
@@ -695,7 +757,10 @@
       light.style.background = look.color;
       light.style.color = Board.textColor(look.color);
       const words = word === "dead" && !traits.has_blanks
-        ? t("dead field: no number fits here any more") : meaning;
+        ? t("dead field: no number fits here any more")
+        : word === "computer" && remote ? (computer ? t("carry out the computer's or the other table's move here")
+          : t("carry out the other table's move here"))
+          : meaning;
       listNode.append(el("li", { "data-signal": word }, light, el("span", { text: words })));
     }
   }
@@ -727,6 +792,7 @@
     if (outdated(next) || checkSeat.lost) return; // a lost seat's page shows no game
     const previous = view;
     view = next;
+    Tables.seen(view);
     document.dispatchEvent(new CustomEvent("panel:view", { detail: view })); // replay_bar.js
     const game = view.game;
     $("no-game").hidden = !!game;
@@ -761,12 +827,37 @@
     renderSim(game);
     renderSeat(game);
     renderPhones(game);
+    renderTables(game);
     renderFaults();
     sounds(previous, next);
     Speech.follow(next);
     document.body.dataset.version = String(view.version ?? "");
     document.body.dataset.rendered = "true";
     markMore();
+  }
+
+  // Tables connected: the bar's line while a table is away, a disagreement between the
+  // tables, and (on the host's shared panel) the other tables' codes.
+  function renderTables(game) {
+    const next = view.table.next || {};
+    const away = game.over ? "" : Tables.awayLine(next, (seats) => list(seats.map(playerName)));
+    $("now-away").hidden = !away;
+    $("now-away").textContent = away;
+    $("take-over").hidden = !!mine || !Tables.mayTakeOver();
+    const diverged = Tables.diverged();
+    $("now-diverged").hidden = !diverged;
+    $("now-diverged").textContent = diverged;
+    Tables.renderInvite(game, { mine, swatch, name: playerName });
+    // A guest table plays the host's game: a rematch is started there.
+    if ((view.table.network || {}).role === "guest") $("rematch").hidden = true;
+  }
+
+  // While a table is away, the seconds it has been away count on every second.
+  function tick() {
+    if (!view || !view.game || !Tables.ticking() || document.hidden) return;
+    renderNow(view.game);
+    renderScores(view.game);
+    renderTables(view.game);
   }
 
   // Sideways and on a desktop the column beside the board scrolls by itself: while more of it
@@ -898,7 +989,7 @@
     const phones = new Set(view.table.phones || []);
     const rows = [];
     for (let i = 0; !mine && !game.over && i < game.players; i++) {
-      if ((view.table.computers || {})[String(i)]) continue;
+      if ((view.table.computers || {})[String(i)] || Tables.remote(i)) continue;
       const has = phones.has(i);
       rows.push(el("li", { "data-seat": String(i), "data-phone": has ? "true" : "false" },
         el("span", { class: "phone-who" }, swatch(i), " ", el("strong", { text: playerName(i) }),
@@ -1046,10 +1137,14 @@
   async function rematch() {
     const game = view && view.game;
     if (!game) return;
+    // The same seats at other tables (each gets a new code to join with; named there).
+    const remote = (view.table.seats || []).filter((s) => s.kind === "remote").map((s) => s.seat);
     const body = { variant: game.variant, players: game.players, options: game.options || {},
-                   names: view.table.names || [], colors: view.table.colors || [],
+                   names: (view.table.names || []).map((name, i) => (remote.includes(i) ? "" : name)),
+                   colors: view.table.colors || [],
                    hints: !!view.table.hints, computers: view.table.computers || {} };
     if (view.table.computer_draws) body.computer_draws = true;
+    if (remote.length) body.remote = remote;
     if (view.table.deal) body.deal = true;
     await send("/api/game", body);
   }
@@ -1094,6 +1189,10 @@
     Speech.bind($("speech"), $("repeat"));
     if (simulated) $("sim-clear").addEventListener("click", () => send("/api/sim/clear", {}));
     bindSeats();
+    Tables.bind();
+    // The answer of "Host the game here" is the view: drawn as any answer.
+    document.addEventListener("panel:answer", (event) => { queue = queue.then(() => render(event.detail)); });
+    setInterval(tick, 1000);
     document.querySelector(".play-side").addEventListener("scroll", markMore, { passive: true });
     window.addEventListener("resize", markMore);
     await Panel.ready;

@@ -4,6 +4,9 @@
 // of their own, the table may draw the computer's cards. Names, colours, computer seats and that
 // choice are remembered on this phone for the next game. In the games that hide each player's
 // card or stone, the table may deal them all (each player sees theirs on their own phone).
+// Where the table has a broker (config [network]), a seat may be played at another Sudoku
+// Table (the play page then shows that seat's code), and a game another table hosts is joined
+// here with the code it shows ("Join a game").
 "use strict";
 
 (() => {
@@ -22,6 +25,8 @@
   let players = 2;
   let setup = null;
   let palette = { players: [], choices: [] };
+  let network = { ready: false }; // the view's table.network: is a broker configured?
+  const REMOTE = "remote"; // the player-kind choice of a seat played at another table
 
   function remembered() {
     try {
@@ -32,27 +37,31 @@
     }
   }
 
-  function remember(names, colors, levels) {
+  function remember(names, colors, kinds) {
     localStorage.setItem(SEATS_KEY, JSON.stringify(names.map((name, i) => ({
-      name, color: colors[i] || null, computer: levels[i] || null }))));
+      name, color: colors[i] || null, computer: kinds[i] || null }))));
   }
+
+  // Each seat's player-kind choice: "" (a person here), a computer level, or REMOTE.
+  const seatKinds = () => [...document.querySelectorAll("#player-names select[data-computer]")]
+    .map((s) => s.value);
 
   // The table draws the computer's cards: offered only with a computer seat in a game whose
   // players have piles of their own; a shared bag (SUDOKU FAMILY) gets a word why not.
   // Where the table deals, it deals the computer's too: nothing else to choose or say.
   function showDraws() {
     const traits = (chosen && chosen.traits) || {};
-    const computer = [...document.querySelectorAll("#player-names select[data-computer]")]
-      .some((s) => s.value);
+    const computer = seatKinds().some((kind) => kind && kind !== REMOTE);
     const dealing = !$("deal-box").hidden && $("deal").checked;
     $("draws-box").hidden = !(computer && traits.own_piles) || dealing;
     $("bag-help").hidden = !(computer && traits.hidden_hands && !traits.own_piles) || dealing;
   }
 
-  // The table deals: offered in the games that hide each player's card or stone.
+  // The table deals: offered in the games that hide each player's card or stone, with every
+  // player at this table.
   function showDeal() {
     const traits = (chosen && chosen.traits) || {};
-    $("deal-box").hidden = !traits.hidden_hands;
+    $("deal-box").hidden = !traits.hidden_hands || seatKinds().includes(REMOTE);
     $("deal-help").textContent = (traits.piece_words || {}).one === "stone"
       ? t("Lay all the stones open beside the board, sorted by number. On each turn the player's own phone (or this panel) shows the stone to take; once it is down, the table knows its number.")
       : t("Lay all the cards open beside the board, sorted by number. On each turn the player's own phone (or this panel) shows the card to take; once it is down, the table knows its number.");
@@ -140,16 +149,24 @@
         placeholder: fallback, value: was.name || "", "data-player": String(i),
       });
       // Who plays this seat: a person, or the computer at one of its levels.
+      // Or (with a broker) a person at another Sudoku Table, who names themselves there.
+      const remote = network.ready && was.computer === REMOTE;
       const who = el("select", { "aria-label": t("Who plays seat {n}", { n: i + 1 }), "data-computer": String(i) });
-      who.append(el("option", { value: "", text: t("A person"), selected: !was.computer }));
+      who.append(el("option", { value: "", text: t("A person"),
+                                selected: !was.computer || (was.computer === REMOTE && !remote) }));
       for (const level of LEVELS) {
         who.append(el("option", { value: level, text: computerName(level), selected: was.computer === level }));
       }
+      if (network.ready) {
+        who.append(el("option", { value: REMOTE, text: t("At another table"), selected: remote }));
+      }
       const showWho = () => {
         input.disabled = !!who.value;
-        input.placeholder = who.value ? computerName(who.value) : fallback;
-        row.classList.toggle("computer", !!who.value);
-        showDraws();
+        input.placeholder = who.value === REMOTE ? t("Named at the other table")
+          : who.value ? computerName(who.value) : fallback;
+        row.classList.toggle("computer", !!who.value && who.value !== REMOTE);
+        row.classList.toggle("remote", who.value === REMOTE);
+        showRemote();
       };
       who.addEventListener("change", showWho);
       const row = el("div", { class: "seat", "data-seat": String(i) }, seatSwatch(i, color), input, who);
@@ -166,6 +183,19 @@
       }
       names.append(row);
     }
+    showRemote();
+  }
+
+  // A seat at another table: one line under it says what happens next; the table deals only
+  // when every player is here.
+  let remoteHelp = null; // the line (moved from row to row, so kept here)
+  function showRemote() {
+    const first = document.querySelector("#player-names .seat.remote");
+    const help = remoteHelp || (remoteHelp = $("remote-help"));
+    help.hidden = !first;
+    if (first && help.parentElement !== first) first.append(help);
+    else if (!first && !help.isConnected) $("player-names").after(help);
+    showDeal();
     showDraws();
   }
 
@@ -243,7 +273,6 @@
     $("chosen-name").textContent = v.name;
     $("chosen-description").textContent = t(v.description);
     $("player-names").replaceChildren();
-    showDeal();
     renderPlayers();
     renderOptions();
     $("setup-box").hidden = !v.has_setup;
@@ -265,18 +294,23 @@
     }
     const names = [...document.querySelectorAll("#player-names input")].map((i) => i.value.trim());
     const colors = [...document.querySelectorAll("#player-names select[data-color]")].map((s) => s.value);
-    const levels = [...document.querySelectorAll("#player-names select[data-computer]")].map((s) => s.value);
+    const kinds = seatKinds();
     const computers = {};
-    levels.forEach((level, i) => { if (level) computers[String(i)] = level; });
+    const remote = [];
+    kinds.forEach((kind, i) => {
+      if (kind === REMOTE) remote.push(i);
+      else if (kind) computers[String(i)] = kind;
+    });
     if (new Set(colors).size !== colors.length) {
       Panel.toast(t("Two players have the same colour: choose another for one of them."));
       return;
     }
-    remember(names, colors, levels);
+    remember(names, colors, kinds);
     const draws = !$("draws-box").hidden && $("computer-draws").checked;
     if (!$("draws-box").hidden) localStorage.setItem(DRAWS_KEY, $("computer-draws").checked ? "true" : "false");
     const body = { variant: chosen.id, players, options, hints: $("hints").checked,
-                   names: names.map((name, i) => (levels[i] ? "" : name)), colors, computers };
+                   names: names.map((name, i) => (kinds[i] ? "" : name)), colors, computers };
+    if (remote.length) body.remote = remote;
     if (draws) body.computer_draws = true;
     const deal = !$("deal-box").hidden && $("deal").checked;
     if (!$("deal-box").hidden) localStorage.setItem(DEAL_KEY, deal ? "true" : "false");
@@ -290,6 +324,54 @@
     }
   }
 
+  // "Join a game": the code another table shows for a seat here, typed or pasted. The table
+  // asks the host (which answers within seconds) and plays that game; the play page shows it.
+  // Spaces, line breaks and lower case are all fine; the table says when a code is mistyped.
+  function openJoinGame() {
+    $("join-game-status").hidden = true;
+    $("join-game-submit").disabled = false;
+    $("join-game-dialog").showModal();
+    $("join-game-code").focus();
+  }
+
+  async function joinGame(event) {
+    event.preventDefault();
+    const code = $("join-game-code").value.trim().toUpperCase().replace(/[^0-9A-Z]+/g, "-")
+      .replace(/^-+|-+$/g, "");
+    if (!code) {
+      Panel.toast(t("Type or paste the code the other table shows."));
+      $("join-game-code").focus();
+      return;
+    }
+    const status = $("join-game-status");
+    status.hidden = false;
+    status.textContent = t("Asking the other table…");
+    $("join-game-submit").disabled = true;
+    try {
+      await post("/api/join", { code });
+      status.textContent = t("Joined. Opening the game…");
+      window.location.href = "/play";
+    } catch (e) {
+      // The toast says why (a mistyped code, the other table not answering); try again.
+      status.hidden = true;
+      $("join-game-submit").disabled = false;
+      $("join-game-code").focus();
+    }
+  }
+
+  function bindJoinGame() {
+    $("join-game-open").addEventListener("click", openJoinGame);
+    $("join-game-form").addEventListener("submit", joinGame);
+    $("join-game-cancel").addEventListener("click", () => $("join-game-dialog").close());
+    // Enter joins (a code has no line breaks of its own; a pasted one may, and is cleaned).
+    $("join-game-code").addEventListener("keydown", (event) => {
+      if (event.key === "Enter" && !event.shiftKey) {
+        event.preventDefault();
+        $("join-game-form").requestSubmit();
+      }
+    });
+  }
+
   // A player's own phone plays its seat: it says at once that new games are started on the
   // shared panel (the table would refuse one from here), and offers to leave the seat to
   // become the shared panel.
@@ -301,7 +383,9 @@
       ? t("This phone plays {player}'s seat. To use it as the shared panel, leave the seat first.", { player: name })
       : t("This phone plays seat {n}. To use it as the shared panel, leave the seat first.", { n: kept.seat + 1 });
     $("seat-note").hidden = false;
-    for (const id of ["running", "choose-title", "games", "setup-form"]) $(id).hidden = true;
+    for (const id of ["running", "choose-title", "join-game-line", "games", "setup-form"]) {
+      $(id).hidden = true;
+    }
     document.body.dataset.rendered = "true";
     return true;
   }
@@ -314,6 +398,7 @@
     $("deal").addEventListener("change", showDraws);
     $("propose-setup").addEventListener("click", () => loadSetup(Math.floor(Math.random() * 1e9)));
     $("seat-note-leave").addEventListener("click", () => Panel.leaveSeat("/"));
+    bindJoinGame();
     await Panel.ready;
     if (seatNote(null)) {
       // The player's name, once the table says it (a phone whose seat is gone hears why).
@@ -327,6 +412,8 @@
       palette = legend;
       Board.setPalette(legend);
       $("running").hidden = !(state.game && !state.game.over);
+      network = (state.table && state.table.network) || { ready: false };
+      $("join-game-line").hidden = !network.ready;
       Panel.showSaving(state.table && state.table.saving);
     } catch (e) {
       return;

@@ -1,6 +1,7 @@
 // The table page: the live sensor matrix, an LED test (shown on the matrix as the LEDs run it),
 // the brightness, the finished games with their players, winner and record, saving all of them
-// to a file and loading such a file, and shutting the table down or restarting it.
+// to a file and loading such a file, other tables' games to watch (with a broker), and shutting
+// the table down or restarting it.
 "use strict";
 
 (() => {
@@ -270,7 +271,12 @@
       event.target.value = "";
       if (file) importFile(file).catch(() => {});
     });
-    liveViews(showSensors);
+    Watched.codeForm($("looking-on").querySelector("[data-watch-form]"));
+    liveViews((view) => {
+      showSensors(view);
+      // Other tables' games can be watched once the table meets them through a broker.
+      $("looking-on").hidden = !(view.table && view.table.network && view.table.network.ready);
+    });
     showFinished().catch(() => {});
     document.body.dataset.rendered = "true";
   }

@@ -1,0 +1,372 @@
+"""One game's host and guests talking through the broker (``link.Link``), sealed.
+
+Topics under ``sudoku-table/v1/<game>/``: ``hello`` (retained: the game as the host started
+it and the host's public key), ``log`` (the host's entries), ``propose/<seat>`` (a remote
+seat's proposals), ``sync`` (a guest asking for the entries from a number on, after a gap, a
+reconnect, or the host's table coming online), ``presence/<table>`` (retained, with a last
+will: whether that table is connected), ``cards/<seat>`` (retained: a dealt card sealed again
+for its seat) and ``archive`` (retained: every entry so far, as the host signed them,
+published when the game ends and when the host leaves it, so that a watcher who comes later
+follows the whole game without its host). Every payload is sealed for the game and its topic
+(``sealing.seal``); anything that does not open, verify or apply is dropped and counted in
+``refused``, and changes nothing. Each end keeps its copy of the log (``store.LogFile``)
+before it sends or counts an entry. Both ends are safe to call from the table's thread while
+paho delivers on its own.
+"""
+
+from __future__ import annotations
+
+import base64
+import logging
+import threading
+import time
+from collections.abc import Callable
+from typing import Any
+
+from sudoku_table.rules.actions import Action
+from sudoku_table.rules.errors import RulesError
+
+from .codes import GameKeys, SeatKeys
+from .hosting import Declined, Diverged, Guest, Host
+from .link import Link
+from .sealing import Refused, mac, seal, unseal, verify
+from .store import LogFile
+
+log = logging.getLogger(__name__)
+
+ROOT = "sudoku-table/v1"
+
+Changed = Callable[[], None]
+"""Called on paho's thread after the game's log or a table's presence changed."""
+
+
+def topics(keys: GameKeys) -> dict[str, str]:
+    base = f"{ROOT}/{keys.game}"
+    return {"hello": f"{base}/hello", "log": f"{base}/log", "propose": f"{base}/propose",
+            "sync": f"{base}/sync", "presence": f"{base}/presence", "cards": f"{base}/cards",
+            "archive": f"{base}/archive"}
+
+
+class Presence:
+    """Which tables of the game are connected (their retained ``presence``), and since when
+    one is not, by this table's clock."""
+
+    def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
+        self._clock = clock
+        self.tables: dict[str, dict[str, Any]] = {}
+        self._since: dict[str, float] = {}
+
+    def heard(self, table: str, data: Any) -> None:
+        if not isinstance(data, dict):
+            return
+        online = data.get("online") is True
+        seats = data.get("seats")
+        self.tables[table] = {"name": str(data.get("name", ""))[:60], "online": online,
+                              "seats": [s for s in seats if isinstance(s, int)]
+                              if isinstance(seats, list) else []}
+        if online:
+            self._since.pop(table, None)
+        else:
+            self._since.setdefault(table, self._clock())
+
+    def offline(self, table: str) -> float | None:
+        """Seconds since ``table`` went away (None: connected; 0 for a table never heard)."""
+        if self.tables.get(table, {}).get("online"):
+            return None
+        since = self._since.get(table)
+        return 0.0 if since is None else self._clock() - since
+
+
+class _End:
+    """What both ends share: the link, the game's topics, sealing, presence, the lock."""
+
+    def __init__(self, link: Link, keys: GameKeys, table: str, name: str, seats: list[int],
+                 on_change: Changed | None) -> None:
+        self._link, self._keys = link, keys
+        self._seats = list(seats)
+        self._topics = topics(keys)
+        self._lock = threading.Lock()
+        self._on_change = on_change
+        self.table, self.name = table, name
+        self.presence = Presence()
+        self.refused = 0
+        link.subscribe(f"{self._topics['presence']}/+")
+        topic = f"{self._topics['presence']}/{table}"
+        link.will(topic, seal(keys.sealing, topic, {"online": False, "name": name,
+                                                     "seats": self._seats}))
+        link.on_connected(self._online)
+
+    def _online(self) -> None:
+        self.publish_sealed(f"{self._topics['presence']}/{self.table}",
+                            {"online": True, "name": self.name, "seats": self._seats},
+                            retain=True)
+
+    def publish_sealed(self, topic: str, data: Any, retain: bool = False,
+                       wait: float = 0.0) -> None:
+        self._link.publish(topic, seal(self._keys.sealing, topic, data), retain=retain,
+                           wait=wait)
+
+    def leave(self) -> None:
+        """Say that this table is away (it closes, or left the game), then let go of the
+        broker (a table that goes without a word is told by its last will)."""
+        self.publish_sealed(f"{self._topics['presence']}/{self.table}",
+                            {"online": False, "name": self.name, "seats": self._seats},
+                            retain=True, wait=2.0)
+        self._link.stop()
+
+    def _changed(self) -> None:
+        if self._on_change is not None:
+            self._on_change()
+
+    def _presence(self, topic: str, payload: bytes) -> bool:
+        prefix = self._topics["presence"] + "/"
+        if not topic.startswith(prefix):
+            return False
+        try:
+            self.presence.heard(topic[len(prefix):], unseal(self._keys.sealing, topic, payload))
+        except Refused:
+            self.refused += 1
+            return True
+        self._changed()
+        return True
+
+
+class HostEnd(_End):
+    """The host's end: keeps and publishes every entry, takes proposals, answers catch-ups."""
+
+    def __init__(self, link: Link, keys: GameKeys, host: Host, store: LogFile, *,
+                 table: str, name: str, seats: list[int], hello: dict[str, Any],
+                 on_change: Changed | None = None) -> None:
+        super().__init__(link, keys, table, name, seats, on_change)
+        self.host, self._store = host, store
+        self._hello = hello
+        link.subscribe(f"{self._topics['propose']}/+")
+        link.subscribe(self._topics["sync"])
+        self.publish_sealed(self._topics["hello"], hello, retain=True)
+
+    def _keep_and_send(self, entry: dict[str, Any]) -> None:
+        self._store.append(entry)  # kept before anyone can see it
+        self.publish_sealed(self._topics["log"], entry)
+        if self.host.line.state.over or entry.get("kind") == "closed":
+            self._archive()
+
+    def _archive(self) -> None:
+        """Every entry so far, retained: a watcher who comes after the end (or after the host
+        left) checks and follows the whole game from it."""
+        self.publish_sealed(self._topics["archive"], {"entries": list(self.host.entries)},
+                            retain=True)
+
+    def act(self, action: Action) -> dict[str, Any]:
+        """An action made at the host's table (already journaled there): kept, then sent."""
+        with self._lock:
+            entry = self.host.act(action)
+            self._keep_and_send(entry)
+        return entry
+
+    def undo(self) -> dict[str, Any]:
+        """The last action taken back at the host's table."""
+        with self._lock:
+            entry = self.host.undo()
+            self._keep_and_send(entry)
+        return entry
+
+    def actions(self) -> list[Action]:
+        with self._lock:
+            return list(self.host.line.actions)
+
+    def send_card(self, seat: SeatKeys, at: int, card: int) -> None:
+        """The card dealt to ``seat`` after ``at`` actions: sealed under the seat's card key
+        inside the game's sealing, retained (its table reads it again after a restart); the
+        host refuses that seat's action with another number."""
+        with self._lock:
+            self.host.cards[(seat.seat, at)] = card
+        topic = f"{self._topics['cards']}/{seat.seat}"
+        inner = base64.b64encode(seal(seat.cards, topic, {"at": at, "card": card})).decode()
+        self.publish_sealed(topic, {"sealed": inner}, retain=True)
+
+    def end_game(self) -> None:
+        """The host starts another game: the log's last entry says so to every table."""
+        with self._lock:
+            if not self.host.entries or self.host.entries[-1].get("kind") != "closed":
+                self._keep_and_send(self.host.close())
+
+    def handle(self, topic: str, payload: bytes) -> None:
+        """paho's thread: a proposal, a catch-up request, or a table's presence."""
+        if self._presence(topic, payload):
+            return
+        try:
+            data = unseal(self._keys.sealing, topic, payload)
+            if topic.startswith(self._topics["propose"] + "/"):
+                with self._lock:
+                    try:
+                        entry = self.host.propose(data)
+                    except Declined as declined:
+                        entry = self.host.refuse(declined)
+                    self._keep_and_send(entry)
+                self._changed()
+            elif topic == self._topics["sync"]:
+                start = data.get("from") if isinstance(data, dict) else None
+                if isinstance(start, int) and not isinstance(start, bool):
+                    with self._lock:
+                        entries = self.host.since(start)
+                        head = self.host.key.sign({"head": len(self.host.entries)})
+                    for entry in entries:
+                        self.publish_sealed(self._topics["log"], entry)
+                    self.publish_sealed(self._topics["log"], head)  # "that was all, for now"
+        except (Refused, RulesError, ValueError) as e:
+            self.refused += 1
+            log.info("refused a message on %s: %s", topic, e)
+
+
+class GuestEnd(_End):
+    """A guest's end: follows the log, proposes its seat's actions, asks again after a gap."""
+
+    def __init__(self, link: Link, keys: GameKeys, seat: SeatKeys, guest: Guest,
+                 store: LogFile, *, table: str, name: str, seats: list[int],
+                 on_change: Changed | None = None) -> None:
+        super().__init__(link, keys, table, name, seats, on_change)
+        self._seat, self.guest, self._store = seat, guest, store
+        self._counter = 0
+        self.awaiting: list[int] = []
+        """The counters of this table's proposals not answered yet."""
+        self._unanswered: dict[int, dict[str, Any]] = {}
+        """Those proposals themselves, sent again by ``again``."""
+        self.declined: list[str] = []
+        """Why the host refused this table's proposals (read and cleared by the table)."""
+        self.diverged: Diverged | None = None
+        self.closed = False
+        """The host left the game (it started another)."""
+        self.head: int | None = None
+        """The host's last entry as last heard (None: not since this table connected)."""
+        self.cards: list[tuple[int, int]] = []
+        """Cards dealt to this table's seat, not yet taken by the table (at, card)."""
+        link.subscribe(f"{self._topics['cards']}/{seat.seat}")
+        link.subscribe(self._topics["log"])
+        link.on_connected(self.again)
+
+    def actions(self) -> list[Action]:
+        with self._lock:
+            return list(self.guest.line.actions)
+
+    def _propose(self, body: dict[str, Any]) -> None:
+        with self._lock:
+            self._counter = max(self._counter + 1, int(time.time() * 1000))  # grows past restarts
+            proposal = mac(self._seat.proposing, {"seat": self._seat.seat, "n": self._counter,
+                                                  **body})
+            self.awaiting.append(self._counter)
+            self._unanswered[self._counter] = proposal
+        self.publish_sealed(f"{self._topics['propose']}/{self._seat.seat}", proposal)
+
+    def propose(self, action: Action, at: int) -> None:
+        """Send this seat's action, made after ``at`` actions, to the host (it counts once
+        the host's entry comes back)."""
+        self._propose({"at": at, "action": action.to_json()})
+
+    def propose_undo(self, at: int) -> None:
+        """Ask the host to take back this seat's own last action (the game has ``at``)."""
+        self._propose({"at": at, "undo": True})
+
+    @property
+    def caught_up(self) -> bool:
+        """This table has every entry the host had when it last answered (so an action the
+        table has and the log has not was taken back, or refused, at the host)."""
+        with self._lock:
+            return self.head is not None and self.guest.inbox.next > self.head
+
+    def catch_up(self) -> None:
+        """Ask the host for every entry from the next one this table lacks."""
+        with self._lock:
+            self.head = None
+            start = self.guest.inbox.next
+        self.publish_sealed(self._topics["sync"], {"from": start})
+
+    def again(self) -> None:
+        """Ask for what this table lacks and send its unanswered proposals again: after every
+        connect, and whenever another table (the host's) comes online. What reached the broker
+        while the host's table was away (a broker restarted, the host's table restarting) may
+        never reach the host, and both tables would wait on each other; a proposal the host
+        took already is refused there as old and changes nothing."""
+        self.catch_up()
+        with self._lock:
+            unanswered = list(self._unanswered.values())
+        for proposal in unanswered:
+            self.publish_sealed(f"{self._topics['propose']}/{self._seat.seat}", proposal)
+
+    def handle(self, topic: str, payload: bytes) -> None:
+        """paho's thread: an entry of the host's log, or a table's presence."""
+        if self._presence(topic, payload):
+            table = topic.rsplit("/", 1)[1]
+            if table != self.table and self.presence.offline(table) is None:
+                self.again()
+            return
+        if topic == f"{self._topics['cards']}/{self._seat.seat}":
+            self._card(topic, payload)
+            return
+        if topic != self._topics["log"]:
+            return
+        try:
+            entry = unseal(self._keys.sealing, topic, payload)
+            if isinstance(entry, dict) and "head" in entry and "seq" not in entry:
+                head = verify(self.guest.host_public, entry)["head"]
+                with self._lock:
+                    if isinstance(head, int):
+                        self.head = max(self.head or 0, head)
+                self._changed()
+                return
+            with self._lock:
+                applied = self.guest.receive(entry)
+                if self.head is not None and applied:  # live entries once caught up
+                    self.head = max(self.head, int(applied[-1]["seq"]))
+                for done in applied:
+                    self._store.append(done)
+                    self._answered(done)
+                missing = self.guest.inbox.missing
+        except Diverged as e:
+            self.diverged = e
+            log.error("%s", e)
+            self._changed()
+            return
+        except (Refused, RulesError, ValueError) as e:
+            self.refused += 1
+            log.info("refused an entry: %s", e)
+            return
+        if applied:
+            self._changed()
+        if missing is not None:
+            self.catch_up()
+
+    def _card(self, topic: str, payload: bytes) -> None:
+        try:
+            outer = unseal(self._keys.sealing, topic, payload)
+            inner = unseal(self._seat.cards, topic, base64.b64decode(outer["sealed"]))
+            at, card = inner["at"], inner["card"]
+        except (Refused, ValueError, TypeError, KeyError):
+            self.refused += 1
+            return
+        if isinstance(at, int) and isinstance(card, int):
+            with self._lock:
+                self.cards.append((at, card))
+            self._changed()
+
+    def _answered(self, entry: dict[str, Any]) -> None:
+        if entry.get("kind") == "closed":
+            self.closed = True
+        by = entry.get("by")
+        if not isinstance(by, dict) or by.get("seat") != self._seat.seat:
+            return
+        counter = by.get("n")
+        self.awaiting = [n for n in self.awaiting if n != counter]
+        proposal = self._unanswered.pop(counter, None) if isinstance(counter, int) else None
+        if entry.get("kind") == "refused" and not self._counted_after_all(proposal):
+            data = entry.get("data")
+            self.declined.append(str(data.get("reason", "")) if isinstance(data, dict) else "")
+
+    def _counted_after_all(self, proposal: dict[str, Any] | None) -> bool:
+        """``proposal`` was refused as late, but its action stands in the log where it was
+        made: the table sent its own act again after a restart, before the host's answer to
+        the first copy reached it. Nothing was refused."""
+        if proposal is None or "action" not in proposal:
+            return False
+        at, actions = proposal.get("at"), self.guest.line.actions
+        return (isinstance(at, int) and 0 <= at < len(actions)
+                and actions[at].to_json() == proposal["action"])

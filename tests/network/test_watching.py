@@ -1,0 +1,105 @@
+"""Looking on and clubs: a game followed with its watch code only, and a club's tables' games
+listed on one page, live and after they end; a watch code can never act."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+
+from sudoku_table.network.club import Club
+from sudoku_table.network.config import NetworkConfig
+from sudoku_table.network.link import Link, parse_broker
+from sudoku_table.network.watching import Following, Watcher, watch_keys
+from sudoku_table.rules.game import variant_class
+from sudoku_table.table import InputError
+
+from ..table.helpers import make_table
+from .conftest import Mosquitto
+from .test_tables import actions, host_and_guest, play, until
+
+pytestmark = pytest.mark.slow
+
+
+def resolve(start):  # type: ignore[no-untyped-def]
+    return variant_class(start.variant)(start.players, start.options)
+
+
+def test_a_watch_code_follows_the_game_and_cannot_join_it(tmp_path: Path,
+                                                          mosquitto: Mosquitto) -> None:
+    host, hc, guest, gc = host_and_guest(tmp_path, mosquitto, "classic-sudoku")
+    watch = host.view()["table"]["join"]["watch"]
+    watcher = Watcher(watch_keys(watch), resolve)
+    link = Link(parse_broker(mosquitto.url), "watcher", watcher.handle, clean=True)
+    watcher.attach(link)
+    link.start()
+    try:
+        play(host, hc, guest, gc, random.Random(5), 4)
+        assert until(lambda: watcher.view().get("record", {}).get("actions") == actions(host))
+        assert watcher.view()["document"] == host.view()["game"]
+        assert watcher.view()["host"] == "Anna's table"
+        with pytest.raises(InputError, match="watch code"):
+            guest.join(watch)
+    finally:
+        link.stop()
+        host.close()
+        guest.close()
+
+
+def test_a_club_page_lists_every_game_of_its_tables_live_and_after(
+        tmp_path: Path, mosquitto: Mosquitto) -> None:
+    club = "Spieleabend Nord 7f3k"
+    tables = []
+    for i, variant in enumerate(("vierer-dominari", "classic-sudoku")):
+        table, _clock, _ = make_table(tmp_path / f"t{i}.db", network=NetworkConfig(
+            broker=mosquitto.url, name=f"Table {i}", club=club))
+        table.new_game(variant)  # no remote seat: in a club, still on the broker to watch
+        tables.append(table)
+    stranger = Following(parse_broker(mosquitto.url), resolve, Club("another club"))
+    follower = Following(parse_broker(mosquitto.url), resolve, Club(club))
+    try:
+        games = until(lambda: len([g for g in follower.club_games() if g["ready"]]) == 2
+                      and follower.club_games())
+        assert sorted(g["variant"] for g in games) == ["classic-sudoku", "vierer-dominari"]
+        assert {g["host"] for g in games} == {"Table 0", "Table 1"}
+        assert stranger.club_games() == []
+        assert "join" in tables[0].view()["table"]
+        assert tables[0].view()["table"]["join"]["codes"] == []
+    finally:
+        follower.stop()
+        stranger.stop()
+        for table in tables:
+            table.close()
+
+
+def test_the_panel_looks_on_by_a_watch_code_and_lists_the_club(tmp_path: Path,
+                                                                mosquitto: Mosquitto) -> None:
+    from sudoku_table.web import create_app
+
+    club = "Spieleabend Nord 7f3k"
+    host, _clock, _ = make_table(tmp_path / "host.db", network=NetworkConfig(
+        broker=mosquitto.url, name="Anna's table", club=club))
+    watch = host.new_game("vierer-dominari")["table"]["join"]["watch"]
+    panel_table, _clock, _ = make_table()
+    following = Following(parse_broker(mosquitto.url), club=Club(club))
+    app = create_app(panel_table, following=following)
+    lone = create_app(panel_table).test_client()
+    client = app.test_client()
+    try:
+        assert client.post("/api/watch", json={"code": "nonsense-code"}).status_code == 422
+        answer = client.post("/api/watch", json={"code": watch})
+        assert answer.status_code == 200
+        game = answer.get_json()["game"]
+        seen = until(lambda: client.get(f"/api/watch/{game}").get_json()["ready"]
+                     and client.get(f"/api/watch/{game}").get_json())
+        assert seen["variant"] == "vierer-dominari" and seen["host"] == "Anna's table"
+        assert client.get("/api/watch/" + "0" * 32).status_code == 404
+        games = until(lambda: client.get("/api/club").get_json()["games"])
+        assert [g["game"] for g in games] == [game]
+        assert lone.get("/api/club").status_code == 404
+        assert lone.post("/api/watch", json={"code": watch}).status_code == 404
+    finally:
+        following.stop()
+        host.close()
+        panel_table.close()
