@@ -96,9 +96,10 @@ class Game:
         self.played = Played()
         self._lock = threading.Lock()
         self.host: SharedGame = open_shared(parsed, saved, game, None)
-        self.guest: SharedGame = open_shared(parsed, new_guest(f"guest {number}", join, hello),
-                                             variant_class(variant)(2, {}), None,
-                                             self._at_guest)
+        guest = new_guest(f"guest {number}", join, hello)
+        self._guest: SharedGame | None = None  # its link may hand on a presence at once
+        self.guest = self._guest = open_shared(parsed, guest, variant_class(variant)(2, {}),
+                                               None, self._at_guest)
         self.watchers: list[Watcher] = []
         self.links: list[Link] = []
         for w in range(watchers):
@@ -124,7 +125,8 @@ class Game:
                 arrived.setdefault(index, now)
 
     def _at_guest(self) -> None:
-        self._at(len(self.guest.actions()), self.played.at_guest)
+        if self._guest is not None:
+            self._at(len(self._guest.actions()), self.played.at_guest)
 
     def ready(self) -> bool:
         """Connected everywhere, and every watcher has read the hello."""
@@ -226,7 +228,7 @@ def run(share: list[int], args: dict[str, Any], seed: int,
                 continue
             game.act(rng)
             game.next_at = now + args["interval"] * rng.uniform(0.5, 1.5)
-        time.sleep(0.002)
+        time.sleep(0.005)
     sent = sum(len(g.played.sent) for g in everyone)
     grace = time.monotonic() + 10
     while time.monotonic() < grace and any(

@@ -401,3 +401,21 @@ def test_a_move_from_another_table_is_said_aloud_with_its_tables_name(
     finally:
         host.close()
         guest.close()
+
+
+def test_a_new_game_of_the_same_variant_is_joined_as_a_new_game(
+        tmp_path: Path, mosquitto: Mosquitto) -> None:
+    """Two games of one variant start alike: joining the second is a new game, never the first
+    one played on with another host (which would take the first game's actions back)."""
+    host, hc, guest, gc = host_and_guest(tmp_path, mosquitto, "classic-sudoku")
+    try:
+        play(host, hc, guest, gc, random.Random(4), 2)
+        assert carried_out([(host, hc), (guest, gc)])
+        view = host.new_game("classic-sudoku", remote=[1], replace=True)
+        joined = guest.join(view["table"]["join"]["codes"][0]["code"], replace=True)
+        assert "goes on with" not in (joined["table"]["message"] or "")
+        assert actions(guest) == [] and "taken back" not in (joined["table"]["message"] or "")
+        assert joined["table"]["network"]["role"] == "guest"
+    finally:
+        host.close()
+        guest.close()

@@ -103,3 +103,35 @@ def test_the_panel_looks_on_by_a_watch_code_and_lists_the_club(tmp_path: Path,
         following.stop()
         host.close()
         panel_table.close()
+
+
+def test_a_watcher_who_comes_while_the_host_is_away_follows_once_it_is_back(
+        tmp_path: Path, mosquitto: Mosquitto) -> None:
+    """A game of one table in a club (no other table asks the host for anything): a watcher
+    who comes while the host's table is off follows the game once it is back."""
+    from ..table.helpers import place
+
+    config = NetworkConfig(broker=mosquitto.url, name="Anna's table", club="Nord 7f3k")
+    host, clock, _ = make_table(tmp_path / "host.db", network=config)
+    link = None
+    try:
+        watch = host.new_game("classic-sudoku")["table"]["join"]["watch"]
+        for square, number in (("a1", 1), ("e5", 5), ("i9", 9)):
+            place(host, clock, square, number)
+        kept = actions(host)
+        assert len(kept) == 3
+        board = host.view()["table"]["occupied"]
+        host.close()
+        watcher = Watcher(watch_keys(watch), resolve)
+        link = Link(parse_broker(mosquitto.url), "late-watcher", watcher.handle, clean=True)
+        watcher.attach(link)
+        link.start()
+        assert until(lambda: watcher.view()["ready"])  # the retained hello: the start only
+        assert watcher.view()["record"]["actions"] == []
+        host, clock, _ = make_table(tmp_path / "host.db", network=config)
+        host.sensors.set_board(board)
+        assert until(lambda: watcher.view()["record"]["actions"] == kept)
+    finally:
+        if link is not None:
+            link.stop()
+        host.close()

@@ -215,9 +215,12 @@ def _link(broker: Broker, table: str, ends: dict[str, Any]) -> Link:
                 lambda topic, payload: ends["end"].handle(topic, payload))
 
 
-def new_host(name: str, start: Start, remote: list[int]) -> dict[str, Any]:
-    """What a host keeps of a new shared game: its secrets, its table's id and the start."""
+def new_host(name: str, start: Start, remote: list[int],
+             lineage: str | None = None) -> dict[str, Any]:
+    """What a host keeps of a new shared game: its secrets, its table's id and the start;
+    ``lineage`` names the game across hosts (a game taken over keeps it; None: a new game)."""
     return {"role": "host", "read": GameKeys.new().read.hex(),
+            "lineage": lineage or secrets.token_hex(8),
             "seats": {str(s): SeatKeys.new(s).secret.hex() for s in remote},
             "host_key": HostKey().private_bytes().hex(), "table": secrets.token_hex(6),
             "name": name, "start": start.to_json(),
@@ -233,6 +236,7 @@ def new_guest(name: str, join: JoinCode, hello: dict[str, Any]) -> dict[str, Any
     if not 0 <= join.seat.seat < start.players:
         raise Refused("the code names no seat of that game")
     return {"role": "guest", "read": join.game.read.hex(), "seat": join.seat.seat,
+            "lineage": str(hello.get("lineage") or join.game.game)[:64],
             "secret": join.seat.secret.hex(), "host_public": host_public,
             "host_table": str(hello.get("host_table", "")),
             "host_name": str(hello.get("host_name", ""))[:60],
@@ -266,7 +270,8 @@ def _host(broker: Broker, saved: dict[str, Any], game: Game, folder: Path | None
     ends: dict[str, Any] = {}
     link = _link(broker, saved["table"], ends)
     hello = {"start": start.to_json(), "host_public": key.public(), "host_table": saved["table"],
-             "host_name": saved["name"], "remote": sorted(seat_keys)}
+             "host_name": saved["name"], "remote": sorted(seat_keys),
+             "lineage": saved.get("lineage", keys.game)}
     here = [s for s in range(start.players) if s not in seat_keys]
     end = HostEnd(link, keys, host, store, table=saved["table"], name=saved["name"], seats=here,
                   hello=hello, on_change=on_change)

@@ -84,7 +84,7 @@ class Watcher:
             data = unseal(self.keys.sealing, topic, payload)
         except Refused:
             return
-        changed = False
+        changed = came_online = False
         with self._lock:
             if topic == self._topics["hello"] and self.guest is None:
                 changed = self._hello(data)
@@ -100,9 +100,14 @@ class Watcher:
                     else:
                         changed = self._entries(entries)
             elif topic.startswith(self._topics["presence"] + "/"):
-                self.presence.heard(topic.rsplit("/", 1)[1], data)
+                table = topic.rsplit("/", 1)[1]
+                was = self.presence.offline(table)
+                self.presence.heard(table, data)
+                came_online = was is not None and self.presence.offline(table) is None
                 changed = True
-        if topic == self._topics["hello"] and changed:
+        # Asked again whenever a table (the host's) comes online: a request that reached the
+        # broker while the host was away is gone.
+        if (topic == self._topics["hello"] and changed) or came_online:
             self.catch_up()
         if changed and self._on_change is not None:
             self._on_change()

@@ -150,8 +150,10 @@ class Remote:
         current, c = self._current.session, self._current.companion
         network = session.network
         if (current is None or c is None or current.network is None or network is None
+                or current.network.get("lineage") is None
+                or current.network.get("lineage") != network.get("lineage")
                 or current.network.get("start") != network.get("start") or c.state.over):
-            return False
+            return False  # another game (two games of one variant start alike)
         moved = replace(current, network=dict(network), computers={})
         self._keeper.reseat(moved, c)
         self._current.take(moved, c)
@@ -178,7 +180,8 @@ class Remote:
         computers = {int(seat): level for seat, level in start.computers.items()}
         here = {seat for seat, kind in shared.seats.items() if kind == "here"}
         remote = [s for s in range(start.players) if s not in here and s not in computers]
-        moved = replace(session, network=new_host(self.name, start, remote),
+        moved = replace(session, network=new_host(self.name, start, remote,
+                                                  shared.saved.get("lineage")),
                         computers=computers)
         self._keeper.reseat(moved, c)
         self._current.take(moved, c)
