@@ -135,3 +135,20 @@ def test_a_watcher_who_comes_while_the_host_is_away_follows_once_it_is_back(
         if link is not None:
             link.stop()
         host.close()
+
+
+def test_a_game_watched_by_its_code_first_is_listed_once_the_club_announces_it(
+        mosquitto: Mosquitto) -> None:
+    from sudoku_table.network.codes import GameKeys, WatchCode
+
+    following = Following(parse_broker(mosquitto.url), club=Club("Nord 7f3k"))
+    try:
+        keys = GameKeys.new()
+        game = following.watch(WatchCode(keys).text())
+        assert following.club_games() == []
+        following._follow(keys, {"variant": "kakuro", "host": "Anna's table"}, club=True)
+        listed = following.club_games()
+        assert [g["game"] for g in listed] == [game]
+        assert listed[0]["announced"]["host"] == "Anna's table"
+    finally:
+        following.stop()

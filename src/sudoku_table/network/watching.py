@@ -238,6 +238,11 @@ class Following:
     def _follow(self, keys: GameKeys, info: dict[str, Any], club: bool) -> str:
         with self._cond:
             if keys.game in self.games:
+                if club:  # watched by its code first, announced in the club since
+                    known, watcher = self.games[keys.game]
+                    self.games[keys.game] = ({**known, **info, "club": True}, watcher)
+                    self.version += 1
+                    self._cond.notify_all()
                 return keys.game
             if len(self.games) >= self.LIMIT:
                 self._make_room()
