@@ -238,6 +238,7 @@ class Remote:
         try:
             if self._token is not token or table.closed:
                 return
+            self._names_locked()  # a table's presence names it: not on every sensor event
             table.bump_locked()
         finally:
             table.lock.release()
@@ -259,7 +260,6 @@ class Remote:
         shared, c = self.shared, self._current.companion
         if shared is None or c is None or c is not self._companion:
             return
-        self._names_locked()
         try:
             self._send_locked(shared, c)
             self._deal_locked(shared, c)
