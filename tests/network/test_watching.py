@@ -4,6 +4,7 @@ listed on one page, live and after they end; a watch code can never act."""
 from __future__ import annotations
 
 import random
+import socket
 from pathlib import Path
 
 import pytest
@@ -13,11 +14,11 @@ from sudoku_table.network.config import NetworkConfig
 from sudoku_table.network.link import Link, parse_broker
 from sudoku_table.network.watching import Following, Watcher, watch_keys
 from sudoku_table.rules.game import variant_class
-from sudoku_table.table import InputError
+from sudoku_table.table import InputError, Table
 
 from ..table.helpers import make_table
 from .conftest import Mosquitto
-from .test_tables import actions, host_and_guest, play, until
+from .test_tables import actions, carried_out, host_and_guest, play, until
 
 pytestmark = pytest.mark.slow
 
@@ -105,10 +106,11 @@ def test_the_panel_looks_on_by_a_watch_code_and_lists_the_club(tmp_path: Path,
         panel_table.close()
 
 
-def test_a_watcher_who_comes_while_the_host_is_away_follows_once_it_is_back(
+def test_a_watcher_who_comes_while_the_host_is_off_sees_the_game_so_far_and_then_live(
         tmp_path: Path, mosquitto: Mosquitto) -> None:
-    """A game of one table in a club (no other table asks the host for anything): a watcher
-    who comes while the host's table is off follows the game once it is back."""
+    """A game of one table in a club (no other table asks the host for anything): the table
+    archives the game as it shuts down, so a watcher who comes while it is off sees every move
+    so far; once it is back, the watcher follows its moves live."""
     from ..table.helpers import place
 
     config = NetworkConfig(broker=mosquitto.url, name="Anna's table", club="Nord 7f3k")
@@ -126,11 +128,14 @@ def test_a_watcher_who_comes_while_the_host_is_away_follows_once_it_is_back(
         link = Link(parse_broker(mosquitto.url), "late-watcher", watcher.handle, clean=True)
         watcher.attach(link)
         link.start()
-        assert until(lambda: watcher.view()["ready"])  # the retained hello: the start only
-        assert watcher.view()["record"]["actions"] == []
+        assert until(lambda: watcher.view()["ready"]
+                     and watcher.view()["record"]["actions"] == kept)
         host, clock, _ = make_table(tmp_path / "host.db", network=config)
         host.sensors.set_board(board)
-        assert until(lambda: watcher.view()["record"]["actions"] == kept)
+        assert until(lambda: host.view()["table"]["network"]["connected"])
+        place(host, clock, "b2", 2)
+        assert until(lambda: watcher.view()["record"]["actions"] == actions(host))
+        assert len(actions(host)) == 4
     finally:
         if link is not None:
             link.stop()
@@ -152,3 +157,45 @@ def test_a_game_watched_by_its_code_first_is_listed_once_the_club_announces_it(
         assert listed[0]["announced"]["host"] == "Anna's table"
     finally:
         following.stop()
+
+
+def switch_off(table: Table) -> None:
+    """The table's power is cut: its link to the broker goes without a word (the broker tells
+    the others by the table's last will), and nothing more leaves it."""
+    shared = table.remote.shared
+    assert shared is not None
+    client = shared.link._client  # paho's own client
+    client.loop_stop()
+    sock = client.socket()
+    if sock is not None:
+        sock.shutdown(socket.SHUT_RDWR)
+
+
+def test_a_watcher_who_comes_after_the_host_lost_its_power_sees_the_game_from_a_guest(
+        tmp_path: Path, mosquitto: Mosquitto) -> None:
+    """The host's table goes without a word mid-game (it cannot archive): the guest's copy of
+    the log, as the host signed it, becomes the archive, and a watcher who comes then sees
+    every move so far, checked against the host's signatures."""
+    host, hc, guest, gc = host_and_guest(tmp_path, mosquitto, "classic-sudoku")
+    link = None
+    try:
+        watch = host.view()["table"]["join"]["watch"]
+        play(host, hc, guest, gc, random.Random(3), 5)
+        assert carried_out([(host, hc), (guest, gc)])
+        kept = actions(host)
+        assert len(kept) >= 5
+        switch_off(host)
+        assert until(lambda: guest.view()["table"]["seats"][0]["connected"] is False)
+        watcher = Watcher(watch_keys(watch), resolve)
+        link = Link(parse_broker(mosquitto.url), "late-watcher", watcher.handle, clean=True)
+        watcher.attach(link)
+        link.start()
+        assert until(lambda: watcher.view()["ready"]
+                     and watcher.view()["record"]["actions"] == kept)
+        assert watcher.view()["document"] == guest.view()["game"]
+        assert watcher.problem is None
+    finally:
+        if link is not None:
+            link.stop()
+        guest.close()
+        host.close()

@@ -6,12 +6,13 @@ seat's proposals), ``sync`` (a guest asking for the entries from a number on, af
 reconnect, or the host's table coming online), ``presence/<table>`` (retained, with a last
 will: whether that table is connected), ``cards/<seat>`` (retained: a dealt card sealed again
 for its seat) and ``archive`` (retained: every entry so far, as the host signed them,
-published when the game ends and when the host leaves it, so that a watcher who comes later
-follows the whole game without its host). Every payload is sealed for the game and its topic
-(``sealing.seal``); anything that does not open, verify or apply is dropped and counted in
-``refused``, and changes nothing. Each end keeps its copy of the log (``store.LogFile``)
-before it sends or counts an entry. Both ends are safe to call from the table's thread while
-paho delivers on its own.
+published when the game ends and whenever the host's table leaves the broker: by the host as
+it closes or leaves the game, by a guest when the host's table goes without a word; so that a
+watcher who comes later follows the whole game without its host; a guest also catches up from
+it). Every payload is sealed for the game and its topic (``sealing.seal``); anything that
+does not open, verify or apply is dropped and counted in ``refused``, and changes nothing.
+Each end keeps its copy of the log (``store.LogFile``) before it sends or counts an entry.
+Both ends are safe to call from the table's thread while paho delivers on its own.
 """
 
 from __future__ import annotations
@@ -140,6 +141,8 @@ class HostEnd(_End):
         super().__init__(link, keys, table, name, seats, on_change)
         self.host, self._store = host, store
         self._hello = hello
+        self._archived = 0
+        """How many entries the last archive had."""
         link.subscribe(f"{self._topics['propose']}/+")
         link.subscribe(self._topics["sync"])
         self.publish_sealed(self._topics["hello"], hello, retain=True)
@@ -153,8 +156,17 @@ class HostEnd(_End):
     def _archive(self) -> None:
         """Every entry so far, retained: a watcher who comes after the end (or after the host
         left) checks and follows the whole game from it."""
+        self._archived = len(self.host.entries)
         self.publish_sealed(self._topics["archive"], {"entries": list(self.host.entries)},
                             retain=True)
+
+    def leave(self) -> None:
+        """The host's table closes or leaves the game: what a watcher who comes while it is
+        away reads (the archive, unless the last one has every entry), then away."""
+        with self._lock:
+            if self.host.entries and self._archived != len(self.host.entries):
+                self._archive()
+        super().leave()
 
     def act(self, action: Action) -> dict[str, Any]:
         """An action made at the host's table (already journaled there): kept, then sent."""
@@ -223,9 +235,12 @@ class GuestEnd(_End):
 
     def __init__(self, link: Link, keys: GameKeys, seat: SeatKeys, guest: Guest,
                  store: LogFile, *, table: str, name: str, seats: list[int],
-                 on_change: Changed | None = None) -> None:
+                 host_table: str = "", on_change: Changed | None = None) -> None:
         super().__init__(link, keys, table, name, seats, on_change)
         self._seat, self.guest, self._store = seat, guest, store
+        self._host_table = host_table
+        self._archive_heard = 0
+        """The most entries an archive on the broker was heard with."""
         self._counter = 0
         self.awaiting: list[int] = []
         """The counters of this table's proposals not answered yet."""
@@ -242,6 +257,7 @@ class GuestEnd(_End):
         """Cards dealt to this table's seat, not yet taken by the table (at, card)."""
         link.subscribe(f"{self._topics['cards']}/{seat.seat}")
         link.subscribe(self._topics["log"])
+        link.subscribe(self._topics["archive"])
         link.on_connected(self.again)
 
     def actions(self) -> list[Action]:
@@ -298,9 +314,14 @@ class GuestEnd(_End):
             table = topic.rsplit("/", 1)[1]
             if table != self.table and self.presence.offline(table) is None:
                 self.again()
+            elif table == self._host_table:
+                self._hand_on()
             return
         if topic == f"{self._topics['cards']}/{self._seat.seat}":
             self._card(topic, payload)
+            return
+        if topic == self._topics["archive"]:
+            self._from_archive(topic, payload)
             return
         if topic != self._topics["log"]:
             return
@@ -313,27 +334,70 @@ class GuestEnd(_End):
                         self.head = max(self.head or 0, head)
                 self._changed()
                 return
-            with self._lock:
-                applied = self.guest.receive(entry)
-                if self.head is not None and applied:  # live entries once caught up
-                    self.head = max(self.head, int(applied[-1]["seq"]))
-                for done in applied:
-                    self._store.append(done)
-                    self._answered(done)
-                missing = self.guest.inbox.missing
-        except Diverged as e:
-            self.diverged = e
-            log.error("%s", e)
-            self._changed()
-            return
-        except (Refused, RulesError, ValueError) as e:
+        except (Refused, ValueError) as e:
             self.refused += 1
             log.info("refused an entry: %s", e)
             return
-        if applied:
+        self._take([entry])
+
+    def _take(self, entries: list[Any]) -> None:
+        """Entries of the host's log (live, or from its archive): each checked, applied once
+        and in order, and kept; a gap is asked for again."""
+        applied: list[dict[str, Any]] = []
+        missing = None
+        try:
+            with self._lock:
+                try:
+                    for entry in entries:
+                        done = self.guest.receive(entry)
+                        if self.head is not None and done:  # live entries once caught up
+                            self.head = max(self.head, int(done[-1]["seq"]))
+                        for each in done:
+                            self._store.append(each)
+                            self._answered(each)
+                        applied += done
+                finally:
+                    missing = self.guest.inbox.missing
+        except Diverged as e:
+            self.diverged = e
+            log.error("%s", e)
+        except (Refused, RulesError, ValueError) as e:
+            self.refused += 1
+            log.info("refused an entry: %s", e)
+        if applied or self.diverged is not None:
             self._changed()
-        if missing is not None:
+        if missing is not None and self.diverged is None:
             self.catch_up()
+
+    def _from_archive(self, topic: str, payload: bytes) -> None:
+        """The host's archive (retained; or another guest's copy of the log): what this table
+        lacks of it is taken as from the log; while the host is away, a longer copy here is
+        handed on."""
+        try:
+            data = unseal(self._keys.sealing, topic, payload)
+            entries = data.get("entries") if isinstance(data, dict) else None
+            if not isinstance(entries, list):
+                raise Refused("an archive must list entries")
+        except Refused as e:
+            self.refused += 1
+            log.info("refused an archive: %s", e)
+            return
+        with self._lock:
+            self._archive_heard = max(self._archive_heard, len(entries))
+        self._take(entries)
+        if self.presence.offline(self._host_table) is not None:
+            self._hand_on()
+
+    def _hand_on(self) -> None:
+        """The host's table is away (perhaps switched off without a word, so it could not
+        archive): this table's copy of the log, as the host signed it, becomes the archive, so
+        that a watcher who comes meanwhile follows the game so far."""
+        with self._lock:
+            entries = self.guest.signed()
+            if not entries or len(entries) <= self._archive_heard:
+                return  # the archive on the broker has as much
+            self._archive_heard = len(entries)
+        self.publish_sealed(self._topics["archive"], {"entries": entries}, retain=True)
 
     def _card(self, topic: str, payload: bytes) -> None:
         try:

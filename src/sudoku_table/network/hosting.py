@@ -179,18 +179,27 @@ class Guest:
                  entries: list[dict[str, Any]] | None = None) -> None:
         self.line = line
         self.host_public = host_public
-        for entry in entries or []:  # this table's own copy, read back after a restart
+        self.entries: list[dict[str, Any]] = list(entries or [])
+        """Every entry applied, as the host signed it (handed on when the host is away)."""
+        for entry in self.entries:  # this table's own copy, read back after a restart
             self.line.apply(entry["kind"], entry.get("data"))
-        self.inbox = Inbox(len(entries or []))
+        self.inbox = Inbox(len(self.entries))
 
     def receive(self, entry: Any) -> list[dict[str, Any]]:
         """Apply what ``entry`` makes ready (``Refused`` for one the host did not sign,
-        ``Diverged`` when the state after an entry is not the host's); the applied entries."""
-        body = verify(self.host_public, entry)
+        ``Diverged`` when the state after an entry is not the host's); the applied entries,
+        each with the host's signature."""
+        verify(self.host_public, entry)
         applied = []
-        for ready in self.inbox.receive(body):
+        for ready in self.inbox.receive(entry):
             self.line.apply(ready["kind"], ready.get("data"))
             if self.line.hash() != ready.get("hash"):
                 raise Diverged(f"after entry {ready['seq']} this table's game is not the host's")
+            self.entries.append(ready)
             applied.append(ready)
         return applied
+
+    def signed(self) -> list[dict[str, Any]] | None:
+        """Every entry so far as the host signed it, for a watcher (None: some were kept
+        without their signature, and a watcher could not check them)."""
+        return list(self.entries) if all("sig" in e for e in self.entries) else None

@@ -296,7 +296,7 @@ def _guest(broker: Broker, saved: dict[str, Any], game: Game, folder: Path | Non
     ends: dict[str, Any] = {}
     link = _link(broker, saved["table"], ends)
     end = GuestEnd(link, keys, seat, guest, store, table=saved["table"], name=saved["name"],
-                   seats=[seat.seat], on_change=on_change)
+                   seats=[seat.seat], host_table=saved["host_table"], on_change=on_change)
     ends["end"] = end
     seats = {s: (HERE if s == seat.seat else COMPUTER if str(s) in start.computers
                  else REMOTE) for s in range(start.players)}
