@@ -169,6 +169,7 @@ def switch_off(table: Table) -> None:
     sock = client.socket()
     if sock is not None:
         sock.shutdown(socket.SHUT_RDWR)
+        sock.close()
 
 
 def test_a_watcher_who_comes_after_the_host_lost_its_power_sees_the_game_from_a_guest(
@@ -198,4 +199,85 @@ def test_a_watcher_who_comes_after_the_host_lost_its_power_sees_the_game_from_a_
         if link is not None:
             link.stop()
         guest.close()
+        host.close()
+
+
+def test_a_game_taken_over_is_listed_once_and_its_old_page_points_to_the_new_host(
+        tmp_path: Path, mosquitto: Mosquitto, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Both tables in a club; the host's table is gone and Ben's takes the game over: the club
+    lists the game once, as Ben's table hosts it, with every move so far, and the page of the
+    old game (watched by its code) names the table it goes on at."""
+    import time
+
+    from sudoku_table.table import remote
+
+    from .clubs import CLUB, club_table
+
+    anna, ac = club_table(tmp_path / "anna", "Anna's table", mosquitto.url)
+    ben, bc = club_table(tmp_path / "ben", "Ben's table", mosquitto.url)
+    follower = Following(parse_broker(mosquitto.url), resolve, Club(CLUB))
+    try:
+        view = anna.new_game("classic-sudoku", remote=[1])
+        old = following_id = follower.watch(view["table"]["join"]["watch"])
+        ben.join(view["table"]["join"]["codes"][0]["code"])
+        play(anna, ac, ben, bc, random.Random(2), 4)
+        assert carried_out([(anna, ac), (ben, bc)])
+        kept = actions(ben)
+        assert until(lambda: [g["game"] for g in follower.club_games()] == [old])
+        anna.close()
+        monkeypatch.setattr(remote, "TAKE_OVER_AFTER", 0.5)
+        assert until(lambda: not ben.view()["table"]["seats"][0]["connected"])
+        time.sleep(0.6)
+        ben.take_over()
+
+        def moved() -> list[dict[str, object]] | None:
+            games = follower.club_games()
+            return games if [g["game"] for g in games] != [old] else None
+        games = until(lambda: (found := moved()) and found[0]["ready"] and found)
+        assert len(games) == 1
+        assert games[0]["announced"]["host"] == "Ben's table"
+        assert games[0]["announced"]["generation"] == 1
+        assert until(lambda: follower.game(games[0]["game"])["record"]["actions"] == kept)
+        page = follower.game(following_id)
+        assert page is not None
+        assert page["successor"] == {"game": games[0]["game"], "host": "Ben's table"}
+        assert "successor" not in follower.game(games[0]["game"])  # type: ignore[operator]
+    finally:
+        follower.stop()
+        ben.close()
+        anna.close()
+
+
+def test_codes_typed_at_a_page_never_push_the_clubs_games_out(tmp_path: Path,
+                                                               mosquitto: Mosquitto) -> None:
+    """Anyone who reaches a club's page can type watch codes: the club's games are held apart
+    from them, and a made-up code (no game says hello to it) makes room before a real game;
+    a game that stops being followed is unsubscribed."""
+    from sudoku_table.network.codes import GameKeys, WatchCode
+
+    following = Following(parse_broker(mosquitto.url), club=Club("Nord 7f3k"))
+    following.LIMIT, following.CLUB_LIMIT = 3, 2
+    host, _clock, _ = make_table(tmp_path / "host.db", network=NetworkConfig(
+        broker=mosquitto.url, name="Anna's table"))
+    try:
+        club = [GameKeys.new() for _ in range(2)]
+        for keys in club:
+            following._follow(keys, {"variant": "kakuro", "host": "Anna's table"}, club=True)
+        real = following.watch(host.new_game("vierer-dominari", remote=[1])
+                               ["table"]["join"]["watch"])
+        assert until(lambda: following.games[real][1].ready)
+        made_up = [following.watch(WatchCode(GameKeys.new()).text()) for _ in range(6)]
+        assert {k.game for k in club} <= set(following.games)
+        assert real in following.games
+        assert len(following.games) == 5
+        assert [g for g in made_up if g in following.games] == made_up[-2:]
+        gone = made_up[0]
+        assert not any(gone in topic for topic in following.link._topics)
+        assert any(real in topic for topic in following.link._topics)
+        assert len(following.link._connected_hooks) == 5
+        later = GameKeys.new()
+        following._follow(later, {"variant": "kakuro"}, club=True)
+        assert later.game in following.games and len(following.club_games()) == 2
+    finally:
+        following.stop()
         host.close()

@@ -297,3 +297,35 @@ def test_a_game_whose_table_is_not_heard_yet_waits_on_its_card(club: Club,
         server.close()
         following.stop()
         link.stop()
+
+
+@pytest.mark.parametrize("screen", SCREENS)
+@pytest.mark.parametrize("language", ["en", "de"])
+def test_a_game_taken_over_says_where_it_goes_on(club: Club, page_for: Any,
+                                                 monkeypatch: pytest.MonkeyPatch, screen: str,
+                                                 language: str) -> None:
+    """The club knows that another table took the watched game over (its host was gone): the
+    page says so above the board and links to the game where it goes on."""
+    old, new = club.game_id("classic-sudoku"), club.game_id("hexa-sudoku")
+    game = club.following.game
+
+    def taken_over(wanted: str) -> dict[str, Any] | None:
+        view = game(wanted)
+        if view is not None and wanted == old:
+            view["successor"] = {"game": new, "host": "Ben's table"}
+        return view
+    monkeypatch.setattr(club.following, "game", taken_over)
+    page = page_for(f"{club.url}/watch/{old}", SCREENS[screen], language)
+    banner = page.locator("#watch-moved")
+    assert banner.is_visible()
+    assert banner.inner_text().startswith(
+        "Ben's table hat dieses Spiel übernommen" if language == "de"
+        else "Ben's table took this game over")
+    assert check_layout(page, in_view=["#watch-moved", "#watch-moved-link", "#watch-board"]) \
+        == []
+    assert every_violation(page) == []
+    page.locator("#watch-moved-link").click()
+    page.wait_for_url(f"**/watch/{new}")
+    page.wait_for_selector("body[data-rendered='true']")
+    assert not page.locator("#watch-moved").is_visible()
+    assert not page.errors, page.errors

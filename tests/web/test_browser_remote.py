@@ -294,6 +294,10 @@ def test_a_mistyped_code_is_told_and_changes_nothing_in_german(
     page.goto(ben_table.url + "/")
     page.wait_for_selector("body[data-rendered='true']")
     assert page.text_content("#join-game-open") == "Einem Spiel beitreten"
+    # Beside it, watching a game at other tables (the club page, with its watch-code form).
+    assert page.text_content("#watch-game-link") == "Einem Spiel zuschauen"
+    assert page.get_attribute("#watch-game-link", "href") == "/club"
+    assert layout(page, ["#join-game-open", "#watch-game-link"]) == []
     page.click("#join-game-open")
     page.click("#join-game-submit")  # nothing typed yet
     page.wait_for_selector("#join-game-dialog #toast:not([hidden])")

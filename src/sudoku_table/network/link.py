@@ -110,11 +110,23 @@ class Link:
         """Call ``hook`` (on paho's thread) after every connect, once subscribed again."""
         self._connected_hooks.append(hook)
 
+    def off_connected(self, hook: Callable[[], None]) -> None:
+        """``hook`` is not called any more."""
+        if hook in self._connected_hooks:
+            self._connected_hooks.remove(hook)
+
     def subscribe(self, topic: str) -> None:
         with self._lock:
             self._topics.add(topic)
         if self.connected.is_set():
             self._client.subscribe(topic, qos=1)
+
+    def unsubscribe(self, topic: str) -> None:
+        """No more messages on ``topic`` (after a reconnect either)."""
+        with self._lock:
+            self._topics.discard(topic)
+        if self.connected.is_set():
+            self._client.unsubscribe(topic)
 
     def publish(self, topic: str, payload: bytes, retain: bool = False,
                 wait: float = 0.0) -> None:

@@ -215,16 +215,21 @@ def _link(broker: Broker, table: str, ends: dict[str, Any]) -> Link:
                 lambda topic, payload: ends["end"].handle(topic, payload))
 
 
-def new_host(name: str, start: Start, remote: list[int],
-             lineage: str | None = None) -> dict[str, Any]:
+def new_host(name: str, start: Start, remote: list[int], lineage: str | None = None,
+             generation: int = 0) -> dict[str, Any]:
     """What a host keeps of a new shared game: its secrets, its table's id and the start;
-    ``lineage`` names the game across hosts (a game taken over keeps it; None: a new game)."""
+    ``lineage`` names the game across hosts (a game taken over keeps it; None: a new game),
+    ``generation`` counts its hosts before this one."""
     return {"role": "host", "read": GameKeys.new().read.hex(),
-            "lineage": lineage or secrets.token_hex(8),
+            "lineage": lineage or secrets.token_hex(8), "generation": generation,
             "seats": {str(s): SeatKeys.new(s).secret.hex() for s in remote},
             "host_key": HostKey().private_bytes().hex(), "table": secrets.token_hex(6),
             "name": name, "start": start.to_json(),
             "started": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())}
+
+
+def _count(value: Any) -> int:
+    return value if isinstance(value, int) and not isinstance(value, bool) and value >= 0 else 0
 
 
 def new_guest(name: str, join: JoinCode, hello: dict[str, Any]) -> dict[str, Any]:
@@ -237,6 +242,7 @@ def new_guest(name: str, join: JoinCode, hello: dict[str, Any]) -> dict[str, Any
         raise Refused("the code names no seat of that game")
     return {"role": "guest", "read": join.game.read.hex(), "seat": join.seat.seat,
             "lineage": str(hello.get("lineage") or join.game.game)[:64],
+            "generation": _count(hello.get("generation")),
             "secret": join.seat.secret.hex(), "host_public": host_public,
             "host_table": str(hello.get("host_table", "")),
             "host_name": str(hello.get("host_name", ""))[:60],
@@ -271,7 +277,8 @@ def _host(broker: Broker, saved: dict[str, Any], game: Game, folder: Path | None
     link = _link(broker, saved["table"], ends)
     hello = {"start": start.to_json(), "host_public": key.public(), "host_table": saved["table"],
              "host_name": saved["name"], "remote": sorted(seat_keys),
-             "lineage": saved.get("lineage", keys.game)}
+             "lineage": saved.get("lineage", keys.game),
+             "generation": _count(saved.get("generation"))}
     here = [s for s in range(start.players) if s not in seat_keys]
     end = HostEnd(link, keys, host, store, table=saved["table"], name=saved["name"], seats=here,
                   hello=hello, on_change=on_change)
@@ -281,7 +288,9 @@ def _host(broker: Broker, saved: dict[str, Any], game: Game, folder: Path | None
     shared = SharedGame("host", end, link, saved, seats, saved["table"], saved["name"])
     if club:
         Club(club).announce(link, keys, {"variant": start.variant, "names": start.names,
-                                         "host": saved["name"], "started": saved.get("started")})
+                                         "host": saved["name"], "started": saved.get("started"),
+                                         "lineage": hello["lineage"],
+                                         "generation": hello["generation"]})
     link.start()
     return shared
 

@@ -61,14 +61,37 @@ class Watcher:
         self._archived: list[Any] = []
         """The archive's entries when it came before the hello (both are retained)."""
 
+    def _followed(self) -> tuple[str, ...]:
+        return (self._topics["hello"], self._topics["log"], self._topics["archive"],
+                f"{self._topics['presence']}/+")
+
     def attach(self, link: Link) -> None:
         """Follow the game through ``link`` (subscribed, then asking for the log once
         connected)."""
         self.link = link
-        for topic in (self._topics["hello"], self._topics["log"], self._topics["archive"],
-                      f"{self._topics['presence']}/+"):
+        for topic in self._followed():
             link.subscribe(topic)
         link.on_connected(self.catch_up)
+
+    def detach(self) -> None:
+        """Stop following the game (its link goes on for other games)."""
+        link, self.link = self.link, None
+        if link is not None:
+            link.off_connected(self.catch_up)
+            for topic in self._followed():
+                link.unsubscribe(topic)
+
+    @property
+    def ready(self) -> bool:
+        """Whether the game's hello came (a code that names no game never gets one)."""
+        with self._lock:
+            return self.guest is not None
+
+    @property
+    def finished(self) -> bool:
+        """Whether the game is over, or its host left it."""
+        with self._lock:
+            return self.closed or (self.guest is not None and self.guest.line.state.over)
 
     def catch_up(self) -> None:
         if self.link is None:
@@ -173,6 +196,12 @@ class Watcher:
                                for table in self.presence.tables.values()]}
 
 
+def _generation(info: dict[str, Any]) -> int:
+    """How many times the announced game was taken over (0: by the table that started it)."""
+    generation = info.get("generation")
+    return generation if isinstance(generation, int) and not isinstance(generation, bool) else 0
+
+
 def watch_keys(code: str) -> GameKeys:
     """The game a watch or join code names (``BadCode`` for a mistyped one); a join code
     looks on too, but only its read secret is used here."""
@@ -182,10 +211,21 @@ def watch_keys(code: str) -> GameKeys:
 class Following:
     """The games this panel looks on, over one link: each watched by its code (``watch``),
     and, with a ``club``, every game announced there. ``version`` grows with every change;
-    ``wait`` blocks until it does (a page's long poll)."""
+    ``wait`` blocks until it does (a page's long poll).
+
+    A game taken over by another table is announced again under the same lineage with a
+    higher generation: the club lists the newest one only, and the older one's view names it
+    (``successor``).
+
+    The games watched by a code and the club's games are held apart, each up to its limit:
+    codes typed at a page (anyone who reaches it can type them) never push a club's game out.
+    When one kind is full, a game that never said hello makes room first (a made-up code
+    names no game), then a finished one, then the oldest."""
 
     LIMIT = 64
-    """The most games followed at once (the oldest finished one makes room)."""
+    """The most games followed by their codes at once."""
+    CLUB_LIMIT = 256
+    """The most of the club's games followed at once (live and finished)."""
 
     def __init__(self, broker: Broker, resolve: Resolve = resolve_start,
                  club: Club | None = None) -> None:
@@ -244,8 +284,9 @@ class Following:
                     self.version += 1
                     self._cond.notify_all()
                 return keys.game
-            if len(self.games) >= self.LIMIT:
-                self._make_room()
+            kind = [g for g, (known, _w) in self.games.items() if bool(known.get("club")) == club]
+            if len(kind) >= (self.CLUB_LIMIT if club else self.LIMIT):
+                self._make_room(kind)
             watcher = Watcher(keys, self._resolve, self._changed)
             self.games[keys.game] = ({**info, "club": club, "since": time.time()}, watcher)
         watcher.attach(self.link)
@@ -254,22 +295,51 @@ class Following:
         self._changed()
         return keys.game
 
-    def _make_room(self) -> None:
-        done = [g for g, (_info, w) in self.games.items()
-                if w.closed or w.view().get("document", {}).get("over")]
-        oldest = min(done or list(self.games), key=lambda g: self.games[g][0]["since"])
-        self.games.pop(oldest)
+    def _make_room(self, kind: list[str]) -> None:
+        """One game of ``kind`` (all followed by code, or all the club's) stops being
+        followed: one that never said hello, else a finished one, else the oldest."""
+        def worth(game: str) -> tuple[bool, bool, float]:
+            info, watcher = self.games[game]
+            return watcher.ready, not watcher.finished, float(info["since"])
+        _info, watcher = self.games.pop(min(kind, key=worth))
+        watcher.detach()
+
+    def _newest(self) -> dict[str, str]:
+        """Each lineage of the club's games: the id of its newest game (the last table that
+        took it over)."""
+        newest: dict[str, tuple[int, float, str]] = {}
+        for game, (info, _w) in self.games.items():
+            if info.get("club"):
+                mark = (_generation(info), float(info.get("since", 0)), game)
+                lineage = str(info.get("lineage") or game)
+                newest[lineage] = max(newest.get(lineage, mark), mark)
+        return {lineage: mark[2] for lineage, mark in newest.items()}
 
     def game(self, game: str) -> dict[str, Any] | None:
-        """One followed game's view (None: not followed)."""
+        """One followed game's view (None: not followed); ``successor``: the game it goes on
+        as, once another table of the club took it over."""
         with self._cond:
             found = self.games.get(game)
-        return None if found is None else {**found[1].view(), "announced": found[0]}
+            newest = self._newest()
+        if found is None:
+            return None
+        info = found[0]
+        successor = newest.get(str(info.get("lineage") or game)) if info.get("club") else None
+        view = {**found[1].view(), "announced": info}
+        if successor is not None and successor != game:
+            with self._cond:
+                later = self.games.get(successor)
+            view["successor"] = {"game": successor,
+                                 "host": str(later[0].get("host", "")) if later else ""}
+        return view
 
     def club_games(self) -> list[dict[str, Any]]:
-        """Every game of the club: live ones first, then finished, newest first."""
+        """Every game of the club (a game taken over: its newest host's only): live ones
+        first, then finished, newest first."""
         with self._cond:
-            games = [(info, w) for info, w in self.games.values() if info.get("club")]
+            newest = set(self._newest().values())
+            games = [(info, w) for game, (info, w) in self.games.items()
+                     if info.get("club") and game in newest]
         shown = [{**watcher.view(), "announced": info} for info, watcher in games]
         shown.sort(key=lambda g: (bool(g.get("document", {}).get("over") or g.get("closed")),
                                   -float(g["announced"].get("since", 0))))

@@ -180,8 +180,10 @@ class Remote:
         computers = {int(seat): level for seat, level in start.computers.items()}
         here = {seat for seat, kind in shared.seats.items() if kind == "here"}
         remote = [s for s in range(start.players) if s not in here and s not in computers]
-        moved = replace(session, network=new_host(self.name, start, remote,
-                                                  shared.saved.get("lineage")),
+        generation = shared.saved.get("generation")
+        moved = replace(session, network=new_host(
+            self.name, start, remote, shared.saved.get("lineage"),
+            (generation if isinstance(generation, int) else 0) + 1),
                         computers=computers)
         self._keeper.reseat(moved, c)
         self._current.take(moved, c)

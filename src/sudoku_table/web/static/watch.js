@@ -26,9 +26,20 @@
     $("watch-last").textContent = said.length ? t("Last move: {move}", { move: said[said.length - 1] }) : "";
   }
 
+  // Another table of the club took the game over (its host was gone): it goes on there.
+  function renderMoved() {
+    const moved = game.successor;
+    $("watch-moved").hidden = !moved;
+    if (!moved) return;
+    const table = moved.host || t("Another table");
+    $("watch-moved-text").textContent = t("{table} took this game over: it goes on there.", { table });
+    $("watch-moved-link").href = `/watch/${moved.game}`;
+  }
+
   async function render() {
     $("watch-missing").hidden = true;
     $("watch-game").hidden = false;
+    renderMoved();
     const name = Watched.gameName(game);
     $("watch-title").textContent = name ? t("Watching: {game}", { game: name }) : t("Watching a game");
     document.title = `${$("watch-title").textContent} - ${t("Sudoku Table")}`;
