@@ -51,6 +51,8 @@ ANOTHER_TABLE = "another table"
 """A remote seat's table before its name is known (it has not connected yet)."""
 TAKE_OVER_AFTER = 30.0
 """How long the host's table must have been away before a guest may take the game over."""
+OFFLINE_VIEW_EVERY = 5.0
+"""Seconds between views while a table of the game is away."""
 
 
 def _common(a: list[Action], b: list[Action]) -> int:
@@ -247,8 +249,10 @@ class Remote:
         table.show()
 
     def _watch(self, stop: threading.Event) -> None:
-        """While a table of the game is away, a new view every second (its offline time)."""
-        while not stop.wait(1.0):
+        """While a table of the game is away, a new view every five seconds: its offline time
+        as of the view (a page counts the seconds on by itself between views, in steps of
+        five; a client of the API reads a figure at most five seconds old)."""
+        while not stop.wait(OFFLINE_VIEW_EVERY):
             shared = self.shared
             if shared is not None and any(
                     s["offline"] is not None for s in self.seats_view("") or []):
