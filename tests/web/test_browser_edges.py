@@ -3,7 +3,8 @@
 At a phone held upright, turned sideways and on a laptop: the list shows the first page and
 "Show older games" fetches the next one (in view, not clipped, no game twice); an Undo tapped on
 a view another phone has changed meanwhile is refused with a message in view, and the page
-shows the game as it now stands.
+shows the game as it now stands; a phone whose live view is refused (too many at once) still
+shows the game and follows it.
 """
 
 from __future__ import annotations
@@ -94,3 +95,44 @@ def test_a_stale_undo_is_refused_and_the_page_shows_the_game_as_it_stands(
         assert undo is not None and undo["y"] + undo["height"] <= SIZES[size][1]
     finally:
         context.close()
+
+
+@pytest.mark.parametrize("language", ["en", "de"])
+def test_a_phone_whose_live_view_is_refused_still_shows_the_game(
+        browser: Any, tmp_path: Any, language: str) -> None:
+    """Too many phones at once: the table refuses one more live view (429). That phone's page
+    still shows the game (it asks for the view while it tries again), follows a move within a
+    few seconds, and does not say the table cannot be reached."""
+    from .helpers import live_composition
+
+    with live_composition(tmp_path / "data", MAX_STREAMS=1, STREAMS_PER_HOST=1) as (url, panel):
+        panel.table.new_game("classic-sudoku", 2, names=["Anna", "Ben"])
+        pages = []
+        try:
+            for _ in range(2):
+                context = browser.new_context(viewport={"width": 390, "height": 844},
+                                              locale=language)
+                page = context.new_page()
+                page.set_default_timeout(10000)
+                refused: list[int] = []
+                page.on("response", lambda r, seen=refused: seen.append(r.status)
+                        if "/api/events" in r.url else None)
+                page.goto(f"{url}/play")
+                pages.append((page, refused))
+            first, (second, refused) = pages[0][0], pages[1]
+            first.wait_for_selector("body[data-rendered='true']")
+            second.wait_for_selector("#board .cell")
+            second.wait_for_function("() => document.querySelector('#now-text').textContent")
+            assert 429 in refused, "the second live view was refused"
+            text = second.locator("#now-text").inner_text()
+            answer = first.request.post(f"{url}/api/sim/square",
+                                        data=json.dumps({"square": "e5", "occupied": True}),
+                                        headers={"Content-Type": "application/json"})
+            assert answer.ok
+            second.wait_for_function(
+                "t => document.querySelector('#now-text').textContent !== t", arg=text)
+            assert second.evaluate("document.body.dataset.offline") is None
+            assert second.locator("[data-offline-line]").first.is_hidden()
+        finally:
+            for page, _refused in pages:
+                page.context.close()

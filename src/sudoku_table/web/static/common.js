@@ -131,31 +131,48 @@ const Panel = (() => {
   // Calls onView with every view the table sends; reconnects by itself after a drop.
   function liveViews(onView, onStatus) {
     // The server ends a live view now and then (after a few minutes, or when it is busy); the
-    // browser reconnects by itself, and a refused one (429) is tried again here. "Offline"
+    // browser reconnects by itself, and a refused one (429: too many phones at once) is tried
+    // again here. Meanwhile the view is asked for once per try (GET /api/state), so a page
+    // whose live view is refused still shows the game, a few seconds late at most. "Offline"
     // shows only when no view came back within a few seconds.
     streaming = true;
     let source = null;
     let closed = false;
     let waiting = null;
+    let live = false; // the live view is sending
+    function back(view) {
+      clearTimeout(waiting);
+      waiting = null;
+      offline(false);
+      if (onStatus) onStatus(true);
+      onView(view);
+    }
     function lost() {
       if (waiting === null) {
         waiting = setTimeout(() => { offline(true); if (onStatus) onStatus(false); }, 4000);
       }
+    }
+    async function asked() {
+      try {
+        const view = await request("GET", "/api/state", undefined, { quiet: true });
+        if (!live && !closed) back(view);
+      } catch (e) { /* not reached either: "offline" shows once the wait is over */ }
     }
     function open() {
       const mine = seat();
       source = new EventSource(mine ? `/api/events?token=${encodeURIComponent(mine.token)}`
         : "/api/events");
       source.addEventListener("view", (event) => {
-        clearTimeout(waiting);
-        waiting = null;
-        offline(false);
-        if (onStatus) onStatus(true);
-        onView(JSON.parse(event.data));
+        live = true;
+        back(JSON.parse(event.data));
       });
       source.onerror = () => {
+        live = false;
         lost();
-        if (source.readyState === EventSource.CLOSED && !closed) setTimeout(open, 3000);
+        if (source.readyState === EventSource.CLOSED && !closed) {
+          asked();
+          setTimeout(open, 3000);
+        }
       };
     }
     open();
