@@ -214,6 +214,7 @@ def test_a_dead_row_is_a_fault_and_its_pieces_do_not_vanish(rig: Rig) -> None:
     assert rig.events == []
     assert [(f.square, f.kind) for f in rig.faults] == [(None, "dead_row")]
     assert "row 4" in rig.faults[0].detail and "6 squares" in rig.faults[0].detail
+    assert (rig.faults[0].line, rig.faults[0].shorted) == ("4", False)  # worded by the panel
     assert rig.matrix.occupied() == frozenset(rank4)
     rig.board.set_square("a4", False)  # a move on a dead row cannot be seen: nothing either
     rig.scan(0.5)
@@ -243,6 +244,7 @@ def test_a_dead_column_with_pieces_is_a_fault(rig: Rig) -> None:
     assert rig.events == []
     assert [(f.square, f.kind) for f in rig.faults] == [(None, "dead_column")]
     assert "file c" in rig.faults[0].detail
+    assert (rig.faults[0].line, rig.faults[0].shorted) == ("c", False)
 
 
 def test_a_column_shorted_to_ground_is_found_by_the_idle_read(rig: Rig) -> None:
@@ -251,6 +253,7 @@ def test_a_column_shorted_to_ground_is_found_by_the_idle_read(rig: Rig) -> None:
     assert rig.events == []
     assert [(f.square, f.kind) for f in rig.faults] == [(None, "dead_column")]
     assert "no row driven" in rig.faults[0].detail
+    assert (rig.faults[0].line, rig.faults[0].shorted) == ("f", True)
     rig.board.set_square("a1", True)  # other columns still work
     rig.scan(WAIT)
     assert rig.moves() == [("a1", True)]

@@ -136,3 +136,40 @@ def test_a_phone_whose_live_view_is_refused_still_shows_the_game(
         finally:
             for page, _refused in pages:
                 page.context.close()
+
+
+@pytest.mark.parametrize("language", ["en", "de"])
+def test_sensor_faults_are_worded_in_the_pages_language(browser: Any, tmp_path: Any,
+                                                        language: str) -> None:
+    """A column shorted to ground and a row that went dead under its pieces, as the scanning
+    code finds them on the simulated board: the Table page names each in its own language
+    (the English details with their figures stay in its tooltip), in view and not clipped."""
+    import time
+
+    from .helpers import live_composition
+    from .layout import check_layout
+
+    with live_composition(tmp_path / "data") as (url, panel):
+        board = panel.hardware.simulator
+        for square in ("a4", "b4", "c4", "d4"):
+            board.set_square(square, True)
+        time.sleep(0.3)
+        board.set_shorted_column(5)
+        board.set_dead_row(3)
+        context = browser.new_context(viewport={"width": 390, "height": 844}, locale=language)
+        try:
+            page = context.new_page()
+            page.goto(f"{url}/table")
+            page.wait_for_function("() => document.querySelectorAll('#faults li').length >= 2")
+            words = page.locator("#faults li").all_inner_texts()
+            expected = {"en": ("File f reads a piece with no row driven", "Rank 4: many squares"),
+                        "de": ("Spalte f meldet einen Stein", "Reihe 4: Viele Felder")}
+            for start in expected[language]:
+                assert any(w.startswith(start) for w in words), words
+            titles = [page.locator("#faults li").nth(i).get_attribute("title")
+                      for i in range(len(words))]
+            assert any("no row driven" in (title or "") for title in titles)
+            page.locator("#faults").scroll_into_view_if_needed()
+            assert check_layout(page, in_view=["#faults"]) == []
+        finally:
+            context.close()

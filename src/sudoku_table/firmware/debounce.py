@@ -159,7 +159,8 @@ class Debouncer:
             faults.append(SensorFault(None, "dead_column",
                                       f"column {c + 1} (file {SQUARES[c][0]}) reads closed with no "
                                       "row driven: a line is shorted to ground; its squares are "
-                                      "ignored until it reads open", now))
+                                      "ignored until it reads open", now,
+                                      line=SQUARES[c][0], shorted=True))
         for c in bits(self.shorted_columns & ~idle_columns):
             # Its squares must settle afresh before they count again.
             for i in bits(COLUMN_MASKS[c]):
@@ -186,7 +187,8 @@ class Debouncer:
                     faults.append(SensorFault(
                         None, f"dead_{kind}",
                         f"{name}: {count} squares changed in the same scan, which no hand does; "
-                        "its squares are ignored until they match the board again", now))
+                        "its squares are ignored until they match the board again", now,
+                        line=str(n + 1) if kind == "row" else SQUARES[n][0]))
         for i in bits(changed):
             self.changed_at[i] = now
             history = self.history.get(i)

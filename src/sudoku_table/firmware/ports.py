@@ -36,7 +36,12 @@ class SensorFault:
     square: str | None
     kind: str  # "chatter", "stuck", "dead_row", "dead_column"
     detail: str
+    """In English, with the figures (the log's words; the panel words the fault itself)."""
     time: float
+    line: str | None = None
+    """A dead line's rank number ("4") or file letter ("c")."""
+    shorted: bool = False
+    """A dead column that reads closed with no row driven (shorted to ground)."""
 
 
 @dataclass(frozen=True, slots=True)

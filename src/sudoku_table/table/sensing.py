@@ -146,7 +146,8 @@ class Sensors:
         table = self._table
         with table.lock:
             self.faults.append({"square": fault.square, "kind": fault.kind,
-                                "detail": fault.detail})
+                                "detail": fault.detail, "line": fault.line,
+                                "shorted": fault.shorted})
             del self.faults[:-MAX_FAULTS]
             table.bump_locked()
         table.show()

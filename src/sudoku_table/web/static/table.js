@@ -34,8 +34,25 @@
         : t("{square} empty", { square }));
     }
     const faults = view.faults || (view.table && view.table.faults) || [];
-    $("faults").replaceChildren(...faults.map((f) =>
-      el("li", { text: typeof f === "string" ? f : (f.detail || f.kind || JSON.stringify(f)) })));
+    $("faults").replaceChildren(...faults.map((f) => (typeof f === "string" ? el("li", { text: f })
+      : el("li", { text: faultWords(f), title: f.detail || undefined }))));
+  }
+
+  // A sensor fault in this page's words (its English details, with the figures, as the title).
+  function faultWords(f) {
+    if (f.kind === "chatter" && f.square) {
+      return t("{square} keeps changing by itself (a weak magnet or a failing switch): it is ignored until it is quiet.", { square: f.square });
+    }
+    if (f.kind === "dead_column" && f.line && f.shorted) {
+      return t("File {file} reads a piece with no row driven (a wire shorted to ground): its squares are ignored until it reads free again.", { file: f.line });
+    }
+    if (f.kind === "dead_column" && f.line) {
+      return t("File {file}: many squares changed at once, which no hand does (a broken wire?): they are ignored until they match the board again.", { file: f.line });
+    }
+    if (f.kind === "dead_row" && f.line) {
+      return t("Rank {rank}: many squares changed at once, which no hand does (a broken wire?): they are ignored until they match the board again.", { rank: f.line });
+    }
+    return f.detail || f.kind || JSON.stringify(f);
   }
 
   // The LEDs light every square in turn; the matrix shows the same, at the same pace.
