@@ -27,14 +27,20 @@ def resolve(start):  # type: ignore[no-untyped-def]
     return variant_class(start.variant)(start.players, start.options)
 
 
-def test_a_watch_code_follows_the_game_and_cannot_join_it(tmp_path: Path,
-                                                          mosquitto: Mosquitto) -> None:
-    host, hc, guest, gc = host_and_guest(tmp_path, mosquitto, "classic-sudoku")
-    watch = host.view()["table"]["join"]["watch"]
+def a_watcher(mosquitto: Mosquitto, watch: str) -> tuple[Watcher, Link]:
+    """Somebody looking on at the game of ``watch`` (a watch code), connected."""
     watcher = Watcher(watch_keys(watch), resolve)
     link = Link(parse_broker(mosquitto.url), "watcher", watcher.handle, clean=True)
     watcher.attach(link)
     link.start()
+    return watcher, link
+
+
+def test_a_watch_code_follows_the_game_and_cannot_join_it(tmp_path: Path,
+                                                          mosquitto: Mosquitto) -> None:
+    host, hc, guest, gc = host_and_guest(tmp_path, mosquitto, "classic-sudoku")
+    watch = host.view()["table"]["join"]["watch"]
+    watcher, link = a_watcher(mosquitto, watch)
     try:
         play(host, hc, guest, gc, random.Random(5), 4)
         assert until(lambda: watcher.view().get("record", {}).get("actions") == actions(host))
@@ -124,10 +130,7 @@ def test_a_watcher_who_comes_while_the_host_is_off_sees_the_game_so_far_and_then
         assert len(kept) == 3
         board = host.view()["table"]["occupied"]
         host.close()
-        watcher = Watcher(watch_keys(watch), resolve)
-        link = Link(parse_broker(mosquitto.url), "late-watcher", watcher.handle, clean=True)
-        watcher.attach(link)
-        link.start()
+        watcher, link = a_watcher(mosquitto, watch)
         assert until(lambda: watcher.view()["ready"]
                      and watcher.view()["record"]["actions"] == kept)
         host, clock, _ = make_table(tmp_path / "host.db", network=config)
@@ -187,10 +190,7 @@ def test_a_watcher_who_comes_after_the_host_lost_its_power_sees_the_game_from_a_
         assert len(kept) >= 5
         switch_off(host)
         assert until(lambda: guest.view()["table"]["seats"][0]["connected"] is False)
-        watcher = Watcher(watch_keys(watch), resolve)
-        link = Link(parse_broker(mosquitto.url), "late-watcher", watcher.handle, clean=True)
-        watcher.attach(link)
-        link.start()
+        watcher, link = a_watcher(mosquitto, watch)
         assert until(lambda: watcher.view()["ready"]
                      and watcher.view()["record"]["actions"] == kept)
         assert watcher.view()["document"] == guest.view()["game"]
