@@ -222,3 +222,77 @@ def test_two_tables_play_one_game_through_a_real_broker_that_restarts(
     finally:
         host_link.stop()
         guest_link.stop()
+
+
+class _Recording:
+    """A link that keeps what an end publishes (the broker's order is the test's)."""
+
+    def __init__(self) -> None:
+        self.published: list[tuple[str, bytes, bool]] = []
+
+    def subscribe(self, topic: str) -> None:
+        pass
+
+    def will(self, topic: str, payload: bytes) -> None:
+        pass
+
+    def on_connected(self, hook: Any) -> None:
+        pass
+
+    def publish(self, topic: str, payload: bytes, retain: bool = False,
+                wait: float = 0.0) -> None:
+        self.published.append((topic, payload, retain))
+
+
+def test_guests_that_hand_on_the_log_at_once_leave_the_longest_archive() -> None:
+    """The host's table is gone without a word; two guests hand on their copies of the log as
+    the archive at once, one of them behind. Whatever order the broker keeps them in, the
+    last archive on it is the longest, and the guest that was behind catches up from it."""
+    import random
+
+    from sudoku_table.network.endpoints import GuestEnd, topics
+    from sudoku_table.network.hosting import GameLine, Guest, Host
+    from sudoku_table.network.sealing import seal, unseal
+    from sudoku_table.network.store import LogFile
+    from sudoku_table.rules.game import variant_class
+
+    keys = GameKeys.new()
+    new_game = lambda: variant_class("classic-sudoku")(3, {})  # noqa: E731
+    host = Host(GameLine.start(new_game()), HostKey(), {})
+    rng = random.Random(4)
+    for _ in range(6):
+        host.act(rng.choice(list(host.line.game.legal_actions(host.line.state))))
+    where = topics(keys)
+    away = f"{where['presence']}/host"
+
+    def guest(seat: int, known: int) -> tuple[GuestEnd, _Recording]:
+        link = _Recording()
+        line = GameLine.start(new_game())
+        end = GuestEnd(link, keys, SeatKeys.new(seat), Guest(line, host.key.public(),
+                                                              host.entries[:known]),
+                       LogFile(None), table=f"t{seat}", name=f"Table {seat}", seats=[seat],
+                       host_table="host")
+        end.handle(away, seal(keys.sealing, away, {"online": False, "name": "Anna"}))
+        return end, link
+
+    def archive(entries: list[dict[str, Any]]) -> bytes:
+        return seal(keys.sealing, where["archive"], {"entries": entries})
+
+    def handed(link: _Recording) -> list[int]:
+        return [len(unseal(keys.sealing, t, p)["entries"]) for t, p, retained in link.published
+                if t == where["archive"] and retained]
+
+    ahead, ahead_link = guest(1, 6)
+    behind, behind_link = guest(2, 3)
+    assert handed(ahead_link) == [6] and handed(behind_link) == [3]
+    # The broker keeps the ahead one's first, then the behind one's: both hear both, in order.
+    for end in (ahead, behind):
+        end.handle(where["archive"], archive(host.entries[:6]))
+        end.handle(where["archive"], archive(host.entries[:3]))
+    assert handed(ahead_link) == [6, 6], "the shorter one on the broker is replaced"
+    assert len(behind.guest.entries) == 6, "the guest behind caught up from the archive"
+    assert handed(behind_link)[-1] == 6
+    # Once the longest is heard last, nobody hands on again.
+    for end in (ahead, behind):
+        end.handle(where["archive"], archive(host.entries[:6]))
+    assert handed(ahead_link) == [6, 6] and handed(behind_link)[-1] == 6

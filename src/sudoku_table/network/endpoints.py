@@ -240,7 +240,10 @@ class GuestEnd(_End):
         self._seat, self.guest, self._store = seat, guest, store
         self._host_table = host_table
         self._archive_heard = 0
-        """The most entries an archive on the broker was heard with."""
+        """How many entries the last archive heard had (messages on a topic come in the
+        broker's order, this table's own included: the last one heard is the one the broker
+        keeps). While the host is away, a longer copy here is handed on again, so two guests
+        that hand on at once end with the longer archive on the broker."""
         self._counter = 0
         self.awaiting: list[int] = []
         """The counters of this table's proposals not answered yet."""
@@ -383,7 +386,7 @@ class GuestEnd(_End):
             log.info("refused an archive: %s", e)
             return
         with self._lock:
-            self._archive_heard = max(self._archive_heard, len(entries))
+            self._archive_heard = len(entries)  # the last heard is the one the broker keeps
         self._take(entries)
         if self.presence.offline(self._host_table) is not None:
             self._hand_on()
@@ -396,7 +399,6 @@ class GuestEnd(_End):
             entries = self.guest.signed()
             if not entries or len(entries) <= self._archive_heard:
                 return  # the archive on the broker has as much
-            self._archive_heard = len(entries)
         self.publish_sealed(self._topics["archive"], {"entries": entries}, retain=True)
 
     def _card(self, topic: str, payload: bytes) -> None:
