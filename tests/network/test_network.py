@@ -296,3 +296,41 @@ def test_guests_that_hand_on_the_log_at_once_leave_the_longest_archive() -> None
     for end in (ahead, behind):
         end.handle(where["archive"], archive(host.entries[:6]))
     assert handed(ahead_link) == [6, 6] and handed(behind_link)[-1] == 6
+
+
+def test_only_the_seats_table_can_tell_the_host_its_game_went_on_elsewhere() -> None:
+    """A guest that took the game over leaves the old host the code of its seat there, sealed
+    under its own seat's card key and with its proposing key: a watcher (who has the game's
+    read secret, never a seat's) can neither read nor forge it."""
+    import base64
+
+    from sudoku_table.network.endpoints import GuestEnd, HostEnd, topics
+    from sudoku_table.network.hosting import GameLine, Guest, Host
+    from sudoku_table.network.sealing import mac, seal
+    from sudoku_table.network.store import LogFile
+    from sudoku_table.rules.game import variant_class
+
+    keys, seat = GameKeys.new(), SeatKeys.new(1)
+    new_game = lambda: variant_class("classic-sudoku")(2, {})  # noqa: E731
+    host_key = HostKey()
+    host_link, guest_link = _Recording(), _Recording()
+    host = HostEnd(host_link, keys, Host(GameLine.start(new_game()), host_key, {1: seat.proposing}),
+                   LogFile(None), table="anna", name="Anna's table", seats=[0], hello={},
+                   remote={1: seat})
+    guest = GuestEnd(guest_link, keys, seat, Guest(GameLine.start(new_game()), host_key.public()),
+                     LogFile(None), table="ben", name="Ben's table", seats=[1], host_table="anna")
+    topic = topics(keys)["moved"]
+    forged = [  # a watcher's tries: another key, no inner seal, a seat of nobody
+        mac(SeatKeys.new(1).proposing, {"seat": 1, "n": 5, "sealed": base64.b64encode(
+            seal(SeatKeys.new(1).cards, topic, {"codes": {"0": "X" * 30}})).decode()}),
+        {"seat": 1, "n": 6, "sealed": "", "mac": "00"},
+        mac(seat.proposing, {"seat": 0, "n": 7, "sealed": ""}),
+    ]
+    for notice in forged:
+        host.handle(topic, seal(keys.sealing, topic, notice))
+    assert host.moved is None and host.refused == len(forged)
+    guest.hand_over({0: "CODE-OF-ANNAS-SEAT"}, "Ben's table")
+    (sent_topic, payload, retained), = guest_link.published
+    assert sent_topic == topic and retained
+    host.handle(topic, payload)
+    assert host.moved == {"code": "CODE-OF-ANNAS-SEAT", "name": "Ben's table"}

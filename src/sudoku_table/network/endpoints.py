@@ -30,7 +30,7 @@ from sudoku_table.rules.errors import RulesError
 from .codes import GameKeys, SeatKeys
 from .hosting import Declined, Diverged, Guest, Host
 from .link import Link
-from .sealing import Refused, mac, seal, unseal, verify
+from .sealing import Proposals, Refused, mac, seal, unseal, verify
 from .store import LogFile
 
 log = logging.getLogger(__name__)
@@ -45,7 +45,7 @@ def topics(keys: GameKeys) -> dict[str, str]:
     base = f"{ROOT}/{keys.game}"
     return {"hello": f"{base}/hello", "log": f"{base}/log", "propose": f"{base}/propose",
             "sync": f"{base}/sync", "presence": f"{base}/presence", "cards": f"{base}/cards",
-            "archive": f"{base}/archive"}
+            "archive": f"{base}/archive", "moved": f"{base}/moved"}
 
 
 class Presence:
@@ -137,10 +137,16 @@ class HostEnd(_End):
 
     def __init__(self, link: Link, keys: GameKeys, host: Host, store: LogFile, *,
                  table: str, name: str, seats: list[int], hello: dict[str, Any],
+                 remote: dict[int, SeatKeys] | None = None,
                  on_change: Changed | None = None) -> None:
         super().__init__(link, keys, table, name, seats, on_change)
         self.host, self._store = host, store
         self._hello = hello
+        self._remote = dict(remote or {})
+        self.moved: dict[str, Any] | None = None
+        """Another table took the game over while this one was away: ``{"code", "name"}``,
+        the join code of this table's seat in the game as it goes on there."""
+        link.subscribe(self._topics["moved"])
         self._archived = 0
         """How many entries the last archive had."""
         link.subscribe(f"{self._topics['propose']}/+")
@@ -202,13 +208,36 @@ class HostEnd(_End):
             if not self.host.entries or self.host.entries[-1].get("kind") != "closed":
                 self._keep_and_send(self.host.close())
 
+    def _moved(self, data: Any) -> None:
+        """A guest took the game over (its host, this table, was away): its notice, with its
+        seat's proposing key and sealed under its seat's card key, names this table's seat's
+        code in the game as it goes on; anyone else's is refused."""
+        seat = data.get("seat") if isinstance(data, dict) else None
+        keys = self._remote.get(seat) if isinstance(seat, int) else None
+        if keys is None or not isinstance(seat, int):
+            raise Refused("a notice for no seat at another table")
+        checked = Proposals({seat: keys.proposing})
+        checked.check(data)
+        inner = unseal(keys.cards, self._topics["moved"], base64.b64decode(data["sealed"]))
+        codes = inner.get("codes") if isinstance(inner, dict) else None
+        mine = [codes.get(str(s)) for s in self._seats] if isinstance(codes, dict) else []
+        code = next((c for c in mine if isinstance(c, str)), None)
+        if code is None:
+            raise Refused("the notice names no seat of this table")
+        with self._lock:
+            self.moved = {"code": code, "name": str(inner.get("name", ""))[:60]}
+        self._changed()
+
     def handle(self, topic: str, payload: bytes) -> None:
-        """paho's thread: a proposal, a catch-up request, or a table's presence."""
+        """paho's thread: a proposal, a catch-up request, another table's notice that it
+        took the game over, or a table's presence."""
         if self._presence(topic, payload):
             return
         try:
             data = unseal(self._keys.sealing, topic, payload)
-            if topic.startswith(self._topics["propose"] + "/"):
+            if topic == self._topics["moved"]:
+                self._moved(data)
+            elif topic.startswith(self._topics["propose"] + "/"):
                 with self._lock:
                     try:
                         entry = self.host.propose(data)
@@ -225,7 +254,7 @@ class HostEnd(_End):
                     for entry in entries:
                         self.publish_sealed(self._topics["log"], entry)
                     self.publish_sealed(self._topics["log"], head)  # "that was all, for now"
-        except (Refused, RulesError, ValueError) as e:
+        except (Refused, RulesError, ValueError, TypeError, KeyError) as e:
             self.refused += 1
             log.info("refused a message on %s: %s", topic, e)
 
@@ -280,6 +309,19 @@ class GuestEnd(_End):
         """Send this seat's action, made after ``at`` actions, to the host (it counts once
         the host's entry comes back)."""
         self._propose({"at": at, "action": action.to_json()})
+
+    def hand_over(self, codes: dict[int, str], name: str) -> None:
+        """This table takes the game over (its host is gone): the host's table, when it comes
+        back, reads the join codes of the game as it goes on here (retained, sealed under
+        this seat's card key, which only the host shares, and with its proposing key)."""
+        topic = self._topics["moved"]
+        inner = seal(self._seat.cards, topic, {"codes": {str(s): c for s, c in codes.items()},
+                                               "name": name})
+        with self._lock:
+            self._counter = max(self._counter + 1, int(time.time() * 1000))
+            notice = mac(self._seat.proposing, {"seat": self._seat.seat, "n": self._counter,
+                                                "sealed": base64.b64encode(inner).decode()})
+        self.publish_sealed(topic, notice, retain=True, wait=2.0)
 
     def propose_undo(self, at: int) -> None:
         """Ask the host to take back this seat's own last action (the game has ``at``)."""

@@ -12,6 +12,7 @@ from __future__ import annotations
 import secrets
 import threading
 import time
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -187,12 +188,21 @@ class SharedGame:
         """The host's codes for the other tables (None at a guest)."""
         if self.role != "host":
             return None
-        read = bytes.fromhex(self.saved["read"])
-        game = GameKeys(read)
-        codes = [{"seat": int(seat), "code": JoinCode(game, SeatKeys(int(seat),
-                                                                     bytes.fromhex(secret))).text()}
-                 for seat, secret in sorted(self.saved["seats"].items())]
-        return {"codes": codes, "watch": WatchCode(game).text()}
+        codes = [{"seat": seat, "code": code} for seat, code in join_codes(self.saved).items()]
+        return {"codes": codes,
+                "watch": WatchCode(GameKeys(bytes.fromhex(self.saved["read"]))).text()}
+
+    @property
+    def moved(self) -> dict[str, Any] | None:
+        """At a host that was away: ``{"code", "name"}`` once another table took its game
+        over (the code of this table's seat there), else None."""
+        return self.end.moved if isinstance(self.end, HostEnd) else None
+
+    def hand_over(self, saved: Mapping[str, Any], name: str) -> None:
+        """At a guest taking the game over (``saved``: the game as it goes on here): tell the
+        old host's table, for when it comes back, the codes to join it with."""
+        if isinstance(self.end, GuestEnd):
+            self.end.hand_over(join_codes(saved), name)
 
     def close(self, leaving: bool = False) -> None:
         """Say this table is away and let go of the broker (``leaving``: it leaves the game
@@ -204,6 +214,13 @@ class SharedGame:
     def host_away(self) -> float | None:
         """At a guest: seconds since the host's table went away (None: it is connected)."""
         return self.end.presence.offline(self._host_table)
+
+
+def join_codes(saved: Mapping[str, Any]) -> dict[int, str]:
+    """A hosted game's join code for each seat at another table."""
+    game = GameKeys(bytes.fromhex(saved["read"]))
+    return {int(seat): JoinCode(game, SeatKeys(int(seat), bytes.fromhex(secret))).text()
+            for seat, secret in sorted(saved["seats"].items(), key=lambda kv: int(kv[0]))}
 
 
 def _folder_log(folder: Path | None, game: GameKeys) -> LogFile:
@@ -281,7 +298,9 @@ def _host(broker: Broker, saved: dict[str, Any], game: Game, folder: Path | None
              "generation": _count(saved.get("generation"))}
     here = [s for s in range(start.players) if s not in seat_keys]
     end = HostEnd(link, keys, host, store, table=saved["table"], name=saved["name"], seats=here,
-                  hello=hello, on_change=on_change)
+                  hello=hello, on_change=on_change,
+                  remote={int(s): SeatKeys(int(s), bytes.fromhex(k))
+                          for s, k in saved["seats"].items()})
     ends["end"] = end
     seats = {s: (REMOTE if s in seat_keys else COMPUTER if str(s) in start.computers else HERE)
              for s in range(start.players)}

@@ -53,6 +53,8 @@ TAKE_OVER_AFTER = 30.0
 """How long the host's table must have been away before a guest may take the game over."""
 OFFLINE_VIEW_EVERY = 5.0
 """Seconds between views while a table of the game is away."""
+GO_ON_AGAIN = 15.0
+"""Seconds between tries to join a game another table took over, while it does not answer."""
 
 
 def _common(a: list[Action], b: list[Action]) -> int:
@@ -83,6 +85,8 @@ class Remote:
         """Names the shared game whose link may report changes (``changed``)."""
         self._told_closed = False
         self._stop = threading.Event()
+        self._going_on: object | None = None
+        """The game (its token) this table is joining again as it goes on at another table."""
 
     # --- the game shared -----------------------------------------------------------------
 
@@ -191,6 +195,8 @@ class Remote:
         self._current.take(moved, c)
         c.computer.seat(computers, None)
         old = shared.host_name
+        assert moved.network is not None
+        shared.hand_over(moved.network, self.name)  # for the old host, when it comes back
         self.detach_locked()
         self.connect_locked(moved, c, adopt=list(c.actions))
         c.say("remote_taken_over", table=old or ANOTHER_TABLE)
@@ -244,9 +250,33 @@ class Remote:
                 return
             self._names_locked()  # a table's presence names it: not on every sensor event
             table.bump_locked()
+            moved = self.shared.moved if self.shared is not None else None
+            going = moved is not None and self._going_on is not token
+            if going:
+                self._going_on = token
+            stop = self._stop
         finally:
             table.lock.release()
         table.show()
+        if going and moved is not None:
+            threading.Thread(target=self._go_on, args=(token, moved["code"], stop),
+                             name="remote-go-on", daemon=True).start()
+
+    def _go_on(self, token: object, code: str, stop: threading.Event) -> None:
+        """This table hosted the game and was away; another table took it over meanwhile and
+        left the code of this table's seat: join the game as it goes on there, every piece
+        kept (tried again while that table does not answer)."""
+        while self._token is token and not self._table.closed:
+            try:
+                self._table.join(code)
+                return
+            except NoAnswer:
+                log.info("the table that took the game over does not answer yet")
+            except InputError as e:
+                log.warning("could not go on with the game taken over: %s", e)
+                return
+            if stop.wait(GO_ON_AGAIN):
+                return
 
     def _watch(self, stop: threading.Event) -> None:
         """While a table of the game is away, a new view every five seconds: its offline time
