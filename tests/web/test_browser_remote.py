@@ -150,7 +150,7 @@ def start_with_a_remote_seat(host: Phone, variant: str) -> None:
     page.click(f"[data-variant='{variant}']")
     page.fill("input[data-player='0']", "Anna")
     page.select_option("select[data-computer='1']", "remote")
-    assert page.is_disabled("input[data-player='1']")
+    assert page.is_enabled("input[data-player='1']")  # named here if the host likes
     assert page.is_visible(".seat[data-seat='1'] #remote-help")
     page.click("#start-game")
     page.wait_for_url("**/play")
@@ -307,6 +307,8 @@ def test_a_mistyped_code_is_told_and_changes_nothing_in_german(
     page.click("#join-game-submit")
     page.wait_for_function("() => document.querySelector('#toast').textContent.startsWith("
                            "'Das ist kein Beitrittscode')")
+    assert page.text_content("#toast") == \
+        "Das ist kein Beitrittscode: der Code ist vertippt (seine Prüfzeichen passen nicht)."
     # Said over the dialog, in view; the dialog stays for another try.
     page.wait_for_timeout(150)
     problems = check_layout(page, in_view=["#join-game-dialog #toast", "#join-game-code"],
@@ -346,8 +348,8 @@ def test_the_form_sends_the_remote_seats_and_no_deal(
     page.select_option("select[data-computer='1']", "normal")
     assert page.is_hidden("#deal-box"), "the table deals only to its own seats"
     assert page.input_value("select[data-computer='2']") == "remote"
-    assert page.get_attribute("input[data-player='2']", "placeholder") == \
-        "Name vom anderen Tisch"
+    assert page.get_attribute("input[data-player='2']", "placeholder") == "Spieler 3"
+    page.fill("input[data-player='2']", "Clara")  # the player at the other table, named here
     # The line under the seat says what comes next.
     assert page.is_visible(".seat[data-seat='2'] #remote-help")
     page.locator("#remote-help").scroll_into_view_if_needed()
@@ -359,7 +361,9 @@ def test_the_form_sends_the_remote_seats_and_no_deal(
     page.click("#start-game")
     page.wait_for_url("**/play")
     assert sent and sent[0]["remote"] == [2] and sent[0]["computers"] == {"1": "normal"}
-    assert sent[0]["names"][2] == "" and "deal" not in sent[0]
+    assert sent[0]["names"][2] == "Clara" and "deal" not in sent[0]
+    status, record = api(anna_table.url, "/api/record")
+    assert status == 200 and record["names"][2] == "Clara"
     view = anna_table.view()
     assert [s["kind"] for s in view["table"]["seats"]] == ["here", "computer", "remote"]
     # Remembered on this phone for the next game.
@@ -399,3 +403,30 @@ def test_a_table_whose_host_left_hosts_the_game_itself(
     assert page.text_content("#invite-codes li[data-seat='0'] strong") == "Anna"
     assert ben_table.view()["table"]["network"]["role"] == "host"
     assert page.is_hidden("#take-over")
+
+
+def test_a_table_whose_host_is_away_says_when_it_can_go_on_alone(
+        tables: tuple[TableProcess, TableProcess], panels: Panels) -> None:
+    """The host's table loses its power: the other table says whom it waits for, and that it
+    can go on with the game itself if that table does not come back, counting down to when."""
+    anna_table, ben_table = tables
+    status, view = api(anna_table.url, "/api/game", {"variant": "vierer-dominari",
+                                                     "players": 2, "names": ["Anna", ""],
+                                                     "remote": [1]})
+    assert status == 200, view
+    status, view = api(ben_table.url, "/api/join",
+                       {"code": view["table"]["join"]["codes"][0]["code"]})
+    assert status == 200, view
+    guest = panels.open(ben_table.url, language="de")
+    page = guest.page
+    page.goto(ben_table.url + "/play")
+    page.wait_for_selector("body[data-rendered='true']")
+    assert page.is_hidden("#now-away")
+    anna_table.kill()
+    page.wait_for_function("() => (document.querySelector('#now-away').textContent || '')"
+                           ".includes('kann dieser Tisch das Spiel in')", timeout=30000)
+    words = page.text_content("#now-away") or ""
+    assert "Falls Anna's table nicht zurückkommt, kann dieser Tisch das Spiel in " in words
+    assert page.is_hidden("#take-over"), "not before the host has been away 30 s"
+    problems = check_layout(page, in_view=["#now-text", "#now-away"])
+    assert problems == [], problems

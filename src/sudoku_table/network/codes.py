@@ -25,6 +25,8 @@ import hmac
 import secrets
 from dataclasses import dataclass
 
+from sudoku_table.rules.wording import N_
+
 ALPHABET = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"
 """Crockford's base32: no I, L, O or U to mix up when a code is typed."""
 
@@ -55,11 +57,11 @@ def _decode(text: str) -> bytes:
             continue
         value = ALPHABET.find(ch)
         if value < 0:
-            raise BadCode(f"{ch!r} is not in a code")
+            raise BadCode(N_("it has a character that no code has"))
         number = number * 32 + value
     raw = number.to_bytes((number.bit_length() + 7) // 8, "big")
     if not raw or raw[0] != 1:
-        raise BadCode("not a code of the Sudoku Table")
+        raise BadCode(N_("not a code of the Sudoku Table"))
     return raw[1:]
 
 
@@ -70,7 +72,7 @@ def _with_check(body: bytes) -> bytes:
 def _checked(data: bytes) -> bytes:
     body, check = data[:-2], data[-2:]
     if len(data) < 3 or not hmac.compare_digest(hashlib.sha256(body).digest()[:2], check):
-        raise BadCode("the code is mistyped (its check does not match)")
+        raise BadCode(N_("the code is mistyped (its check does not match)"))
     return body
 
 
@@ -148,9 +150,9 @@ def read_code(text: str) -> JoinCode | WatchCode:
     if body[:1] == bytes([JOIN]) and len(body) == 2 + 2 * SECRET_BYTES:
         seat = body[1]
         if seat > 3:
-            raise BadCode("the code names no seat of a game")
+            raise BadCode(N_("the code names no seat of a game"))
         read, secret = body[2:2 + SECRET_BYTES], body[2 + SECRET_BYTES:]
         return JoinCode(GameKeys(read), SeatKeys(seat, secret))
     if body[:1] == bytes([WATCH]) and len(body) == 1 + SECRET_BYTES:
         return WatchCode(GameKeys(body[1:]))
-    raise BadCode("not a join or watch code")
+    raise BadCode(N_("not a join or watch code"))

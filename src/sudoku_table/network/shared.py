@@ -19,6 +19,7 @@ from typing import Any
 
 from sudoku_table.rules.actions import Action
 from sudoku_table.rules.game import Game
+from sudoku_table.rules.wording import N_
 
 from .club import Club
 from .codes import BadCode, GameKeys, JoinCode, SeatKeys, WatchCode, read_code
@@ -339,7 +340,7 @@ def hello_for(broker: Broker, code: str, timeout: float = 10.0) -> tuple[JoinCod
     when no host answers within ``timeout`` seconds)."""
     join = read_code(code)
     if not isinstance(join, JoinCode):
-        raise BadCode("a watch code looks on; to play, enter a join code")
+        raise BadCode(N_("a watch code looks on; to play, enter a join code"))
     topic = topics(join.game)["hello"]
     got: dict[str, Any] = {}
     arrived = threading.Event()

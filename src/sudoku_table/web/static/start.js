@@ -149,7 +149,7 @@
         placeholder: fallback, value: was.name || "", "data-player": String(i),
       });
       // Who plays this seat: a person, or the computer at one of its levels.
-      // Or (with a broker) a person at another Sudoku Table, who names themselves there.
+      // Or (with a broker) a person at another Sudoku Table: named here, as every table shows.
       const remote = network.ready && was.computer === REMOTE;
       const who = el("select", { "aria-label": t("Who plays seat {n}", { n: i + 1 }), "data-computer": String(i) });
       who.append(el("option", { value: "", text: t("A person"),
@@ -161,9 +161,8 @@
         who.append(el("option", { value: REMOTE, text: t("At another table"), selected: remote }));
       }
       const showWho = () => {
-        input.disabled = !!who.value;
-        input.placeholder = who.value === REMOTE ? t("Named at the other table")
-          : who.value ? computerName(who.value) : fallback;
+        input.disabled = !!who.value && who.value !== REMOTE;
+        input.placeholder = who.value && who.value !== REMOTE ? computerName(who.value) : fallback;
         row.classList.toggle("computer", !!who.value && who.value !== REMOTE);
         row.classList.toggle("remote", who.value === REMOTE);
         showRemote();
@@ -309,7 +308,8 @@
     const draws = !$("draws-box").hidden && $("computer-draws").checked;
     if (!$("draws-box").hidden) localStorage.setItem(DRAWS_KEY, $("computer-draws").checked ? "true" : "false");
     const body = { variant: chosen.id, players, options, hints: $("hints").checked,
-                   names: names.map((name, i) => (kinds[i] ? "" : name)), colors, computers };
+                   names: names.map((name, i) => (kinds[i] && kinds[i] !== REMOTE ? "" : name)),
+                   colors, computers };
     if (remote.length) body.remote = remote;
     if (draws) body.computer_draws = true;
     const deal = !$("deal-box").hidden && $("deal").checked;

@@ -118,6 +118,18 @@ const Tables = (() => {
           : t("{table} is offline ({time}): nobody here can move for it until it is back.", params));
       }
     }
+    // At a guest whose host's table is away: what this table can do if it stays away.
+    const hostEntry = net && net.role === "guest"
+      ? ((view && view.table && view.table.seats) || []).find((s) => s.kind !== "here") : null;
+    const gone = hostEntry && tables.get(hostEntry.table);
+    if (gone && !(view.game && view.game.over)) {
+      const table = tableName(hostEntry.table);
+      lines.push(gone.seconds < GONE
+        ? t("If {table} does not come back, this table can go on with the game in {time}.",
+            { table, time: duration(GONE - gone.seconds) })
+        : t('If {table} does not come back, tap "Host the game here": the game goes on at this table.',
+            { table }));
+    }
     return lines.join(" ");
   }
 

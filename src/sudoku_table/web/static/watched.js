@@ -37,6 +37,9 @@ const Watched = (() => {
     if (level) return t("Computer ({level})", { level: said("levels", level) || level });
     const typed = (game.names || [])[i];
     if (typed) return typed;
+    // A seat nobody named is called by its table, as the tables themselves call it.
+    const table = (game.tables || []).find((tb) => (tb.seats || []).includes(i) && tb.name !== game.host);
+    if (table && table.name) return table.name;
     const label = (traitsOf(game).player_labels || [])[i];
     return label ? t(label) : t("Player {n}", { n: i + 1 });
   }
@@ -143,14 +146,16 @@ const Watched = (() => {
     const all = [...(game.tables || [])];
     all.sort((a, b) => (b.name === game.host) - (a.name === game.host));
     return all.map((table) => {
-      const seats = (table.seats || []).map((s) => playerName(game, s));
-      const words = [table.name];
+      const seats = (table.seats || []).map((s) => playerName(game, s))
+        .filter((name) => name !== table.name);
+      const words = [];
       if (table.name === game.host) words.push(t("hosts the game"));
       if (seats.length) words.push(t("plays {players}", { players: list(seats) }));
+      // "Ben's table: plays Ben (online)"
       return el("li", { "data-online": table.online ? "true" : "false" },
         el("span", { class: "online-dot", "aria-hidden": "true" }),
-        el("span", {}, words.join(", "), " ",
-          el("span", { class: "online-word", text: table.online ? t("online") : t("away") })));
+        el("span", {}, el("strong", { text: table.name }), words.length ? `: ${words.join(", ")} ` : " ",
+          el("span", { class: "online-word", text: `(${table.online ? t("online") : t("away")})` })));
     });
   }
 
@@ -163,13 +168,11 @@ const Watched = (() => {
       : { dateStyle: "medium", timeStyle: "short" });
   }
 
-  // "At Anna's table with Ben's table, started 18:34".
+  // "Played at Anna's table and Ben's table, started 18:34".
   function where(game) {
     const started = localTime((game.announced || {}).started);
     const others = (game.tables || []).map((table) => table.name).filter((name) => name !== game.host);
-    const host = !game.host ? ""
-      : others.length ? t("At {table} with {others}", { table: game.host, others: list(others) })
-        : t("At {table}", { table: game.host });
+    const host = !game.host ? "" : t("Played at {tables}", { tables: list([game.host, ...others]) });
     return [host, started ? t("started {when}", { when: started }) : ""].filter(Boolean).join(", ");
   }
 
