@@ -266,17 +266,30 @@ class Remote:
         """This table hosted the game and was away; another table took it over meanwhile and
         left the code of this table's seat: join the game as it goes on there, every piece
         kept (tried again while that table does not answer)."""
-        while self._token is token and not self._table.closed:
+        table = self._table
+        while self._token is token and not table.closed:
             try:
-                self._table.join(code)
-                return
+                session = self.joined(code)
             except NoAnswer:
                 log.info("the table that took the game over does not answer yet")
+                if stop.wait(GO_ON_AGAIN):
+                    return
+                continue
             except InputError as e:
                 log.warning("could not go on with the game taken over: %s", e)
                 return
-            if stop.wait(GO_ON_AGAIN):
+            try:
+                with table.lock:
+                    if self._token is not token or table.closed:
+                        return  # another game meanwhile: it stays
+                    if not self.rejoin_locked(session):
+                        log.warning("the game taken over is not the one played here")
+                    table.bump_locked()
+            except CannotSave as e:
+                log.warning("could not go on with the game taken over: %s", e)
                 return
+            table.show()
+            return
 
     def _watch(self, stop: threading.Event) -> None:
         """While a table of the game is away, a new view every five seconds: its offline time
