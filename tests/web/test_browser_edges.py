@@ -173,3 +173,18 @@ def test_sensor_faults_are_worded_in_the_pages_language(browser: Any, tmp_path: 
             assert check_layout(page, in_view=["#faults"]) == []
         finally:
             context.close()
+
+
+def test_a_sentence_that_starts_with_a_square_keeps_its_name(browser: Any, server: str) -> None:
+    """The panel opens every message with a capital, except a square's name, which stays as
+    the board prints it."""
+    page = browser.new_page()
+    try:
+        page.goto(server + "/")
+        page.wait_for_selector("body[data-rendered='true']")
+        said = page.evaluate("""() => [Panel.sentence("c3: two pieces"),
+                                        Panel.sentence("take the piece away"),
+                                        Panel.sentence("e10 is not a square")]""")
+        assert said == ["c3: two pieces.", "Take the piece away.", "e10 is not a square."]
+    finally:
+        page.close()

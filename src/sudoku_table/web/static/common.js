@@ -28,7 +28,9 @@ const Panel = (() => {
   // to be quoted inside a sentence; shown alone, they read as sentences.
   function sentence(text, end = true) {
     if (!text) return text;
-    const opened = text.charAt(0).toLocaleUpperCase(language()) + text.slice(1);
+    // A square's name stays as the board prints it ("c3: ...", never "C3: ...").
+    const square = /^[a-z]\d+\b/.test(text);
+    const opened = square ? text : text.charAt(0).toLocaleUpperCase(language()) + text.slice(1);
     return end && !/[.!?\u2026:]$/.test(opened) ? `${opened}.` : opened;
   }
 
