@@ -50,6 +50,12 @@ def test_the_speech_settings_without_a_speaker_say_why(client: FlaskClient,
     assert (speech["on"], speech["volume"], speech["language"]) == (False, 0.6, "en")
     german = client.get("/api/table/speech", headers={"Accept-Language": "de"}).get_json()
     assert german["speech"]["problem"] == "dieser Tisch hat keinen Lautsprecher"
+    # Never chosen: the speaker would speak the page's language, and takes it once set there.
+    assert german["speech"]["language"] == "de"
+    set_there = client.post("/api/table/speech", json={"volume": 0.5},
+                            headers={"Accept-Language": "de"}).get_json()["speech"]
+    assert set_there["language"] == "de"
+    assert client.get("/api/table/speech").get_json()["speech"]["language"] == "de"
     repeat = client.post("/api/speech/repeat", json={}).get_json()
     assert repeat["repeated"] is False and "no speaker" in repeat["reason"]
 

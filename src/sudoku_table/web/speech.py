@@ -116,6 +116,13 @@ def speech_settings(panel: PanelState) -> SpeechSettings:
     return SpeechSettings(on=on, volume=float(volume), language=str(language))
 
 
+def language_chosen(panel: PanelState) -> bool:
+    """Whether the speaker's language was ever chosen on the Table page (until then it speaks
+    the language of the page where it is first set)."""
+    saved = settings.load(panel.settings_path).get("speech")
+    return isinstance(saved, dict) and saved.get("language") in i18n.LANGUAGES
+
+
 def settings_reader(panel: PanelState) -> Any:
     """A function giving the current settings, for the speaker's thread."""
     return lambda: speech_settings(panel)
@@ -128,8 +135,9 @@ def _status() -> dict[str, Any]:
     problem = speaker.problem() if speaker is not None else N_("this table has no speaker")
     problem = i18n.translate(problem) if problem else None
     status = speaker.status() if speaker is not None else {"error": None, "said": []}
+    language = chosen.language if language_chosen(panel) else i18n.current()
     return {"available": problem is None, "problem": problem, "error": status["error"],
-            "on": chosen.on, "volume": chosen.volume, "language": chosen.language,
+            "on": chosen.on, "volume": chosen.volume, "language": language,
             "languages": [{"code": c, "name": i18n.own_name(c)} for c in i18n.LANGUAGES],
             "engine": speaker.engine.name if speaker is not None else None,
             "said": status["said"]}
@@ -158,7 +166,9 @@ def change_table_speech() -> Response:
     with settings.lock:  # read, change and write as one: a change made meanwhile is kept
         chosen = speech_settings(panel)
         volume = body.get("volume", chosen.volume)
-        language = body.get("language", chosen.language)
+        # Never chosen: the language of the page where the speaker is first set.
+        language = body.get("language", chosen.language if language_chosen(panel)
+                            else i18n.current())
         on = body.get("on", chosen.on)
         settings.update(panel.settings_path,
                         speech={"on": on, "volume": float(volume), "language": language})
