@@ -153,6 +153,18 @@ def test_a_remote_move_is_carried_out_as_the_lights_say_and_nothing_else_counts(
         with pytest.raises(InputError):
             guest.input({"type": "redo"})
         plan = action_from_json(view["table"]["plan"])
+        # Another move than the lights show does not count, and says whose move it is.
+        from sudoku_table.rules.errors import RulesError
+        from sudoku_table.table.computer import plan_squares
+
+        from ..table.helpers import lift, place
+        lit = plan_squares(plan)
+        elsewhere = next(sq for sq in ("a1", "f6", "c3", "d4") if sq not in lit
+                         and sq not in guest.view()["table"]["occupied"])
+        with pytest.raises((RulesError, InputError), match="the move comes from Anna's table: "
+                                                            "carry it out as the bar"):
+            place(guest, gc, elsewhere, 1)
+        lift(guest, gc, elsewhere)
         carry_out(guest, gc, plan)
         assert actions(guest) == actions(host)
     finally:

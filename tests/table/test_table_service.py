@@ -159,7 +159,8 @@ def test_faults_are_reported_never_moves() -> None:
     table.sensors.handle_fault(SensorFault("c3", "chatter", "c3 changed 40 times in a second", 0.0))
     view = table.view()
     assert view["table"]["faults"] == [{"square": "c3", "kind": "chatter",
-                                        "detail": "c3 changed 40 times in a second"}]
+                                        "detail": "c3 changed 40 times in a second",
+                                        "line": None, "shorted": False}]
     assert view["game"]["cells"] == {} and view["table"]["signals"] == {}
     table.sensors.handle_sensor(SensorEvent("zz", True, 0.0))
     assert "unknown square" in table.view()["table"]["notices"][-1]

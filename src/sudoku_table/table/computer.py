@@ -28,6 +28,9 @@ from sudoku_table.rules.wording import N_
 
 from .errors import InputError
 
+ANOTHER_TABLE = "another table"
+"""A remote seat's table before its name is known (it has not connected yet)."""
+
 if TYPE_CHECKING:
     from .board import Board
     from .history import History
@@ -150,6 +153,25 @@ class ComputerTurn:
         """The seats played at another table (seat: that table's name)."""
         self.remote = dict(remote)
 
+    def busy(self) -> InputError:
+        """Why nobody tells a number while the computer's move, or another table's, waits to
+        be carried out (its table named, once known)."""
+        seat = self._history.state.to_move
+        table = self._table_of(seat)
+        if table:
+            return InputError(N_("the move comes from {table}: carry it out as the bar and the "
+                                 "lights show"), table=table)
+        if seat in self.remote:
+            return InputError(N_("the move comes from the other table: carry it out as the bar "
+                                 "and the lights show"))
+        return InputError(N_("it is the computer's turn: carry out its move as the bar and the "
+                             "lights show"))
+
+    def _table_of(self, seat: int | None) -> str | None:
+        """The name of the table a remote ``seat`` is played at, once it is known."""
+        name = self.remote.get(seat) if seat is not None else None
+        return name if name and name != ANOTHER_TABLE else None
+
     def chose(self, state: State, action: Action | None) -> None:
         """The engine's answer in ``state``: the action to carry out, or None (it could not
         answer: people play that turn)."""
@@ -217,11 +239,18 @@ class ComputerTurn:
             if self.needs_hand:
                 return Illegal(N_("first tell the computer's {piece}: turn it over and tap its "
                                   "number"), piece=self._game.piece_word)
+            table = self._table_of(self._history.state.to_move)
+            if table:
+                return Illegal(N_("wait: the move comes from {table}"), table=table)
             if self._history.state.to_move in self.remote:
                 return Illegal(N_("wait: the move comes from the other table"))
             return Illegal(N_("wait: the computer is still choosing its move"))
         if action != expect:
             squares = sorted(plan_squares(expect))
+            table = self._table_of(self._history.state.to_move)
+            if table:
+                return Illegal(N_("that is not the move from {table}: follow the lights "
+                                  "({squares})"), table=table, squares=", ".join(squares) or "-")
             if self._history.state.to_move in self.remote:
                 return Illegal(N_("that is not the move from the other table: follow the "
                                   "lights ({squares})"), squares=", ".join(squares) or "-")

@@ -278,8 +278,7 @@ class Placing:
         (``agrees``: the board stands as the game does apart from the input's square)."""
         if kind == "number":
             if self._computer.turn:
-                raise InputError(N_("it is the computer's turn: carry out its move as the bar "
-                                    "and the lights show"))
+                raise self._computer.busy()
             self.input_number(data.get("square"), data["number"], agrees)
         elif kind == "blank":
             self.input_blank(data["square"], data.get("owner"), agrees)

@@ -36,6 +36,7 @@ from sudoku_table.network.shared import (
 from sudoku_table.rules.actions import Action, EndTurn
 from sudoku_table.rules.wording import N_
 
+from .computer import ANOTHER_TABLE
 from .dealing import deal_card
 from .errors import CannotSave, InputError, NoAnswer
 from .keeping import Keeper
@@ -47,8 +48,6 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-ANOTHER_TABLE = "another table"
-"""A remote seat's table before its name is known (it has not connected yet)."""
 TAKE_OVER_AFTER = 30.0
 """How long the host's table must have been away before a guest may take the game over."""
 OFFLINE_VIEW_EVERY = 5.0
