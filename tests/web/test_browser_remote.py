@@ -373,18 +373,22 @@ def test_the_form_sends_the_remote_seats_and_no_deal(
     assert page.input_value("select[data-computer='2']") == "remote"
 
 
+def joined_by_the_api(host: TableProcess, guest: TableProcess) -> None:
+    """A Vierer-Dominari of Anna at ``host`` and a seat at ``guest``, which has joined."""
+    status, view = api(host.url, "/api/game", {"variant": "vierer-dominari", "players": 2,
+                                               "names": ["Anna", ""], "remote": [1]})
+    assert status == 200, view
+    status, view = api(guest.url, "/api/join",
+                       {"code": view["table"]["join"]["codes"][0]["code"]})
+    assert status == 200, view
+
+
 def test_a_table_whose_host_left_hosts_the_game_itself(
         tables: tuple[TableProcess, TableProcess], panels: Panels) -> None:
     """The host starts another game: the other table keeps the first one, offers to host it
     itself, and once it does, shows the code for the seat of the table that left."""
     anna_table, ben_table = tables
-    status, view = api(anna_table.url, "/api/game", {"variant": "vierer-dominari",
-                                                     "players": 2, "names": ["Anna", ""],
-                                                     "remote": [1]})
-    assert status == 200, view
-    status, view = api(ben_table.url, "/api/join",
-                       {"code": view["table"]["join"]["codes"][0]["code"]})
-    assert status == 200, view
+    joined_by_the_api(anna_table, ben_table)
     guest = panels.open(ben_table.url)
     page = guest.page
     page.goto(ben_table.url + "/play")
@@ -410,13 +414,7 @@ def test_a_table_whose_host_is_away_says_when_it_can_go_on_alone(
     """The host's table loses its power: the other table says whom it waits for, and that it
     can go on with the game itself if that table does not come back, counting down to when."""
     anna_table, ben_table = tables
-    status, view = api(anna_table.url, "/api/game", {"variant": "vierer-dominari",
-                                                     "players": 2, "names": ["Anna", ""],
-                                                     "remote": [1]})
-    assert status == 200, view
-    status, view = api(ben_table.url, "/api/join",
-                       {"code": view["table"]["join"]["codes"][0]["code"]})
-    assert status == 200, view
+    joined_by_the_api(anna_table, ben_table)
     guest = panels.open(ben_table.url, language="de")
     page = guest.page
     page.goto(ben_table.url + "/play")
