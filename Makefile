@@ -10,7 +10,7 @@ ON_PI  := $(shell grep -qs "Raspberry Pi" /proc/device-tree/model && echo yes)
 EXTRAS := test$(if $(ON_PI),$(comma)pi)
 comma  := ,
 
-.PHONY: run test setup system system-test browser bench lint install clean
+.PHONY: run test test-fast setup system system-test browser bench lint install clean
 
 $(BIN)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -51,8 +51,18 @@ system-test:
 browser: setup system-test
 	@$(BIN)/python -m tests.web.axe >/dev/null
 
-test: setup browser
-	$(BIN)/python -m pytest -q
+# The suite runs on every core (pytest-xdist; WORKERS=1 for one), in a random order
+# (pytest-randomly: the seed is printed, --randomly-seed=N repeats an order), lint and types
+# first as a step of their own. Tiers (tests/conftest.py): unit, integration, browser.
+WORKERS ?= auto
+PYTEST  := $(BIN)/python -m pytest -q -n $(WORKERS) --dist worksteal
+
+test: setup browser lint
+	$(PYTEST) -m "not sweep" --durations=20
+
+# The unit tier alone, for the edit loop: no whole table, browser, broker or process.
+test-fast: setup
+	$(PYTEST) -m "unit and not slow and not sweep"
 
 bench: setup
 	@for b in bench/bench_*.py; do echo "== $$b"; $(BIN)/python $$b || exit 1; done

@@ -192,6 +192,7 @@ def test_the_example_file_sets_every_key() -> None:
         assert set(data[section]) == set(keys), section
 
 
+@pytest.mark.integration
 @pytest.mark.parametrize("text", [
     "[panel]\nx = " + "{a=" * 400 + "1" + "}" * 400 + "\n",  # tomllib recurses: RecursionError
     "a = " + "[" * 400 + "1" + "]" * 400 + "\n",

@@ -39,6 +39,7 @@ def test_a_pi_is_told_by_its_device_tree_model(tmp_path: Path) -> None:
     assert not is_raspberry_pi(tmp_path / "missing")
 
 
+@pytest.mark.integration
 def test_logind_is_asked_whether_it_may_and_then_told_to(tmp_path: Path) -> None:
     busctl, log = fake_busctl(tmp_path)
     control = LogindPower([str(busctl)])
@@ -58,12 +59,14 @@ def test_logind_is_asked_whether_it_may_and_then_told_to(tmp_path: Path) -> None
         control.run("halt")
 
 
+@pytest.mark.integration
 def test_a_refusal_of_polkit_is_shown_as_unavailable(tmp_path: Path) -> None:
     busctl, _ = fake_busctl(tmp_path, answer="challenge")
     status = LogindPower([str(busctl)]).status()
     assert not status.available and status.reason == power.DENIED
 
 
+@pytest.mark.integration
 def test_a_failing_call_is_an_error_with_the_system_s_words(tmp_path: Path) -> None:
     busctl, _ = fake_busctl(tmp_path, fail=True)
     with pytest.raises(PowerError, match="Access denied"):

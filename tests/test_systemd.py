@@ -94,6 +94,7 @@ def test_the_unit_runs_unprivileged_and_hardened(unit: dict) -> None:
     assert one(unit, "Service", "RuntimeDirectory") == "sudoku-table"
 
 
+@pytest.mark.integration
 def test_the_server_speaks_the_notify_protocol_the_unit_expects(tmp_path: Path) -> None:
     """Type=notify and WatchdogSec only work if ``serve`` sends READY=1 once it listens and
     then WATCHDOG=1 at half the interval systemd gives it; SIGTERM stops it cleanly."""
@@ -128,6 +129,7 @@ def test_the_server_speaks_the_notify_protocol_the_unit_expects(tmp_path: Path) 
         assert "Sudoku Table stopped." in out
 
 
+@pytest.mark.integration
 @pytest.mark.skipif(shutil.which("systemd-analyze") is None, reason="systemd-analyze missing")
 def test_systemd_analyze_verify_accepts_the_unit(tmp_path: Path) -> None:
     # The installed program does not exist here: point ExecStart at this checkout's.
@@ -143,6 +145,7 @@ def test_systemd_analyze_verify_accepts_the_unit(tmp_path: Path) -> None:
     assert "sudoku-table.service" not in result.stderr, result.stderr
 
 
+@pytest.mark.integration
 def test_the_installer_is_valid_bash_in_strict_mode() -> None:
     subprocess.run(["bash", "-n", str(INSTALL)], check=True, timeout=10)
     text = INSTALL.read_text(encoding="utf-8")
@@ -172,6 +175,7 @@ def commands(out: str) -> list[str]:
     return [line[2:] for line in out.splitlines() if line.startswith("+ ")]
 
 
+@pytest.mark.integration
 def test_the_installer_refuses_to_run_off_a_pi_unless_forced() -> None:
     result = install("--dry-run")
     assert result.returncode == 1
@@ -179,11 +183,13 @@ def test_the_installer_refuses_to_run_off_a_pi_unless_forced() -> None:
     assert result.stdout == ""
 
 
+@pytest.mark.integration
 def test_the_installer_rejects_unknown_arguments() -> None:
     result = install("--dry-rn")
     assert result.returncode == 2 and "unknown argument '--dry-rn'" in result.stderr
 
 
+@pytest.mark.integration
 def test_the_installer_needs_root_for_a_real_run() -> None:
     as_user: tuple[str, ...] = ()
     if os.geteuid() == 0:  # drop to an ordinary user to see the refusal
@@ -194,6 +200,7 @@ def test_the_installer_needs_root_for_a_real_run() -> None:
     assert result.returncode == 1 and "run as root" in result.stderr
 
 
+@pytest.mark.integration
 def test_a_dry_run_on_a_pi_4_shows_every_step_in_order(tmp_path: Path) -> None:
     result = install("--dry-run", model="Raspberry Pi 4 Model B Rev 1.4", tmp_path=tmp_path)
     assert result.returncode == 0, result.stderr
@@ -232,6 +239,7 @@ def test_a_dry_run_on_a_pi_4_shows_every_step_in_order(tmp_path: Path) -> None:
     assert order == sorted(order)
 
 
+@pytest.mark.integration
 def test_a_dry_run_creates_only_what_is_missing(tmp_path: Path) -> None:
     """Idempotence: the user and groups are created only when absent."""
     result = install("--dry-run", model="Raspberry Pi 5 Model B Rev 1.0", tmp_path=tmp_path)
@@ -248,6 +256,7 @@ def test_a_dry_run_creates_only_what_is_missing(tmp_path: Path) -> None:
     assert not any("do_spi" in s for s in steps)
 
 
+@pytest.mark.integration
 def test_the_boot_config_frees_the_matrix_pin_and_is_written_once(tmp_path: Path) -> None:
     """dtparam=spi=on would claim GPIO7 (column i): commented out. An existing block that is
     already right is left alone (no reboot asked for)."""
@@ -276,6 +285,7 @@ def test_the_installer_only_installs_files_that_exist() -> None:
         assert (ROOT / relative).exists(), relative
 
 
+@pytest.mark.integration
 def test_the_installer_checks_the_whole_config(tmp_path: Path) -> None:
     """The installer's config check (run with the installed venv's Python) really tells a good
     config from a bad one."""
@@ -315,6 +325,7 @@ def written(out: str, path: str) -> str:
     return "\n".join(body)
 
 
+@pytest.mark.integration
 def test_a_dry_run_sets_up_the_name_the_setup_hotspot_and_the_power_rule(tmp_path: Path) -> None:
     result = install("--dry-run", model="Raspberry Pi 4 Model B Rev 1.4", tmp_path=tmp_path)
     assert result.returncode == 0, result.stderr
@@ -335,6 +346,7 @@ def test_a_dry_run_sets_up_the_name_the_setup_hotspot_and_the_power_rule(tmp_pat
     assert joined.index("comitup") < joined.index("systemctl restart sudoku-table.service")
 
 
+@pytest.mark.integration
 def test_the_wifi_setup_can_be_skipped(tmp_path: Path) -> None:
     result = install("--dry-run", "--no-wifi-setup", model="Raspberry Pi 5 Model B Rev 1.0",
                      tmp_path=tmp_path)
@@ -343,6 +355,7 @@ def test_the_wifi_setup_can_be_skipped(tmp_path: Path) -> None:
     assert "Wi-Fi setup: skipped (--no-wifi-setup)" in result.stdout
 
 
+@pytest.mark.integration
 def test_the_host_name_is_set_on_request_and_checked(tmp_path: Path) -> None:
     bad = install("--dry-run", "--hostname=Sudoku_Table", model="Raspberry Pi 4 Model B",
                   tmp_path=tmp_path)
@@ -380,6 +393,7 @@ POLKIT_ACTIONS = [
 ]
 
 
+@pytest.mark.integration
 @pytest.mark.skipif(shutil.which("node") is None, reason="node is missing")
 def test_the_polkit_rule_grants_power_off_and_reboot_to_the_service_user_only(
         tmp_path: Path) -> None:
@@ -413,6 +427,7 @@ def size_mb(value: str) -> int:
     return number * {"K": 1, "M": 1024, "G": 1024 * 1024}[unit] // 1024
 
 
+@pytest.mark.integration
 def test_the_install_bounds_the_system_logs_and_caches(tmp_path: Path) -> None:
     """The SD card must not fill with the system's own logs: journald is capped and keeps room
     free, rsyslog's files (where installed) are rotated by size every hour, apt's cache is

@@ -25,6 +25,7 @@ def pdf_of(tmp_path: Path, *args: str) -> pdfium.PdfDocument:
     return pdfium.PdfDocument(out)
 
 
+@pytest.mark.integration
 def test_a4_pages_of_the_right_size_and_number(tmp_path: Path) -> None:
     pdf = pdf_of(tmp_path, "--paper", "a4", "--language", "en")
     assert len(pdf) == 6  # a 384 mm sheet (40 mm squares) on 190 x 270 mm of printable A4
@@ -34,6 +35,7 @@ def test_a4_pages_of_the_right_size_and_number(tmp_path: Path) -> None:
     assert "page 1 of 6" in text and "print at 100 %" in text
 
 
+@pytest.mark.integration
 def test_letter_pages_and_german_words(tmp_path: Path) -> None:
     pdf = pdf_of(tmp_path, "--paper", "letter", "--language", "de")
     width, height = pdf[0].get_size()
@@ -56,6 +58,7 @@ def test_the_pages_cover_the_whole_sheet(width_mm: float, height_mm: float, pape
         plan.columns == 1
 
 
+@pytest.mark.integration
 def test_neighbouring_pages_print_the_same_overlap() -> None:
     """What the right edge of a page shows, the page to its right shows at its left edge, and
     the same down the columns: laid over each other, the parts of the board meet exactly (a
@@ -116,6 +119,7 @@ def test_an_unknown_paper_is_refused() -> None:
         layout(100.0, 100.0, "a3")
 
 
+@pytest.mark.integration
 def test_the_panel_offers_the_overlay(tmp_path: Path) -> None:
     from tests.web.helpers import open_composition
 
@@ -138,6 +142,7 @@ def test_the_panel_offers_the_overlay(tmp_path: Path) -> None:
     panel.close()
 
 
+@pytest.mark.integration
 @pytest.mark.slow
 @pytest.mark.parametrize("language", ["en", "de"])
 def test_the_title_and_the_page_labels_fit_their_pages(language: str) -> None:

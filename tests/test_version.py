@@ -11,6 +11,7 @@ import pytest
 from sudoku_table.version import Version, current, git_commit, package_version
 
 
+@pytest.mark.integration  # current() asks git for the commit
 def test_the_package_version_is_the_project_s() -> None:
     import tomllib
 
@@ -29,6 +30,7 @@ def test_labels() -> None:
                                                "label": "1.0 (abc)"}
 
 
+@pytest.mark.integration
 @pytest.mark.skipif(shutil.which("git") is None, reason="git is missing")
 def test_the_commit_comes_from_a_git_tree_and_only_from_one(tmp_path: Path) -> None:
     assert git_commit(tmp_path) == (None, False)  # not a checkout

@@ -194,6 +194,7 @@ def test_advice_as_json() -> None:
     assert all(set(r) == {"code", "params", "text"} for r in data["reasons"])
 
 
+@pytest.mark.slow  # hints over whole games of the game
 @pytest.mark.parametrize("variant", VARIANTS)
 def test_a_hint_says_more_than_its_chance(variant: str) -> None:
     """A new user asking for a hint learns what the move does, not only the search's

@@ -21,6 +21,7 @@ SMALL = Budget(positions=40, seconds=5.0)
 """Enough for the search to run several rounds, small enough for many examples."""
 
 
+@pytest.mark.slow  # 150 random positions searched at every level
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(game_index=st.integers(0, len(GAMES) - 1), plies=st.integers(0, 80),
        seed=st.integers(0, 10_000), level=st.sampled_from(LEVELS),

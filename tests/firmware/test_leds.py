@@ -25,6 +25,8 @@ from sudoku_table.firmware.leds import (
 )
 from sudoku_table.firmware.ports import PATTERNS, Light
 
+from ..waiting import until
+
 LINEAR = LedConfig(gamma=1.0, brightness=1.0)
 
 
@@ -223,26 +225,17 @@ def test_an_unchanged_render_writes_nothing() -> None:
 
 # --- the ticker ----------------------------------------------------------------------------------
 
-def wait_until(condition: object, timeout: float = 2.0) -> bool:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if condition():  # type: ignore[operator]
-            return True
-        time.sleep(0.005)
-    return False
-
-
 def test_the_ticker_runs_only_while_something_animates() -> None:
     display = recording_display(LedConfig())
     display.show({"a1": Light((255, 0, 0))})
     assert not display.ticking
     display.show({"a1": Light((255, 0, 0), "blink_fast")})
     assert display.ticking
-    assert wait_until(lambda: display.writes >= 4)  # on, off, on ...
+    assert until(lambda: display.writes >= 4)  # on, off, on ...
     blinks = {wire_color(data, 0) for _, data in display.pixels.transmitted}
     assert (0, 0, 0) in blinks and len(blinks) >= 2
     display.show({"a1": Light((0, 255, 0))})  # steady again: the ticker ends
-    assert wait_until(lambda: not display.ticking)
+    assert until(lambda: not display.ticking)
     writes = display.writes
     time.sleep(0.3)
     assert display.writes == writes  # idle: no wakeups, no writes
@@ -254,7 +247,7 @@ def test_a_flash_ends_the_ticker_by_itself() -> None:
     display = recording_display(LedConfig())
     display.show({"b2": Light((255, 0, 0), "flash")})
     assert display.ticking
-    assert wait_until(lambda: not display.ticking, timeout=FLASH_END + 1.0)
+    assert until(lambda: not display.ticking)
     assert not any(display.pixels.last_bytes)  # dark after the burst
     assert display.last_frame["b2"].pattern == "flash"  # the frame is still the table's
     display.close()

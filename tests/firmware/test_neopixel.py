@@ -64,6 +64,7 @@ print(json.dumps({"kind": kind, "writes": writes, "missing": missing, "real": re
 """
 
 
+@pytest.mark.integration
 def test_the_neopixel_chain_receives_mapped_grb_bytes() -> None:
     env = {**os.environ, "BLINKA_OS_AGNOSTIC": "1", "BLINKA_SKIP_DEPENDENCY_CHECK": "1",
            "PYTHONPATH": str(ROOT)}

@@ -154,6 +154,7 @@ def test_bad_slides_are_refused(path: tuple[str, ...], speed: float, reach: floa
         Slide(path, speed, 0.0, reach, release)
 
 
+@pytest.mark.integration
 def test_impossible_hands_are_refused(table: Table) -> None:
     with pytest.raises(SimulatorError, match="no piece stands on a1"):
         table.board.slide(["a1", "b1"], 0.5, from_rest=True)
@@ -168,6 +169,7 @@ def test_impossible_hands_are_refused(table: Table) -> None:
 # --- the sensing path against it --------------------------------------------------------------
 
 
+@pytest.mark.integration
 def test_a_put_down_is_felt_within_the_budget_and_counts_once_at_rest(table: Table) -> None:
     for k in range(40):  # every phase of the scan and every bounce of the seed
         square = SQUARES[(k * 7) % 81]
@@ -186,6 +188,7 @@ def test_a_put_down_is_felt_within_the_budget_and_counts_once_at_rest(table: Tab
     assert table.faults == []
 
 
+@pytest.mark.integration
 def test_bounce_never_doubles_an_event_even_on_quick_touches(table: Table) -> None:
     for _ in range(30):
         table.board.set_square("e5", True)
@@ -196,6 +199,7 @@ def test_bounce_never_doubles_an_event_even_on_quick_touches(table: Table) -> No
     assert [e.occupied for e in table.felt] == [True, False] * 30
 
 
+@pytest.mark.integration
 @pytest.mark.parametrize("length", [2, 3, 4])
 @pytest.mark.parametrize("speed", [0.1, 0.3, 1.0])
 @pytest.mark.parametrize("rest", [False, True])
@@ -212,6 +216,7 @@ def test_a_slide_counts_only_where_the_piece_rests(table: Table, length: int, sp
     assert table.faults == []
 
 
+@pytest.mark.integration
 def test_a_piece_slid_off_its_square_and_lifted_leaves_only_its_square(table: Table) -> None:
     table.put(["c3"])
     table.events.clear()
@@ -220,12 +225,14 @@ def test_a_piece_slid_off_its_square_and_lifted_leaves_only_its_square(table: Ta
     assert table.moves() == [("c3", False)]
 
 
+@pytest.mark.integration
 def test_overlapping_closures_of_a_strong_magnet_do_not_count(table: Table) -> None:
     slide = table.board.slide(["a5", "b5", "c5", "d5"], 1.0, reach_mm=24.0, release_mm=25.0)
     table.until(slide.end + 0.5)
     assert table.moves() == [] and table.faults == []
 
 
+@pytest.mark.integration
 def test_a_flicker_never_counts_and_is_reported_as_chatter(table: Table) -> None:
     table.board.flicker("d4", 2.0)
     table.run(2.0)
@@ -241,6 +248,7 @@ def test_a_flicker_never_counts_and_is_reported_as_chatter(table: Table) -> None
     assert table.moves() == [("d4", True)]
 
 
+@pytest.mark.integration
 def test_a_flicker_under_a_piece_at_rest_does_not_lift_it(table: Table) -> None:
     table.put(["f6"])
     table.events.clear()
@@ -249,6 +257,7 @@ def test_a_flicker_under_a_piece_at_rest_does_not_lift_it(table: Table) -> None:
     assert table.events == [] and table.matrix.occupied() == frozenset({"f6"})
 
 
+@pytest.mark.integration
 @pytest.mark.parametrize("apart_ms", [0.0, 1.0, 3.0, 5.0])
 def test_two_hands_putting_pieces_down_at_once_are_both_seen(table: Table,
                                                            apart_ms: float) -> None:
@@ -261,6 +270,7 @@ def test_two_hands_putting_pieces_down_at_once_are_both_seen(table: Table,
     assert len(table.felt) == 2 and table.faults == []
 
 
+@pytest.mark.integration
 def test_scans_are_fast_only_while_a_square_changes(table: Table) -> None:
     assert table.matrix.next_interval() == table.matrix.interval
     table.run(0.1)
@@ -311,6 +321,7 @@ def expected(path: list[str], from_rest: bool, rest: bool) -> list[tuple[str, bo
     return [(path[0], False)] * from_rest + [(path[-1], True)] * rest
 
 
+@pytest.mark.slow  # 60 random slides through the real scan
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(slides())
 def test_random_slides_count_only_their_real_ends(
@@ -320,6 +331,7 @@ def test_random_slides_count_only_their_real_ends(
     assert sorted(moves) == sorted(expected(path, from_rest, rest)), slide
 
 
+@pytest.mark.slow  # 40 random flickers up to 3 s each on the scan's clock
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(square=st.sampled_from(SQUARES), seconds=st.floats(0.02, 3.0),
        occupied=st.booleans(), seed=st.integers(0, 2**32))

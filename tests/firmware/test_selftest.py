@@ -18,6 +18,7 @@ def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
     return code, captured.out, captured.err
 
 
+@pytest.mark.integration  # the simulated table scanned in real time
 def test_a_healthy_simulated_table_passes(capsys: pytest.CaptureFixture[str],
                                           monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv("SUDOKU_TABLE_CONFIG", raising=False)
@@ -29,6 +30,7 @@ def test_a_healthy_simulated_table_passes(capsys: pytest.CaptureFixture[str],
     assert out.rstrip().endswith("all 81 switches closed and opened; no faults")
 
 
+@pytest.mark.integration  # the simulated table scanned in real time
 def test_injected_faults_are_all_found(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run(capsys, "--sim", "--inject", "stuck:c3", "--inject", "dead-row:4",
                        "--inject", "chatter:g7", "--inject", "short-column:b")
@@ -40,6 +42,7 @@ def test_injected_faults_are_all_found(capsys: pytest.CaptureFixture[str]) -> No
     assert "silent" not in out  # the dead row explains its squares
 
 
+@pytest.mark.integration  # the simulated table scanned in real time
 def test_a_dead_column_is_named(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run(capsys, "--sim", "--inject", "dead-column:e")
     assert code == 1
@@ -47,6 +50,7 @@ def test_a_dead_column_is_named(capsys: pytest.CaptureFixture[str]) -> None:
     assert "silent" not in out and "dead row" not in out
 
 
+@pytest.mark.integration  # the simulated table scanned in real time
 def test_a_short_run_reports_what_was_not_reached(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run(capsys, "--sim", "--seconds", "0.05")
     assert code == 1
@@ -110,6 +114,7 @@ def test_the_matrix_text_marks_every_state() -> None:
     assert render_matrix(0, coverage).splitlines()[0] == "9 . . . ! . . . . ."
 
 
+@pytest.mark.integration  # the simulated table scanned in real time
 def test_the_live_view_redraws_in_place_on_a_terminal() -> None:
     from sudoku_table.firmware.backend import open_hardware
     from sudoku_table.firmware.config import HardwareConfig
@@ -129,6 +134,7 @@ def test_the_live_view_redraws_in_place_on_a_terminal() -> None:
     assert "\x1b[10F" in out.getvalue()
 
 
+@pytest.mark.integration  # the simulated table scanned in real time
 def test_one_part_at_a_time_while_building(capsys: pytest.CaptureFixture[str],
                                            monkeypatch: pytest.MonkeyPatch) -> None:
     """The build guide tests each stage as it is finished: the LEDs before any switch is in,

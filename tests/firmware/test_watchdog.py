@@ -17,6 +17,7 @@ def test_without_notify_socket_nothing_is_sent(monkeypatch: pytest.MonkeyPatch) 
     assert notify("READY=1") is False
 
 
+@pytest.mark.integration
 def test_a_path_socket_receives_the_datagram(monkeypatch: pytest.MonkeyPatch,
                                              tmp_path: Path) -> None:
     path = tmp_path / "notify"
@@ -29,6 +30,7 @@ def test_a_path_socket_receives_the_datagram(monkeypatch: pytest.MonkeyPatch,
         assert server.recv(64) == b"WATCHDOG=1"
 
 
+@pytest.mark.integration
 @pytest.mark.skipif(not hasattr(socket, "AF_UNIX") or os.uname().sysname != "Linux",
                     reason="abstract unix sockets exist only on Linux")
 def test_an_abstract_socket_name_starts_with_at() -> None:
@@ -40,6 +42,7 @@ def test_an_abstract_socket_name_starts_with_at() -> None:
         assert server.recv(64) == b"STATUS=scanning"
 
 
+@pytest.mark.integration
 def test_a_failed_send_is_logged_not_raised(tmp_path: Path,
                                             caplog: pytest.LogCaptureFixture) -> None:
     assert notify("READY=1", socket_name=str(tmp_path / "nobody-listens")) is False

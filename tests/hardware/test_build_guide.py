@@ -35,6 +35,7 @@ def guide() -> str:
     return (HARDWARE / "README.md").read_text(encoding="utf-8")
 
 
+@pytest.mark.integration
 def test_the_committed_diagram_is_up_to_date_and_well_formed(wiring: ModuleType) -> None:
     committed = (HARDWARE / "wiring.svg").read_text(encoding="utf-8")
     assert committed == wiring.render(), "run: python hardware/wiring.py"
@@ -119,6 +120,7 @@ def test_the_guide_covers_the_build(guide: str) -> None:
         assert needed in guide, needed
 
 
+@pytest.mark.integration
 def test_the_script_draws_a_users_config(tmp_path: Path) -> None:
     config = tmp_path / "table.toml"
     config.write_text("[leds]\ndriver = \"neopixel\"\ndata_pin = 15\n", encoding="utf-8")

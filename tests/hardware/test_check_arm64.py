@@ -15,6 +15,8 @@ from pathlib import Path
 
 import pytest
 
+pytestmark = pytest.mark.integration
+
 ROOT = Path(__file__).resolve().parents[2]
 SCRIPT = ROOT / "hardware" / "check-arm64.sh"
 PROBE = ROOT / "hardware" / "led_probe.py"

@@ -106,6 +106,6 @@ def followed(following: Following, count: int, moves_of: dict[str, int] | None =
                        for g in games):
                 return None
         return games
-    found = until(ready, 20.0)
+    found = until(ready)
     assert found, following.club_games()
     return found

@@ -95,7 +95,7 @@ class Mosquitto:
         assert Path(MOSQUITTO).exists(), "Debian's mosquitto is needed: apt-get install mosquitto"
         with (self.folder / "mosquitto.err").open("ab") as err:  # its warnings, kept aside
             self.process = subprocess.Popen([MOSQUITTO, "-c", str(self.config)], stderr=err)
-        deadline = time.monotonic() + 10
+        deadline = time.monotonic() + 30
         while time.monotonic() < deadline:
             try:
                 socket.create_connection(("127.0.0.1", self.port), timeout=0.2).close()

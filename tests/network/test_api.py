@@ -17,7 +17,7 @@ from ..table.helpers import make_table
 from .conftest import Mosquitto
 from .test_tables import until
 
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.integration, pytest.mark.slow]
 
 
 def panel(folder: Path, name: str, broker: str) -> Any:

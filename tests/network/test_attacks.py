@@ -22,7 +22,7 @@ from sudoku_table.network.sealing import HostKey, Refused, mac, seal, unseal
 from .conftest import Mosquitto
 from .test_tables import actions, carried_out, host_and_guest, play, until
 
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.integration, pytest.mark.slow]
 
 
 def test_nothing_from_anyone_else_on_the_broker_changes_the_game(

@@ -7,8 +7,6 @@ host's table restarting) is otherwise gone for good, and both tables wait on eac
 
 from __future__ import annotations
 
-import time
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -23,20 +21,12 @@ from sudoku_table.network.store import LogFile
 from sudoku_table.rules.actions import Action
 from sudoku_table.rules.game import variant_class
 
+from ..waiting import until
 from .conftest import Mosquitto
 
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.integration, pytest.mark.slow]
 
 VARIANT = "classic-sudoku"
-
-
-def _until(condition: Callable[[], Any], seconds: float = 20.0) -> bool:
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        if condition():
-            return True
-        time.sleep(0.02)
-    return bool(condition())
 
 
 class Game:
@@ -92,35 +82,38 @@ def test_an_entry_kept_but_never_sent_reaches_the_guest_once_the_host_is_back(
     game = Game(mosquitto, tmp_path)
     try:
         game.host.act(game.move(0))
-        assert _until(game.same)
+        assert until(game.same)
         game.guest.propose(game.move(1), 1)
-        assert _until(game.same)
+        assert until(game.same)
         # The host's table goes away: its next entry is kept on its card, never sent.
         game.host_link.stop()
         game.host.act(game.move(0))
         assert len(game.store.read()) == 3
         game.host = game.open_host()  # the host's table again, from its own log
-        assert _until(game.same), "the guest never asked for the entry it lacks"
+        assert until(game.same), "the guest never asked for the entry it lacks"
         assert len(game.guest.actions()) == 3
     finally:
         game.stop()
 
 
-def test_a_proposal_lost_with_the_broker_is_sent_again(mosquitto: Mosquitto,
-                                                       tmp_path: Path) -> None:
+def test_a_proposal_lost_with_the_broker_is_sent_again(
+        mosquitto: Mosquitto, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     game = Game(mosquitto, tmp_path)
     try:
         game.host.act(game.move(0))
-        assert _until(game.same)
+        assert until(game.same)
         # The host's table is away; Ben's proposal waits at the broker, which is then killed.
         game.host_link.stop()
-        game.guest.propose(game.move(1), 1)
-        time.sleep(0.3)  # taken by the broker
+        publish = game.guest_link.publish
+        with monkeypatch.context() as patch:  # the proposal returns once the broker has it
+            patch.setattr(game.guest_link, "publish", lambda topic, payload, retain=False,
+                          wait=0.0: publish(topic, payload, retain, wait=30.0))
+            game.guest.propose(game.move(1), 1)
         mosquitto.kill()
         mosquitto.start()
         assert game.guest_link.connected.wait(20)
         game.host = game.open_host()
-        assert _until(game.same), "the proposal never reached the host"
+        assert until(game.same), "the proposal never reached the host"
         assert len(game.host.actions()) == 2
     finally:
         game.stop()
@@ -134,16 +127,16 @@ def test_a_proposal_the_host_took_before_the_guest_restarted_is_not_told_as_refu
     game = Game(mosquitto, tmp_path)
     try:
         game.host.act(game.move(0))
-        assert _until(game.same)
+        assert until(game.same)
         kept = list(game.host.host.entries)  # the guest's own copy: entry 1
         action = game.move(1)
         game.guest.propose(action, 1)
-        assert _until(lambda: len(game.host.actions()) == 2)
+        assert until(lambda: len(game.host.actions()) == 2)
         game.guest_link.stop()
         game.guest = game.open_guest(kept)  # from its copy, without the answer
         game.guest.propose(action, 1)  # the table sends its own act again
-        assert _until(lambda: len(game.host.host.entries) == 3)  # the copy refused
-        assert _until(game.same)
+        assert until(lambda: len(game.host.host.entries) == 3)  # the copy refused
+        assert until(game.same)
         assert game.guest.declined == [], "an act that counted was told as refused"
     finally:
         game.stop()

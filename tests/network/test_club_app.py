@@ -13,7 +13,6 @@ import signal
 import socket
 import subprocess
 import sys
-import time
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
@@ -51,6 +50,7 @@ def club(mosquitto: Mosquitto) -> Iterator[Flask]:
     following.stop()
 
 
+@pytest.mark.integration
 def test_the_club_app_lists_the_clubs_game_and_follows_it_move_by_move(
         club: Flask, hosted: tuple[Any, Any, str]) -> None:
     table, clock, _watch = hosted
@@ -78,6 +78,7 @@ def test_the_club_app_lists_the_clubs_game_and_follows_it_move_by_move(
     assert len(german.get_json()["moves"]) == 3
 
 
+@pytest.mark.integration
 def test_a_watch_code_opens_any_game_and_a_bad_one_is_told(
         club: Flask, hosted: tuple[Any, Any, str]) -> None:
     _table, _clock, watch = hosted
@@ -97,6 +98,7 @@ def test_a_watch_code_opens_any_game_and_a_bad_one_is_told(
     assert client.get("/api/club", headers={"Host": "rebound.example"}).status_code == 403
 
 
+@pytest.mark.integration
 def test_the_club_app_serves_the_pages_and_what_they_draw_with_and_no_table(
         club: Flask) -> None:
     client = club.test_client()
@@ -120,6 +122,7 @@ def test_the_club_app_serves_the_pages_and_what_they_draw_with_and_no_table(
     assert client.get("/language/de?next=/club").headers["Location"] == "/club"
 
 
+@pytest.mark.integration
 def test_every_route_of_the_club_app_is_documented(club: Flask) -> None:
     documented = {path.replace("{variant_id}", "<variant_id>").replace("{game}", "<game>")
                   for path in openapi_document()["paths"]}
@@ -128,6 +131,7 @@ def test_every_route_of_the_club_app_is_documented(club: Flask) -> None:
     assert {"/api/club", "/api/watch", "/api/watch/<game>"} <= routes
 
 
+@pytest.mark.integration
 def test_without_a_club_or_a_broker_the_page_is_told_how_to_set_one(
         mosquitto: Mosquitto) -> None:
     following = club_following(mosquitto.url, club=None)
@@ -155,6 +159,7 @@ def _free_port() -> int:
         return int(s.getsockname()[1])
 
 
+@pytest.mark.integration
 def test_the_command_serves_the_clubs_games_until_it_is_stopped(
         tmp_path: Path, mosquitto: Mosquitto, hosted: tuple[Any, Any, str]) -> None:
     config = tmp_path / "club.toml"
@@ -173,7 +178,7 @@ def test_the_command_serves_the_clubs_games_until_it_is_stopped(
                 url = f"http://127.0.0.1:{port}/api/club"
                 with urllib.request.urlopen(url, timeout=5) as r:
                     return [g for g in json.loads(r.read())["games"] if g["ready"]]
-            found = until(games, 20.0)
+            found = until(games)
             assert [g["variant"] for g in found] == ["vierer-dominari"]
             process.send_signal(signal.SIGTERM)
             assert process.wait(15) == 0
@@ -184,6 +189,7 @@ def test_the_command_serves_the_clubs_games_until_it_is_stopped(
                 process.wait()
 
 
+@pytest.mark.integration
 def test_a_panel_with_a_broker_stops_following_when_it_closes(tmp_path: Path,
                                                               mosquitto: Mosquitto) -> None:
     from sudoku_table.assembly import open_panel
@@ -195,10 +201,10 @@ def test_a_panel_with_a_broker_stops_following_when_it_closes(tmp_path: Path,
     following = panel.app.extensions[KEY]
     assert until(lambda: following.connected)
     panel.close()
-    time.sleep(0.2)
-    assert not following.connected
+    assert until(lambda: not following.connected)
 
 
+@pytest.mark.integration
 def test_a_club_page_started_after_a_game_ended_lists_it_with_its_record(
         tmp_path: Path, mosquitto: Mosquitto) -> None:
     table, clock = club_table(tmp_path / "anna", "Anna's table", mosquitto.url)

@@ -17,7 +17,7 @@ from ..table.test_computer import carry_out
 from .conftest import Mosquitto
 from .test_tables import actions, host_and_guest, until
 
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.integration, pytest.mark.slow]
 
 OPENING = ["a2:5", "a3:2", "a4:4", "a5:1", "b2:2", "b3:3", "b1:1", "c2:4", "c3:5", "b4:5",
            "b5:4"]

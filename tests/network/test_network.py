@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import threading
-import time
 from typing import Any
 
 import pytest
@@ -15,6 +14,7 @@ from sudoku_table.network.link import BadBroker, Link, parse_broker
 from sudoku_table.network.log import Inbox
 from sudoku_table.network.sealing import HostKey, Proposals, Refused, mac, seal, unseal, verify
 
+from ..waiting import until
 from .conftest import Mosquitto
 
 
@@ -110,6 +110,7 @@ def _collect() -> tuple[list[tuple[str, bytes]], threading.Event, Any]:
     return got, arrived, handler
 
 
+@pytest.mark.integration
 @pytest.mark.slow
 def test_two_links_meet_through_a_real_broker_and_survive_its_restart(
         mosquitto: Mosquitto) -> None:
@@ -127,10 +128,8 @@ def test_two_links_meet_through_a_real_broker_and_survive_its_restart(
         assert arrived.wait(10)
         assert unseal(keys.sealing, topic, got[0][1]) == {"seq": 1}
         mosquitto.stop()
-        deadline = time.monotonic() + 10
-        while reader.connected.is_set() and time.monotonic() < deadline:
-            time.sleep(0.05)
-        assert not reader.connected.is_set() and reader.offline_seconds() >= 0
+        assert until(lambda: not reader.connected.is_set())
+        assert reader.offline_seconds() >= 0
         arrived.clear()
         mosquitto.start()
         assert reader.connected.wait(20) and writer.connected.wait(20)
@@ -142,6 +141,7 @@ def test_two_links_meet_through_a_real_broker_and_survive_its_restart(
         writer.stop()
 
 
+@pytest.mark.integration
 @pytest.mark.slow
 def test_a_link_sends_each_message_at_once(mosquitto: Mosquitto) -> None:
     """Nagle's algorithm is off on the link's socket, after a reconnect too: paho leaves it
@@ -157,21 +157,13 @@ def test_a_link_sends_each_message_at_once(mosquitto: Mosquitto) -> None:
             sock = link._client.socket()
             assert sock.getsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY) != 0
             mosquitto.stop()
-            assert _wait(lambda: not link.connected.is_set())
+            assert until(lambda: not link.connected.is_set())
             mosquitto.start()
     finally:
         link.stop()
 
 
-def _wait(condition: Any, seconds: float = 15.0) -> bool:
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        if condition():
-            return True
-        time.sleep(0.02)
-    return bool(condition())
-
-
+@pytest.mark.integration
 @pytest.mark.slow
 def test_two_tables_play_one_game_through_a_real_broker_that_restarts(
         mosquitto: Mosquitto) -> None:
@@ -204,7 +196,7 @@ def test_two_tables_play_one_game_through_a_real_broker_that_restarts(
         for turn in range(16):
             if turn == 8:
                 mosquitto.stop()
-                assert _wait(lambda: not guest_link.connected.is_set())
+                assert until(lambda: not guest_link.connected.is_set())
                 mosquitto.start()
                 assert host_link.connected.wait(20) and guest_link.connected.wait(20)
                 ends["guest"].catch_up()
@@ -214,9 +206,9 @@ def test_two_tables_play_one_game_through_a_real_broker_that_restarts(
                 ends["guest"].propose(action, len(host.line.actions))
             else:
                 ends["host"].act(action)
-            assert _wait(lambda n=turn + 1: len(host.line.actions) == n
+            assert until(lambda n=turn + 1: len(host.line.actions) == n
                          and guest.line.actions == host.line.actions), turn
-        assert _wait(lambda: guest.line.actions == host.line.actions)
+        assert until(lambda: guest.line.actions == host.line.actions)
         assert guest.line.hash() == host.line.hash()
         assert ends["guest"].diverged is None
     finally:

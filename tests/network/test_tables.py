@@ -5,8 +5,6 @@ out, and both tables end with the same game, after a broker restart and a table 
 from __future__ import annotations
 
 import random
-import time
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -15,23 +13,21 @@ import pytest
 from sudoku_table.network.config import NetworkConfig
 from sudoku_table.rules.actions import action_from_json
 from sudoku_table.rules.game import new_game
-from sudoku_table.table import InputError, Table
+from sudoku_table.table import InputError, Table, remote
 
 from ..table.helpers import Clock, make_table, put
 from ..table.test_computer import QUICK, carry_out, person_action, turn_over
+from ..waiting import until
 from .conftest import Mosquitto
 
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.integration, pytest.mark.slow]
 
 
-def until(condition: Callable[[], Any], seconds: float = 15.0) -> Any:
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        found = condition()
-        if found:
-            return found
-        time.sleep(0.02)
-    return condition()
+def may_take_over(guest: Table) -> bool:
+    """The host's table has been away long enough for ``guest`` to take the game over."""
+    shared = guest.remote.shared
+    away = shared.host_away() if shared is not None else None
+    return away is not None and away >= remote.TAKE_OVER_AFTER
 
 
 def a_table(folder: Path, name: str, broker: str) -> tuple[Table, Clock]:
@@ -307,8 +303,6 @@ def test_a_host_that_starts_another_game_tells_the_guest(tmp_path: Path,
 
 def test_a_guest_takes_over_when_the_host_is_gone_and_the_old_host_rejoins(
         tmp_path: Path, mosquitto: Mosquitto, monkeypatch: pytest.MonkeyPatch) -> None:
-    from sudoku_table.table import remote
-
     host, hc, guest, gc = host_and_guest(tmp_path, mosquitto, "classic-sudoku")
     rng = random.Random(11)
     try:
@@ -319,7 +313,7 @@ def test_a_guest_takes_over_when_the_host_is_gone_and_the_old_host_rejoins(
         host.close()  # the host's table is gone
         monkeypatch.setattr(remote, "TAKE_OVER_AFTER", 0.5)
         assert until(lambda: not guest.view()["table"]["seats"][0]["connected"])
-        time.sleep(0.6)
+        assert until(lambda: may_take_over(guest))
         kept = actions(guest)
         view = guest.take_over()
         assert view["table"]["network"]["role"] == "host"

@@ -18,9 +18,9 @@ from sudoku_table.table import InputError, Table
 
 from ..table.helpers import make_table
 from .conftest import Mosquitto
-from .test_tables import actions, carried_out, host_and_guest, play, until
+from .test_tables import actions, carried_out, host_and_guest, may_take_over, play, until
 
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.integration, pytest.mark.slow]
 
 
 def resolve(start):  # type: ignore[no-untyped-def]
@@ -207,7 +207,6 @@ def test_a_game_taken_over_is_listed_once_and_its_old_page_points_to_the_new_hos
     """Both tables in a club; the host's table is gone and Ben's takes the game over: the club
     lists the game once, as Ben's table hosts it, with every move so far, and the page of the
     old game (watched by its code) names the table it goes on at."""
-    import time
 
     from sudoku_table.table import remote
 
@@ -227,7 +226,7 @@ def test_a_game_taken_over_is_listed_once_and_its_old_page_points_to_the_new_hos
         anna.close()
         monkeypatch.setattr(remote, "TAKE_OVER_AFTER", 0.5)
         assert until(lambda: not ben.view()["table"]["seats"][0]["connected"])
-        time.sleep(0.6)
+        assert until(lambda: may_take_over(ben))
         ben.take_over()
 
         def moved() -> list[dict[str, object]] | None:

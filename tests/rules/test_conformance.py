@@ -209,6 +209,7 @@ def play_random_game(game: Game, rng: random.Random) -> tuple[list[Action], list
     return actions, documents
 
 
+@pytest.mark.slow  # 12 whole random games of each game
 @pytest.mark.parametrize("variant_id", VARIANTS)
 @settings(max_examples=12, deadline=None, derandomize=True,
           suppress_health_check=[HealthCheck.too_slow])

@@ -207,6 +207,7 @@ def run_replay(tmp_path: Path, content: str | None, *extra: str) -> tuple[int, A
     return done.returncode, output, done.stderr
 
 
+@pytest.mark.integration
 def test_replay_prints_the_state_document(tmp_path: Path) -> None:
     data = json.loads((EXAMPLES / "score-dominari-7-20.json").read_text())
     code, doc, err = run_replay(tmp_path, json.dumps(data["record"]))
@@ -217,6 +218,7 @@ def test_replay_prints_the_state_document(tmp_path: Path) -> None:
     assert code == 0 and compact == doc
 
 
+@pytest.mark.integration
 def test_replay_reports_an_illegal_action(tmp_path: Path) -> None:
     record = {"variant": "vierer-dominari", "actions": [
         {"type": "place", "cell": "c3", "number": 5},
@@ -240,6 +242,7 @@ def run_replay_in_process(tmp_path: Path, content: str,
     return code, json.loads(capsys.readouterr().out)
 
 
+@pytest.mark.integration
 def test_replay_of_text_that_is_not_json(tmp_path: Path) -> None:
     code, out, err = run_replay(tmp_path, "{not json")
     assert code == 1 and err == "" and "not valid JSON" in out["error"]["reason"]
@@ -269,11 +272,13 @@ def test_replay_of_a_cell_off_the_board_names_the_action(
     assert code == 1 and out["error"]["index"] == 0 and out["error"]["cells"] == ["g7"]
 
 
+@pytest.mark.integration
 def test_replay_of_a_missing_file(tmp_path: Path) -> None:
     code, out, err = run_replay(tmp_path, None)
     assert code == 1 and "Traceback" not in err and "cannot read" in out["error"]["reason"]
 
 
+@pytest.mark.integration
 def test_replay_reads_standard_input() -> None:
     done = subprocess.run(
         [sys.executable, "-m", "sudoku_table.cli", "replay", "-", "--compact"],

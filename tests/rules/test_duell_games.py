@@ -191,6 +191,7 @@ def duell() -> DuellDerMeister:
     return game
 
 
+@pytest.mark.slow  # 25 whole random games against a second referee
 @settings(max_examples=25, deadline=None, derandomize=True)
 @given(seed=st.integers(0, 2**32 - 1),
        setup_seed=st.one_of(st.none(), st.integers(0, 2**32 - 1)))

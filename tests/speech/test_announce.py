@@ -46,6 +46,7 @@ SAID_THE_SAME = ("{action}", "{reason}", "{detail}", "{square}: {reason}")
 """Messages that are only their parameters: the same in every language."""
 
 
+@pytest.mark.integration
 @pytest.mark.parametrize("language", LANGUAGES)
 @pytest.mark.parametrize(("table", "code"), [("next", c) for c in sorted(NEXT_STEPS)]
                          + [("message", c) for c in sorted(MESSAGES)])
@@ -133,6 +134,7 @@ def texts(table: Any) -> list[str]:
     return [p["text"] for p in table.view()["table"]["say"]["parts"]]
 
 
+@pytest.mark.integration
 def test_a_new_game_says_the_game_and_whose_turn_then_each_move_once() -> None:
     table, clock, _ = make_table()
     said: list[announce.Announcement] = []
@@ -156,6 +158,7 @@ def test_a_new_game_says_the_game_and_whose_turn_then_each_move_once() -> None:
     table.close()
 
 
+@pytest.mark.integration
 def test_an_illegal_piece_is_said_with_why() -> None:
     table, clock, _ = make_table()
     table.new_game("classic-sudoku", 2, names=NAMES)
@@ -170,6 +173,7 @@ def test_an_illegal_piece_is_said_with_why() -> None:
     assert "a1" in say["text"]
 
 
+@pytest.mark.integration
 def test_flips_are_said_before_the_next_turn() -> None:
     said, table = play_to_the_end("revers-dominari", seed=3)
     flat = [p for a in said for p in a["parts"]]
@@ -183,6 +187,7 @@ def test_flips_are_said_before_the_next_turn() -> None:
     table.close()
 
 
+@pytest.mark.integration
 def test_the_end_is_said_with_the_winner() -> None:
     said, table = play_to_the_end("vierer-dominari", seed=2)
     last = said[-1]["parts"][-1]
@@ -194,6 +199,7 @@ def test_the_end_is_said_with_the_winner() -> None:
     table.close()
 
 
+@pytest.mark.integration
 def test_the_computer_s_move_is_said_for_a_person_to_make() -> None:
     table, clock, _ = make_table()
     table.new_game("vierer-dominari", 2, names=NAMES, computers={1: "easy"})
@@ -205,6 +211,7 @@ def test_the_computer_s_move_is_said_for_a_person_to_make() -> None:
     assert re.fullmatch(r"Put the computer's \d on [a-f][1-6]\.", say["text"]), say["text"]
 
 
+@pytest.mark.integration
 @pytest.mark.parametrize("variant", FAMILIES)
 def test_nothing_is_said_twice_in_a_whole_game(variant: str) -> None:
     said, table = play_to_the_end(variant, seed=5)
@@ -231,6 +238,7 @@ def test_nothing_is_said_twice_in_a_whole_game(variant: str) -> None:
     table.close()
 
 
+@pytest.mark.integration
 def test_a_blank_s_colour_is_asked_of_its_setter_aloud() -> None:
     from tests.table.test_leading import played
 

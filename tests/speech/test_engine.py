@@ -30,6 +30,7 @@ ENGINE = EspeakEngine()
 SPEAK = [str(Path(sys.executable).with_name("sudoku-table")), "speak"]
 
 
+@pytest.mark.integration
 @pytest.mark.parametrize(("language", "text"), [
     ("de", "Anna: 7 auf c4, Zeile 3 komplett, plus 3."),
     ("en", "Anna: 7 on c4, rank 3 complete, plus 3."),
@@ -53,10 +54,12 @@ def test_a_sentence_becomes_audio_of_its_length(language: str, text: str) -> Non
     ("en", "h8", "'eItS 'eIt"),
     ("en", "minus 2", "m'aIn@s t'u:"),
 ])
+@pytest.mark.integration
 def test_squares_and_numbers_are_said_as_meant(language: str, text: str, said: str) -> None:
     assert said in ENGINE.phonemes(text, language)
 
 
+@pytest.mark.integration
 def test_ranges_and_lists_of_squares_are_said_without_minus() -> None:
     text = announce.sentence(f"{CatalogVoice('en').area('line d8-f8')} complete")
     assert "m'aIn@s" not in ENGINE.phonemes(text, "en")
@@ -80,6 +83,7 @@ def test_what_cannot_be_spoken_is_refused_with_a_reason() -> None:
     assert check_text("Anna:\x00 7\n on c4") == "Anna: 7 on c4"
 
 
+@pytest.mark.integration
 def test_a_streamed_wav_header_is_repacked_with_its_sizes() -> None:
     raw = subprocess.run(["espeak-ng", "--stdout", "-v", "en", "test"], capture_output=True,
                          check=True).stdout
@@ -90,6 +94,7 @@ def test_a_streamed_wav_header_is_repacked_with_its_sizes() -> None:
         repack(b"not audio")
 
 
+@pytest.mark.integration
 @pytest.mark.slow
 @pytest.mark.parametrize("variant", FAMILIES)
 def test_every_phrase_of_a_whole_game_is_rendered_in_both_languages(variant: str) -> None:
@@ -109,6 +114,7 @@ def test_every_phrase_of_a_whole_game_is_rendered_in_both_languages(variant: str
     assert count > 20  # its speed on this machine and on a Pi: bench/bench_speech.py
 
 
+@pytest.mark.integration
 def test_the_speak_command_writes_a_wav_and_exits_0(tmp_path: Path) -> None:
     out = tmp_path / "said.wav"
     done = subprocess.run([*SPEAK, "--language", "de", "--out", str(out), "Ben ist dran."],
@@ -119,6 +125,7 @@ def test_the_speak_command_writes_a_wav_and_exits_0(tmp_path: Path) -> None:
     assert "s of speech" in done.stderr
 
 
+@pytest.mark.integration
 def test_the_speak_command_refuses_clearly(tmp_path: Path, capsys: pytest.CaptureFixture[str],
                                           monkeypatch: pytest.MonkeyPatch) -> None:
     from sudoku_table.cli import main

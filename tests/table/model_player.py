@@ -35,7 +35,6 @@ from __future__ import annotations
 
 import tempfile
 import threading
-import time
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -49,6 +48,7 @@ from sudoku_table.table import ConfirmNeeded, InputError, Table
 from sudoku_table.table.signals import compose_frame
 from sudoku_table.table.view import NEXT_STEPS
 
+from ..waiting import until
 from .helpers import Clock, RecordingDisplay
 
 QUICK_COMPUTER = ComputerConfig(easy_positions=40, easy_seconds=60.0, normal_positions=80,
@@ -1040,13 +1040,9 @@ class ModelPlayer:
         assert self.table.frame() == compose_frame(signals, last), \
             "the LED frame differs from the signals the panel draws"
         # A frame is shown outside the table's lock, so one the computer's thread made may
-        # reach the LEDs a moment after its view: it must come within a second.
-        for _ in range(100):
-            if self.hands.display.last_frame == self.table.frame():
-                break
-            time.sleep(0.01)
-        else:
-            raise AssertionError("the LEDs show another frame than the table's")
+        # reach the LEDs a moment after its view: it must come.
+        assert until(lambda: self.hands.display.last_frame == self.table.frame()), \
+            "the LEDs show another frame than the table's"
 
     def check_controls(self, view: Mapping[str, Any]) -> None:
         table = view["table"]

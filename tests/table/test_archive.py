@@ -86,6 +86,7 @@ def test_duplicates_in_the_file_and_on_the_table_are_skipped() -> None:
                        ).count("added") == 1
 
 
+@pytest.mark.integration
 def test_imported_games_are_kept_like_played_ones_and_never_resumed(tmp_path: Path) -> None:
     path = tmp_path / "journal.sqlite3"
     with Table(journal=path) as table:
@@ -109,6 +110,7 @@ def test_imported_games_are_kept_like_played_ones_and_never_resumed(tmp_path: Pa
         assert not table.view()["table"]["notices"]
 
 
+@pytest.mark.integration
 def test_an_import_during_a_game_leaves_the_game_and_its_protection_alone(
         tmp_path: Path) -> None:
     path = tmp_path / "journal.sqlite3"
@@ -129,6 +131,7 @@ def test_an_import_during_a_game_leaves_the_game_and_its_protection_alone(
         journal.close()
 
 
+@pytest.mark.integration
 def test_a_failing_disk_adds_nothing(tmp_path: Path) -> None:
     path = tmp_path / "journal.sqlite3"
     with Table(journal=path) as table:

@@ -35,6 +35,7 @@ def table_with_games(path: Path, copies: int = 2) -> Table:
     return table
 
 
+@pytest.mark.integration
 def test_reading_the_finished_games_never_takes_the_tables_lock(tmp_path: Path) -> None:
     """With the lock held by somebody else (a long game step), every read still answers."""
     table = table_with_games(tmp_path / "j.db")
@@ -66,6 +67,7 @@ def test_reading_the_finished_games_never_takes_the_tables_lock(tmp_path: Path) 
         table.close()
 
 
+@pytest.mark.integration
 def test_pages_follow_each_other_without_gaps_newest_first(tmp_path: Path) -> None:
     table = table_with_games(tmp_path / "j.db")
     try:
@@ -85,6 +87,7 @@ def test_pages_follow_each_other_without_gaps_newest_first(tmp_path: Path) -> No
         table.close()
 
 
+@pytest.mark.integration
 def test_a_damaged_record_is_left_out_of_a_page_and_told(tmp_path: Path) -> None:
     path = tmp_path / "j.db"
     table = table_with_games(path, copies=1)
@@ -142,6 +145,7 @@ def test_an_import_bomb_is_refused_reading_at_most_one_game(bomb: bytes) -> None
     assert peak_while(read) < 16 * 1024 * 1024  # the file alone is 6-8 MB, not held twice
 
 
+@pytest.mark.integration
 def test_an_import_of_empty_objects_refuses_the_file_and_adds_nothing(tmp_path: Path) -> None:
     with Table(journal=tmp_path / "j.db") as table:
         with pytest.raises(ArchiveError, match=f"more than {MAX_GAMES} games"):
@@ -149,6 +153,7 @@ def test_an_import_of_empty_objects_refuses_the_file_and_adds_nothing(tmp_path: 
         assert table.finished.every() == []
 
 
+@pytest.mark.integration
 def test_an_import_over_its_growth_cap_adds_nothing(tmp_path: Path) -> None:
     with Table(journal=tmp_path / "j.db") as table:
         document = json.dumps(file_of(*FINISHED)).encode()
@@ -160,6 +165,7 @@ def test_an_import_over_its_growth_cap_adds_nothing(tmp_path: Path) -> None:
         db.close()
 
 
+@pytest.mark.integration
 def test_an_import_that_breaks_off_late_is_all_or_nothing(tmp_path: Path) -> None:
     """Games are written a few at a time, but none counts until the whole file is in."""
     with Table(journal=tmp_path / "j.db") as table:
@@ -172,6 +178,7 @@ def test_an_import_that_breaks_off_late_is_all_or_nothing(tmp_path: Path) -> Non
         assert plan.count("added") == len(table.finished.every()) > 16
 
 
+@pytest.mark.integration
 def test_an_import_cut_off_by_a_stop_is_taken_out_at_the_next_start(tmp_path: Path) -> None:
     path = tmp_path / "j.db"
     journal = Journal(path)
@@ -193,6 +200,7 @@ def test_an_import_cut_off_by_a_stop_is_taken_out_at_the_next_start(tmp_path: Pa
         journal.close()
 
 
+@pytest.mark.integration
 def test_imports_leave_the_wal_small(tmp_path: Path) -> None:
     path = tmp_path / "j.db"
     with Table(journal=path) as table:
@@ -205,6 +213,7 @@ def test_imports_leave_the_wal_small(tmp_path: Path) -> None:
             assert not wal.exists() or wal.stat().st_size <= WAL_LIMIT + 512 * 1024
 
 
+@pytest.mark.integration
 def test_a_second_import_at_once_is_refused_unread(tmp_path: Path) -> None:
     from sudoku_table.table.archive import ArchiveBusy
 
@@ -233,6 +242,7 @@ def test_a_second_import_at_once_is_refused_unread(tmp_path: Path) -> None:
         assert len(table.finished.every()) == 1
 
 
+@pytest.mark.integration
 @pytest.mark.slow
 def test_a_large_import_replays_its_games_in_a_worker_process(tmp_path: Path) -> None:
     """The same outcome as replaying here, with the replay out of the table's interpreter."""

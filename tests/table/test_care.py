@@ -16,6 +16,8 @@ from sudoku_table.table.errors import ConfirmNeeded, InputError
 
 from .helpers import lift, make_table, put
 
+pytestmark = pytest.mark.integration
+
 
 def test_leftover_pieces_must_leave_before_anything_counts() -> None:
     table, clock, _ = make_table()

@@ -21,6 +21,8 @@ from sudoku_table.table.journal import Journal
 
 from .helpers import Clock, lift, make_table, put, wait
 
+pytestmark = pytest.mark.integration
+
 QUICK = ComputerConfig(**{f"{level}_{part}": value for level in ("easy", "normal", "strong")
                           for part, value in (("positions", 60), ("seconds", 5.0))})
 """Small searches: the tests are about the table, not the engine's strength."""

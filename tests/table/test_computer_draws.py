@@ -61,6 +61,7 @@ def person_moves(table: Table, clock: Clock, seed: int = 3) -> dict[str, Any]:
     return settled(table)
 
 
+@pytest.mark.integration
 @pytest.mark.parametrize("variant", ["classic-sudoku", "duell-der-meister"])
 def test_the_table_draws_the_computers_card_and_the_bar_names_it(variant: str,
                                                                   tmp_path: Path) -> None:
@@ -89,6 +90,7 @@ def test_the_table_draws_the_computers_card_and_the_bar_names_it(variant: str,
     table.close()
 
 
+@pytest.mark.integration
 def test_the_start_says_to_lay_the_computers_cards_face_up() -> None:
     table, clock, _ = make_table(computer=QUICK)
     view = table.new_game("classic-sudoku", computers={1: "easy"}, computer_draws=True)
@@ -101,6 +103,7 @@ def test_the_start_says_to_lay_the_computers_cards_face_up() -> None:
     table.close()
 
 
+@pytest.mark.integration
 @pytest.mark.parametrize("variant", ["classic-sudoku", "duell-der-meister"])
 def test_the_same_card_after_a_restart_and_only_one_draw(variant: str, tmp_path: Path) -> None:
     path = tmp_path / "journal.db"
@@ -123,6 +126,7 @@ def test_the_same_card_after_a_restart_and_only_one_draw(variant: str, tmp_path:
     table.close()
 
 
+@pytest.mark.integration
 def test_a_restart_between_the_draw_and_its_entry_draws_the_same_card(tmp_path: Path) -> None:
     """The draw depends only on the game's seed and how many cards were drawn before it."""
     path = tmp_path / "journal.db"
@@ -137,6 +141,7 @@ def test_a_restart_between_the_draw_and_its_entry_draws_the_same_card(tmp_path: 
     journal.close()
 
 
+@pytest.mark.integration
 def test_a_draw_the_journal_can_no_longer_use_loses_no_action(tmp_path: Path) -> None:
     """Start data damaged outside the chain (the seed of the draws gone): every action is
     replayed all the same, and a person tells the computer's card as without the choice."""
@@ -173,6 +178,7 @@ def supply_now_of(stored: Any) -> dict[int, int]:
     return game.hand_supply(state, state.to_move) or {}
 
 
+@pytest.mark.integration
 def test_a_wrong_square_or_card_is_a_disagreement_and_changes_nothing() -> None:
     table, clock = start("classic-sudoku", 0)
     view = settled(table)
@@ -192,6 +198,7 @@ def test_a_wrong_square_or_card_is_a_disagreement_and_changes_nothing() -> None:
     table.close()
 
 
+@pytest.mark.integration
 def test_undo_puts_the_card_back_and_the_next_draw_is_fresh_and_journaled(
         tmp_path: Path) -> None:
     path = tmp_path / "journal.db"
@@ -232,6 +239,7 @@ def test_the_draw_is_uniform_over_the_cards_left() -> None:
         draw_card({3: 0}, 1, 0)
 
 
+@pytest.mark.integration
 def test_the_draws_after_undos_are_uniform_too() -> None:
     """A draw after a take-back is a new draw from the full supply (not the old card again)."""
     table, clock = start("classic-sudoku", 0)
@@ -247,6 +255,7 @@ def test_the_draws_after_undos_are_uniform_too() -> None:
     table.close()
 
 
+@pytest.mark.integration
 def test_the_human_players_cards_stay_hidden() -> None:
     table, clock = start("classic-sudoku", 1)
     view = settled(table)
@@ -256,6 +265,7 @@ def test_the_human_players_cards_stay_hidden() -> None:
     table.close()
 
 
+@pytest.mark.integration
 @pytest.mark.parametrize(("variant", "computers", "draws_", "match"), [
     ("sudoku-family", {1: "easy"}, True, "pile of their own"),
     ("vierer-dominari", {1: "easy"}, True, "pile of their own"),
@@ -271,6 +281,7 @@ def test_bad_draw_choices_are_refused_and_change_nothing(variant: str, computers
     table.close()
 
 
+@pytest.mark.integration
 def test_without_the_choice_a_person_still_tells_the_card(tmp_path: Path) -> None:
     path = tmp_path / "journal.db"
     table, clock, _ = make_table(path, computer=QUICK)

@@ -8,10 +8,14 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
 from sudoku_table.rules.game import Piece, house_conflict, variant_class
 from sudoku_table.table import Table
 
 from .helpers import Clock, make_table, put
+
+pytestmark = pytest.mark.integration
 
 ONES = [f"{'abcdefghi'[(3 * row + row // 3) % 9]}{row + 1}" for row in range(9)]
 """A 1 in every row, file and box of the 9x9 board: no other 1 fits anywhere."""

@@ -32,6 +32,7 @@ def place(table: Table, clock: Clock, square: str, number: int) -> dict[str, Any
     return table.input({"type": "number", "square": square, "number": number})
 
 
+@pytest.mark.integration
 def test_a_restarted_table_resumes_the_game_and_shows_what_disagrees(tmp_path: Path) -> None:
     path = tmp_path / "journal.db"
     table, clock, _ = make_table(path)
@@ -86,6 +87,7 @@ class JournalReadingDisplay(RecordingDisplay):
             self.entries_seen.append(n)
 
 
+@pytest.mark.integration
 def test_an_action_is_on_disk_before_its_frame_is_shown(tmp_path: Path) -> None:
     path = tmp_path / "j.db"
     display = JournalReadingDisplay(path)
@@ -98,6 +100,7 @@ def test_an_action_is_on_disk_before_its_frame_is_shown(tmp_path: Path) -> None:
     table.close()
 
 
+@pytest.mark.integration
 def test_a_damaged_journal_is_set_aside_and_reported(tmp_path: Path) -> None:
     path = tmp_path / "j.db"
     path.write_bytes(b"this is not a database at all" * 100)
@@ -116,6 +119,7 @@ def test_a_damaged_journal_is_set_aside_and_reported(tmp_path: Path) -> None:
     again.close()
 
 
+@pytest.mark.integration
 def test_an_entry_that_cannot_be_replayed_is_set_aside_and_reported(tmp_path: Path) -> None:
     path = tmp_path / "j.db"
     journal = Journal(path)
@@ -139,6 +143,7 @@ def test_an_entry_that_cannot_be_replayed_is_set_aside_and_reported(tmp_path: Pa
     assert aside[0][0] == 1 and "could not be replayed" in aside[0][1]
 
 
+@pytest.mark.integration
 def test_an_unknown_variant_in_the_journal_does_not_stop_the_table(tmp_path: Path) -> None:
     path = tmp_path / "j.db"
     journal = Journal(path)
@@ -150,6 +155,7 @@ def test_an_unknown_variant_in_the_journal_does_not_stop_the_table(tmp_path: Pat
     table.close()
 
 
+@pytest.mark.integration
 def test_finished_games_stay_as_records(tmp_path: Path) -> None:
     path = tmp_path / "j.db"
     table, clock, _ = make_table(path)
@@ -179,6 +185,7 @@ def test_finished_games_stay_as_records(tmp_path: Path) -> None:
     again.close()
 
 
+@pytest.mark.integration
 def test_a_new_game_keeps_the_unfinished_one(tmp_path: Path) -> None:
     path = tmp_path / "j.db"
     table, clock, _ = make_table(path)
@@ -203,6 +210,7 @@ def test_a_new_game_keeps_the_unfinished_one(tmp_path: Path) -> None:
     again.close()
 
 
+@pytest.mark.integration
 def test_a_reopened_game_replaced_keeps_the_record_it_finished_with(tmp_path: Path) -> None:
     table, clock, _ = make_table(tmp_path / "j.db")
     table.new_game("fake-kosmos")
@@ -238,6 +246,7 @@ def _send(proc: subprocess.Popen[str], line: dict[str, Any]) -> dict[str, Any]:
     return json.loads(proc.stdout.readline())  # type: ignore[no-any-return]
 
 
+@pytest.mark.integration
 def test_kill_9_mid_game_loses_nothing(tmp_path: Path) -> None:
     path = tmp_path / "table.db"
     proc = _runner(path)
@@ -279,6 +288,7 @@ def test_kill_9_mid_game_loses_nothing(tmp_path: Path) -> None:
     _close(again)
 
 
+@pytest.mark.integration
 def test_a_damaged_entry_sets_its_game_aside_and_keeps_the_rest(tmp_path: Path) -> None:
     path = tmp_path / "j.db"
     table, clock, _ = make_table(path)
@@ -300,6 +310,7 @@ def test_a_damaged_entry_sets_its_game_aside_and_keeps_the_rest(tmp_path: Path) 
     again.close()
 
 
+@pytest.mark.integration
 def test_kill_9_in_a_real_duell_game_resumes_it(tmp_path: Path) -> None:
     from sudoku_table.rules.game import new_game
 

@@ -4,12 +4,17 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from .attack import chaos
 
+pytestmark = pytest.mark.integration
 
-def test_forty_kills_lose_no_acknowledged_action(tmp_path: Path) -> None:
-    result = chaos(tmp_path, kills=40, seed=7)
+
+@pytest.mark.slow  # a process started and killed ten times (bench/bench_trust.py kills 60)
+def test_kills_at_random_points_lose_no_acknowledged_action(tmp_path: Path) -> None:
+    result = chaos(tmp_path, kills=10, seed=7)
     assert result["problems"] == []
-    assert (result["survived"], result["lost"]) == (40, 0)
-    # The kills fall all over a game (each after a drawn number of answers), into a second one.
-    assert result["acted"] > 40 and result["games"] >= 2, result
+    assert (result["survived"], result["lost"]) == (10, 0)
+    # The kills fall all over a game, each after a drawn number of answers.
+    assert result["acted"] > 10, result

@@ -64,6 +64,7 @@ def retry(table: Table, clock: Clock, seconds: float = RETRY_SECONDS) -> None:
 
 # --- on a real full disk ------------------------------------------------------------------------
 
+@pytest.mark.integration
 def test_actions_made_while_the_disk_is_full_are_never_acknowledged_and_lost() -> None:
     """The finding of issue 22: while the disk was full the table went on, and the actions made
     meanwhile were gone after a restart from a history that still verified."""
@@ -103,6 +104,7 @@ def test_actions_made_while_the_disk_is_full_are_never_acknowledged_and_lost() -
         again.close()
 
 
+@pytest.mark.integration
 def test_the_reserve_lets_the_game_in_progress_finish_when_the_disk_fills() -> None:
     with small_disk() as disk:
         path = disk.path / "j.db"
@@ -129,6 +131,7 @@ def test_the_reserve_lets_the_game_in_progress_finish_when_the_disk_fills() -> N
         table.close()
 
 
+@pytest.mark.integration
 def test_a_restart_while_the_disk_is_full_resumes_what_was_acknowledged_and_shows_the_rest(
         ) -> None:
     with small_disk() as disk:
@@ -162,6 +165,7 @@ def test_a_restart_while_the_disk_is_full_resumes_what_was_acknowledged_and_show
         assert not [p for p in disk.path.iterdir() if "unreadable" in p.name]  # nothing set aside
 
 
+@pytest.mark.integration
 def test_a_journal_on_a_disk_that_turned_read_only_is_kept_and_told() -> None:
     with small_disk() as disk:
         path = disk.path / "j.db"
@@ -185,6 +189,7 @@ def test_a_journal_on_a_disk_that_turned_read_only_is_kept_and_told() -> None:
         back.close()
 
 
+@pytest.mark.integration
 @pytest.mark.slow
 def test_full_freed_killed_and_restarted_at_random_lose_nothing_acknowledged() -> None:
     """kill -9 of the runner at random points on a real small disk filled and freed at random:
@@ -200,6 +205,7 @@ def test_full_freed_killed_and_restarted_at_random_lose_nothing_acknowledged() -
 
 # --- injected write faults ----------------------------------------------------------------------
 
+@pytest.mark.integration
 @pytest.mark.slow
 @pytest.mark.parametrize("cause, persist, reserve", [
     ("full", 0, 256 * KIB),  # full until freed, with the reserve
@@ -221,6 +227,7 @@ def test_a_fault_at_every_write_of_an_evening_loses_nothing_acknowledged(
     assert result["told"] > 0
 
 
+@pytest.mark.integration
 def test_the_sweep_finds_a_write_that_is_swallowed(tmp_path: Path,
                                                     monkeypatch: pytest.MonkeyPatch) -> None:
     """The sweep can fail: with the old behaviour (a failed entry written nowhere while the game
@@ -244,6 +251,7 @@ def test_the_sweep_finds_a_write_that_is_swallowed(tmp_path: Path,
     assert result["lost"] > 0, result
 
 
+@pytest.mark.integration
 def test_a_held_piece_lifted_again_is_given_up(tmp_path: Path,
                                                monkeypatch: pytest.MonkeyPatch) -> None:
     faults = Faults("full")
@@ -265,6 +273,7 @@ def test_a_held_piece_lifted_again_is_given_up(tmp_path: Path,
         table.close()
 
 
+@pytest.mark.integration
 def test_undo_gives_up_a_held_action_and_a_held_take_back_waits(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     faults = Faults("io")
@@ -295,6 +304,7 @@ def test_undo_gives_up_a_held_action_and_a_held_take_back_waits(
     assert [kind for kind, _ in stored.entries] == [ACTION, ACTION, UNDO]
 
 
+@pytest.mark.integration
 def test_a_take_back_on_the_board_waits_and_counts_once_saved(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     faults = Faults("full")
@@ -315,6 +325,7 @@ def test_a_take_back_on_the_board_waits_and_counts_once_saved(
         table.close()
 
 
+@pytest.mark.integration
 def test_a_finish_that_cannot_be_written_waits_and_survives_a_restart(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     faults = Faults("io")
@@ -339,6 +350,7 @@ def test_a_finish_that_cannot_be_written_waits_and_survives_a_restart(
     again.close()
 
 
+@pytest.mark.integration
 def test_a_journal_that_cannot_be_opened_is_kept_and_opened_once_it_can(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     path = tmp_path / "j.db"
@@ -366,6 +378,7 @@ def test_a_journal_that_cannot_be_opened_is_kept_and_opened_once_it_can(
     assert not [p for p in tmp_path.iterdir() if "unreadable" in p.name]
 
 
+@pytest.mark.integration
 def test_damaged_entries_that_cannot_be_set_aside_keep_the_game_from_writing_after_them(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     snap, _ = build_snapshot(tmp_path / "snap")
@@ -394,6 +407,7 @@ def test_damaged_entries_that_cannot_be_set_aside_keep_the_game_from_writing_aft
     assert [e["seq"] for e in aside["entries"]][0] == 17
 
 
+@pytest.mark.integration
 def test_a_failing_checkpoint_loses_nothing(tmp_path: Path,
                                             monkeypatch: pytest.MonkeyPatch) -> None:
     faults = Faults("full", kinds={"sql:PRAGMA WAL_CHECKPOINT"})
@@ -445,6 +459,7 @@ def test_an_import_that_cannot_be_written_changes_nothing_at_any_of_its_writes(
             journal.close()
 
 
+@pytest.mark.integration
 def test_a_table_import_failing_at_any_write_is_counted_once_when_given_again(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """The table's import stages its games a few at a time and then makes them count. The card
@@ -487,6 +502,7 @@ def test_a_table_import_failing_at_any_write_is_counted_once_when_given_again(
             again.close()
 
 
+@pytest.mark.integration
 def test_the_computers_card_is_drawn_only_once_the_table_can_save(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """The draw is journaled before anyone sees it: when that write fails, no card is shown,
@@ -513,6 +529,7 @@ def test_the_computers_card_is_drawn_only_once_the_table_can_save(
     assert len(drawn) == 1 and drawn[0]["seat"] == 1
 
 
+@pytest.mark.integration
 def test_a_finished_game_taken_back_in_an_older_journal_runs_again(tmp_path: Path) -> None:
     """Journals written before the take-back and the reopen were one transaction may hold a
     finished game whose last entry takes its last action back: it is resumed, running."""
@@ -539,6 +556,7 @@ def test_a_finished_game_taken_back_in_an_older_journal_runs_again(tmp_path: Pat
 # --- the issue's own sequences, as it measured them ---------------------------------------------
 # Before the fix, 5 of 40 actions and 50 of 60 were acknowledged and then lost.
 
+@pytest.mark.integration
 def test_the_issues_forty_actions_with_the_disk_full_for_five_turns_lose_nothing() -> None:
     """40 placements (two games and a half); the disk fills before the 34th and is freed five
     turns later. Before the fix the table went on, and 5 actions were gone after a restart
@@ -552,6 +570,7 @@ def test_the_issues_forty_actions_with_the_disk_full_for_five_turns_lose_nothing
     assert result["chain_holds"]
 
 
+@pytest.mark.integration
 @pytest.mark.parametrize("reserve_kb", [None, 0], ids=["reserve", "no-reserve"])
 def test_the_issues_sixty_actions_killed_while_the_disk_is_full_lose_nothing(
         reserve_kb: int | None) -> None:
@@ -570,6 +589,7 @@ def test_the_issues_sixty_actions_killed_while_the_disk_is_full_lose_nothing(
     assert result["chain_holds"]
 
 
+@pytest.mark.integration
 def test_a_redo_the_card_cannot_take_is_refused_as_one_and_the_view_says_so(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     faults = Faults("full")

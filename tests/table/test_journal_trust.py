@@ -46,6 +46,7 @@ def damaged_copy(killed: dict[str, Any], tmp_path: Path) -> Path:
     return work / "j.db"
 
 
+@pytest.mark.integration
 @pytest.mark.parametrize("case", sorted(DAMAGE))
 def test_no_damage_is_silent(killed: dict[str, Any], tmp_path: Path, case: str) -> None:
     result, view, files = damage_outcome(killed["dir"], killed["expected"], tmp_path / "w", case)
@@ -53,6 +54,7 @@ def test_no_damage_is_silent(killed: dict[str, Any], tmp_path: Path, case: str) 
     assert "j.db" in files  # a damaged journal is never deleted, only set aside
 
 
+@pytest.mark.integration
 def test_the_snapshot_itself_recovers_everything(killed: dict[str, Any],
                                                  tmp_path: Path) -> None:
     path = damaged_copy(killed, tmp_path)
@@ -62,6 +64,7 @@ def test_the_snapshot_itself_recovers_everything(killed: dict[str, Any],
     assert entry_count(path, 2) == RUNNING_ENTRIES
 
 
+@pytest.mark.integration
 def test_a_deleted_wal_is_told(killed: dict[str, Any], tmp_path: Path) -> None:
     path = damaged_copy(killed, tmp_path)
     path.with_name("j.db-wal").unlink()
@@ -72,6 +75,7 @@ def test_a_deleted_wal_is_told(killed: dict[str, Any], tmp_path: Path) -> None:
     assert any("lost" in n and "game 2" in n.lower() for n in notices), notices
 
 
+@pytest.mark.integration
 @pytest.mark.parametrize("seed", range(8))
 def test_a_damaged_wal_survives_the_clean_stop_that_follows(
         killed: dict[str, Any], tmp_path: Path, seed: int) -> None:
@@ -100,6 +104,7 @@ def test_the_mark_is_written_atomically_after_each_entry(tmp_path: Path) -> None
     journal.close()
 
 
+@pytest.mark.integration
 def test_a_damaged_entry_resumes_the_valid_prefix_and_sets_the_rest_aside(
         killed: dict[str, Any], tmp_path: Path) -> None:
     path = damaged_copy(killed, tmp_path)
@@ -125,6 +130,7 @@ def test_a_damaged_entry_resumes_the_valid_prefix_and_sets_the_rest_aside(
     again.close()
 
 
+@pytest.mark.integration
 def test_a_damaged_finished_record_hides_no_other_and_is_told(tmp_path: Path) -> None:
     path = tmp_path / "j.db"
     table, clock, _ = make_table(path)
@@ -149,6 +155,7 @@ def test_a_damaged_finished_record_hides_no_other_and_is_told(tmp_path: Path) ->
     db.close()
 
 
+@pytest.mark.integration
 def test_a_game_that_ended_before_a_cut_is_shown_finished_after_restart(
         tmp_path: Path) -> None:
     path = tmp_path / "j.db"
@@ -170,6 +177,7 @@ def test_a_game_that_ended_before_a_cut_is_shown_finished_after_restart(
     again.close()
 
 
+@pytest.mark.integration
 def test_a_version_1_journal_is_migrated_in_place(tmp_path: Path) -> None:
     path = tmp_path / "j.db"
     with sqlite3.connect(path) as db:
@@ -210,6 +218,7 @@ def test_a_version_1_journal_is_migrated_in_place(tmp_path: Path) -> None:
     journal.close()
 
 
+@pytest.mark.integration
 def test_a_game_whose_end_was_not_written_is_finished_on_restart(tmp_path: Path) -> None:
     """A cut between the last action's commit and the finished record."""
     path = tmp_path / "j.db"

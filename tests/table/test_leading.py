@@ -31,6 +31,8 @@ from .fakes import resolve
 from .helpers import Clock, kosmos, lift, make_table, put
 from .test_playthrough import play
 
+pytestmark = pytest.mark.integration
+
 EXAMPLES = Path(__file__).parent.parent / "data" / "examples"
 
 

@@ -38,6 +38,8 @@ from sudoku_table.rules.game import variant_class
 
 from .model_player import ModelPlayer, games
 
+pytestmark = pytest.mark.integration
+
 RATES = {"wrong_square": 8, "wrong_number": 8, "forget_flip": 30, "knock": 4,
          "lift_wrong": 6, "undo": 5, "redo": 40, "quick_undos": 2, "two_phones": 5,
          "reload": 2, "power_cut": 2}

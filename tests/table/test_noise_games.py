@@ -25,6 +25,8 @@ from sudoku_table.firmware.simulator import ManualClock, SimulatedBoard, scan_un
 from sudoku_table.table import Table
 from sudoku_table.table.signals import FELT, LIGHTS
 
+pytestmark = pytest.mark.integration
+
 BUDGET = 0.012
 """Switch to the LED frame that shows the change, at most."""
 

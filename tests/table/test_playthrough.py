@@ -22,6 +22,8 @@ from sudoku_table.table import Table
 
 from .helpers import Clock, lift, make_table, put, wait
 
+pytestmark = pytest.mark.integration
+
 EXAMPLES = sorted((Path(__file__).parent.parent / "data" / "examples").glob("*.json"))
 
 

@@ -40,6 +40,8 @@ panel = st.one_of(
     st.sampled_from([{"type": "undo"}, {"type": "end_turn"}, {"type": "bear_off"},
                      {"type": "hints", "on": True}, {"type": "nonsense"}, {"number": 3}]),
 )
+
+pytestmark = pytest.mark.integration
 step = st.one_of(sensor, sensor, sensor, st.tuples(st.just("input"), panel),
                  st.tuples(st.just("wait"), st.sampled_from([0.2, 1.5])))
 

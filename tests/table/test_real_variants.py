@@ -20,6 +20,8 @@ from tests.rules.duell_positions import BOOK_RECORD
 
 from .helpers import Clock, lift, make_table, put
 
+pytestmark = pytest.mark.integration
+
 KOSMOS = ("classic-sudoku", "labyrinth-sudoku", "killer-sudoku", "kakuro", "3d-sudoku",
           "hexa-sudoku")
 

@@ -13,7 +13,7 @@ import pytest
 from sudoku_table.ai import ComputerConfig
 from sudoku_table.firmware.ports import SensorEvent
 from sudoku_table.table import InputError, Table
-from sudoku_table.table.reviews import DONE, NONE, WAITING, Reviews, review_key
+from sudoku_table.table.reviews import DONE, NONE, WAITING, Reviews, ReviewStore, review_key
 from sudoku_table.table.signals import light
 from tests.web.appliance import example
 
@@ -116,9 +116,11 @@ def test_an_unreadable_file_of_reviews_is_moved_aside_and_started_afresh(tmp_pat
     assert [p.name for p in tmp_path.iterdir() if ".unreadable-" in p.name]
 
 
-def test_a_file_of_reviews_busy_elsewhere_is_not_taken_for_damaged(tmp_path: Path) -> None:
+def test_a_file_of_reviews_busy_elsewhere_is_not_taken_for_damaged(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Held locked by another program past the wait: the reviews go on in memory, and the file,
     which is sound, stays where it is (it was moved aside as unreadable)."""
+    monkeypatch.setattr(ReviewStore, "busy_wait", 0.05)  # the wait itself is not the point
     path = tmp_path / "reviews"
     Reviews(path, QUICK, workers="thread").close()
     holder = sqlite3.connect(path)
@@ -133,6 +135,7 @@ def test_a_file_of_reviews_busy_elsewhere_is_not_taken_for_damaged(tmp_path: Pat
     assert not [p.name for p in tmp_path.iterdir() if ".unreadable-" in p.name]
 
 
+@pytest.mark.integration
 def test_a_review_never_needs_the_tables_lock(tmp_path: Path) -> None:
     """The whole review is made while the table's lock is held elsewhere: it never waits for
     it (sensors and inputs never wait for a review)."""
@@ -182,6 +185,7 @@ def _without(view: dict[str, Any], *keys: str) -> dict[str, Any]:
     return {**view, "table": table, "version": None, "boot": None}  # each names its own start
 
 
+@pytest.mark.integration
 def test_a_replay_lights_the_move_and_leaves_the_table_as_it_was(tmp_path: Path) -> None:
     table, display = _table_with_a_game(tmp_path)
     before_view, before_frame = table.view(), table.frame()
@@ -205,6 +209,7 @@ def test_a_replay_lights_the_move_and_leaves_the_table_as_it_was(tmp_path: Path)
     table.close()
 
 
+@pytest.mark.integration
 def test_the_better_move_lights_once_the_review_has_it(tmp_path: Path) -> None:
     table, display = _table_with_a_game(tmp_path)
     entry = table.finished.every()[0]
@@ -219,6 +224,7 @@ def test_the_better_move_lights_once_the_review_has_it(tmp_path: Path) -> None:
     table.close()
 
 
+@pytest.mark.integration
 def test_a_sensor_event_during_a_replay_ends_it_and_counts_for_the_game(tmp_path: Path) -> None:
     """Two tables in the same game; one shows a replay when a piece is lifted. Both then show
     the same game, view and lights: the event was neither lost nor read as a step."""
@@ -235,6 +241,7 @@ def test_a_sensor_event_during_a_replay_ends_it_and_counts_for_the_game(tmp_path
     second.close()
 
 
+@pytest.mark.integration
 def test_an_input_or_a_new_game_ends_a_replay(tmp_path: Path) -> None:
     table, _ = _table_with_a_game(tmp_path)
     game_id = table.finished.every()[0]["id"]
@@ -247,6 +254,7 @@ def test_an_input_or_a_new_game_ends_a_replay(tmp_path: Path) -> None:
     table.close()
 
 
+@pytest.mark.integration
 def test_a_replay_of_a_game_or_move_that_is_not_there_changes_nothing(tmp_path: Path) -> None:
     table, display = _table_with_a_game(tmp_path)
     frames = len(display.frames)
@@ -258,6 +266,7 @@ def test_a_replay_of_a_game_or_move_that_is_not_there_changes_nothing(tmp_path: 
     table.close()
 
 
+@pytest.mark.integration
 def test_reviews_are_kept_in_their_own_file_beside_the_journal(tmp_path: Path) -> None:
     journal = tmp_path / "journal.sqlite3"
     table = Table(journal=journal, computer=QUICK, review_workers="thread")

@@ -28,6 +28,7 @@ def test_every_family_has_many_scenarios() -> None:
         assert families.get(fake, 0) >= 3, fake
 
 
+@pytest.mark.integration
 @pytest.mark.parametrize("scenario", [s for _, s in SCENARIOS], ids=[n for n, _ in SCENARIOS])
 def test_scenario(scenario: dict[str, Any]) -> None:
     table = run_scenario(scenario)

@@ -5,6 +5,8 @@ from __future__ import annotations
 import threading
 from typing import Any
 
+import pytest
+
 from sudoku_table.table import Table
 from sudoku_table.table.sounds import TableSounds, cue
 
@@ -101,6 +103,7 @@ def test_switched_off_it_builds_no_view() -> None:
     assert asked == [] and player.names == []
 
 
+@pytest.mark.integration
 def test_a_real_table_sounds_when_its_game_starts() -> None:
     with Table(ticker=False) as table:
         player = Recorder()

@@ -18,6 +18,8 @@ from sudoku_table.table import InputError, StaleInput, Table
 
 from .helpers import Clock, kosmos, make_table, put
 
+pytestmark = pytest.mark.integration
+
 
 def started() -> tuple[Table, Clock]:
     return kosmos((("a1", 1), ("b1", 2), ("c1", 3)))

@@ -20,6 +20,7 @@ from sudoku_table.table.signals import (
     merge,
 )
 
+from ..waiting import until
 from .fakes import resolve
 from .helpers import RecordingDisplay, make_table, put
 
@@ -50,6 +51,7 @@ class ListSensors:
         self.on_event(SensorEvent(square, occupied, time.monotonic()))
 
 
+@pytest.mark.integration
 def test_before_a_game_the_view_has_no_game_but_shows_the_sensors() -> None:
     table, clock, _ = make_table()
     put(table, clock, "c3")
@@ -61,6 +63,7 @@ def test_before_a_game_the_view_has_no_game_but_shows_the_sensors() -> None:
     table.close()
 
 
+@pytest.mark.integration
 def test_attach_takes_the_sensor_board_and_listens() -> None:
     table, _, display = make_table()
     sensors = ListSensors({"a1"})
@@ -77,6 +80,7 @@ def test_attach_takes_the_sensor_board_and_listens() -> None:
     assert display.last_frame == {}
 
 
+@pytest.mark.integration
 def test_unknown_variants_and_bad_setups_are_input_errors() -> None:
     table, _, _ = make_table()
     with pytest.raises(InputError, match="unknown variant"):
@@ -91,6 +95,7 @@ def test_unknown_variants_and_bad_setups_are_input_errors() -> None:
     table.close()
 
 
+@pytest.mark.integration
 def test_wait_for_change_wakes_on_a_sensor_event_from_another_thread() -> None:
     table, clock, _ = make_table()
     table.new_game("fake-kosmos")
@@ -103,6 +108,7 @@ def test_wait_for_change_wakes_on_a_sensor_event_from_another_thread() -> None:
     table.close()
 
 
+@pytest.mark.integration
 def test_wait_for_occupied() -> None:
     table, clock, _ = make_table()
     assert not table.sensors.wait_for_occupied("c3", True, timeout=0.01)
@@ -112,6 +118,7 @@ def test_wait_for_occupied() -> None:
     table.close()
 
 
+@pytest.mark.integration
 def test_events_from_many_threads_keep_the_table_consistent() -> None:
     table, _, display = make_table()
     table.new_game("fake-kosmos")
@@ -138,6 +145,7 @@ def test_events_from_many_threads_keep_the_table_consistent() -> None:
     table.close()
 
 
+@pytest.mark.integration
 def test_the_settle_timer_runs_by_itself_with_the_real_clock() -> None:
     display = RecordingDisplay()
     table = Table(display, resolve=resolve, settle=0.05)
@@ -146,13 +154,11 @@ def test_the_settle_timer_runs_by_itself_with_the_real_clock() -> None:
         table.sensors.handle_sensor(SensorEvent(square, occupied, time.monotonic()))
     table.input({"type": "number", "number": 3})
     table.sensors.handle_sensor(SensorEvent("b2", False, time.monotonic()))
-    deadline = time.monotonic() + 5
-    while table.view()["game"]["cells"] and time.monotonic() < deadline:
-        time.sleep(0.01)
-    assert table.view()["game"]["cells"] == {}
+    assert until(lambda: table.view()["game"]["cells"] == {})
     table.close()
 
 
+@pytest.mark.integration
 def test_faults_are_reported_never_moves() -> None:
     table, _, _ = make_table()
     table.new_game("fake-kosmos")
@@ -167,6 +173,7 @@ def test_faults_are_reported_never_moves() -> None:
     table.close()
 
 
+@pytest.mark.integration
 def test_brightness_and_led_test() -> None:
     table, clock, display = make_table()
     table.new_game("fake-kosmos")
@@ -186,6 +193,7 @@ def test_brightness_and_led_test() -> None:
     table.close()
 
 
+@pytest.mark.integration
 def test_a_failing_display_is_reported_not_raised() -> None:
     class Broken(RecordingDisplay):
         def show(self, frame: object) -> None:
@@ -206,6 +214,7 @@ def test_every_word_has_its_own_pattern_and_level_not_colour_alone() -> None:
         "a1": "illegal", "b1": "target"}
 
 
+@pytest.mark.integration
 def test_the_view_lists_squares_in_board_order() -> None:
     table, clock, _ = make_table()
     table.new_game("fake-kosmos")

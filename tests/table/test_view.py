@@ -60,6 +60,7 @@ def test_an_unknown_code_is_a_bug() -> None:
         message("no_such_code")
 
 
+@pytest.mark.integration
 def test_the_view_carries_the_code_and_its_english_wording() -> None:
     table, clock, _ = make_table()
     table.new_game("fake-kosmos")
@@ -79,6 +80,7 @@ def test_the_view_carries_the_code_and_its_english_wording() -> None:
     table.close()
 
 
+@pytest.mark.integration
 def test_a_table_without_a_game_has_no_message_code() -> None:
     table = Table(resolve=resolve, ticker=False)
     assert table.view()["table"]["message_code"] is None

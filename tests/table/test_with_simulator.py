@@ -2,24 +2,17 @@
 
 from __future__ import annotations
 
-import time
-from collections.abc import Callable
+import pytest
 
 from sudoku_table.firmware.backend import open_hardware
 from sudoku_table.firmware.config import HardwareConfig
 from sudoku_table.table import Table
 from sudoku_table.table.signals import LIGHTS
 
+from ..waiting import until
 from .fakes import resolve
 
-
-def eventually(condition: Callable[[], bool], timeout: float = 5.0) -> bool:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if condition():
-            return True
-        time.sleep(0.01)
-    return condition()
+pytestmark = pytest.mark.integration
 
 
 def test_a_piece_on_the_simulated_board_reaches_the_leds() -> None:
@@ -31,16 +24,16 @@ def test_a_piece_on_the_simulated_board_reaches_the_leds() -> None:
         hardware.simulator.set_square("b2", True)
         assert table.sensors.wait_for_occupied("b2", True, timeout=5)
         assert table.view()["table"]["prompt"]["square"] == "b2"
-        assert eventually(lambda: dict(hardware.display.last_frame).get("b2")
+        assert until(lambda: dict(hardware.display.last_frame).get("b2")
                           == LIGHTS["number"])
         table.input({"type": "number", "number": 3})
-        assert eventually(lambda: getattr(dict(hardware.display.last_frame).get("b2"),
+        assert until(lambda: getattr(dict(hardware.display.last_frame).get("b2"),
                                           "pattern", None) == "flash")
         hardware.simulator.set_square("a2", True)
         assert table.sensors.wait_for_occupied("a2", True, timeout=5)
         table.input({"type": "number", "square": "a2", "number": 3})
         assert table.view()["table"]["signals"]["a2"] == "illegal"
-        assert eventually(lambda: dict(hardware.display.last_frame).get("a2")
+        assert until(lambda: dict(hardware.display.last_frame).get("a2")
                           == LIGHTS["illegal"])
         hardware.simulator.set_square("a2", False)
         assert table.sensors.wait_for_occupied("a2", False, timeout=5)

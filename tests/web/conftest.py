@@ -50,8 +50,10 @@ ARGS = ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
         "--no-first-run"]
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def browser() -> Iterator[Any]:
+    """One Chromium per worker process, started by its first browser test; every test opens
+    contexts of its own in it (a context shares nothing with another: cookies, storage, cache)."""
     from playwright.sync_api import sync_playwright
 
     assert CHROMIUM.exists(), "Debian's chromium is needed: sudo apt-get install chromium"
@@ -69,8 +71,6 @@ def server(tmp_path: Path) -> Iterator[str]:
 
     with live_composition(tmp_path / "data") as (url, _panel):
         yield url
-
-
 
 
 @pytest.fixture

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import time
 from pathlib import Path
 from typing import Any
 
@@ -14,7 +13,10 @@ from sudoku_table.rules.game import all_variants, new_game
 from sudoku_table.table import Table
 from sudoku_table.web import create_app
 
+from ..waiting import until
 from .helpers import place, put
+
+pytestmark = pytest.mark.integration
 
 EXAMPLES = Path(__file__).parent.parent / "data" / "examples"
 
@@ -284,12 +286,9 @@ def test_the_table_sounds_through_the_whole_panel(tmp_path: Path) -> None:
         buzzer = panel.hardware.buzzer
         assert buzzer.idle()
         buzzer.played.clear()
-        time.sleep(1.2)  # the sounds thread looks at the switch once a second
+        assert until(lambda: panel.sounds.following)  # it looks at the switch once a second
         client.post("/api/game", json={"variant": "classic-sudoku", "players": 2})
-        for _ in range(200):
-            if buzzer.played:
-                break
-            time.sleep(0.01)
+        assert until(lambda: buzzer.played)
         assert list(buzzer.played) == ["turn"]
     finally:
         panel.close()

@@ -21,6 +21,8 @@ from sudoku_table.web import create_app
 from .appliance import calls, fake_busctl, play_to_the_end
 from .helpers import LiveServer, open_composition
 
+pytestmark = pytest.mark.integration
+
 PIN = "4711"
 
 

@@ -42,11 +42,13 @@ def post_routes(app: Flask) -> list[str]:
     return sorted(routes)
 
 
+@pytest.mark.integration
 def test_every_post_route_is_tried(app: Flask) -> None:
     assert {"/api/game", "/api/input", "/api/sim/square", "/api/table/brightness",
             "/api/table/led-test"} <= set(post_routes(app))
 
 
+@pytest.mark.integration
 @pytest.mark.parametrize(("name", "body"), BAD_BODIES, ids=[n for n, _ in BAD_BODIES])
 def test_bad_bodies_get_a_clear_4xx_and_change_nothing(
         app: Flask, client: FlaskClient, name: str, body: bytes) -> None:
@@ -59,6 +61,7 @@ def test_bad_bodies_get_a_clear_4xx_and_change_nothing(
     assert client.get("/api/state").get_json() == before
 
 
+@pytest.mark.integration
 @pytest.mark.parametrize("query", ["seed=²", "seed=٣", "seed=-1", "seed=1e3", "seed=",
                                    "seed=1&seed=2", "seed=" + "9" * 40, "colour=red"])
 def test_bad_query_parameters_are_a_400(client: FlaskClient, query: str) -> None:
@@ -67,6 +70,7 @@ def test_bad_query_parameters_are_a_400(client: FlaskClient, query: str) -> None
     assert "query parameter" in response.get_json()["error"]
 
 
+@pytest.mark.integration
 def test_good_query_parameters_still_work(client: FlaskClient) -> None:
     assert client.get("/api/variants/duell-der-meister/setup?seed=12").status_code == 200
     client.post("/api/game", json={"variant": "vierer-dominari"})

@@ -8,7 +8,6 @@ under a real waitress server, exactly as ``sudoku-table serve --sim`` builds it.
 from __future__ import annotations
 
 import json
-import time
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
@@ -37,20 +36,23 @@ def example(name: str) -> dict[str, Any]:
 class Phone:
     """One phone's page, with the few gestures a player makes and a check against the API."""
 
-    def __init__(self, page: Any, url: str) -> None:
+    def __init__(self, page: Any, url: str, language: str = "en") -> None:
         self.page = page
         self.url = url
+        self.language = language  # the page's, so that the API words its answers alike
         self.errors: list[str] = []
         page.on("pageerror", lambda e: self.errors.append(str(e)))
 
     def api(self, path: str) -> Any:
-        with urllib.request.urlopen(self.url + path, timeout=5) as response:
+        request = urllib.request.Request(self.url + path,
+                                         headers={"Accept-Language": self.language})
+        with urllib.request.urlopen(request, timeout=30) as response:
             return json.loads(response.read())
 
     def post(self, path: str, body: dict[str, Any]) -> Any:
         request = urllib.request.Request(self.url + path, data=json.dumps(body).encode(),
                                          headers={"Content-Type": "application/json"})
-        with urllib.request.urlopen(request, timeout=5) as response:
+        with urllib.request.urlopen(request, timeout=30) as response:
             return json.loads(response.read())
 
     def play_by_api(self, actions: list[dict[str, Any]]) -> None:
@@ -132,6 +134,9 @@ class Phone:
             }
             const scores = [...document.querySelectorAll('#scores tr')].map(
               (tr) => Number(tr.querySelector('.points').textContent));
+            const names = [...document.querySelectorAll('#scores tbody tr')].map(
+              (tr) => [...tr.cells[0].childNodes].filter((n) => n.nodeType === Node.TEXT_NODE)
+                .map((n) => n.textContent).join('').trim());
             const now = document.getElementById('now').getBoundingClientRect();
             const shown = (el) => el && !el.hidden && el.getBoundingClientRect().height > 0;
             const controls = [...document.querySelectorAll(
@@ -139,7 +144,7 @@ class Phone:
               const r = b.getBoundingClientRect();
               return [b.id || b.dataset.number || b.textContent, r.top, r.bottom, r.left, r.right];
             });
-            return {squares, scores, lights, version: document.body.dataset.version,
+            return {squares, scores, names, lights, version: document.body.dataset.version,
                     turn: document.getElementById('now-who').textContent,
                     toMove: document.getElementById('now-who').dataset.actor,
                     next: document.getElementById('now-text').textContent,
@@ -181,7 +186,11 @@ class Phone:
             assert color.lower() == legend[word]["color"].lower(), word
             assert pattern == f"pattern-{legend[word]['pattern']}", word
         assert shown["scores"] == game["scores"]
-        names = view["player_names"]
+        # The players as the page names them in its language (the view's default names are
+        # English: "White" is drawn "Weiß" on a German page).
+        names = shown["names"]
+        if self.language == "en":
+            assert names == view["player_names"]
         if game["over"]:
             winners = game["winners"]
             if not winners:
@@ -197,8 +206,8 @@ class Phone:
         code = table["message_code"]
         if code and code["code"] == "action":  # said with the player's name and the points
             assert names[code["params"]["player"]] in shown["message"]
-        else:  # said as a sentence: its first letter upper case
-            expected = table["message"] or ""
+        elif self.language == "en":  # said as a sentence: its first letter upper case
+            expected = table["message"] or ""  # (the view words it in English)
             assert shown["message"] == expected[:1].upper() + expected[1:]
         self.assert_bar_in_view(shown)
         return view
@@ -742,15 +751,28 @@ def test_a_new_game_asks_for_the_pin_once_per_tab(browser: Any, tmp_path: Path) 
 
 
 def test_the_play_page_follows_the_table_across_ended_live_views(
-        browser: Any, tmp_path: Path) -> None:
+        browser: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """The server ends every live view after its lifetime (here one second); the page comes
     back by itself and keeps showing every change made elsewhere."""
     from sudoku_table.assembly import open_panel
+    from sudoku_table.web import panel_state
 
+    from ..waiting import until
     from .helpers import LiveServer
 
     panel = open_panel(sim=True, data=tmp_path / "data", config_path=None,
                        test_config={"STREAM_SECONDS": 1.0, "KEEPALIVE_SECONDS": 0.3})
+    streams = panel_state(panel.app).streams
+    opened: list[str] = []  # every live view the server granted
+    acquire = streams.acquire
+
+    def counted(host: str) -> str | None:
+        refused = acquire(host)
+        if refused is None:
+            opened.append(host)
+        return refused
+
+    monkeypatch.setattr(streams, "acquire", counted)
     live = LiveServer(panel.app)
     context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
     try:
@@ -758,8 +780,10 @@ def test_the_play_page_follows_the_table_across_ended_live_views(
         page = context.new_page()
         page.set_default_timeout(6000)
         page.goto(live.url + "/play")
+        assert until(lambda: opened)
         for square in ("c3", "d4", "e2"):
-            time.sleep(1.3)  # the live view of the page has ended and come back since
+            views = len(opened)  # the live view of the page has ended and come back since
+            assert until(lambda views=views: len(opened) > views and streams.held() == 1)
             panel.hardware.simulator.set_square(square, True)
             page.wait_for_selector(f"#board [data-square='{square}'][data-occupied='true']"
                                    ":not([data-felt])")

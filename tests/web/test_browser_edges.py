@@ -144,16 +144,14 @@ def test_sensor_faults_are_worded_in_the_pages_language(browser: Any, tmp_path: 
     """A column shorted to ground and a row that went dead under its pieces, as the scanning
     code finds them on the simulated board: the Table page names each in its own language
     (the English details with their figures stay in its tooltip), in view and not clipped."""
-    import time
-
     from .helpers import live_composition
     from .layout import check_layout
 
     with live_composition(tmp_path / "data") as (url, panel):
         board = panel.hardware.simulator
-        for square in ("a4", "b4", "c4", "d4"):
-            board.set_square(square, True)
-        time.sleep(0.3)
+        for square in ("a4", "b4", "c4", "d4"):  # one at a time, as a hand puts them down
+            board.set_square(square, True)  # (four of a rank at once would be a fault itself)
+            assert panel.table.sensors.wait_for_occupied(square, True, 30)
         board.set_shorted_column(5)
         board.set_dead_row(3)
         context = browser.new_context(viewport={"width": 390, "height": 844}, locale=language)

@@ -18,6 +18,7 @@ from sudoku_table.table import Table
 from sudoku_table.web import create_app
 from tests.table.test_archive import file_of
 
+from ..waiting import until
 from .axe import every_violation
 from .helpers import LiveServer
 from .layout import check_layout
@@ -174,10 +175,7 @@ def test_a_move_picked_shows_on_the_board_and_on_the_table(
     assert _view(url)["table"]["replay"]["move"] == 5
     page.locator("#move-next").click()
     page.wait_for_selector("body[data-replay='6']", state="attached")
-    deadline = time.monotonic() + 5
-    while _view(url)["table"]["replay"]["move"] != 6 and time.monotonic() < deadline:
-        time.sleep(0.05)
-    assert _view(url)["table"]["replay"]["move"] == 6
+    assert until(lambda: _view(url)["table"]["replay"]["move"] == 6)
     page.locator("#replay-leave").click()
     page.wait_for_selector("body[data-replay='']", state="attached")
     assert _view(url)["table"]["replay"] is None

@@ -18,6 +18,8 @@ from tests.table.faults import Faults, installed
 from .helpers import live_composition
 from .test_browser import Phone
 
+pytestmark = pytest.mark.integration
+
 SIZES = [(390, 844), (844, 390), (1280, 800)]
 TITLES = {"en": "The table cannot save: its memory card is full.",
           "de": "Der Tisch kann nicht speichern: Seine Speicherkarte ist voll."}

@@ -15,6 +15,7 @@ import pytest
 
 from .axe import audit
 from .test_browser import EXAMPLES, Phone, play_record
+from .test_i18n import EnglishWatch
 
 SIZES = {"phone": (390, 844), "landscape": (844, 390), "laptop": (1280, 800)}
 GAMES = {  # one full game of every family
@@ -29,28 +30,59 @@ GAMES = {  # one full game of every family
 pytestmark = [pytest.mark.browser]
 
 
-def open_phone(browser: Any, server: str, size: tuple[int, int]) -> tuple[Any, Phone]:
+def open_phone(browser: Any, server: str, size: tuple[int, int],
+               language: str = "en") -> tuple[Any, Phone]:
     width, height = size
     mobile = width < 1000
     # The panel's CSP forbids inline and evaluated scripts; the test's own probes and axe
     # are injected past it (bypass_csp), the panel's own scripts still run under it.
     context = browser.new_context(viewport={"width": width, "height": height},
-                                  is_mobile=mobile, has_touch=mobile, bypass_csp=True)
+                                  is_mobile=mobile, has_touch=mobile, bypass_csp=True,
+                                  locale=language)
     page = context.new_page()
     page.set_default_timeout(5000)
-    return context, Phone(page, server)
+    return context, Phone(page, server, language)
 
 
-@pytest.fixture(params=list(SIZES), ids=list(SIZES))
-def sized(request: pytest.FixtureRequest, browser: Any, server: str) -> Iterator[Phone]:
-    context, phone = open_phone(browser, server, SIZES[request.param])
-    yield phone
+PLAYS = {  # a phone in German, turned between upright and sideways; a laptop in English
+    "phone-de": (("phone", "landscape"), "de"),
+    "laptop-en": (("laptop",), "en"),
+}
+
+
+@pytest.fixture(params=list(PLAYS), ids=list(PLAYS))
+def player(request: pytest.FixtureRequest, browser: Any,
+           server: str) -> Iterator[tuple[Phone, tuple[str, ...], str]]:
+    sizes, language = PLAYS[request.param]
+    context, phone = open_phone(browser, server, SIZES[sizes[0]], language)
+    yield phone, sizes, language
     context.close()
     assert not phone.errors, phone.errors
 
 
 def bar_in_view(phone: Phone) -> None:
     Phone.assert_bar_in_view(phone.drawn())
+
+
+def turned(phone: Phone, size: str) -> None:
+    """The phone held at ``size`` ("phone" upright, "landscape" sideways), once the page has
+    laid itself out again (two animation frames after the resize)."""
+    width, height = SIZES[size]
+    phone.page.set_viewport_size({"width": width, "height": height})
+    phone.page.evaluate("() => new Promise(r => requestAnimationFrame(() => "
+                        "requestAnimationFrame(r)))")
+
+
+def bar_in_view_at(phone: Phone, sizes: tuple[str, ...], index: int) -> None:
+    """The bar and its controls in view at every one of ``sizes``; the phone is left at the
+    size the next action is made at (they take turns), so taps are made at every size."""
+    if len(sizes) == 1:
+        bar_in_view(phone)
+        return
+    for size in sizes:
+        turned(phone, size)
+        bar_in_view(phone)
+    turned(phone, sizes[index % len(sizes)])
 
 
 def turn_over_flips(phone: Phone) -> None:
@@ -81,38 +113,72 @@ def move(phone: Phone, path: list[str]) -> None:
         "s => !document.querySelector(`#board [data-square='${s}']`).dataset.owner", arg=path[0])
 
 
-def play_by_taps(phone: Phone, actions: list[dict[str, Any]]) -> None:
-    for index, action in enumerate(actions):
+def play_by_taps(phone: Phone, actions: list[dict[str, Any]],
+                 sizes: tuple[str, ...] = (), first: int = 0) -> None:
+    """Play ``actions`` by taps (the game's actions from number ``first`` on), the phone
+    checked against the table after every eighth; with ``sizes``, the bar is checked at each
+    of them before every action and the actions are made at each size in turn."""
+    for index, action in enumerate(actions, start=first):
         turn_over_flips(phone)
-        bar_in_view(phone)
+        if sizes:
+            bar_in_view_at(phone, sizes, index)
+        else:
+            bar_in_view(phone)
         if action["type"] == "move":
             move(phone, action["path"])
         else:
-            play_record(phone, [action], check_every=1 if index % 8 == 7 else 10**6)
+            play_record(phone, [action], check_every=10**6)
+        if index % 8 == 7:
+            phone.check()
     turn_over_flips(phone)
 
 
 @pytest.mark.parametrize("family", list(GAMES))
-def test_a_full_game_by_taps_with_the_bar_always_in_view(sized: Phone, family: str) -> None:
+def test_a_full_game_by_taps_with_the_bar_always_in_view(
+        player: tuple[Phone, tuple[str, ...], str], family: str) -> None:
+    """A whole game of every family by taps only: on a German phone turned between upright and
+    sideways (the bar checked at both sizes before every action, the actions made at each in
+    turn, and no word of the UI's English anywhere on the way) and on an English laptop. At
+    the end: who won and why, the scores in the rule book's parts, every move, a rematch."""
+    phone, sizes, language = player
     variant, name = GAMES[family]
     record = json.loads((EXAMPLES / f"{name}.json").read_text())
+    actions = record["record"]["actions"]
+    english = EnglishWatch(phone, variant) if language == "de" else None
+    if english:
+        english.pages()
+        english.start_form()
     setup = record["record"].get("setup") or None
-    sized.start(variant, players=record["record"]["players"], setup=setup)
-    sized.set_up()
-    sized.check()
-    play_by_taps(sized, record["record"]["actions"])
-    view = sized.check()
+    phone.start(variant, players=record["record"]["players"], setup=setup)
+    phone.set_up()
+    phone.check()
+    if english:
+        english.look("the start position")
+    for index in range(0, len(actions), 5):
+        play_by_taps(phone, actions[index:index + 5], sizes, first=index)
+        if english:
+            english.look(f"after action {index + 5}")
+    view = phone.check()
     assert view["game"]["over"] and view["game"]["winners"] == record["state"]["winners"]
-    page = sized.page
+    page = phone.page
     # The end screen: who won, why, every move, and a rematch, in view of a player.
+    page.wait_for_selector("#end:not([hidden])")
+    if english:
+        english.look("the end")
     assert page.is_visible("#end")
-    names = view["player_names"]
+    # The players' names as the page calls them (in German "Spieler 1", "Weiß").
+    names = page.eval_on_selector_all("#scores tbody tr",
+                                      "rows => rows.map(r => r.cells[0].textContent.trim())")
     said = page.text_content("#now-who")  # the bar says who won, with Rematch in view
-    assert all(names[w] in said for w in view["game"]["winners"]) or "draw" in said.lower()
+    draw = "Unentschieden" if language == "de" else "draw"
+    assert all(names[w] in said for w in view["game"]["winners"]) or draw in said, said
     assert page.is_visible("#rematch")
-    bar_in_view(sized)
+    for size in sizes or ("laptop",):
+        turned(phone, size)
+        bar_in_view(phone)
     why = page.text_content("#end-why")
-    assert "The game ended: " in why and all(names[w] in why for w in view["game"]["winners"])
+    ended = "Das Spiel endete: " if language == "de" else "The game ended: "
+    assert ended in why and all(names[w] in why for w in view["game"]["winners"]), why
     # Each player's score in the rule book's parts (where the game has parts), adding up.
     rows = page.eval_on_selector_all("#breakdown tbody tr", """rows => rows.map(r =>
         [...r.querySelectorAll('td')].map(td => Number(td.textContent)))""")
@@ -120,8 +186,10 @@ def test_a_full_game_by_taps_with_the_bar_always_in_view(sized: Phone, family: s
     for row, parts in zip(rows, view["game"].get("breakdown", []), strict=False):
         # (the parts' order may differ between the live view and this answer's JSON)
         assert sorted(row[:-1]) == sorted(parts.values()) and sum(row[:-1]) == row[-1]
-    assert page.locator("#moves li").count() == len(record["record"]["actions"])
+    assert page.locator("#moves li").count() == len(actions)
     assert page.evaluate("document.documentElement.scrollWidth") <= page.viewport_size["width"]
+    if english:
+        assert len(english.seen) >= 6
 
 
 def test_undo_after_the_end_asks_and_keeps_the_finished_game(browser: Any, server: str) -> None:

@@ -116,6 +116,7 @@ def test_each_medium_has_a_colour_for_every_index() -> None:
     assert drawing(new_game("classic-sudoku").geometry).to_json()["palette_size"] == PALETTE_SIZE
 
 
+@pytest.mark.integration
 @pytest.mark.parametrize("variant", VARIANT_IDS)
 def test_the_variants_endpoint_serves_the_drawing_and_keeps_every_field(
         client: FlaskClient, variant: str) -> None:

@@ -15,6 +15,8 @@ from sudoku_table.web import create_app
 
 from .helpers import LiveServer
 
+pytestmark = pytest.mark.integration
+
 
 class EventReader:
     """A minimal Server-Sent Events client over one HTTP connection."""
@@ -95,7 +97,7 @@ def test_streams_are_capped_and_a_closed_tab_frees_its_slot(live: LiveServer) ->
     assert "no live view is free" in json.loads(extra.response.read())["error"]
     extra.close()
     readers.pop().close()
-    deadline = time.monotonic() + 5
+    deadline = time.monotonic() + 30
     while True:
         again = EventReader(live.url)
         if again.response.status == 200:
@@ -122,24 +124,24 @@ def test_ordinary_requests_still_work_while_streams_are_open(live: LiveServer) -
 def test_keep_alive_comments_flow_while_nothing_changes(live: LiveServer) -> None:
     reader = EventReader(live.url)
     reader.next_event()
-    started = time.monotonic()
+    guard = time.monotonic() + 30  # only against a stream that sends nothing more
     line = b""
     while not line.startswith(b": keep-alive"):
         line = reader.response.readline()
-        assert time.monotonic() - started < 3
+        assert time.monotonic() < guard, "no keep-alive came"
     reader.close()
 
 
 def test_stopping_the_server_ends_open_streams_at_once(table: Table, hardware: Any) -> None:
-    app = create_app(table, hardware=hardware, test_config={"KEEPALIVE_SECONDS": 60})
+    app = create_app(table, hardware=hardware, test_config={"KEEPALIVE_SECONDS": 600})
     server = LiveServer(app)
     readers = [EventReader(server.url) for _ in range(2)]
     for reader in readers:
         reader.next_event()
     started = time.monotonic()
     server.close()
-    # The streams end without waiting for their next poll of the stop flag.
-    assert time.monotonic() - started < 0.3
+    # The streams end without waiting for their next poll of the stop flag (ten minutes away).
+    assert time.monotonic() - started < 60
     for reader in readers:
         with pytest.raises(EOFError):
             reader.next_event()

@@ -13,6 +13,8 @@ from sudoku_table.rules.game import all_variants, new_game
 
 from .helpers import put
 
+pytestmark = pytest.mark.integration
+
 VARIANTS = [cls.id for cls in all_variants()]
 
 

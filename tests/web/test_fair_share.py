@@ -109,6 +109,7 @@ def port_of(server: LiveServer) -> int:
     return int(server.url.rsplit(":", 1)[1])
 
 
+@pytest.mark.integration
 def test_one_host_holding_idle_connections_does_not_stall_another(serve: Any) -> None:
     port = port_of(serve(CONNECTIONS_PER_HOST=32))
     idle = []
@@ -126,6 +127,7 @@ def test_one_host_holding_idle_connections_does_not_stall_another(serve: Any) ->
             sock.close()
 
 
+@pytest.mark.integration
 def test_idle_connections_are_closed_after_the_channel_timeout(serve: Any) -> None:
     port = port_of(serve(CHANNEL_TIMEOUT=1))
     sock = connect(port)
@@ -135,6 +137,7 @@ def test_idle_connections_are_closed_after_the_channel_timeout(serve: Any) -> No
         sock.close()
 
 
+@pytest.mark.integration
 def test_one_host_cannot_take_every_live_view(serve: Any) -> None:
     port = port_of(serve(MAX_STREAMS=4, STREAMS_PER_HOST=2, KEEPALIVE_SECONDS=0.2))
     streams = [open_stream(port) for _ in range(2)]
@@ -149,6 +152,7 @@ def test_one_host_cannot_take_every_live_view(serve: Any) -> None:
             sock.close()
 
 
+@pytest.mark.integration
 def test_a_live_view_that_does_not_read_is_ended_and_its_slot_freed(
         serve: Any, table: Table) -> None:
     server = serve(MAX_STREAMS=8, STREAMS_PER_HOST=2)
@@ -190,6 +194,7 @@ def fill_live_views(port: int, hosts: list[str], each: int) -> list[socket.socke
     return held
 
 
+@pytest.mark.integration
 def test_a_crowd_of_hosts_cannot_keep_a_new_phone_from_a_live_view(serve: Any) -> None:
     """The attack: 6 addresses with 6 silent live views each held all 32; a new phone got 429
     for 30 s. Now each host has a free share, the last places are kept for newcomers, and when
@@ -212,19 +217,23 @@ def test_a_crowd_of_hosts_cannot_keep_a_new_phone_from_a_live_view(serve: Any) -
             sock.close()
 
 
+@pytest.mark.integration
 def test_a_live_view_ends_after_its_lifetime_and_says_when_to_come_back(serve: Any) -> None:
     server = serve(STREAM_SECONDS=0.5, KEEPALIVE_SECONDS=0.1)
     host, port = server.url.removeprefix("http://").split(":")
     conn = http.client.HTTPConnection(host, int(port), timeout=5)
     conn.request("GET", "/api/events")
     response = conn.getresponse()
-    started = time.monotonic()
-    body = response.read()  # the whole stream, until the server ends it
-    assert time.monotonic() - started < 3
+    body = b""
+    guard = time.monotonic() + 30  # only against a stream that never ends (its life: 0.5 s)
+    while chunk := response.read1(4096):  # the whole stream, until the server ends it
+        body += chunk
+        assert time.monotonic() < guard, "the live view never ended"
     assert body.startswith(b"retry: 2000") and b"event: view" in body
     conn.close()
 
 
+@pytest.mark.integration
 @pytest.mark.parametrize("chunked", [False, True])
 def test_a_huge_body_is_refused_before_it_is_read(serve: Any, chunked: bool) -> None:
     port = port_of(serve())
@@ -240,7 +249,7 @@ def test_a_huge_body_is_refused_before_it_is_read(serve: Any, chunked: bool) -> 
         block = (b"4000\r\n" + b" " * 0x4000 + b"\r\n") if chunked else b" " * 0x4000
         answer = b""
         sock.settimeout(0.05)
-        while time.monotonic() - started < 5 and b"\r\n" not in answer:
+        while time.monotonic() - started < 30 and b"\r\n" not in answer:
             try:
                 sent += sock.send(block)
             except (BlockingIOError, TimeoutError):
@@ -252,12 +261,12 @@ def test_a_huge_body_is_refused_before_it_is_read(serve: Any, chunked: bool) -> 
             except (BlockingIOError, TimeoutError):
                 pass
         assert answer.startswith(b"HTTP/1.1 413"), answer[:80]
-        assert time.monotonic() - started < 2
         assert sent < 10_000_000  # refused long before 100 MB went through
     finally:
         sock.close()
 
 
+@pytest.mark.integration
 def test_normal_live_views_outlive_the_idle_timeout(serve: Any) -> None:
     server = serve(CHANNEL_TIMEOUT=1, KEEPALIVE_SECONDS=0.3)
     port = port_of(server)
@@ -289,6 +298,7 @@ def trickle(port: int, source: str) -> socket.socket:
     return sock
 
 
+@pytest.mark.integration
 def test_a_request_must_arrive_whole_in_time_however_it_trickles(serve: Any) -> None:
     """The attack: a header byte every 5 s reset waitress's idle timer and kept a connection
     forever. Now a request's head has a total deadline from its first byte."""
@@ -310,6 +320,7 @@ def test_a_request_must_arrive_whole_in_time_however_it_trickles(serve: Any) -> 
         sock.close()
 
 
+@pytest.mark.integration
 def test_a_body_that_trickles_in_is_cut_off_too(serve: Any) -> None:
     port = port_of(serve(REQUEST_SECONDS=1.0, CHANNEL_TIMEOUT=30))
     sock = connect(port, "127.0.4.2")
@@ -321,6 +332,7 @@ def test_a_body_that_trickles_in_is_cut_off_too(serve: Any) -> None:
         sock.close()
 
 
+@pytest.mark.integration
 @pytest.mark.slow
 def test_sixteen_addresses_holding_everything_they_may_do_not_keep_a_new_phone_out(
         serve: Any, table: Table) -> None:
@@ -364,6 +376,7 @@ def answer_of(sock: socket.socket) -> bytes:
         answer += chunk
 
 
+@pytest.mark.integration
 def test_the_import_pin_is_checked_before_any_of_the_body_is_read(serve: Any) -> None:
     """The attack: with a PIN set, import bodies of up to 16 MiB were written to a temporary
     file before the PIN was checked. Now the answer comes from the headers alone."""
@@ -385,6 +398,7 @@ def test_the_import_pin_is_checked_before_any_of_the_body_is_read(serve: Any) ->
             sock.close()
 
 
+@pytest.mark.integration
 def test_an_import_too_large_is_refused_from_its_length_in_the_readers_language(
         serve: Any) -> None:
     port = port_of(serve())

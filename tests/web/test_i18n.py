@@ -17,7 +17,7 @@ from babel.messages.pofile import read_po
 
 from sudoku_table.web import i18n
 
-from .test_browser import EXAMPLES, Phone, play_the_books_duell_example
+from .test_browser import Phone, play_the_books_duell_example
 
 ROOT = Path(__file__).resolve().parents[2]
 KEYWORDS = {"_": None, "gettext": None, "N_": None, "t": None}
@@ -89,6 +89,7 @@ def test_the_code_marks_every_message_code_for_the_catalog(code_ids: set[str]) -
             assert label in code_ids
 
 
+@pytest.mark.integration
 def test_the_language_follows_the_phone_the_switch_and_the_config(tmp_path: Path) -> None:
     from .helpers import open_composition
 
@@ -149,6 +150,46 @@ def english_vocabulary() -> set[str]:
     return english - german_words - names - {"anna"}
 
 
+class EnglishWatch:
+    """Looks at a German page for any word of the UI's English (and, in the card games'
+    play page, for a card called a Stein) at the moments a test names; the full games by taps
+    in ``test_companion`` play every family this way on a German phone."""
+
+    def __init__(self, phone: Phone, variant: str) -> None:
+        from sudoku_table.rules.game import new_game
+
+        self.phone = phone
+        self.variant = variant
+        self.vocabulary = english_vocabulary()
+        self.cards = new_game(variant).piece_word == "card"
+        self.seen: list[str] = []
+
+    def look(self, where: str) -> None:
+        page = self.phone.page
+        text = page.evaluate("document.body.innerText")
+        found = {w for w in ENGLISH_ONLY.findall(text) if w.lower() in self.vocabulary}
+        assert not found, (where, sorted(found))
+        assert "journal" not in text.lower(), where
+        if self.cards and page.url.endswith("/play"):  # a card is a Karte, never a Stein
+            assert not re.search(r"Stein", text), (where, re.findall(r".{30}Stein.{10}", text))
+        self.seen.append(where)
+
+    def pages(self) -> None:
+        """The start page, joining, the rules and the table's page."""
+        page = self.phone.page
+        for path in ("/", "/join", "/rules", "/table"):
+            page.goto(self.phone.url + path)
+            page.wait_for_load_state("networkidle")
+            self.look(path)
+
+    def start_form(self) -> None:
+        page = self.phone.page
+        page.goto(self.phone.url + "/")
+        page.click(f"[data-variant='{self.variant}']")
+        page.wait_for_selector("#player-names input")
+        self.look("the start form")
+
+
 @pytest.fixture
 def german(browser: Any, server: str) -> Iterator[Phone]:
     """A German phone (390x844) on a fresh panel; it must end without script errors."""
@@ -162,63 +203,12 @@ def german(browser: Any, server: str) -> Iterator[Phone]:
     assert not phone.errors, phone.errors
 
 
-@pytest.mark.browser
-@pytest.mark.parametrize("family", ["vierer", "revers", "halma", "classic", "duell", "family"])
-def test_a_game_played_in_german_shows_no_english(german: Phone, family: str) -> None:
-    """A full game of every family played by taps on a German phone: no word of the UI's
-    English anywhere on the way (start form, set-up, every few moves, the end), no journal,
-    and in the card games no card called a Stein."""
-    import json
-
-    from .test_companion import GAMES, play_by_taps
-
-    vocabulary = english_vocabulary()
-    variant, name = GAMES[family]
-    record = json.loads((EXAMPLES / f"{name}.json").read_text())
-    page = german.page
-    seen: list[str] = []
-
-    from sudoku_table.rules.game import new_game
-
-    cards = new_game(variant).piece_word == "card"
-
-    def english_on(where: str) -> None:
-        text = page.evaluate("document.body.innerText")
-        found = {w for w in ENGLISH_ONLY.findall(text) if w.lower() in vocabulary}
-        assert not found, (where, sorted(found))
-        assert "journal" not in text.lower(), where
-        if cards and page.url.endswith("/play"):  # a card is a Karte, never a Stein
-            assert not re.search(r"Stein", text), (where, re.findall(r".{30}Stein.{10}", text))
-        seen.append(where)
-
-    for path in ("/", "/join", "/rules", "/table"):
-        page.goto(german.url + path)
-        page.wait_for_load_state("networkidle")
-        english_on(path)
-    page.goto(german.url + "/")
-    page.click(f"[data-variant='{variant}']")
-    page.wait_for_selector("#player-names input")
-    english_on("the start form")
-    german.start(variant, players=record["record"].get("players"),
-                 setup=record["record"].get("setup") or None)
-    german.set_up()
-    english_on("the start position")
-    actions = record["record"]["actions"]
-    for index in range(0, len(actions), 5):
-        play_by_taps(german, actions[index:index + 5])
-        english_on(f"after action {index + 5}")
-    page.wait_for_selector("#end:not([hidden])")
-    english_on("the end")
-    said = page.text_content("#now-who")
-    assert "gewinn" in said or "Unentschieden" in said, said
-    assert len(seen) >= 6
-
-
 def test_vocabulary_is_not_empty() -> None:
     words = english_vocabulary()
     assert {"undo", "scores", "board", "turn"} <= words, sorted(words)[:40]
 
 
+@pytest.mark.integration
 def test_api_errors_come_in_the_request_language(tmp_path: Path) -> None:
     from .helpers import open_composition
 
@@ -265,6 +255,7 @@ def test_a_duell_claim_is_announced_in_german(german: Phone) -> None:
                     "(Spalte a; vorzeitig entschieden: Block a7)")
 
 
+@pytest.mark.integration  # the self-test runs the simulated table's scan in real time
 def test_the_selftest_reports_in_german(capsys: pytest.CaptureFixture[str]) -> None:
     from sudoku_table.cli import main
 
@@ -297,6 +288,7 @@ def test_every_game_has_its_rules_in_every_language(language: str) -> None:
         assert sorted(CELL.findall(words)) == sorted(CELL.findall(english)), cls.id
 
 
+@pytest.mark.integration
 def test_the_rules_page_is_in_the_phone_language(tmp_path: Path) -> None:
     from .helpers import open_composition
 

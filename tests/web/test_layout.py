@@ -11,7 +11,6 @@ pieces to turn over, and a finished game with its moves and scores.
 from __future__ import annotations
 
 import json
-import time
 from collections.abc import Iterator
 from typing import Any
 
@@ -77,6 +76,19 @@ def settled(phone: Phone) -> None:
     version = str(phone.api("/api/state")["version"])
     phone.page.wait_for_function("v => Number(document.body.dataset.version) >= Number(v)",
                                  arg=version)
+
+
+def settled_scroll(page: Any, selector: str) -> None:
+    """Wait until ``selector``'s top has come to rest in view (a smooth scroll has ended):
+    the same place over two animation frames."""
+    page.wait_for_function("""(selector) => new Promise((done) => {
+        const top = () => document.querySelector(selector).getBoundingClientRect().top;
+        const before = top();
+        requestAnimationFrame(() => requestAnimationFrame(() => {
+          const now = top();
+          done(now === before && now >= 0 && now < window.innerHeight);
+        }));
+      })""", arg=selector)
 
 
 def place(phone: Phone, square: str, number: int) -> None:
@@ -167,7 +179,7 @@ def test_every_page_in_every_moment(seen: Phone) -> None:
         assert label.startswith(board_words) and str(cells) in label, (variant, label)
     page.click("[data-variant='sudoku-family']")
     page.wait_for_selector("#player-names input")
-    time.sleep(0.4)  # the form scrolls into view smoothly
+    settled_scroll(page, "#setup-form")  # the form scrolls into view smoothly
     look(phone, None, [], "a new game")
     look(phone, "/table", [], "the table")
     page.goto(phone.url + "/rules")

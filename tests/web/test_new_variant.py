@@ -130,6 +130,7 @@ def test_no_variant_id_outside_the_rules() -> None:
         assert found is None, f"{path.relative_to(ROOT)} names the variant {found.group()}"
 
 
+@pytest.mark.integration
 def test_the_panel_lists_serves_and_plays_a_new_variant(tiny: type[Game], client: Any) -> None:
     listed = {v["id"]: v for v in client.get("/api/variants").get_json()}
     assert list(listed).index("tiny-sudoku") == 1  # where its order puts it
@@ -148,6 +149,7 @@ def test_the_panel_lists_serves_and_plays_a_new_variant(tiny: type[Game], client
     assert put(client, "c1")["table"]["prompt"]["kind"] == "number"
 
 
+@pytest.mark.integration
 def test_a_new_variant_words_its_own_ending_and_score(tiny: type[Game], client: Any) -> None:
     client.post("/api/game", json={"variant": "tiny-sudoku"})
     place(client, "a1", 1)
@@ -164,6 +166,7 @@ def test_a_new_variant_words_its_own_ending_and_score(tiny: type[Game], client: 
     assert SCORE_PARTS["cards_down"] == "cards on the board"
 
 
+@pytest.mark.integration
 def test_the_computer_plays_a_new_variant_by_its_own_heuristic(tiny: type[Game],
                                                                 client: Any) -> None:
     assert isinstance(heuristic_for(new_game("tiny-sudoku")), CornerSeeker)
@@ -243,6 +246,7 @@ class CornerSudoku(TinySudoku):
                 yield action
 
 
+@pytest.mark.integration
 def test_a_new_variant_says_its_own_rule_of_where_a_piece_may_go(client: Any) -> None:
     """Said before the first try and lit on request from the game's declaration alone (no
     variant id anywhere outside src/sudoku_table/rules, as above)."""

@@ -34,6 +34,7 @@ def flask_path(openapi_path: str) -> str:
         "{game_id}", "<int:game_id>").replace("{seat}", "<int:seat>").replace("{game}", "<game>")
 
 
+@pytest.mark.integration
 def test_docs_holds_the_served_document(client: Any) -> None:
     assert (ROOT / "docs" / "openapi.yaml").resolve() == OPENAPI_PATH.resolve()
     served = client.get("/api/openapi.json")
@@ -47,6 +48,7 @@ def test_the_document_is_valid_openapi_3_1() -> None:
     schemathesis.openapi.from_dict(document).validate()
 
 
+@pytest.mark.integration
 def test_every_route_is_documented_and_every_documented_route_exists(app: Any) -> None:
     routes: dict[str, set[str]] = {}
     for rule in app.url_map.iter_rules():
@@ -82,6 +84,7 @@ def live(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Any]]:
         yield url, panel
 
 
+@pytest.mark.integration
 @schema.parametrize()
 @settings(max_examples=30, derandomize=True, deadline=None, database=None,
           suppress_health_check=list(HealthCheck))

@@ -16,6 +16,7 @@ STATIC = Path(catalog.__file__).parent / "static"
 TEMPLATES = Path(catalog.__file__).parent / "templates"
 
 
+@pytest.mark.integration
 @pytest.mark.parametrize("path", ["/", "/play", "/join", "/rules", "/table"])
 def test_every_page_loads(client: FlaskClient, path: str) -> None:
     response = client.get(path)
@@ -32,6 +33,7 @@ def test_every_asset_is_served_locally() -> None:
         assert "cdn" not in text.lower(), path.name
 
 
+@pytest.mark.integration
 def test_scripts_and_styles_referenced_by_pages_exist(client: FlaskClient) -> None:
     for page in ("/", "/play", "/join", "/rules", "/table", "/review/1"):
         html = client.get(page).get_data(as_text=True)
@@ -41,12 +43,14 @@ def test_scripts_and_styles_referenced_by_pages_exist(client: FlaskClient) -> No
             assert response.status_code == 200, ref
 
 
+@pytest.mark.integration
 def test_rules_index_lists_every_game(client: FlaskClient) -> None:
     html = client.get("/rules").get_data(as_text=True)
     for cls in all_variants():
         assert f"/rules/{cls.id}" in html
 
 
+@pytest.mark.integration
 def test_a_rules_page_renders_the_projects_text(client: FlaskClient) -> None:
     for cls in all_variants():
         response = client.get(f"/rules/{cls.id}")

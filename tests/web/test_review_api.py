@@ -16,6 +16,8 @@ from sudoku_table.table import Table
 from sudoku_table.web import create_app
 from tests.table.test_archive import file_of
 
+pytestmark = pytest.mark.integration
+
 QUICK = ComputerConfig(strong_positions=60, strong_seconds=30.0)
 GAMES = ("vierer-dominari-7-12.json", "sudoku-family-7-34.json")
 

@@ -42,6 +42,7 @@ def _kosmos(client: FlaskClient, players: int = 3, **extra: Any) -> dict[str, An
     return answer.get_json()
 
 
+@pytest.mark.integration
 def test_a_joined_phone_plays_its_seat_and_sees_its_own_card(client: FlaskClient) -> None:
     _kosmos(client)
     phones = [_phone(client, seat) for seat in range(3)]
@@ -55,6 +56,7 @@ def test_a_joined_phone_plays_its_seat_and_sees_its_own_card(client: FlaskClient
     assert "take the card the table dealt you" in shared["next_text"]
 
 
+@pytest.mark.integration
 def test_a_piece_put_down_becomes_the_dealt_number(client: FlaskClient) -> None:
     _kosmos(client)
     phone = _phone(client, 0)
@@ -76,6 +78,7 @@ def _free_square_for(client: FlaskClient, number: int) -> str:
     raise AssertionError("no free square")
 
 
+@pytest.mark.integration
 def test_a_phone_acts_only_in_its_own_turn_and_never_as_the_shared_panel(
         client: FlaskClient) -> None:
     _kosmos(client)
@@ -95,6 +98,7 @@ def test_a_phone_acts_only_in_its_own_turn_and_never_as_the_shared_panel(
     assert client.get("/api/state").get_json()["game"] == before
 
 
+@pytest.mark.integration
 def test_a_forged_or_handed_on_token_is_refused(client: FlaskClient) -> None:
     _kosmos(client)
     old = _phone(client, 0)
@@ -110,6 +114,7 @@ def test_a_forged_or_handed_on_token_is_refused(client: FlaskClient) -> None:
     assert again.status_code == 404  # a code is good for one phone
 
 
+@pytest.mark.integration
 def test_a_lost_phones_seat_is_taken_back_with_the_pin(app: Any, client: FlaskClient) -> None:
     app.config["PANEL_PIN"] = "4321"
     app.extensions["sudoku_table"].pin.pin = "4321"
@@ -125,6 +130,7 @@ def test_a_lost_phones_seat_is_taken_back_with_the_pin(app: Any, client: FlaskCl
     assert client.get("/api/state", headers=_as(token)).status_code == 403
 
 
+@pytest.mark.integration
 def test_a_phone_plays_its_turn_without_the_pin(app: Any, client: FlaskClient) -> None:
     app.extensions["sudoku_table"].pin.pin = "4321"
     pin = {"X-Table-Pin": "4321"}
@@ -137,6 +143,7 @@ def test_a_phone_plays_its_turn_without_the_pin(app: Any, client: FlaskClient) -
     assert told.get_json()["game"]["cells"]["a1"]["number"] == 5
 
 
+@pytest.mark.integration
 def test_the_dealt_card_reaches_no_other_device(client: FlaskClient) -> None:
     """Leaks: the mover's card in anything the shared panel or another seat's phone reads
     (the view, a live view, the record, a hint), over a whole turn of every seat."""
@@ -182,6 +189,7 @@ def _first_live_view(client: FlaskClient, token: str | None) -> dict[str, Any]:
     raise AssertionError("no live view")
 
 
+@pytest.mark.integration
 def test_a_live_view_carries_its_own_seats_card(client: FlaskClient) -> None:
     _kosmos(client)
     phone = _phone(client, 0)
@@ -190,6 +198,7 @@ def test_a_live_view_carries_its_own_seats_card(client: FlaskClient) -> None:
     assert "hand" not in _first_live_view(client, None)["table"]
 
 
+@pytest.mark.integration
 def test_the_deal_survives_a_restart_and_a_take_back(client: FlaskClient) -> None:
     view = _kosmos(client, players=2)
     panel = client.application.extensions["sudoku_table"]
@@ -202,6 +211,7 @@ def test_the_deal_survives_a_restart_and_a_take_back(client: FlaskClient) -> Non
     assert view["table"]["deal"] is True
 
 
+@pytest.mark.integration
 def test_not_my_card_says_which_card_to_swap_in(client: FlaskClient) -> None:
     _kosmos(client, players=2)
     phone = _phone(client, 0)
@@ -213,12 +223,14 @@ def test_not_my_card_says_which_card_to_swap_in(client: FlaskClient) -> None:
     assert told.get_json()["game"]["cells"]["e5"]["number"] == card
 
 
+@pytest.mark.integration
 def test_the_table_deals_only_where_hands_are_hidden(client: FlaskClient) -> None:
     refused = client.post("/api/game", json={"variant": "halma-dominari", "deal": True})
     assert refused.status_code == 422
     assert "only in a game whose cards or stones are hidden" in refused.get_json()["error"]
 
 
+@pytest.mark.integration
 def test_a_number_other_than_the_dealt_one_is_refused_without_saying_the_card(
         client: FlaskClient) -> None:
     _kosmos(client, players=2)
@@ -229,6 +241,7 @@ def test_a_number_other_than_the_dealt_one_is_refused_without_saying_the_card(
     assert str(card) not in refused.get_json()["error"]
 
 
+@pytest.mark.integration
 def test_a_seat_without_a_phone_shows_its_card_on_the_shared_panel(client: FlaskClient) -> None:
     _kosmos(client, players=2)
     _phone(client, 1)
@@ -237,6 +250,7 @@ def test_a_seat_without_a_phone_shows_its_card_on_the_shared_panel(client: Flask
     assert client.get("/api/seats/1/hand").status_code == 403  # on its own phone
 
 
+@pytest.mark.integration
 @pytest.mark.parametrize("variant", ["duell-der-meister", "sudoku-family"])
 def test_every_game_that_hides_hands_deals(client: FlaskClient, variant: str) -> None:
     answer = client.post("/api/game", json={"variant": variant, "deal": True})
@@ -258,6 +272,7 @@ def test_bindings_outlive_a_restart_and_end_with_the_game(tmp_path: Any) -> None
     assert "own" not in path.read_text() and own not in path.read_text()
 
 
+@pytest.mark.integration
 def test_a_computer_seat_draws_its_own_card_from_the_deal(client: FlaskClient) -> None:
     """With the table dealing, the computer needs nobody to turn its card over: the table
     draws it and the bar names the card to take from the open ones."""
@@ -272,6 +287,7 @@ def test_a_computer_seat_draws_its_own_card_from_the_deal(client: FlaskClient) -
     assert view["table"]["prompt"] is None or view["table"]["prompt"]["kind"] != "hand"
 
 
+@pytest.mark.integration
 def test_a_number_chosen_first_on_a_phone_stays_on_that_phone(client: FlaskClient) -> None:
     """Without the deal the card is in the player's hand; a player who taps its number on
     their own phone before putting it down tells it to their phone only."""
@@ -295,6 +311,7 @@ def test_a_number_chosen_first_on_a_phone_stays_on_that_phone(client: FlaskClien
         assert table["hint"]["status"] == "private"
 
 
+@pytest.mark.integration
 def test_the_join_answer_says_whether_a_phone_can_reach_the_panel(app: Any,
                                                                    client: FlaskClient) -> None:
     client.post("/api/game", json={"variant": "classic-sudoku", "players": 2})
@@ -304,6 +321,7 @@ def test_the_join_answer_says_whether_a_phone_can_reach_the_panel(app: Any,
     assert _join(client, 0)["reachable"] is True
 
 
+@pytest.mark.integration
 def test_every_view_names_the_start_of_the_table(client: FlaskClient) -> None:
     """Versions count from 0 again after a restart; ``boot`` tells a page that a lower
     version is a new start, not an older view."""

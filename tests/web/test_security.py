@@ -26,6 +26,7 @@ def game_state(client: FlaskClient) -> Any:
     return client.get("/api/state").get_json()["game"]
 
 
+@pytest.mark.integration
 def test_changes_must_be_json(client: FlaskClient) -> None:
     response = client.post("/api/game", data='{"variant": "vierer-dominari"}',
                            content_type="text/plain")
@@ -36,12 +37,14 @@ def test_changes_must_be_json(client: FlaskClient) -> None:
     assert game_state(client) is None
 
 
+@pytest.mark.integration
 def test_broken_json_is_a_400(client: FlaskClient) -> None:
     response = client.post("/api/game", data="{not json", content_type="application/json")
     assert response.status_code == 400
     assert "not valid JSON" in response.get_json()["error"]
 
 
+@pytest.mark.integration
 def test_requests_from_another_origin_are_refused(client: FlaskClient) -> None:
     for origin in ("http://evil.example", "null", "http://localhost:9999"):
         response = client.post("/api/game", json={"variant": "vierer-dominari"},
@@ -54,6 +57,7 @@ def test_requests_from_another_origin_are_refused(client: FlaskClient) -> None:
     assert same.status_code == 200
 
 
+@pytest.mark.integration
 def test_an_unknown_host_name_is_refused(client: FlaskClient) -> None:
     response = client.get("/api/state", headers={"Host": "rebound.example.com"})
     assert response.status_code == 403
@@ -62,6 +66,7 @@ def test_an_unknown_host_name_is_refused(client: FlaskClient) -> None:
     assert client.get("/api/state", headers={"Host": "sudoku.local"}).status_code == 200
 
 
+@pytest.mark.integration
 def test_configured_host_names_are_accepted(table: Table) -> None:
     app = create_app(table, test_config={"TESTING": True, "PANEL_HOSTS": ["spieltisch"]})
     assert app.test_client().get("/api/state",
@@ -82,12 +87,14 @@ def test_origin_matches_only_the_same_host_and_port() -> None:
     assert not origin_matches("file://", "192.168.1.5:8080")
 
 
+@pytest.mark.integration
 def test_large_bodies_are_refused(client: FlaskClient) -> None:
     response = client.post("/api/input", json={"type": "undo", "pad": "x" * 40_000})
     assert response.status_code == 413
     assert "too large" in response.get_json()["error"]
 
 
+@pytest.mark.integration
 def test_unknown_paths_and_methods_are_json_errors(client: FlaskClient) -> None:
     missing = client.get("/api/nothing-here")
     assert missing.status_code == 404 and missing.get_json()["error"]
@@ -95,6 +102,7 @@ def test_unknown_paths_and_methods_are_json_errors(client: FlaskClient) -> None:
     assert wrong.status_code == 405 and "GET" in wrong.get_json()["error"]
 
 
+@pytest.mark.integration
 def test_pages_send_security_headers(client: FlaskClient) -> None:
     response = client.get("/play")
     assert "default-src 'self'" in response.headers["Content-Security-Policy"]
@@ -102,6 +110,7 @@ def test_pages_send_security_headers(client: FlaskClient) -> None:
     assert response.headers["X-Content-Type-Options"] == "nosniff"
 
 
+@pytest.mark.integration
 def test_never_in_debug_mode(app: Flask) -> None:
     assert app.debug is False
 
@@ -118,6 +127,7 @@ def start(client: FlaskClient, variant: str = "vierer-dominari") -> None:
     assert response.status_code == 200, response.get_json()
 
 
+@pytest.mark.integration
 def test_a_new_game_needs_the_pin(pin_client: FlaskClient) -> None:
     first = pin_client.post("/api/game", json={"variant": "vierer-dominari"})
     assert first.status_code == 401
@@ -140,6 +150,7 @@ def test_a_new_game_needs_the_pin(pin_client: FlaskClient) -> None:
     assert right.get_json()["game"]["variant"] == "revers-dominari"
 
 
+@pytest.mark.integration
 def test_undo_without_the_pin_takes_nothing_back(pin_client: FlaskClient) -> None:
     """The attack: six undos without the PIN took a running game back to zero actions."""
     start(pin_client)
@@ -155,6 +166,7 @@ def test_undo_without_the_pin_takes_nothing_back(pin_client: FlaskClient) -> Non
     assert "d4" not in undone.get_json()["game"]["cells"]
 
 
+@pytest.mark.integration
 @pytest.mark.parametrize("data", [{"type": "hints", "on": True}, {"type": "end_turn"},
                                   {"type": "undo"}, {"type": "discard", "number": 3}])
 def test_inputs_that_change_the_game_without_a_piece_need_the_pin(
@@ -166,6 +178,7 @@ def test_inputs_that_change_the_game_without_a_piece_need_the_pin(
     assert version(pin_client) == seen
 
 
+@pytest.mark.integration
 def test_playing_needs_no_pin(pin_client: FlaskClient) -> None:
     start(pin_client)
     view = place(pin_client, "c3", 3)
@@ -190,6 +203,7 @@ def test_answers_to_the_tables_question_need_no_pin() -> None:
         assert input_needs_pin({"type": kind}, {"kind": kind})
 
 
+@pytest.mark.integration
 def test_settings_need_the_pin(pin_client: FlaskClient) -> None:
     assert pin_client.post("/api/table/brightness", json={"level": 0.3}).status_code == 401
     assert pin_client.post("/api/table/led-test", json={}).status_code == 401
@@ -238,6 +252,7 @@ def test_guessing_every_pin_takes_months() -> None:
     assert guard.lockout_seconds(100) == 3600
 
 
+@pytest.mark.integration
 def test_a_lockout_answers_429_with_retry_after(pin_client: FlaskClient) -> None:
     for i in range(5):
         response = pin_client.post("/api/table/led-test", json={"pin": "0000"},
@@ -251,6 +266,7 @@ def test_a_lockout_answers_429_with_retry_after(pin_client: FlaskClient) -> None
 
 # --- redirect tricks ------------------------------------------------------------------------------
 
+@pytest.mark.integration
 @pytest.mark.parametrize("target", [
     "/%09/evil.example",      # a browser drops the tab: //evil.example
     "/%0a/evil.example", "/%0d/evil.example", "/%0d%0aSet-Cookie:%20x=1",  # header splitting
@@ -266,6 +282,7 @@ def test_the_language_switch_redirects_only_to_pages_of_the_panel(
     assert "lang=" not in response.headers.get("Set-Cookie", "")
 
 
+@pytest.mark.integration
 @pytest.mark.parametrize("target", ["/", "/play", "/rules/kakuro", "/table?x=1", "/play#top"])
 def test_the_language_switch_goes_back_to_the_page(client: FlaskClient, target: str) -> None:
     response = client.get("/language/de", query_string={"next": target})
@@ -275,6 +292,7 @@ def test_the_language_switch_goes_back_to_the_page(client: FlaskClient, target: 
 
 # --- racing inputs --------------------------------------------------------------------------------
 
+@pytest.mark.integration
 @pytest.mark.parametrize("attempt", range(3))
 def test_two_phones_tapping_undo_at_once_take_back_exactly_one_action(
         table: Table, hardware: Any, attempt: int) -> None:
@@ -322,6 +340,7 @@ def test_two_phones_tapping_undo_at_once_take_back_exactly_one_action(
     assert len(table.record()["actions"]) == 1
 
 
+@pytest.mark.integration
 def test_a_stale_input_is_409_with_the_current_view_in_the_readers_language(
         client: FlaskClient) -> None:
     client.post("/api/game", json={"variant": "vierer-dominari"})
@@ -340,6 +359,7 @@ def test_a_stale_input_is_409_with_the_current_view_in_the_readers_language(
 
 # --- read floods ----------------------------------------------------------------------------------
 
+@pytest.mark.integration
 def test_the_finished_games_are_read_while_the_game_holds_the_table(table: Table,
                                                                     hardware: Any) -> None:
     """The attack: 32 clients reading records or the export made a tap on the board take

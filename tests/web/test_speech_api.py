@@ -21,6 +21,7 @@ def say(client: FlaskClient, language: str) -> dict[str, Any]:
         "table"]["say"]
 
 
+@pytest.mark.integration
 def test_every_view_carries_the_last_announcement_in_the_phone_s_language(
         client: FlaskClient) -> None:
     assert say(client, "en") == {"id": None, "text": "", "parts": []}
@@ -43,6 +44,7 @@ def test_every_view_carries_the_last_announcement_in_the_phone_s_language(
         "board away."
 
 
+@pytest.mark.integration
 def test_the_speech_settings_without_a_speaker_say_why(client: FlaskClient,
                                                        tmp_path: Path) -> None:
     speech = client.get("/api/table/speech").get_json()["speech"]
@@ -60,6 +62,7 @@ def test_the_speech_settings_without_a_speaker_say_why(client: FlaskClient,
     assert repeat["repeated"] is False and "no speaker" in repeat["reason"]
 
 
+@pytest.mark.integration
 @pytest.mark.parametrize(("body", "error"), [
     ({}, "needs one of on, volume, language"),
     ({"on": "yes"}, "on must be true or false"),
@@ -78,6 +81,7 @@ def test_bad_speech_settings_are_refused_and_change_nothing(client: FlaskClient,
     assert kept == {"on": True, "volume": 0.4, "language": "de"}
 
 
+@pytest.mark.integration
 def test_the_speech_settings_need_the_pin(pin_client: FlaskClient) -> None:
     refused = pin_client.post("/api/table/speech", json={"on": True})
     assert refused.status_code == 401
@@ -108,6 +112,7 @@ def composed(tmp_path: Path) -> Iterator[Any]:
     panel.close()
 
 
+@pytest.mark.integration
 def test_the_table_speaks_in_its_own_language_once_switched_on(composed: Any) -> None:
     client = composed.app.test_client()
     speaker = composed.speaker
@@ -152,6 +157,7 @@ def test_the_speech_section_of_the_config_is_checked() -> None:
         from_mapping({"speaker": {"device": "hw;rm -rf"}})
 
 
+@pytest.mark.integration
 def test_settings_changed_at_once_from_two_phones_are_all_kept(
         client: FlaskClient, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """The speaker switched on while its language is chosen (two requests at once, as the
@@ -193,6 +199,7 @@ def test_settings_changed_at_once_from_two_phones_are_all_kept(
     assert kept["brightness"] == 0.5
 
 
+@pytest.mark.integration
 def test_a_setting_the_card_cannot_keep_is_refused_in_words_and_changes_nothing(
         client: FlaskClient, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     import os
@@ -217,6 +224,7 @@ def test_a_setting_the_card_cannot_keep_is_refused_in_words_and_changes_nothing(
     assert client.get("/api/table/speech").get_json()["speech"]["volume"] == 0.4
 
 
+@pytest.mark.integration
 def test_a_full_card_keeps_the_old_settings_and_no_half_written_file() -> None:
     """On a real full card: the change is refused, the old file stays, and the new file's
     beginning is not left beside it taking space (it was before)."""

@@ -89,11 +89,13 @@ def _templates_said(app: Flask) -> set[str]:
     return said
 
 
+@pytest.mark.integration
 def test_every_sentence_of_the_validator_is_said_by_a_case(app: Flask) -> None:
     written = {m[1] for m in extract_from_file("python", str(SOURCE), keywords={"N_": None})}
     assert _templates_said(app) == written - UNUSED
 
 
+@pytest.mark.integration
 @pytest.mark.parametrize(("route", "body", "english"), CASES, ids=[c[2][:40] for c in CASES])
 def test_a_refused_body_is_worded_in_both_languages(client: FlaskClient, route: str, body: Any,
                                                     english: str) -> None:
@@ -105,6 +107,7 @@ def test_a_refused_body_is_worded_in_both_languages(client: FlaskClient, route: 
     assert client.get("/api/state").get_json() == before
 
 
+@pytest.mark.integration
 @pytest.mark.parametrize(("url", "english"), QUERIES, ids=[q[1][:40] for q in QUERIES])
 def test_a_refused_query_is_worded_in_both_languages(client: FlaskClient, url: str,
                                                      english: str) -> None:
@@ -114,6 +117,7 @@ def test_a_refused_query_is_worded_in_both_languages(client: FlaskClient, url: s
     assert "Abfrageparameter" in german
 
 
+@pytest.mark.integration
 def test_every_sentence_has_its_german(app: Flask) -> None:
     german = i18n.catalog("de")
     for template in _templates_said(app) | UNUSED:
@@ -125,6 +129,7 @@ def _app_with(document: dict[str, Any], app: Flask) -> FlaskClient:
     return app.test_client()
 
 
+@pytest.mark.integration
 def test_a_field_the_document_lacks_is_refused(app: Flask) -> None:
     """The document is the one source: take ``hints`` out of its new game, and the panel
     refuses a new game with hints, naming the field."""
@@ -138,6 +143,7 @@ def test_a_field_the_document_lacks_is_refused(app: Flask) -> None:
     assert client.post("/api/game", json={"variant": "classic-sudoku"}).status_code == 200
 
 
+@pytest.mark.integration
 def test_a_query_parameter_the_document_lacks_is_refused(app: Flask) -> None:
     document = copy.deepcopy(openapi_document())
     document["paths"]["/api/variants/{variant_id}/setup"]["get"]["parameters"] = [
@@ -148,6 +154,7 @@ def test_a_query_parameter_the_document_lacks_is_refused(app: Flask) -> None:
     assert "unknown query parameter 'seed'" in answer.get_json()["error"]
 
 
+@pytest.mark.integration
 def test_every_post_route_refuses_a_field_it_does_not_know(client: FlaskClient,
                                                            app: Flask) -> None:
     for rule in app.url_map.iter_rules():
@@ -159,6 +166,7 @@ def test_every_post_route_refuses_a_field_it_does_not_know(client: FlaskClient,
         assert "'surprise'" in answer.get_json()["error"], (route, answer.get_json())
 
 
+@pytest.mark.integration
 @pytest.mark.parametrize("body", [
     {"type": "number", "square": "a1\n", "number": 3},  # "$" of a pattern ends the text
     {"type": "number", "square": "a1", "number": 3.0},  # a whole number is written as one
@@ -174,6 +182,7 @@ def test_the_shape_is_as_strict_as_the_hand_written_checks(client: FlaskClient,
     assert client.get("/api/state").get_json() == before
 
 
+@pytest.mark.integration
 def test_names_are_trimmed_and_the_table_gets_no_pin(client: FlaskClient) -> None:
     """A name is at most 24 characters once the spaces around it are trimmed, as before."""
     padded = "  " + "A" * 24 + "\t "
@@ -196,5 +205,6 @@ def test_the_document_lists_what_the_code_acts_on() -> None:
     assert language["enum"] == list(i18n.LANGUAGES)
 
 
+@pytest.mark.integration
 def test_the_document_is_compiled_once_for_every_app(app: Flask) -> None:
     assert app.extensions["sudoku_table_shapes"] is validation.compiled()

@@ -99,6 +99,10 @@ class ReviewStore:
     """The kept reviews: SQLite in its own file beside the journal (or in memory). Safe to use
     from several threads (one connection behind a lock)."""
 
+    busy_wait = 5.0
+    """Seconds to wait for a file another program holds locked before the reviews go on in
+    memory."""
+
     def __init__(self, path: str | os.PathLike[str] | None) -> None:
         self.path = Path(path) if path is not None else None
         self._lock = threading.Lock()
@@ -109,7 +113,8 @@ class ReviewStore:
             return self._in_memory()
         path = self.path
         try:
-            return self._prepare(sqlite3.connect(path, check_same_thread=False, timeout=5.0))
+            return self._prepare(sqlite3.connect(path, check_same_thread=False,
+                                                 timeout=self.busy_wait))
         except sqlite3.DatabaseError as e:
             if transient(e):  # the disk (or another program), not the file, is at fault
                 return self._in_memory(e)
@@ -122,7 +127,7 @@ class ReviewStore:
                         aside.name)
             try:
                 return self._prepare(sqlite3.connect(path, check_same_thread=False,
-                                                     timeout=5.0))
+                                                     timeout=self.busy_wait))
             except sqlite3.DatabaseError as again:
                 return self._in_memory(again)
 

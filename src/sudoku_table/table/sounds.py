@@ -68,6 +68,9 @@ class TableSounds:
         self._player = player
         self._enabled = enabled
         self._stop = threading.Event()
+        self.following = False
+        """Switched on and holding a view to compare the next one with: from now on every
+        change gets its cue."""
         self._thread = threading.Thread(target=self._run, name="table-sounds", daemon=True)
         self._thread.start()
 
@@ -78,14 +81,14 @@ class TableSounds:
             if not self._on():
                 # Off (the default): follow nothing, so no view is built for the buzzer on
                 # any sensor event; look at the switch again in a second.
-                before, version = None, -1
+                before, version, self.following = None, -1, False
                 self._stop.wait(1.0)
                 continue
             version, after = self._table.wait_for_change(version, timeout=5.0, stop=self._stop)
             if self._stop.is_set():
                 return
             name = cue(before, after)
-            before = after
+            before, self.following = after, True
             if name is not None:
                 try:
                     self._player.play(name)

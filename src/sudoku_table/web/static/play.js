@@ -332,6 +332,7 @@
     const rule = !mode && !watching(actor) && next.params && next.params.rule;
     $("now-rule").hidden = !rule;
     $("now-rule").textContent = rule ? sentence(t(rule.text, wordParams(rule.params))) + "." : "";
+    $("now-rule").title = $("now-rule").textContent;
     $("now").dataset.next = next.code || "";
   }
 
