@@ -51,10 +51,11 @@ system-test:
 browser: setup system-test
 	@$(BIN)/python -m tests.web.axe >/dev/null
 
-# The suite runs on every core (pytest-xdist; WORKERS=1 for one), in a random order
-# (pytest-randomly: the seed is printed, --randomly-seed=N repeats an order), lint and types
-# first as a step of their own. Tiers (tests/conftest.py): unit, integration, browser.
-WORKERS ?= auto
+# The suite runs on every core (pytest-xdist), two workers a core since most tests wait on a
+# browser, a broker or a settle time (WORKERS=1 for one), in a random order (pytest-randomly:
+# the seed is printed, --randomly-seed=N repeats an order), lint and types first as a step of
+# their own. Tiers (tests/conftest.py): unit, integration, browser.
+WORKERS ?= $(shell echo $$(( $$(nproc) * 2 )))
 PYTEST  := $(BIN)/python -m pytest -q -n $(WORKERS) --dist worksteal
 
 test: setup browser lint

@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 
+from ..waiting import until
 from .test_browser import Phone
 
 pytestmark = pytest.mark.browser
@@ -171,11 +172,8 @@ def test_the_table_page_switches_the_table_s_speech(browser: Any, server: str) -
     phone = Phone(page, server)
 
     def kept(field: str, value: Any) -> None:  # each change kept before the next is made
-        for _ in range(50):
-            if phone.api("/api/table/speech")["speech"][field] == value:
-                return
-            page.wait_for_timeout(100)
-        raise AssertionError((field, value, phone.api("/api/table/speech")))
+        assert until(lambda: phone.api("/api/table/speech")["speech"][field] == value), \
+            (field, value, phone.api("/api/table/speech"))
 
     page.click("#table-speech")
     page.wait_for_selector("#table-speech:checked")
@@ -187,12 +185,12 @@ def test_the_table_page_switches_the_table_s_speech(browser: Any, server: str) -
     page.locator("#speech-volume").dispatch_event("change")
     page.wait_for_function("() => document.getElementById('speech-volume-value')"
                            ".textContent === '80 %'")
-    for _ in range(50):
-        speech = phone.api("/api/table/speech")["speech"]
-        if (speech["on"], speech["volume"], speech["language"]) == (True, 0.8, "de"):
-            break  # the three changes are three requests: wait for all of them
-        page.wait_for_timeout(100)
-    assert (speech["on"], speech["volume"], speech["language"]) == (True, 0.8, "de")
+    def speech() -> tuple[Any, ...]:
+        said = phone.api("/api/table/speech")["speech"]
+        return said["on"], said["volume"], said["language"]
+
+    # the three changes are three requests: wait for all of them
+    assert until(lambda: speech() == (True, 0.8, "de")), speech()
     page.reload()
     page.wait_for_selector("#table-speech:checked")
     context.close()
