@@ -57,6 +57,8 @@ browser: setup system-test
 # their own. Tiers (tests/conftest.py): unit, integration, browser.
 WORKERS ?= $(shell echo $$(( $$(nproc) * 2 )))
 PYTEST  := $(BIN)/python -m pytest -q -n $(WORKERS) --dist worksteal
+# Compiled tests are kept between runs (pytest rewrites every assert of 140 files otherwise).
+unexport PYTHONDONTWRITEBYTECODE
 
 test: setup browser lint
 	$(PYTEST) -m "not sweep" --durations=20
