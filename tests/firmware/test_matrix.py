@@ -333,9 +333,9 @@ def test_the_thread_scans_in_real_time_and_stops() -> None:
         assert (event.square, event.occupied) == ("g3", True)
         (tentative, felt_at), = felt
         assert (tentative.square, tentative.occupied) == ("g3", True)
-        assert felt_at < at  # felt first, confirmed after
-        # Confirmed only at rest, on the scan's own clock (how soon: bench/bench_noise.py).
-        assert event.time - tentative.time >= SETTLE - config.feedback_ms / 1000
+        # Felt first, confirmed after (how soon each comes is checked on the scan's manual
+        # clock in test_noise.py, and measured in bench/bench_noise.py).
+        assert tentative.time < event.time and felt_at < at
         matrix.stop()
         matrix.stop()
         assert not matrix.running
