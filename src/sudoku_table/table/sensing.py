@@ -157,3 +157,10 @@ class Sensors:
         with self._table.cond:
             return self._table.cond.wait_for(lambda: (square in self.occupied) == occupied,
                                              timeout=timeout)
+
+    def wait_for_felt(self, square: str, occupied: bool, timeout: float) -> bool:
+        """True once the scan has felt ``square`` in that state, before it comes to rest
+        (False on timeout)."""
+        with self._table.cond:
+            return self._table.cond.wait_for(lambda: (square in self.felt) == occupied,
+                                             timeout=timeout)

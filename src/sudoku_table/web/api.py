@@ -62,10 +62,11 @@ def _view() -> dict[str, Any]:
 # --- games and boards ---------------------------------------------------------------------------
 
 OPENAPI_PATH = Path(__file__).with_name("openapi.yaml")
-SIM_CLEAR_STEP = 0.01
-"""Clearing the simulated board lifts one piece every 10 ms: never several of one line within
-one scan (a line fault), and all of them within the same settle time."""
 """The exact reference of this API (``docs/openapi.yaml`` is the same file)."""
+SIM_FELT_WAIT = 1.0
+"""Clearing the simulated board lifts one piece once the scan has felt the one before (at most
+this long): never several of one line within one scan (a line fault), however late the scan
+runs on a busy machine, and all of them settling together."""
 
 
 @lru_cache(maxsize=1)
@@ -299,11 +300,12 @@ def sim_clear() -> Response:
         raise ApiError(N_("real sensors are attached: take the pieces off the table itself"), 404)
     json_body()
     squares = panel.table.view()["table"]["occupied"]
-    start = simulator.clock()
-    for k, where in enumerate(squares):  # a sweeping hand: one piece every SIM_CLEAR_STEP
-        simulator.set_square(where, False, at=start + k * SIM_CLEAR_STEP)
+    sensors = panel.table.sensors
+    for where in squares:  # a sweeping hand: the next piece once the last is felt gone
+        simulator.set_square(where, False)
+        sensors.wait_for_felt(where, False, SIM_FELT_WAIT)
     for where in squares:  # each counts once it has been off its square for the settle time
-        panel.table.sensors.wait_for_occupied(where, False, 1.0 + len(squares) * SIM_CLEAR_STEP)
+        sensors.wait_for_occupied(where, False, 1.0 + len(squares) * SIM_FELT_WAIT)
     return jsonify(_view())
 
 
