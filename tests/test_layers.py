@@ -12,10 +12,10 @@ import pytest
 
 SRC = Path(__file__).resolve().parents[1] / "src"
 
-_ABOVE = {"table", "web", "assembly", "config", "cli", "overlay"}
+_ABOVE = {"table", "web", "assembly", "config", "cli", "overlay", "parts"}
 _FIRMWARE = "sudoku_table.firmware"
 _ALL = {"rules", "ai", "table", "web", "speech", "assembly", "config", "cli", "overlay", "power",
-        "tiles", "safejson", "version", "network"}
+        "tiles", "safejson", "version", "network", "parts"}
 
 
 def _of(*names: str) -> set[str]:
@@ -29,6 +29,9 @@ RULES = {
     "sudoku_table/web": _of("assembly", "config", "cli") | {_FIRMWARE},
     "sudoku_table/network": _of(*_ABOVE, "ai", "speech") | {_FIRMWARE},
     "sudoku_table/speech": _of("web", "assembly", "config", "cli", "ai") | {_FIRMWARE},
+    "sudoku_table/parts": _of("table", "web", "assembly", "config", "cli", "ai", "network",
+                              "speech") | {
+        f"{_FIRMWARE}.{name}" for name in ("backend", "matrix", "leds", "simulator", "buzzer")},
     "sudoku_table/table": _of("web", "assembly", "config", "cli") | {
         f"{_FIRMWARE}.{name}" for name in ("backend", "config", "matrix", "leds", "simulator")},
 }

@@ -1,5 +1,5 @@
 """The command line: ``sudoku-table serve | club | replay | move | review | selftest |
-overlay | speak``.
+overlay | parts | speak``.
 
 The parts of ``serve`` are composed in ``sudoku_table.assembly``; the config file is read by
 ``sudoku_table.config`` and each command is handed its part."""
@@ -196,6 +196,19 @@ def _overlay(args: argparse.Namespace) -> int:
     return overlay(args, config.board.square_mm, say=lambda text: translate(text, language))
 
 
+def _parts(args: argparse.Namespace) -> int:
+    from .config import ConfigError, load_config
+    from .parts.files import fail
+    from .parts.files import main as parts
+
+    try:
+        config = load_config(args.config)
+    except ConfigError as e:
+        return fail(str(e))
+    return parts(args, config.board.square_mm, config.build, config.hardware.sensors,
+                 config.hardware.leds)
+
+
 def _speak(args: argparse.Namespace) -> int:
     from .config import ConfigError, load_config
     from .speech.cli import main as speak
@@ -290,6 +303,15 @@ def build_parser() -> argparse.ArgumentParser:
                    help="tile onto A4 or US Letter pages as one PDF (default: one SVG sheet)")
     p.add_argument("--out", default=None, help="write to this file (default: stdout)")
     p.set_defaults(func=_overlay)
+
+    p = sub.add_parser("parts", help="write the build's drawings and printable parts (on a "
+                                     "PC: needs the parts extra)")
+    p.add_argument("--out", required=True, help="the folder to write them into")
+    p.add_argument("--config", default=None,
+                   help="the table's TOML config ([board] square_mm, [build] layers)")
+    p.add_argument("--paper", choices=("a4", "letter"), default="a4",
+                   help="the paper the drilling template is tiled onto (default: a4)")
+    p.set_defaults(func=_parts)
 
     from .speech.cli import add_parser as add_speak
 

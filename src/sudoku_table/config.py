@@ -4,7 +4,8 @@ The file is TOML (``src/sudoku_table/firmware/table.example.toml`` documents eve
 owns its sections and declares them as pydantic models (``sudoku_table.sections``): the firmware
 ``[sensors]``, ``[leds]``, ``[buzzer]``, ``[speaker]`` and ``[simulator]``
 (``sudoku_table.firmware.config``), the panel ``[panel]`` (``sudoku_table.web.config``), the
-overlays ``[board]`` (``sudoku_table.overlay``), the computer opponent ``[computer]``
+overlays ``[board]`` (``sudoku_table.overlay``), the build's drawings ``[build]``
+(``sudoku_table.parts.config``), the computer opponent ``[computer]``
 (``sudoku_table.ai.config``), the table's voice ``[speech]``
 (``sudoku_table.speech.config``), the tables it meets ``[network]``
 (``sudoku_table.network.config``).
@@ -31,6 +32,7 @@ from sudoku_table.sections import Section, first_problem
 from .ai.config import ComputerConfig
 from .network.config import NetworkConfig
 from .overlay import BoardConfig
+from .parts.config import BuildConfig
 from .speech.config import SpeechConfig
 from .web.config import PanelConfig
 
@@ -40,6 +42,7 @@ __all__ = ["Config", "ConfigError", "ConfigFile", "load_config"]
 LAYER_SECTIONS: dict[str, Any] = {
     "panel": PanelConfig,
     "board": BoardConfig,
+    "build": BuildConfig,
     "computer": ComputerConfig,
     "speech": SpeechConfig,
     "network": NetworkConfig,
@@ -51,6 +54,7 @@ ConfigFile: type[Section] = create_model(  # type: ignore[call-overload]
     **{name: (cls, Field(default_factory=cls)) for name, cls in HARDWARE_SECTIONS.items()},
     panel=(PanelConfig, Field(default_factory=PanelConfig)),
     board=(BoardConfig, Field(default_factory=BoardConfig)),
+    build=(BuildConfig, Field(default_factory=BuildConfig)),
     computer=(ComputerConfig, Field(default_factory=ComputerConfig)),
     speech=(SpeechConfig, Field(default_factory=SpeechConfig)),
     network=(NetworkConfig, Field(default_factory=NetworkConfig)),
@@ -66,6 +70,7 @@ class Config(BaseModel):
     hardware: HardwareConfig = HardwareConfig()
     panel: PanelConfig = PanelConfig()
     board: BoardConfig = Field(default_factory=BoardConfig)
+    build: BuildConfig = Field(default_factory=BuildConfig)
     computer: ComputerConfig = ComputerConfig()
     speech: SpeechConfig = SpeechConfig()
     network: NetworkConfig = NetworkConfig()
