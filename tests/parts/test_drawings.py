@@ -123,6 +123,7 @@ def test_a_led_that_does_not_fit_its_square_is_refused() -> None:
         board.holes(30.0, BuildConfig(led_offset_mm=12.0))
 
 
+@pytest.mark.integration  # svglib and reportlab ask fontconfig in a process
 def test_the_tiled_template_prints_at_full_size() -> None:
     pdfium = pytest.importorskip("pypdfium2")
     from sudoku_table.tiles import layout
@@ -205,6 +206,7 @@ def test_the_wiring_layout_names_each_line_and_diode(pitch: float, build: BuildC
     assert "ROW4 GPIO14" in texts and "BAT85" in texts
 
 
+@pytest.mark.integration  # runs hardware/parts.py
 def test_the_committed_drawings_are_up_to_date() -> None:
     result = subprocess.run([sys.executable, str(ROOT / "hardware" / "parts.py"), "--check"],
                             capture_output=True, text=True, timeout=60)

@@ -80,6 +80,7 @@ def test_the_jig_is_one_square_and_its_neighbour_on_feet() -> None:
     assert inside(solid, (x + 2.0, y, floor))
 
 
+@pytest.mark.integration  # svglib and reportlab ask fontconfig in a process
 def test_the_command_writes_every_part(tmp_path: Path,
                                        capsys: pytest.CaptureFixture[str]) -> None:
     config = tmp_path / "table.toml"
