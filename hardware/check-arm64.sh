@@ -11,13 +11,14 @@
 #   --fresh           build the Debian root again instead of using the cached one (the
 #                     cache keeps it once after debootstrap and once with the packages added)
 #   --mirror URL      Debian mirror (default http://deb.debian.org/debian)
+#   --suite NAME      bookworm (Debian 12, default) or trixie (Debian 13, Python 3.13)
 #
 # Prints a summary (step, result, seconds) and exits 1 when a step failed, 2 when it cannot
 # start. The full output goes to the terminal and to DIR/logs/.
 # shellcheck disable=SC2317  # the step functions are called through step()
 set -euo pipefail
 
-readonly SUITE=bookworm
+SUITE=bookworm
 readonly ARCH=arm64
 readonly PI4_MODEL="Raspberry Pi 4 Model B Rev 1.5"
 readonly PI5_MODEL="Raspberry Pi 5 Model B Rev 1.0"
@@ -38,7 +39,7 @@ FRESH=0
 MIRROR=http://deb.debian.org/debian
 
 usage() {
-    sed -n '2,15p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'
+    sed -n '2,16p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'
 }
 
 die() {
@@ -56,6 +57,8 @@ while (($#)); do
         --source=*) SOURCE_KIND=${1#*=} ;;
         --mirror) (($# >= 2)) || die "--mirror needs a URL"; MIRROR=$2; shift ;;
         --mirror=*) MIRROR=${1#*=} ;;
+        --suite) (($# >= 2)) || die "--suite needs bookworm or trixie"; SUITE=$2; shift ;;
+        --suite=*) SUITE=${1#*=} ;;
         --fresh) FRESH=1 ;;
         -h|--help) usage; exit 0 ;;
         *) die "unknown argument '$1' (try --help)" ;;
@@ -64,6 +67,8 @@ while (($#)); do
 done
 case $RUNNER_WANTED in auto|binfmt|proot) ;; *) die "--runner must be auto, binfmt or proot" ;; esac
 case $SOURCE_KIND in head|tree) ;; *) die "--source must be head or tree" ;; esac
+case $SUITE in bookworm|trixie) ;; *) die "--suite must be bookworm or trixie" ;; esac
+readonly SUITE
 [[ -f $SOURCE/pyproject.toml && -x $SOURCE/systemd/install.sh ]] \
     || die "$SOURCE is not the Sudoku Table source tree"
 CACHE=$(realpath -m "$CACHE")
@@ -77,11 +82,11 @@ readonly BASE_TAR=$CACHE/$SUITE-$ARCH-base.tar
 readonly PACKAGES_TAR=$CACHE/$SUITE-$ARCH-packages.tar
 readonly DEBS=$CACHE/debs
 readonly PIP_CACHE=$CACHE/pip
-readonly WORK=$CACHE/work
+readonly WORK=$CACHE/work-$SUITE
 readonly ROOT=$WORK/root
 readonly LOGS=$CACHE/logs
 mkdir -p "$DEBS" "$PIP_CACHE" "$WORK" "$LOGS"
-LOG=$LOGS/check-$(date +%Y%m%d-%H%M%S).log
+LOG=$LOGS/check-$SUITE-$(date +%Y%m%d-%H%M%S).log
 exec > >(tee -a "$LOG") 2>&1
 
 # --- steps and the summary ---------------------------------------------------------------------
