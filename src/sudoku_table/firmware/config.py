@@ -147,9 +147,10 @@ class BuzzerConfig(Section):
     """GPIO of the buzzer (8 is SPI0's CE0, free with the installer's ``spi0-0cs``)."""
 
 
-I2S_PINS: dict[int, str] = {18: "BCLK", 19: "LRC", 21: "DIN"}
-"""The Pi's I2S (PCM) lines an I2S amplifier uses: bit clock, left/right clock, data out.
-Fixed in the chip: they cannot be moved to other GPIOs."""
+I2S_PINS: dict[int, str] = {18: "BCLK", 19: "LRC", 20: "PCM_DIN", 21: "DIN"}
+"""The Pi's I2S (PCM) pin group: bit clock, left/right clock, the data input and the data out
+an I2S amplifier uses. Fixed in the chip, and the sound overlays claim all four together
+(GPIO20 too, though the amplifier leaves it unconnected)."""
 
 
 class SpeakerConfig(Section):
