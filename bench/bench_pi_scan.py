@@ -206,7 +206,7 @@ def main(argv: list[str] | None = None) -> int:
           "gpiozero asks each written pin its mode)")
     print(f"  now:    {results['now'][2]} (1 + 9 group reads of the columns, 9 + 1 group writes "
           f"of the rows) and {SIZE + 1} settles of {config.line_settle_us:g} us")
-    for name, (here, median, calls) in results.items():
+    for name, (here, median, _calls) in results.items():
         print(f"measured here, {name}: {here:.0f} us Python per pass (median of runs "
               f"{median:.0f} us)")
     print()

@@ -96,13 +96,13 @@ def test_a_scan_reads_exactly_the_closed_switches_without_ghosts(rig: Rig) -> No
 
 def test_rows_are_selected_one_at_a_time_and_released_when_idle(rig: Rig) -> None:
     seen: list[list[str]] = []
-    original = rig.board._drive_rows
+    original = rig.board._retarget
 
-    def spy(modes: dict[int, str]) -> None:
-        original(modes)  # type: ignore[arg-type]
+    def spy(now: int) -> None:
+        original(now)
         seen.append(list(rig.board._row_modes))
 
-    rig.board._drive_rows = spy  # type: ignore[method-assign,assignment]
+    rig.board._retarget = spy  # type: ignore[method-assign]
     rig.matrix.read()
     assert len(seen) == 10  # one write per row and the release at the end
     assert all(modes.count("low") <= 1 and "high" not in modes for modes in seen)

@@ -170,8 +170,7 @@ class SimulatedGroup:
     def write(self, bits: int) -> None:
         if not self._open_drain:
             raise SimulatorError("an input group cannot be written")
-        self._board._drive_rows({row: "released" if bits >> i & 1 else "low"
-                                 for i, row in enumerate(self._lines)})
+        self._board._write_rows(self._lines, bits)
 
     def close(self) -> None:
         if self._open:
@@ -216,6 +215,8 @@ class _Column:
         elapsed = t_ns - self.t0
         if elapsed <= 0 or self.v0 == self.target:
             return self.v0
+        if elapsed > 30 * self.tau_ns:  # settled to within 1e-13 of the way
+            return self.target
         return self.target + (self.v0 - self.target) * math.exp(-elapsed / self.tau_ns)
 
 
@@ -239,6 +240,7 @@ class SimulatedBoard:
         self._columns_v: list[_Column] = [
             _Column(self.physics.supply_v, self._tau_ns(1 / self.physics.pull_up_ohm))
             for _ in range(SIZE)]
+        self._levels: dict[tuple[int, int, bool], tuple[float, float]] = {}
         self.reversed_diodes: set[int] = set()
         """Squares whose diode was soldered the wrong way round."""
         self.shorted_rows: set[int] = set()
@@ -425,6 +427,14 @@ class SimulatedBoard:
             self._row_modes[row] = mode
         self._retarget(now)
 
+    def _write_rows(self, rows: Sequence[int], bits: int) -> None:
+        """An open-drain group write: bit clear drives that row low, bit set releases it."""
+        now = self._tick()
+        modes = self._row_modes
+        for i, row in enumerate(rows):
+            modes[row] = "released" if bits >> i & 1 else "low"
+        self._retarget(now)
+
     def _row_levels(self, rows: Sequence[int]) -> int:
         """What the row lines read: low when driven low or shorted, else high."""
         self._tick()
@@ -437,15 +447,15 @@ class SimulatedBoard:
     def _read_columns(self, columns: Sequence[int]) -> int:
         """One call reading ``columns``: bit ``i`` set when ``columns[i]`` reads high."""
         now = self._tick()
-        self._retarget(now)  # the switches may have moved on the board's clock
-        physics = self.physics
+        high_v, low_v = self.physics.high_v, self.physics.low_v
+        lines = self._columns_v
         bits = 0
         for i, column in enumerate(columns):
-            line = self._columns_v[column]
-            volts = line.volts(now)
-            if volts >= physics.high_v:
+            line = lines[column]
+            volts = line.target if line.v0 == line.target else line.volts(now)
+            if volts >= high_v:
                 line.high = True
-            elif volts <= physics.low_v:
+            elif volts <= low_v:
                 line.high = False
             if line.high:
                 bits |= 1 << i
@@ -455,44 +465,80 @@ class SimulatedBoard:
         """Every column's steady level and time constant for the rows and switches as they are
         now (the resistors, diodes and outputs on it as one source), starting from the voltage
         it has now; fights found on the way are counted."""
-        physics = self.physics
         modes = self._row_modes
-        low_rows = [r for r in range(SIZE) if r not in self.dead_rows
+        dead = self.dead_rows
+        board_now = self.clock()
+        faults = (self.reversed_diodes or self.shorted_columns or self.dead_columns
+                  or self.shorted_rows or dead or "high" in modes)
+        if not faults and modes.count("low") <= 1:  # the scan's usual case: quick
+            self._retarget_one(now, modes.index("low") if "low" in modes else None, board_now)
+            return
+        low_rows = [r for r in range(SIZE) if r not in dead
                     and (modes[r] == "low" or r in self.shorted_rows)]
-        high_rows = [r for r in range(SIZE) if modes[r] == "high" and r not in self.dead_rows]
+        high_rows = [r for r in range(SIZE) if modes[r] == "high" and r not in dead]
         for row in high_rows:
             if row in self.shorted_rows:
                 self._fight(f"row {row + 1} is driven high into its short to ground")
-        board_now = self.clock()
         for column, line in enumerate(self._columns_v):
-            conductance = 1 / physics.pull_up_ohm
-            current = physics.supply_v / physics.pull_up_ohm
-            pulled_low = pushed_high = False
-            if column in self.shorted_columns:
-                conductance += 1 / physics.driver_ohm
-                pulled_low = True
-            elif column not in self.dead_columns:
-                for row in low_rows:
-                    index = row * SIZE + column
-                    if index not in self.reversed_diodes and self.switch_closed(index, board_now):
-                        conductance += 1 / physics.driver_ohm
-                        current += physics.diode_v / physics.driver_ohm
-                        pulled_low = True
+            lows = highs = 0
+            for row in low_rows:
+                index = row * SIZE + column
+                if index not in self.reversed_diodes and self.switch_closed(index, board_now):
+                    lows += 1
+            if faults:
+                if column in self.dead_columns:
+                    lows = 0
                 for row in high_rows:
                     index = row * SIZE + column
                     if index in self.reversed_diodes and self.switch_closed(index, board_now):
-                        conductance += 1 / physics.driver_ohm
-                        current += (physics.supply_v - physics.diode_v) / physics.driver_ohm
-                        pushed_high = True
-            if pulled_low and pushed_high:
-                self._fight(f"column {column + 1}: a row driven high meets a low through a "
-                            "reversed diode")
-            target = current / conductance
+                        highs += 1
+                if highs and (lows or column in self.shorted_columns):
+                    self._fight(f"column {column + 1}: a row driven high meets a low through "
+                                "a reversed diode")
+            target, tau_ns = self._level(lows, highs, column in self.shorted_columns)
             if target != line.target:
                 line.v0 = line.volts(now)
                 line.t0 = now
                 line.target = target
-                line.tau_ns = self._tau_ns(conductance)
+                line.tau_ns = tau_ns
+
+    def _retarget_one(self, now: int, row: int | None, board_now: float) -> None:
+        """:meth:`_retarget` with no fault and at most one row low."""
+        idle = self._level(0, 0, False)
+        pulled = self._level(1, 0, False)
+        base = -1 if row is None else row * SIZE
+        quiet = not self._timelines and not self._chatter and not self._stuck
+        closed = self._closed
+        for column, line in enumerate(self._columns_v):
+            if base < 0:
+                target, tau_ns = idle
+            elif quiet:
+                target, tau_ns = pulled if closed[base + column] else idle
+            else:
+                target, tau_ns = (pulled if self.switch_closed(base + column, board_now)
+                                  else idle)
+            if target != line.target:
+                line.v0 = line.volts(now)
+                line.t0 = now
+                line.target = target
+                line.tau_ns = tau_ns
+
+    def _level(self, lows: int, highs: int, shorted: bool) -> tuple[float, float]:
+        """A column's steady voltage and time constant with its pull-up, ``lows`` outputs
+        pulling it low through a diode, ``highs`` pushing it high through one, and a short to
+        ground (the one source they make together)."""
+        key = (lows, highs, shorted)
+        cached = self._levels.get(key)
+        if cached is None:
+            physics = self.physics
+            conductance = 1 / physics.pull_up_ohm + (lows + highs) / physics.driver_ohm
+            current = (physics.supply_v / physics.pull_up_ohm
+                       + lows * physics.diode_v / physics.driver_ohm
+                       + highs * (physics.supply_v - physics.diode_v) / physics.driver_ohm)
+            if shorted:
+                conductance += 1 / physics.driver_ohm
+            cached = self._levels[key] = (current / conductance, self._tau_ns(conductance))
+        return cached
 
     def _fight(self, detail: str) -> None:
         self.fights += 1
