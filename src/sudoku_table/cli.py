@@ -251,6 +251,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--host", default="127.0.0.1")
     p.add_argument("--port", type=int, default=8080)
     p.add_argument("--sim", action="store_true", help="use the simulated table even on a Pi")
+    p.add_argument("--real", action="store_true",
+                   help="use the Pi's hardware even where this does not look like a Pi (a part "
+                        "that cannot be opened is left out, and the Table page says why)")
     p.add_argument("--data", default=None, help="where the journal and settings live")
     p.add_argument("--config", default=None, help="the table's TOML config file")
     p.set_defaults(func=_serve)

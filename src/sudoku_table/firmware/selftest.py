@@ -27,9 +27,10 @@ from typing import TextIO
 from .backend import Hardware, open_hardware
 from .config import ConfigError, HardwareConfig, load_config
 from .debounce import ALL, COLUMN_MASKS, ROW_MASKS, bits
-from .exc import SimulatorError
+from .exc import HardwareError, SimulatorError
 from .layout import FILES, SIZE, SQUARES, led_indices
 from .leds import wire_color
+from .matrix import ReedMatrix
 from .ports import Light, SensorFault
 from .simulator import SimulatedBoard
 
@@ -252,6 +253,8 @@ def watch_sensors(hardware: Hardware, seconds: float | None, out: TextIO,
                   live: bool, say: Say = english) -> Coverage:
     """Scan and record what every switch does, showing the matrix live on a terminal."""
     matrix = hardware.sensors
+    if not isinstance(matrix, ReedMatrix):
+        raise HardwareError("the reed matrix is not open: nothing to watch")
     coverage = Coverage()
     matrix.listen(None, coverage.faults.append)
     hand = None
