@@ -15,8 +15,7 @@ import pytest
 from sudoku_table.assembly import Heartbeat, scan_advances, watchdog_interval
 from sudoku_table.firmware.backend import NoSensors, open_degraded
 from sudoku_table.firmware.config import HardwareConfig
-from sudoku_table.firmware.problems import (FIX_BOOT_LINE, FIX_GROUP, FIX_INSTALL, FIX_SPI,
-                                            diagnose)
+from sudoku_table.firmware.problems import FIX_BOOT_LINE, FIX_GROUP, FIX_INSTALL, FIX_SPI, diagnose
 
 from .test_systemd import UNIT, one, parse_unit
 
