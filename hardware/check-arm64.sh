@@ -92,7 +92,7 @@ mkdir -p "$CACHE" || die "cannot create the cache $CACHE"
 
 readonly BASE_TAR=$CACHE/$SUITE-$ARCH-base.tar
 readonly PACKAGES_TAR=$CACHE/$SUITE-$ARCH-packages.tar
-readonly DEBS=$CACHE/debs
+readonly DEBS=$CACHE/debs/$SUITE  # one per suite: two runs at once never share apt's lock
 readonly PIP_CACHE=$CACHE/pip
 readonly WORK=$CACHE/work-$SUITE
 readonly ROOT=$WORK/root
