@@ -15,6 +15,7 @@
 #                     cache keeps it once after debootstrap and once with the packages added)
 #   --mirror URL      Debian mirror (default http://deb.debian.org/debian)
 #   --suite NAME      bookworm (Debian 12, default) or trixie (Debian 13, Python 3.13)
+#   --no-neopixel     leave out the opt-in [pi-neopixel] extra (its source build is the slowest)
 #
 # Prints a summary (step, result, seconds) and exits 1 when a step failed, 2 when it cannot
 # start. The full output goes to the terminal and to DIR/logs/.
@@ -39,10 +40,11 @@ CACHE=${XDG_CACHE_HOME:-${HOME:-/root}/.cache}/sudoku-table/arm64
 RUNNER_WANTED=auto
 SOURCE_KIND="head"
 FRESH=0
+NEOPIXEL=1
 MIRROR=http://deb.debian.org/debian
 
 usage() {
-    sed -n '2,16p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'
+    sed -n '2,17p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'
 }
 
 die() {
@@ -63,6 +65,7 @@ while (($#)); do
         --suite) (($# >= 2)) || die "--suite needs bookworm or trixie"; SUITE=$2; shift ;;
         --suite=*) SUITE=${1#*=} ;;
         --fresh) FRESH=1 ;;
+        --no-neopixel) NEOPIXEL=0 ;;
         -h|--help) usage; exit 0 ;;
         *) die "unknown argument '$1' (try --help)" ;;
     esac
@@ -441,6 +444,13 @@ real_install() {
     printf '#!/bin/sh\nexit 101\n' > "$ROOT/usr/sbin/policy-rc.d" && chmod 755 "$ROOT/usr/sbin/policy-rc.d" \
         || return
     printf 'raspberrypi\n' > "$ROOT/etc/hostname" || return
+    # Raspberry Pi OS has systemd; the minimal Debian root has not (no systemctl): added here.
+    if [[ ! -x $ROOT/usr/bin/systemctl ]]; then
+        in_root apt-get install -y -q --no-install-recommends systemd > "$WORK/apt-systemd.log" 2>&1 \
+            || { cat "$WORK/apt-systemd.log"; rm -f "$ROOT/usr/sbin/policy-rc.d"; return 1; }
+        note "systemd $(in_root dpkg-query -W -f='${Version}' systemd) added to the root" \
+             "(Raspberry Pi OS has it; the minimal root has not)"
+    fi
     in_root SUDOKU_TABLE_MODEL_FILE=/src/model /src/sudoku-table/systemd/install.sh --force \
         > "$out" 2>&1 || rc=$?
     rm -f "$ROOT/usr/sbin/policy-rc.d"
@@ -616,7 +626,9 @@ step "sudoku-table selftest --sim" selftest_sim || true
 step "LED stack, forced Pi 4, driver spi" led_probe RASPBERRY_PI_4B spi || true
 step "LED stack, forced Pi 5, driver spi" led_probe RASPBERRY_PI_5 spi || true
 # The opt-in extra for leds.driver = "neopixel" (rpi_ws281x, the Pi 5's PIO backend).
-if step "pip install '.[pi-neopixel]' (opt-in)" install_extra pi-neopixel; then
+if ((!NEOPIXEL)); then
+    skip "pip install '.[pi-neopixel]' (opt-in)" "--no-neopixel"
+elif step "pip install '.[pi-neopixel]' (opt-in)" install_extra pi-neopixel; then
     step "versions installed (after pi-neopixel)" versions "after [pi-neopixel]" || true
     step "LED stack, forced Pi 4 + revision, driver neopixel" \
         led_probe RASPBERRY_PI_4B neopixel "$PI4_REVISION" || true

@@ -155,6 +155,11 @@ else
     SYSTEMD_UP=0
 fi
 
+if ((!DRY_RUN)) && ! command -v systemctl >/dev/null; then
+    echo "install.sh: this system has no systemd (no systemctl): the table runs as a systemd" >&2
+    echo "  service, as on Raspberry Pi OS. Install systemd first (sudo apt-get install systemd)." >&2
+    exit 1
+fi
 if ((!DRY_RUN)) && ((EUID != 0)); then
     echo "install.sh: run as root (sudo ./systemd/install.sh), or with --dry-run to see the steps" >&2
     exit 1
