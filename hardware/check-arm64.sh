@@ -16,6 +16,8 @@
 #   --mirror URL      Debian mirror (default http://deb.debian.org/debian)
 #   --suite NAME      bookworm (Debian 12, default) or trixie (Debian 13, Python 3.13)
 #   --no-neopixel     leave out the opt-in [pi-neopixel] extra (its source build is the slowest)
+#   --install-only    only the whole installer for real and what it left (no venv, dry runs,
+#                     self-test or LED stack: an earlier run showed those)
 #
 # Prints a summary (step, result, seconds) and exits 1 when a step failed, 2 when it cannot
 # start. The full output goes to the terminal and to DIR/logs/.
@@ -41,10 +43,11 @@ RUNNER_WANTED=auto
 SOURCE_KIND="head"
 FRESH=0
 NEOPIXEL=1
+INSTALL_ONLY=0
 MIRROR=http://deb.debian.org/debian
 
 usage() {
-    sed -n '2,17p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'
+    sed -n '2,19p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'
 }
 
 die() {
@@ -66,6 +69,7 @@ while (($#)); do
         --suite=*) SUITE=${1#*=} ;;
         --fresh) FRESH=1 ;;
         --no-neopixel) NEOPIXEL=0 ;;
+        --install-only) INSTALL_ONLY=1 ;;
         -h|--help) usage; exit 0 ;;
         *) die "unknown argument '$1' (try --help)" ;;
     esac
@@ -602,6 +606,9 @@ if [[ $RUNNER == binfmt ]]; then
 fi
 step "apt: ${ROOT_PACKAGES[*]}" root_packages || { summary; exit 1; }
 step "copy the project" copy_project || { summary; exit 1; }
+if ((INSTALL_ONLY)); then
+    skip "pip install, dry runs, self-test, LED stack" "--install-only"
+else
 step "venv (python3 -m venv, pip upgraded)" make_venv || { summary; exit 1; }
 PI_OK=1
 step "pip install '.[pi]'" install_extra pi || PI_OK=0
@@ -637,6 +644,7 @@ elif step "pip install '.[pi-neopixel]' (opt-in)" install_extra pi-neopixel; the
 else
     skip "LED stack, driver neopixel" "its extra did not install"
 fi
+fi  # INSTALL_ONLY
 if step "install.sh, the whole install for real (Pi 4 model, no systemd running)" real_install; then
     step "what the install left (units, self-test, config.txt, comitup)" installed_state || true
 else
