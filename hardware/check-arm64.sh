@@ -482,20 +482,16 @@ installed_state() {
     about=$(in_root sh -c 'dpkg-query -W -f="\${Package} \${Version}, " comitup network-manager netplan.io avahi-daemon polkitd systemd 2>/dev/null; echo') || true
     note "installed: ${about%, }"
     note "lgpio in the installed venv: $(in_root /opt/sudoku-table/venv/bin/python -c 'import lgpio; from importlib.metadata import version; print(version("lgpio"), "group_read" if hasattr(lgpio, "group_read") else "NO group_read")' 2>&1)"
-    # comitup's own config file, as its package ships it: the two keys the installer writes
-    # must be among those it documents.
-    local deb shipped key
-    deb=$(find "$DEBS" -maxdepth 1 -name 'comitup_*_all.deb' | sort | tail -n 1)
-    if [[ -n $deb ]]; then
-        shipped=$(dpkg-deb --fsys-tarfile "$deb" | tar -xOf - ./etc/comitup.conf 2>/dev/null || true)
-        for key in ap_name web_service; do
-            if grep -qE "^# *$key:" <<< "$shipped"; then
-                note "comitup $(basename "$deb" | cut -d_ -f2): /etc/comitup.conf documents '$key'"
-            else
-                note "comitup $(basename "$deb" | cut -d_ -f2): '$key' NOT in its /etc/comitup.conf"
-            fi
-        done
-    fi
+    # comitup's own defaults (its config.py): the two keys the installer writes must be
+    # among the keys it reads (the installer empties apt's cache, so the .deb is gone).
+    local key defaults=$ROOT/usr/share/comitup/comitup/config.py
+    for key in ap_name web_service; do
+        if grep -q "\"$key\":" "$defaults" 2>/dev/null; then
+            note "comitup reads '$key' (its config.py)"
+        else
+            note "comitup's config.py has no '$key': check /etc/comitup.conf"
+        fi
+    done
     if in_root systemd-analyze verify /etc/systemd/system/sudoku-table.service \
             > "$WORK/verify.log" 2>&1; then
         note "systemd-analyze verify of the installed unit: clean"
