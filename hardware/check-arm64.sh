@@ -1,6 +1,9 @@
 #!/usr/bin/env bash
-# Install the Sudoku Table in a Debian Bookworm arm64 root (the base of Raspberry Pi OS) on a PC,
-# and check that it installs, starts and finds the Pi's LED stack. Needs root, debootstrap and
+# Install the Sudoku Table in a Debian Bookworm or Trixie arm64 root (the bases of Raspberry Pi
+# OS) on a PC, and check that it installs, starts and finds the Pi's LED stack: pip's install of
+# the [pi] extra, the installer's dry runs on a Pi 4, Pi 5 and Zero 2 W, and then the whole
+# installer for real (apt, user, venv, config, boot config, Wi-Fi setup, units; systemd is not
+# running in the root, so units are enabled and not started). Needs root, debootstrap and
 # qemu-user-static (installed with apt when missing). Slow: everything arm64 runs emulated.
 #
 #   --cache DIR       keep the Debian root, .deb files and pip downloads here between runs
@@ -11,13 +14,17 @@
 #   --fresh           build the Debian root again instead of using the cached one (the
 #                     cache keeps it once after debootstrap and once with the packages added)
 #   --mirror URL      Debian mirror (default http://deb.debian.org/debian)
+#   --suite NAME      bookworm (Debian 12, default) or trixie (Debian 13, Python 3.13)
+#   --no-neopixel     leave out the opt-in [pi-neopixel] extra (its source build is the slowest)
+#   --install-only    only the whole installer for real and what it left (no venv, dry runs,
+#                     self-test or LED stack: an earlier run showed those)
 #
 # Prints a summary (step, result, seconds) and exits 1 when a step failed, 2 when it cannot
 # start. The full output goes to the terminal and to DIR/logs/.
 # shellcheck disable=SC2317  # the step functions are called through step()
 set -euo pipefail
 
-readonly SUITE=bookworm
+SUITE=bookworm
 readonly ARCH=arm64
 readonly PI4_MODEL="Raspberry Pi 4 Model B Rev 1.5"
 readonly PI5_MODEL="Raspberry Pi 5 Model B Rev 1.0"
@@ -26,7 +33,7 @@ readonly PI4_REVISION=c03115
 readonly PI5_REVISION=c04170
 # What the installer needs (systemd/install.sh: python3-venv, python3-dev, gcc) and what pip
 # needs to fetch and build (certificates, the C library headers).
-readonly ROOT_PACKAGES=(python3-venv python3-dev gcc libc6-dev ca-certificates)
+ROOT_PACKAGES=(python3-venv python3-dev gcc libc6-dev ca-certificates)
 readonly QEMU=qemu-aarch64-static
 readonly STEP_LIMIT=40m  # for one command in the root (the longest, a pip install, takes ~5 min)
 
@@ -35,10 +42,12 @@ CACHE=${XDG_CACHE_HOME:-${HOME:-/root}/.cache}/sudoku-table/arm64
 RUNNER_WANTED=auto
 SOURCE_KIND="head"
 FRESH=0
+NEOPIXEL=1
+INSTALL_ONLY=0
 MIRROR=http://deb.debian.org/debian
 
 usage() {
-    sed -n '2,15p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'
+    sed -n '2,19p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'
 }
 
 die() {
@@ -56,7 +65,11 @@ while (($#)); do
         --source=*) SOURCE_KIND=${1#*=} ;;
         --mirror) (($# >= 2)) || die "--mirror needs a URL"; MIRROR=$2; shift ;;
         --mirror=*) MIRROR=${1#*=} ;;
+        --suite) (($# >= 2)) || die "--suite needs bookworm or trixie"; SUITE=$2; shift ;;
+        --suite=*) SUITE=${1#*=} ;;
         --fresh) FRESH=1 ;;
+        --no-neopixel) NEOPIXEL=0 ;;
+        --install-only) INSTALL_ONLY=1 ;;
         -h|--help) usage; exit 0 ;;
         *) die "unknown argument '$1' (try --help)" ;;
     esac
@@ -64,6 +77,17 @@ while (($#)); do
 done
 case $RUNNER_WANTED in auto|binfmt|proot) ;; *) die "--runner must be auto, binfmt or proot" ;; esac
 case $SOURCE_KIND in head|tree) ;; *) die "--source must be head or tree" ;; esac
+case $SUITE in bookworm|trixie) ;; *) die "--suite must be bookworm or trixie" ;; esac
+readonly SUITE
+# Trixie's Python 3.13 has no lgpio wheel: pip builds it from source with swig (as the
+# installer does there), with lgpio's own C library linked in (PYPI=1).
+PIP_ENV=()
+if [[ $SUITE == trixie ]]; then
+    ROOT_PACKAGES+=(swig)
+    PIP_ENV=(PYPI=1)
+fi
+readonly ROOT_PACKAGES PIP_ENV
+readonly ZERO2_MODEL="Raspberry Pi Zero 2 W Rev 1.0"
 [[ -f $SOURCE/pyproject.toml && -x $SOURCE/systemd/install.sh ]] \
     || die "$SOURCE is not the Sudoku Table source tree"
 CACHE=$(realpath -m "$CACHE")
@@ -75,13 +99,13 @@ mkdir -p "$CACHE" || die "cannot create the cache $CACHE"
 
 readonly BASE_TAR=$CACHE/$SUITE-$ARCH-base.tar
 readonly PACKAGES_TAR=$CACHE/$SUITE-$ARCH-packages.tar
-readonly DEBS=$CACHE/debs
+readonly DEBS=$CACHE/debs/$SUITE  # one per suite: two runs at once never share apt's lock
 readonly PIP_CACHE=$CACHE/pip
-readonly WORK=$CACHE/work
+readonly WORK=$CACHE/work-$SUITE
 readonly ROOT=$WORK/root
 readonly LOGS=$CACHE/logs
 mkdir -p "$DEBS" "$PIP_CACHE" "$WORK" "$LOGS"
-LOG=$LOGS/check-$(date +%Y%m%d-%H%M%S).log
+LOG=$LOGS/check-$SUITE-$(date +%Y%m%d-%H%M%S).log
 exec > >(tee -a "$LOG") 2>&1
 
 # --- steps and the summary ---------------------------------------------------------------------
@@ -390,7 +414,7 @@ make_venv() {
 install_extra() {
     local extra=$1 out=$WORK/pip-$1.log rc=0 built
     rm -rf "$PIP_CACHE/wheels"
-    in_root /src/venv/bin/pip install --progress-bar off "/src/sudoku-table[$extra]" 2>&1 \
+    in_root "${PIP_ENV[@]}" /src/venv/bin/pip install --progress-bar off "/src/sudoku-table[$extra]" 2>&1 \
         | tee "$out" || rc=$?  # pipefail: pip's status
     built=$(sed -n 's/^ *Building wheel for \([^ ]*\) .*/\1/p' "$out" | grep -v '^sudoku-table$' \
         | sort -u | paste -sd, - || true)
@@ -411,6 +435,71 @@ install_extra() {
 # Without the pi extra: so that the checks after it can still run when the extra failed.
 install_plain() {
     in_root /src/venv/bin/pip install -q --progress-bar off /src/sudoku-table
+}
+
+# The whole installer, for real, as on a Pi 4 (the model file and config.txt as Raspberry Pi
+# OS has them). Debian's policy-rc.d keeps the packages it installs from starting services in
+# the root (systemd does not run here); the installer sees that and enables its units only.
+real_install() {
+    # The whole installer is one command here, and on Trixie it builds lgpio from source
+    # emulated: it gets longer than one command's usual limit.
+    local out=$WORK/install-real.log rc=0 expected STEP_LIMIT=150m
+    printf '%s\0' "$PI4_MODEL" > "$ROOT/src/model" && mkdir -p "$ROOT/boot/firmware" || return
+    printf '# http://rptl.io/configtxt\ndtparam=spi=on\ndtparam=audio=on\ncamera_auto_detect=1\ndtoverlay=vc4-kms-v3d\narm_64bit=1\n[all]\n' \
+        > "$ROOT/boot/firmware/config.txt" || return
+    printf '#!/bin/sh\nexit 101\n' > "$ROOT/usr/sbin/policy-rc.d" && chmod 755 "$ROOT/usr/sbin/policy-rc.d" \
+        || return
+    printf 'raspberrypi\n' > "$ROOT/etc/hostname" || return
+    # Raspberry Pi OS has systemd; the minimal Debian root has not (no systemctl): added here.
+    if [[ ! -x $ROOT/usr/bin/systemctl ]]; then
+        in_root apt-get install -y -q --no-install-recommends systemd > "$WORK/apt-systemd.log" 2>&1 \
+            || { cat "$WORK/apt-systemd.log"; rm -f "$ROOT/usr/sbin/policy-rc.d"; return 1; }
+        note "systemd $(in_root dpkg-query -W -f='${Version}' systemd) added to the root" \
+             "(Raspberry Pi OS has it; the minimal root has not)"
+    fi
+    in_root SUDOKU_TABLE_MODEL_FILE=/src/model /src/sudoku-table/systemd/install.sh --force \
+        > "$out" 2>&1 || rc=$?
+    rm -f "$ROOT/usr/sbin/policy-rc.d"
+    cat "$out"
+    ((rc == 0)) || return "$rc"
+    for expected in "installing on: $PI4_MODEL" "systemd is not running here: sudoku-table.service is enabled"; do
+        grep -qF -- "$expected" "$out" || { echo "missing in the output: $expected"; return 1; }
+    done
+}
+
+# What the real install left: the units enabled, the program's self-test, the boot config
+# block, comitup's and NetworkManager's versions and config files.
+installed_state() {
+    local about
+    in_root systemctl is-enabled sudoku-table.service avahi-daemon.service comitup.service \
+        || return
+    in_root sh -c 'cd /tmp && exec /opt/sudoku-table/venv/bin/sudoku-table selftest --sim' \
+        > "$WORK/installed-selftest.log" 2>&1 || { cat "$WORK/installed-selftest.log"; return 1; }
+    tail -n 3 "$WORK/installed-selftest.log"
+    sed -n '/^# >>> sudoku-table/,/^# <<< sudoku-table/p' "$ROOT/boot/firmware/config.txt"
+    grep -q '^dtoverlay=spi0-0cs' "$ROOT/boot/firmware/config.txt" || return
+    grep -q '^# *dtparam=spi=on' "$ROOT/boot/firmware/config.txt" || return
+    grep -q '^web_service: sudoku-table.service' "$ROOT/etc/comitup.conf" || return
+    # shellcheck disable=SC2016  # expanded inside the root
+    about=$(in_root sh -c 'dpkg-query -W -f="\${Package} \${Version}, " comitup network-manager netplan.io avahi-daemon polkitd systemd 2>/dev/null; echo') || true
+    note "installed: ${about%, }"
+    note "lgpio in the installed venv: $(in_root /opt/sudoku-table/venv/bin/python -c 'import lgpio; from importlib.metadata import version; print(version("lgpio"), "group_read" if hasattr(lgpio, "group_read") else "NO group_read")' 2>&1)"
+    # comitup's own defaults (its config.py): the two keys the installer writes must be
+    # among the keys it reads (the installer empties apt's cache, so the .deb is gone).
+    local key defaults=$ROOT/usr/share/comitup/comitup/config.py
+    for key in ap_name web_service; do
+        if grep -q "\"$key\":" "$defaults" 2>/dev/null; then
+            note "comitup reads '$key' (its config.py)"
+        else
+            note "comitup's config.py has no '$key': check /etc/comitup.conf"
+        fi
+    done
+    if in_root systemd-analyze verify /etc/systemd/system/sudoku-table.service \
+            > "$WORK/verify.log" 2>&1; then
+        note "systemd-analyze verify of the installed unit: clean"
+    else
+        note "systemd-analyze verify of the installed unit: $(head -n 3 "$WORK/verify.log" | paste -sd' ' -)"
+    fi
 }
 
 versions() {
@@ -515,6 +604,9 @@ if [[ $RUNNER == binfmt ]]; then
 fi
 step "apt: ${ROOT_PACKAGES[*]}" root_packages || { summary; exit 1; }
 step "copy the project" copy_project || { summary; exit 1; }
+if ((INSTALL_ONLY)); then
+    skip "pip install, dry runs, self-test, LED stack" "--install-only"
+else
 step "venv (python3 -m venv, pip upgraded)" make_venv || { summary; exit 1; }
 PI_OK=1
 step "pip install '.[pi]'" install_extra pi || PI_OK=0
@@ -527,16 +619,21 @@ step "versions installed" versions "installed with [pi]" || true
 step "install.sh --dry-run --force (Pi 4 model)" dry_run_install pi4 "$PI4_MODEL" spi_on \
     "boot config /boot/firmware/config.txt: SPI0 for the LEDs (dtoverlay=spi0-0cs core_freq=500 core_freq_min=500)" \
     "'dtparam=spi=on' claims GPIO7 (a matrix column): commenting it out" \
-    "installing the [pi] extra" || true
+    "installing the [pi] extra" "no line claims a pin of the table" || true
 step "install.sh --dry-run --force (Pi 5 model)" dry_run_install pi5 "$PI5_MODEL" spi_off \
     "boot config /boot/firmware/config.txt: SPI0 for the LEDs (dtoverlay=spi0-0cs)" \
     "installing the [pi] extra" || true
+step "install.sh --dry-run --force (Zero 2 W model)" dry_run_install zero2 "$ZERO2_MODEL" spi_off \
+    "boot config /boot/firmware/config.txt: SPI0 for the LEDs (dtoverlay=spi0-0cs core_freq=400 core_freq_min=400)" \
+    "config: scan_interval_ms = 8.0 for this board (Zero 2 W)" || true
 step "apt: what the installer adds, resolved for arm64 (simulated)" installer_packages || true
 step "sudoku-table selftest --sim" selftest_sim || true
 step "LED stack, forced Pi 4, driver spi" led_probe RASPBERRY_PI_4B spi || true
 step "LED stack, forced Pi 5, driver spi" led_probe RASPBERRY_PI_5 spi || true
 # The opt-in extra for leds.driver = "neopixel" (rpi_ws281x, the Pi 5's PIO backend).
-if step "pip install '.[pi-neopixel]' (opt-in)" install_extra pi-neopixel; then
+if ((!NEOPIXEL)); then
+    skip "pip install '.[pi-neopixel]' (opt-in)" "--no-neopixel"
+elif step "pip install '.[pi-neopixel]' (opt-in)" install_extra pi-neopixel; then
     step "versions installed (after pi-neopixel)" versions "after [pi-neopixel]" || true
     step "LED stack, forced Pi 4 + revision, driver neopixel" \
         led_probe RASPBERRY_PI_4B neopixel "$PI4_REVISION" || true
@@ -544,6 +641,12 @@ if step "pip install '.[pi-neopixel]' (opt-in)" install_extra pi-neopixel; then
         led_probe RASPBERRY_PI_5 neopixel "$PI5_REVISION" || true
 else
     skip "LED stack, driver neopixel" "its extra did not install"
+fi
+fi  # INSTALL_ONLY
+if step "install.sh, the whole install for real (Pi 4 model, no systemd running)" real_install; then
+    step "what the install left (units, self-test, config.txt, comitup)" installed_state || true
+else
+    skip "what the install left" "the install failed"
 fi
 unmount_root
 summary

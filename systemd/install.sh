@@ -17,7 +17,8 @@ readonly SERVICE_USER=sudoku-table
 readonly PREFIX=/opt/sudoku-table
 readonly VENV=$PREFIX/venv
 readonly CONFIG_DIR=/etc/sudoku-table
-readonly CONFIG=$CONFIG_DIR/table.toml
+# The config (overridable so that the installer's tests can give their own).
+readonly CONFIG=${SUDOKU_TABLE_INSTALL_CONFIG:-$CONFIG_DIR/table.toml}
 readonly STATE_DIR=/var/lib/sudoku-table
 readonly UNIT_PATH=/etc/systemd/system/$SERVICE.service
 readonly UDEV_RULE=/etc/udev/rules.d/99-sudoku-table-pio.rules
@@ -130,12 +131,35 @@ if [[ $MODEL == "Raspberry Pi 5"* || $MODEL == "Raspberry Pi Compute Module 5"* 
 else
     PI5=0
 fi
+# Per board: the core clock the SPI clock is divided from, pinned at the board's default
+# (Raspberry Pi's config.txt documentation, "Overclocking options": 500 MHz on a Pi 4, 400 MHz
+# on a Zero 2 W; either gives the LEDs 6.25 MHz), and the quiet scan interval written into a
+# new config (the Zero 2 W's slower cores scan every 8 ms).
+ZERO2=0
 if [[ $MODEL == "Raspberry Pi Zero 2"* ]]; then
-    CORE_FREQ=250   # the Zero 2 W's default core clock, pinned
+    ZERO2=1
+    CORE_FREQ=400
+    SCAN_INTERVAL_MS=8.0
 else
-    CORE_FREQ=500   # the Pi 4's default core clock, pinned
+    CORE_FREQ=500
+    SCAN_INTERVAL_MS=""  # the config's default (4 ms)
+fi
+# systemd runs this system (not so in a chroot building an image, or a container): services
+# are then enabled for the next boot but not started or reloaded now.
+# (SUDOKU_TABLE_SYSTEMD_UP=1 or 0 overrides the check, for the installer's own tests.)
+if [[ -n ${SUDOKU_TABLE_SYSTEMD_UP:-} ]]; then
+    SYSTEMD_UP=$((SUDOKU_TABLE_SYSTEMD_UP == 1))
+elif [[ -d /run/systemd/system ]]; then
+    SYSTEMD_UP=1
+else
+    SYSTEMD_UP=0
 fi
 
+if ((!DRY_RUN)) && ! command -v systemctl >/dev/null; then
+    echo "install.sh: this system has no systemd (no systemctl): the table runs as a systemd" >&2
+    echo "  service, as on Raspberry Pi OS. Install systemd first (sudo apt-get install systemd)." >&2
+    exit 1
+fi
 if ((!DRY_RUN)) && ((EUID != 0)); then
     echo "install.sh: run as root (sudo ./systemd/install.sh), or with --dry-run to see the steps" >&2
     exit 1
@@ -151,8 +175,20 @@ fi
 # python3-venv for the venv, a compiler and Python's headers for the packages pip builds on the
 # Pi where no wheel fits (gpiod; rpi_ws281x for the neopixel driver); the table's voice:
 # espeak-ng renders speech, alsa-utils' aplay plays it on the speaker.
+# lgpio (gpiozero's GPIO library on every Pi) has wheels for Python up to 3.12 only: on
+# Raspberry Pi OS Trixie (Debian 13, Python 3.13) pip builds it from its source, which needs
+# swig; PYPI=1 makes that build link lgpio's own C library in (Debian 13 has no liblgpio).
+PYTHON_MINOR=$(python3 -c 'import sys; print(sys.version_info[1])' 2>/dev/null || echo 0)
+SYSTEM_PACKAGES=(python3-venv python3-dev gcc libc6-dev espeak-ng alsa-utils)
+if ((PYTHON_MINOR >= 13)); then
+    SYSTEM_PACKAGES+=(swig)
+    LGPIO_FROM_SOURCE=1
+    say "Python 3.$PYTHON_MINOR: lgpio has no wheel for it and is built from its source (swig)"
+else
+    LGPIO_FROM_SOURCE=0
+fi
 missing=()
-for pkg in python3-venv python3-dev gcc espeak-ng alsa-utils; do
+for pkg in "${SYSTEM_PACKAGES[@]}"; do
     dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" \
         || missing+=("$pkg")
 done
@@ -210,13 +246,27 @@ DRIVER_SOURCE=$CONFIG
 DRIVER=$(python3 -c 'import sys, tomllib
 with open(sys.argv[1], "rb") as f:
     print(tomllib.load(f).get("leds", {}).get("driver", "spi"))' "$DRIVER_SOURCE" 2>/dev/null || echo spi)
+SPEAKER_I2S=$(python3 -c 'import sys, tomllib
+with open(sys.argv[1], "rb") as f:
+    print(int(tomllib.load(f).get("speaker", {}).get("i2s", False) is True))' "$DRIVER_SOURCE" 2>/dev/null || echo 0)
 if [[ $DRIVER == neopixel ]]; then
     EXTRAS=pi,pi-neopixel
 else
     EXTRAS=pi
 fi
 say "LED driver: $DRIVER (from $DRIVER_SOURCE): installing the [$EXTRAS] extra"
-run "$VENV/bin/pip" install --quiet --no-cache-dir --upgrade "$PREFIX/src[$EXTRAS]"
+# lgpio>=0.2 (pyproject): never its placeholder 0.0.0.2, which installs but does nothing.
+if ((LGPIO_FROM_SOURCE)); then
+    run env PYPI=1 "$VENV/bin/pip" install --quiet --no-cache-dir --upgrade "$PREFIX/src[$EXTRAS]"
+else
+    run "$VENV/bin/pip" install --quiet --no-cache-dir --upgrade "$PREFIX/src[$EXTRAS]"
+fi
+say "lgpio: checking that the installed one drives GPIO groups (not a placeholder)"
+run "$VENV/bin/python" -c 'import lgpio, sys
+from importlib.metadata import version
+v = version("lgpio")
+sys.exit(0 if tuple(int(p) for p in v.split(".")[:2]) >= (0, 2) and hasattr(lgpio, "group_read")
+         else f"install.sh: lgpio {v} is not usable (placeholder?): pip install \"lgpio>=0.2\"")'
 
 # --- the config --------------------------------------------------------------------------------
 
@@ -227,6 +277,10 @@ elif [[ -f $EXAMPLE ]]; then
     say "config $CONFIG: from $EXAMPLE"
     run install -d -m 0750 -o root -g "$SERVICE_USER" "$CONFIG_DIR"
     run install -m 0640 -o root -g "$SERVICE_USER" "$EXAMPLE" "$CONFIG"
+    if [[ -n $SCAN_INTERVAL_MS ]]; then
+        say "config: scan_interval_ms = $SCAN_INTERVAL_MS for this board (Zero 2 W)"
+        run sed -i "s/^scan_interval_ms = [0-9.]*/scan_interval_ms = $SCAN_INTERVAL_MS/" "$CONFIG"
+    fi
 else
     echo "install.sh: $EXAMPLE is missing: cannot write $CONFIG" >&2
     exit 1
@@ -241,6 +295,29 @@ fi
 
 # --- the LED hardware --------------------------------------------------------------------------
 
+# A config.txt line (outside the installer's block) that gives a pin of the table to the kernel:
+# refused with the line and what to change, before anything is written. dtparam=spi=on is the
+# installer's to fix (below), so it is checked as it will be after that.
+check_boot_config() {
+    [[ -r $BOOT_CONFIG ]] || return 0
+    local copy rc=0 said
+    copy=$(mktemp)
+    sed 's/^[[:space:]]*dtparam=spi=on.*/# & (sudoku-table: SPI0 comes from spi0-0cs)/' \
+        "$BOOT_CONFIG" > "$copy"
+    said=$(python3 "$SOURCE/src/sudoku_table/firmware/bootconfig.py" --config "$CONFIG" \
+        --example "$SOURCE/src/sudoku_table/firmware/table.example.toml" \
+        --block-start "$BLOCK_START" --block-end "$BLOCK_END" "$copy" 2>&1) || rc=$?
+    rm -f "$copy"
+    said=${said//$copy/$BOOT_CONFIG}
+    if ((rc)); then
+        printf '%s\n' "$said" >&2
+        echo "install.sh: $BOOT_CONFIG gives a pin of the table to the kernel (above):" \
+             "change that line first" >&2
+        exit 1
+    fi
+    say "boot config: $said"
+}
+
 if [[ $DRIVER == spi ]]; then
     # Every Pi: the LED data goes out on SPI0's MOSI (GPIO10) through /dev/spidev0.0 (group spi,
     # no root). spi0-0cs turns SPI0 on without claiming its chip selects, so GPIO7 and GPIO8
@@ -251,12 +328,19 @@ if [[ $DRIVER == spi ]]; then
     if ((!PI5)); then
         block+=("core_freq=$CORE_FREQ" "core_freq_min=$CORE_FREQ")
     fi
+    if ((SPEAKER_I2S)); then
+        # The MAX98357A as a sound card; no-sdmode: its SD pin is not driven, so GPIO4 (rank 1)
+        # stays the matrix's. force_eeprom_read=0: GPIO0 (a column then) is not probed for a
+        # HAT's EEPROM at boot.
+        block+=("dtoverlay=max98357a,no-sdmode" "force_eeprom_read=0")
+    fi
     block+=("$BLOCK_END")
     wanted=$(printf '%s\n' "${block[@]}")
     current=""
     if [[ -r $BOOT_CONFIG ]]; then
         current=$(sed -n "/^$BLOCK_START\$/,/^$BLOCK_END\$/p" "$BOOT_CONFIG")
     fi
+    check_boot_config
     if [[ $current == "$wanted" ]]; then
         say "boot config $BOOT_CONFIG: SPI0 for the LEDs already set"
     else
@@ -287,8 +371,10 @@ else
 # Sudoku Table: the Pi 5's PIO device (NeoPixel output) for members of the gpio group.
 $UDEV_TEXT
 EOF
-        run udevadm control --reload-rules
-        run udevadm trigger --subsystem-match='*-pio' --action=add
+        if ((SYSTEMD_UP)); then
+            run udevadm control --reload-rules
+            run udevadm trigger --subsystem-match='*-pio' --action=add
+        fi
     else
         say "WARNING: on a Pi 4 or Zero 2 W the neopixel driver (PWM/PCM through rpi_ws281x)"
         say "  needs root (/dev/mem), which the service does not have: use the default"
@@ -302,6 +388,29 @@ readonly DEFAULT_HOSTNAME=sudoku-table
 readonly AVAHI_SERVICE=/etc/avahi/services/sudoku-table.service
 readonly COMITUP_CONF=/etc/comitup.conf
 readonly POLKIT_RULE=/etc/polkit-1/rules.d/50-sudoku-table-power.rules
+
+# Enable a unit for every boot and (re)start it now where systemd runs.
+start_now() {
+    local unit=$1 how=${2:-start}
+    if ((SYSTEMD_UP)) && [[ $how == start ]]; then
+        run systemctl enable --now "$unit"
+        return
+    fi
+    run systemctl enable "$unit"
+    if ((SYSTEMD_UP)); then
+        run systemctl "$how" "$unit"
+    else
+        say "systemd is not running here: $unit is enabled and starts at the next boot"
+    fi
+}
+
+restart_if_up() {
+    if ((SYSTEMD_UP)); then
+        run systemctl restart "$1"
+    else
+        say "systemd is not running here: $1 not restarted"
+    fi
+}
 
 # Install a Debian package unless it is there already (the package lists are updated once).
 APT_UPDATED=0
@@ -319,21 +428,25 @@ need_package() {
 }
 
 # The name: avahi answers NAME.local for the Pi's own host name, whatever its address is.
-CURRENT_HOSTNAME=$(hostname)
+CURRENT_HOSTNAME=$(hostname 2>/dev/null || cat /etc/hostname 2>/dev/null || echo localhost)
 if [[ -z $HOSTNAME_WANTED && $CURRENT_HOSTNAME == raspberrypi ]]; then
     HOSTNAME_WANTED=$DEFAULT_HOSTNAME  # nobody chose the stock name
 fi
 need_package avahi-daemon
-run systemctl enable --now avahi-daemon.service
+start_now avahi-daemon.service
 if [[ -n $HOSTNAME_WANTED && $HOSTNAME_WANTED != "$CURRENT_HOSTNAME" ]]; then
     say "host name: $CURRENT_HOSTNAME -> $HOSTNAME_WANTED (the panel: http://$HOSTNAME_WANTED.local/)"
-    if command -v raspi-config >/dev/null; then
+    if command -v raspi-config >/dev/null && ((SYSTEMD_UP)); then
         run raspi-config nonint do_hostname "$HOSTNAME_WANTED"  # /etc/hostname and /etc/hosts
     else
-        run hostnamectl set-hostname "$HOSTNAME_WANTED"
+        if ((SYSTEMD_UP)); then
+            run hostnamectl set-hostname "$HOSTNAME_WANTED"
+        else
+            printf '%s\n' "$HOSTNAME_WANTED" | write_file /etc/hostname 0644
+        fi
         run sed -i "s/^127\.0\.1\.1\s.*/127.0.1.1\t$HOSTNAME_WANTED/" /etc/hosts
     fi
-    run systemctl restart avahi-daemon.service
+    restart_if_up avahi-daemon.service
     TABLE_HOST=$HOSTNAME_WANTED
 else
     TABLE_HOST=$CURRENT_HOSTNAME
@@ -413,7 +526,7 @@ SystemKeepFree=256M
 RuntimeMaxUse=16M
 MaxRetentionSec=1month
 EOF
-run systemctl restart systemd-journald.service
+restart_if_up systemd-journald.service
 # rsyslog (not installed on Raspberry Pi OS since Bookworm, often added later) writes plain files
 # that logrotate only rotates weekly: a flood of messages fills a card within that week. Where it
 # is installed, logrotate runs every hour and rotates any file over 20 MB, keeping two.
@@ -432,7 +545,7 @@ EOF
 OnCalendar=
 OnCalendar=hourly
 EOF
-    run systemctl daemon-reload
+    ((SYSTEMD_UP)) && run systemctl daemon-reload
 else
     say "rsyslog: not installed (journald keeps the logs)"
 fi
@@ -444,9 +557,8 @@ run apt-get clean
 
 say "unit $UNIT_PATH"
 run install -m 0644 "$SOURCE/systemd/$SERVICE.service" "$UNIT_PATH"
-run systemctl daemon-reload
-run systemctl enable "$SERVICE.service"
-run systemctl restart "$SERVICE.service"
+((SYSTEMD_UP)) && run systemctl daemon-reload
+start_now "$SERVICE.service" restart
 if ((REBOOT)); then
     say "the boot config changed: reboot once (sudo reboot) so SPI0 and the clock take effect"
 fi

@@ -155,8 +155,13 @@ def test_the_installer_is_valid_bash_in_strict_mode() -> None:
 
 
 def install(*args: str, model: str | None = None, tmp_path: Path | None = None,
-            prefix: tuple[str, ...] = (), boot: str = "") -> subprocess.CompletedProcess[str]:
+            prefix: tuple[str, ...] = (), boot: str = "",
+            systemd_up: bool = True,
+            config: Path | None = None) -> subprocess.CompletedProcess[str]:
     env = dict(os.environ)
+    env["SUDOKU_TABLE_SYSTEMD_UP"] = "1" if systemd_up else "0"
+    if config is not None:
+        env["SUDOKU_TABLE_INSTALL_CONFIG"] = str(config)
     if model is not None:
         assert tmp_path is not None
         model_file = tmp_path / "model"
@@ -264,11 +269,12 @@ def test_the_boot_config_frees_the_matrix_pin_and_is_written_once(tmp_path: Path
     result = install("--dry-run", model=zero, tmp_path=tmp_path,
                      boot="[all]\ndtparam=audio=on\ndtparam=spi=on\n")
     assert result.returncode == 0, result.stderr
-    assert "core_freq=250" in result.stdout and "claims GPIO7" in result.stdout
+    # Raspberry Pi's documentation: the Zero 2 W's default core clock is 400 MHz.
+    assert "core_freq=400" in result.stdout and "claims GPIO7" in result.stdout
     assert any(s.startswith("sed -i") and "dtparam=spi=on" in s
                for s in commands(result.stdout))
     done = ("# >>> sudoku-table (install.sh): LED data on SPI0 MOSI (GPIO10)\n[all]\n"
-            "dtoverlay=spi0-0cs\ncore_freq=250\ncore_freq_min=250\n# <<< sudoku-table\n")
+            "dtoverlay=spi0-0cs\ncore_freq=400\ncore_freq_min=400\n# <<< sudoku-table\n")
     again = install("--dry-run", model=zero, tmp_path=tmp_path, boot="dtparam=audio=on\n" + done)
     assert again.returncode == 0, again.stderr
     assert "SPI0 for the LEDs already set" in again.stdout
@@ -457,3 +463,58 @@ def test_the_install_bounds_the_system_logs_and_caches(tmp_path: Path) -> None:
     assert all("--no-cache-dir" in s for s in steps if "/bin/pip install" in s)
     joined = "\n".join(steps)
     assert joined.index("systemd-journald") < joined.index("systemctl restart sudoku-table")
+
+
+@pytest.mark.integration
+def test_a_boot_config_line_that_claims_a_matrix_pin_is_refused(tmp_path: Path) -> None:
+    """A 1-wire bus on GPIO4 (rank 1): the installer stops before writing anything, names the
+    line and what to change."""
+    pi4 = "Raspberry Pi 4 Model B Rev 1.5"
+    result = install("--dry-run", model=pi4, tmp_path=tmp_path,
+                     boot="dtparam=audio=on\ndtoverlay=w1-gpio\n")
+    assert result.returncode == 1
+    assert "line 2: 'dtoverlay=w1-gpio' claims GPIO4 (matrix row rank 1)" in result.stderr
+    assert "change that line first" in result.stderr
+    assert "SPI0 for the LEDs" not in result.stdout  # nothing planned after the refusal
+
+
+@pytest.mark.integration
+def test_the_speaker_s_overlay_is_written_when_the_config_asks_for_it(tmp_path: Path) -> None:
+    """[speaker] i2s = true: the amplifier's overlay with no-sdmode (GPIO4 stays rank 1); the
+    same overlay added by hand without no-sdmode is refused."""
+    i2s_build = Path(__file__).resolve().parents[1] / "hardware" / "speaker-i2s.toml"
+    pi5 = "Raspberry Pi 5 Model B Rev 1.0"
+    plain = install("--dry-run", model=pi5, tmp_path=tmp_path)
+    assert plain.returncode == 0, plain.stderr
+    assert "max98357a" not in plain.stdout
+    speaker = install("--dry-run", model=pi5, tmp_path=tmp_path, config=i2s_build)
+    assert speaker.returncode == 0, speaker.stderr
+    assert "|   dtoverlay=max98357a,no-sdmode" in speaker.stdout
+    assert "no line claims a pin of the table" in speaker.stdout
+    by_hand = install("--dry-run", model=pi5, tmp_path=tmp_path, config=i2s_build,
+                      boot="dtoverlay=max98357a\n")
+    assert by_hand.returncode == 1
+    assert "'dtoverlay=max98357a' claims GPIO4 (matrix row rank 1)" in by_hand.stderr
+
+
+@pytest.mark.integration
+def test_a_zero_2_w_gets_its_own_core_clock_and_scan_interval(tmp_path: Path) -> None:
+    result = install("--dry-run", model="Raspberry Pi Zero 2 W Rev 1.0", tmp_path=tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert "core_freq=400" in result.stdout
+    if not Path("/etc/sudoku-table/table.toml").exists():  # a new config is written
+        assert "scan_interval_ms = 8.0 for this board (Zero 2 W)" in result.stdout
+
+
+@pytest.mark.integration
+def test_without_systemd_running_units_are_enabled_not_started(tmp_path: Path) -> None:
+    """A chroot or an image being built: nothing is started or restarted, all is enabled."""
+    result = install("--dry-run", model="Raspberry Pi 4 Model B Rev 1.5", tmp_path=tmp_path,
+                     systemd_up=False)
+    assert result.returncode == 0, result.stderr
+    steps = commands(result.stdout)
+    assert "systemctl enable sudoku-table.service" in steps
+    assert "systemctl enable avahi-daemon.service" in steps
+    assert not any(s.startswith(("systemctl restart", "systemctl start", "systemctl daemon-"))
+                   or "--now" in s or s.startswith("udevadm") for s in steps)
+    assert "systemd is not running here: sudoku-table.service is enabled" in result.stdout

@@ -74,14 +74,18 @@ def open_panel(
     data: str | os.PathLike[str] | None,
     config_path: str | None,
     test_config: dict[str, Any] | None = None,
+    real: bool = False,
 ) -> Panel:
-    """Load the config, open the hardware, the table with its journal, and build the app."""
+    """Load the config, open the hardware, the table with its journal, and build the app. On
+    the real table a part that cannot be opened is left out and the panel says what is missing
+    (``Hardware.problems``); ``real``: the real table even where this is not a Pi."""
     from sudoku_table.firmware.backend import open_hardware
 
     config = load_config(config_path)
     data_dir = Path(data) if data else default_data_dir()
     data_dir.mkdir(parents=True, exist_ok=True)
-    hardware = open_hardware(config.hardware, simulate=True if sim else None)
+    simulate = True if sim else False if real else None
+    hardware = open_hardware(config.hardware, simulate=simulate, degraded=True)
     try:
         table = Table(display=hardware.display, journal=data_dir / JOURNAL_NAME,
                       computer=config.computer, network=config.network)
@@ -141,17 +145,91 @@ def open_speaker(config: Config, table: Table, app: Flask, simulated: bool) -> S
     return speaker
 
 
-def _start_watchdog(stop: threading.Event) -> None:
-    """Tell systemd the panel is ready, then that it is alive, twice per watchdog interval."""
+def watchdog_interval(environ: dict[str, str] | os._Environ[str] = os.environ) -> float | None:
+    """Seconds between heartbeats: half of systemd's ``$WATCHDOG_USEC`` (None: no watchdog)."""
+    usec = environ.get("WATCHDOG_USEC", "")
+    return int(usec) / 2e6 if usec.isascii() and usec.isdigit() and int(usec) > 0 else None
+
+
+class Heartbeat:
+    """systemd's watchdog is told the table is alive only while it is: every check must pass
+    since the last beat (the sensor scan has moved on, the panel answers a request). A hung
+    scan thread or a web server that no longer answers stops the beats, and systemd restarts
+    the service after ``WatchdogSec``; a timer alone would beat on through either."""
+
+    def __init__(self, checks: list[Callable[[], str | None]],
+                 send: Callable[[str], bool] | None = None) -> None:
+        from sudoku_table.firmware.watchdog import notify
+
+        self.checks = checks
+        self.send = send or notify
+        self.beats = 0
+        self.missed: list[str] = []
+        """Why the last beat was left out (empty after a beat)."""
+
+    def beat(self) -> bool:
+        """Check, and tell systemd ``WATCHDOG=1`` when every check passed."""
+        problems = [problem for check in self.checks if (problem := check()) is not None]
+        self.missed = problems
+        if problems:
+            log.warning("no watchdog heartbeat: %s", "; ".join(problems))
+            return False
+        self.send("WATCHDOG=1")
+        self.beats += 1
+        return True
+
+
+def scan_advances(sensors: Any) -> Callable[[], str | None]:
+    """A check that the sensors' scan has moved on since it last asked (a source without a
+    scan, as when the matrix is missing, passes: there is nothing to hang)."""
+    last = [getattr(sensors, "scans", None)]
+
+    def check() -> str | None:
+        if not getattr(sensors, "running", False):
+            return None
+        scans = getattr(sensors, "scans", None)
+        before, last[0] = last[0], scans
+        if scans is not None and scans == before:
+            return f"the sensor scan has not moved on since the last check ({scans} scans)"
+        return None
+
+    return check
+
+
+def panel_answers(host: str, port: int, timeout: float,
+                  path: str = "/api/table") -> Callable[[], str | None]:
+    """A check that the panel answers a request for ``path`` (the table's state: it takes the
+    table's lock too) on its own port within ``timeout``."""
+    import http.client
+
+    address = {"0.0.0.0": "127.0.0.1", "::": "::1", "": "127.0.0.1"}.get(host, host)
+
+    def check() -> str | None:
+        connection = http.client.HTTPConnection(address, port, timeout=timeout)
+        try:
+            connection.request("GET", path)
+            status = connection.getresponse().status
+        except OSError as e:
+            return f"the panel does not answer on {address}:{port}: {e}"
+        finally:
+            connection.close()
+        return None if status == 200 else f"the panel answered {status}"
+
+    return check
+
+
+def _start_watchdog(stop: threading.Event, heartbeat: Heartbeat | None = None,
+                    interval: float | None = None) -> None:
+    """Tell systemd the panel is ready, then beat while the table is alive."""
     from sudoku_table.firmware.watchdog import notify
 
-    usec = os.environ.get("WATCHDOG_USEC")
-    interval = int(usec) / 2e6 if usec and usec.isascii() and usec.isdigit() else None
     notify("READY=1")
+    if heartbeat is None or interval is None:
+        return
 
     def beat() -> None:
-        while interval and not stop.wait(interval):
-            notify("WATCHDOG=1")
+        while not stop.wait(interval):
+            heartbeat.beat()
 
     threading.Thread(target=beat, name="watchdog", daemon=True).start()
 
@@ -160,7 +238,8 @@ def serve(args: argparse.Namespace) -> int:
     """Run the panel until Ctrl-C or SIGTERM; print its address first."""
     _log_to_stderr()
     try:
-        panel = open_panel(bool(args.sim), args.data, args.config)
+        panel = open_panel(bool(args.sim), args.data, args.config,
+                           real=bool(getattr(args, "real", False)))
     except (OSError, ValueError) as e:  # ConfigError is a ValueError; a clear line, no traceback
         print(f"sudoku-table: cannot start: {e}", file=sys.stderr)
         return 2
@@ -175,7 +254,14 @@ def serve(args: argparse.Namespace) -> int:
     for address in panel_addresses(args.host, server.port):
         print(f"Sudoku Table panel: {address}", flush=True)
     print(f"({kind}; journal in {panel.data_dir}; Ctrl-C stops)", flush=True)
-    _run(server, panel.close)
+    for problem in getattr(panel.hardware, "problems", ()):
+        print(f"Hardware missing: {problem.english()}", flush=True)
+    interval = watchdog_interval()
+    heartbeat = None
+    if interval is not None:
+        heartbeat = Heartbeat([scan_advances(panel.hardware.sensors),
+                               panel_answers(args.host, server.port, timeout=interval * 0.8)])
+    _run(server, panel.close, heartbeat, interval)
     print("Sudoku Table stopped.", flush=True)
     return 0
 
@@ -215,7 +301,11 @@ def serve_club(args: argparse.Namespace) -> int:
     broker = config.network.parsed()
     assert broker is not None  # open_following found one
     print(f"(through the broker at {broker.host}:{broker.port}; Ctrl-C stops)", flush=True)
-    _run(server, following.stop)
+    interval = watchdog_interval()
+    heartbeat = None
+    if interval is not None:
+        heartbeat = Heartbeat([panel_answers(args.host, server.port, interval * 0.8, "/club")])
+    _run(server, following.stop, heartbeat, interval)
     print("Sudoku Table club stopped.", flush=True)
     return 0
 
@@ -225,7 +315,8 @@ def _log_to_stderr() -> None:
     logging.getLogger("waitress.queue").setLevel(logging.ERROR)
 
 
-def _run(server: PanelServer, close: Callable[[], None]) -> None:
+def _run(server: PanelServer, close: Callable[[], None], heartbeat: Heartbeat | None = None,
+         interval: float | None = None) -> None:
     """Serve until Ctrl-C or SIGTERM (telling systemd's watchdog it is alive), then ``close``."""
     stop = threading.Event()
 
@@ -234,7 +325,7 @@ def _run(server: PanelServer, close: Callable[[], None]) -> None:
 
     previous: dict[int, Callable[..., Any] | int | None] = {
         sig: signal.signal(sig, on_signal) for sig in (signal.SIGTERM, signal.SIGINT)}
-    _start_watchdog(stop)
+    _start_watchdog(stop, heartbeat, interval)
     try:
         server.run()
     finally:

@@ -221,6 +221,15 @@ def _speak(args: argparse.Namespace) -> int:
     return speak(args, config)
 
 
+def _probe_square(text: str) -> str:
+    """A square of the board for ``--probe``, or ``none``."""
+    from sudoku_table.firmware.layout import SQUARES
+
+    if text != "none" and text not in SQUARES:
+        raise argparse.ArgumentTypeError(f"a square a1..i9 or none, got {text!r}")
+    return text
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="sudoku-table",
@@ -264,6 +273,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--host", default="127.0.0.1")
     p.add_argument("--port", type=int, default=8080)
     p.add_argument("--sim", action="store_true", help="use the simulated table even on a Pi")
+    p.add_argument("--real", action="store_true",
+                   help="use the Pi's hardware even where this does not look like a Pi (a part "
+                        "that cannot be opened is left out, and the Table page says why)")
     p.add_argument("--data", default=None, help="where the journal and settings live")
     p.add_argument("--config", default=None, help="the table's TOML config file")
     p.set_defaults(func=_serve)
@@ -285,9 +297,13 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--part", choices=("all", "leds", "sensors", "buzzer"), default="all",
                    help="test one part while building: the LEDs, the sensors (rows and "
                         "columns), or the buzzer (default: all)")
+    p.add_argument("--probe", default="e5", metavar="SQUARE", type=_probe_square,
+                   help="the ghost probe's square: a magnet held there alone, its neighbours "
+                        "must read open (default e5; 'none' leaves the probe out)")
     p.add_argument("--inject", action="append", default=[], metavar="KIND:WHERE",
                    help="with --sim, break the simulated table first: stuck:c3, dead-row:4, "
-                        "dead-column:e, short-column:e or chatter:d4 (repeatable)")
+                        "dead-column:e, short-column:e, short-row:4, reversed-diode:c3 or "
+                        "chatter:d4 (repeatable)")
 
     p.add_argument("--language", choices=LANGUAGES, default=None,
                    help="the report's language (default: the terminal's, else the table's)")

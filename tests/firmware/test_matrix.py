@@ -96,22 +96,20 @@ def test_a_scan_reads_exactly_the_closed_switches_without_ghosts(rig: Rig) -> No
         assert raw_squares(rig.matrix) == wanted
 
 
-def test_rows_are_driven_one_at_a_time_and_idle_high(rig: Rig) -> None:
-    rows = [rig.board.factory.pin(g) for g in rig.config.rows]
-    seen: list[int] = []
-    original = rig.board._row_driven
+def test_rows_are_selected_one_at_a_time_and_released_when_idle(rig: Rig) -> None:
+    seen: list[list[str]] = []
+    original = rig.board._retarget
 
-    def spy(row: int, driven: bool) -> None:
-        original(row, driven)
-        seen.append(rig.board._driven)
+    def spy(now: int) -> None:
+        original(now)
+        seen.append(list(rig.board._row_modes))
 
-    rig.board._row_driven = spy  # type: ignore[method-assign]
+    rig.board._retarget = spy  # type: ignore[method-assign]
     rig.matrix.read()
-    assert all(bin(d).count("1") <= 1 for d in seen)
-    assert {d for d in seen if d} == {1 << r for r in range(9)}
-    assert all(pin.function == "output" and pin.state for pin in rows)  # idle: high
-    columns = [rig.board.factory.pin(g) for g in rig.config.columns]
-    assert all(pin.function == "input" and pin.pull == "up" for pin in columns)
+    assert len(seen) == 10  # one write per row and the release at the end
+    assert all(modes.count("low") <= 1 and "high" not in modes for modes in seen)
+    assert [modes.index("low") for modes in seen[:9]] == list(range(9))
+    assert seen[-1] == ["released"] * 9  # idle: every row high impedance, none driven high
 
 
 def test_the_pins_keep_no_history(rig: Rig) -> None:

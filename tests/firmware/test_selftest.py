@@ -27,7 +27,8 @@ def test_a_healthy_simulated_table_passes(capsys: pytest.CaptureFixture[str],
     assert "Self-test of the simulated table" in out
     assert "LEDs: 81 of 81 squares lit exactly their own LED" in out
     assert "1 + + + + + + + + +" in out and "9 + + + + + + + + +" in out
-    assert out.rstrip().endswith("all 81 switches closed and opened; no faults")
+    assert "all 81 switches closed and opened; no faults" in out
+    assert "ghost probe: a magnet on e5, its 8 neighbours read open in all" in out
 
 
 @pytest.mark.integration  # the simulated table scanned in real time
@@ -165,3 +166,42 @@ def test_a_missing_buzzer_fails_its_test() -> None:
     finally:
         hardware.close()
     assert not findings.ok and report(findings, sensors=False) == "no buzzer: GPIO8: pin busy"
+
+
+def test_the_ghost_probe_finds_a_magnet_that_is_never_felt(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """e5's diode reversed: the magnet held there is never felt (and the sweep says silent)."""
+    code, out, _ = run(capsys, "--sim", "--inject", "reversed-diode:e5")
+    assert code == 1
+    assert "ghost probe: the magnet on e5 was never felt" in out
+    assert "silent (never closed): e5" in out
+
+
+def test_the_ghost_probe_counts_readings_next_to_the_magnet() -> None:
+    """Lines that settle too briefly for their RC (a settle cut to 1 us, calls as fast as a
+    fast Pi's): the rank above the magnet reads closed too, and the probe says so."""
+    from sudoku_table.firmware.backend import Hardware
+    from sudoku_table.firmware.config import HardwareConfig, SensorConfig, SimulatorConfig
+    from sudoku_table.firmware.leds import recording_display
+    from sudoku_table.firmware.matrix import ReedMatrix
+    from sudoku_table.firmware.selftest import ghost_probe
+    from sudoku_table.firmware.simulator import LinePhysics, SimulatedBoard
+
+    config = HardwareConfig(sensors=SensorConfig(line_settle_us=1.0),
+                            simulator=SimulatorConfig(bounce_ms=0))
+    board = SimulatedBoard(config.sensors, config.simulator, physics=LinePhysics(call_us=0.5))
+    hardware = Hardware(sensors=ReedMatrix(config.sensors, pin_factory=board.factory),
+                        display=recording_display(config.leds), simulator=board, config=config)
+    try:
+        probe = ghost_probe(hardware, "e5", 0.05, io.StringIO())
+    finally:
+        hardware.close()
+    assert probe.held == probe.scans > 0
+    assert dict(probe.ghosts).get("e6", 0) == probe.scans
+    text = report(analyse(Coverage()), sensors=False)
+    assert "ghost probe" not in text
+    from dataclasses import replace
+
+    from sudoku_table.firmware.selftest import Findings
+    said = report(replace(Findings(), probe=probe))
+    assert "its neighbours read closed: e6" in said and "line_settle_us" in said

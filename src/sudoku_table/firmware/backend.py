@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import logging
 import os
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -22,6 +23,8 @@ from .config import HardwareConfig
 from .exc import HardwareUnavailable
 from .leds import LedDisplay, pi_display, recording_display
 from .matrix import ReedMatrix
+from .ports import SensorEvent, SensorFault
+from .problems import BOOT_CONFIG, HardwareProblem, diagnose
 from .simulator import SimulatedBoard
 
 log = logging.getLogger(__name__)
@@ -37,17 +40,38 @@ def on_raspberry_pi(model_path: str | os.PathLike[str] = MODEL_PATH) -> bool:
         return False
 
 
+class NoSensors:
+    """The sensors of a table whose matrix could not be opened: no piece is ever felt (the
+    panel says why; see :class:`~.problems.HardwareProblem`)."""
+
+    def start(self, on_event: Callable[[SensorEvent], None],
+              on_fault: Callable[[SensorFault], None] | None = None,
+              on_felt: Callable[[SensorEvent], None] | None = None) -> None:
+        """Nothing to scan."""
+
+    def stop(self) -> None:
+        """Nothing to stop."""
+
+    def occupied(self) -> frozenset[str]:
+        return frozenset()
+
+    def close(self) -> None:
+        """Nothing to release."""
+
+
 @dataclass
 class Hardware:
     """The opened table: sensors, display and (simulated only) the simulated board."""
 
-    sensors: ReedMatrix
+    sensors: ReedMatrix | NoSensors
     display: LedDisplay
     simulator: SimulatedBoard | None = None
     config: HardwareConfig = field(default_factory=HardwareConfig)
     buzzer: Buzzer | None = None
     """The piezo buzzer; None when its pin could not be opened (``buzzer_error`` says why)."""
     buzzer_error: str | None = None
+    problems: tuple[HardwareProblem, ...] = ()
+    """Parts that could not be opened (the table runs without them, and says so)."""
     _closed: bool = field(default=False, repr=False)
 
     @property
@@ -117,13 +141,58 @@ def open_real(config: HardwareConfig, pin_factory: Any = None) -> Hardware:
                     buzzer_error=error)
 
 
-def open_hardware(config: HardwareConfig, simulate: bool | None = None) -> Hardware:
+def open_degraded(config: HardwareConfig, pin_factory: Any = None,
+                  boot_config: Path = BOOT_CONFIG) -> Hardware:
+    """The real table with whatever parts open: a part that cannot be opened is left out (no
+    pieces felt, or LEDs that show nothing), and :attr:`Hardware.problems` and the log say
+    what is missing and how to fix it. The panel, the games and the journal run on."""
+    problems: list[HardwareProblem] = []
+    sensors: ReedMatrix | NoSensors
+    try:
+        sensors = ReedMatrix(config.sensors, pin_factory=pin_factory)
+    except Exception as e:  # any failure to open: the panel must come up and say it
+        problems.append(_problem("sensors", e, matrix_pins(config), boot_config))
+        sensors = NoSensors()
+    try:
+        display = pi_display(config.leds)
+    except Exception as e:  # as above
+        problems.append(_problem("leds", e, {config.leds.data_pin: "the LED data line"},
+                                 boot_config))
+        display = recording_display(config.leds)
+    buzzer, error = (None, None)
+    if not problems:
+        buzzer, error = open_buzzer(config, pin_factory)
+    return Hardware(sensors=sensors, display=display, config=config, buzzer=buzzer,
+                    buzzer_error=error, problems=tuple(problems))
+
+
+def _problem(part: str, error: Exception, pins: dict[int, str],
+             boot_config: Path) -> HardwareProblem:
+    problem = diagnose(part, error, pins, boot_config)
+    log.error("hardware missing: %s", problem.english())
+    log.debug("opening the %s failed", part, exc_info=error)
+    return problem
+
+
+def matrix_pins(config: HardwareConfig) -> dict[int, str]:
+    """The matrix's GPIOs and what each one is."""
+    pins = {gpio: f"matrix row rank {i + 1}" for i, gpio in enumerate(config.sensors.rows)}
+    pins.update({gpio: f"matrix column file {'abcdefghi'[i]}"
+                 for i, gpio in enumerate(config.sensors.columns)})
+    return pins
+
+
+def open_hardware(config: HardwareConfig, simulate: bool | None = None,
+                  degraded: bool = False) -> Hardware:
     """The table's hardware: ``simulate`` None means real on a Raspberry Pi, simulated
-    elsewhere."""
+    elsewhere. ``degraded``: on the real table, leave out a part that cannot be opened (and
+    say why in :attr:`Hardware.problems`) instead of raising."""
     if simulate is None:
         simulate = not on_raspberry_pi()
     if simulate:
         return open_simulator(config)
+    if degraded:
+        return open_degraded(config)
     try:
         return open_real(config)
     except (ImportError, NotImplementedError) as e:

@@ -85,6 +85,12 @@ class SensorConfig(Section):
     """A chattering square is ignored until it has been quiet this long."""
     line_changes: Annotated[int, Strict(), Field(ge=2, le=SIZE)] = 4
     """This many squares of one row or column changing in the same scan is a line fault."""
+    line_settle_us: Annotated[float, Strict(), Field(ge=1, le=1000, allow_inf_nan=False),
+                              Says("must be from 1 to 1000 microseconds")] = 20.0
+    """After each row change the lines get this long before the columns are read. A column
+    that a closed switch held low rises through the Pi's pull-up (33-73 kOhm) into 50-150 pF:
+    from the diode's 0.45 V to the input's 2.0 V takes up to 8.6 us; 20 us leaves room for
+    twice the capacitance. Nine of them per pass: 180 us of a scan interval."""
 
     @field_validator("rows", "columns")
     @classmethod
@@ -141,9 +147,10 @@ class BuzzerConfig(Section):
     """GPIO of the buzzer (8 is SPI0's CE0, free with the installer's ``spi0-0cs``)."""
 
 
-I2S_PINS: dict[int, str] = {18: "BCLK", 19: "LRC", 21: "DIN"}
-"""The Pi's I2S (PCM) lines an I2S amplifier uses: bit clock, left/right clock, data out.
-Fixed in the chip: they cannot be moved to other GPIOs."""
+I2S_PINS: dict[int, str] = {18: "BCLK", 19: "LRC", 20: "PCM_DIN", 21: "DIN"}
+"""The Pi's I2S (PCM) pin group: bit clock, left/right clock, the data input and the data out
+an I2S amplifier uses. Fixed in the chip, and the sound overlays claim all four together
+(GPIO20 too, though the amplifier leaves it unconnected)."""
 
 
 class SpeakerConfig(Section):

@@ -158,8 +158,9 @@ class Debouncer:
         for c in bits(idle_columns & ~self.shorted_columns):
             faults.append(SensorFault(None, "dead_column",
                                       f"column {c + 1} (file {SQUARES[c][0]}) reads closed with no "
-                                      "row driven: a line is shorted to ground; its squares are "
-                                      "ignored until it reads open", now,
+                                      "row driven: the column, or a row under a piece on it, is "
+                                      "shorted to ground; its squares are ignored until it reads "
+                                      "open", now,
                                       line=SQUARES[c][0], shorted=True))
         for c in bits(self.shorted_columns & ~idle_columns):
             # Its squares must settle afresh before they count again.

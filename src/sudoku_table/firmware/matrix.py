@@ -1,13 +1,21 @@
-"""The reed-switch matrix: 9 row outputs and 9 column inputs, scanned in a thread.
+"""The reed-switch matrix: 9 row lines and 9 column lines, scanned in a thread.
 
 Every switch sits in series with a diode (cathode to its row), so any pattern of pieces reads
-correctly. Rows idle high; a scan drives one row low at a time and reads the columns, which have
-pull-ups: a column that reads low has a closed switch on the driven row. One extra read with no
-row driven finds columns shorted to ground. The readings go through :class:`Debouncer`, and its
-events and faults go to the listeners given to :meth:`ReedMatrix.start`.
+correctly. The rows are open-drain: released (high impedance) while idle, driven low only while
+selected. A pass selects one row at a time, lets the lines settle for ``line_settle_us``, and
+reads the nine columns (pulled up) in one call: a column that reads low has a closed switch on
+the selected row. One extra read with no row selected finds columns pulled to ground by
+something else (a shorted column, or a row shorted to ground under a piece). The readings go
+through :class:`Debouncer`, and its events and faults go to the listeners given to
+:meth:`ReedMatrix.start`.
 
-The devices are built on the pin factory passed in (gpiozero's default on a Pi, a
-``MockFactory`` with matrix pins in the simulator), so both run this very code.
+Why the settle: a column that a closed switch held low rises through its pull-up (33-73 kOhm
+on a Pi) into some 50-150 pF of wire and pins, an RC of up to 11 us. Read sooner after the row
+change, it still shows the previous row's low, and a piece would appear on the next rank too.
+The settle is a time, not a number of instructions, so a faster Pi or Python cannot shorten it.
+
+The lines come from the pin factory passed in (see :mod:`.lines`): lgpio's group calls on a Pi,
+the simulator's electrical model elsewhere, so both run this very code.
 """
 
 from __future__ import annotations
@@ -18,12 +26,11 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from gpiozero import DigitalOutputDevice, InputDevice
-
 from .config import SensorConfig
 from .debounce import Debouncer
 from .exc import HardwareError
 from .layout import SIZE, SQUARES
+from .lines import LineGroup, default_factory, group_pins
 from .ports import SensorEvent, SensorFault
 
 log = logging.getLogger(__name__)
@@ -43,27 +50,18 @@ class ReedMatrix:
         """The time between scans while the board is quiet."""
         self.fast_interval = config.fast_scan_ms / 1000
         """The time between scans while a square is changing."""
-        self._rows: list[DigitalOutputDevice] = []
-        self._columns: list[InputDevice] = []
+        self.settle_seconds = config.line_settle_us / 1e6
+        """How long the lines settle after each row change before the columns are read."""
+        factory = default_factory() if pin_factory is None else pin_factory
+        self._lines = group_pins(factory)
+        self._rows: LineGroup | None = None
+        self._columns: LineGroup | None = None
         try:
-            for gpio in config.rows:
-                # active_high=False: on() drives the row low; off() (idle) keeps it high.
-                self._rows.append(DigitalOutputDevice(gpio, active_high=False,
-                                                      initial_value=False,
-                                                      pin_factory=pin_factory))
-            for gpio in config.columns:
-                # InputDevice, not DigitalInputDevice: the scan polls, so the columns need no
-                # edge detection (on lgpio that is an alert thread and a Python callback for
-                # every edge the scan itself makes on a column).
-                self._columns.append(InputDevice(gpio, pull_up=True,
-                                                 pin_factory=pin_factory))
+            self._rows = self._lines.claim_open_drain_group(config.rows, self)
+            self._columns = self._lines.claim_input_group(config.columns, self)
         except BaseException:
             self._release()
             raise
-        # The devices own and set up the pins; the scan then uses the pins' states directly,
-        # which is 2-3x faster than going through ``device.value`` / ``on()`` / ``off()``.
-        self._row_pins = [device.pin for device in self._rows]
-        self._column_pins = [device.pin for device in self._columns]
         self._lock = threading.Lock()
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
@@ -85,23 +83,24 @@ class ReedMatrix:
 
     def read(self) -> tuple[int, int]:
         """One full scan: the 81-bit mask of closed switches and the mask of columns that read
-        closed with no row driven."""
-        pins = self._column_pins
-        idle = 0
-        for c, pin in enumerate(pins):
-            if not pin.state:
-                idle |= 1 << c
+        closed with no row selected. Twenty calls to the lines: the idle read (after a settle:
+        the pass before may have ended a moment ago), then for each row one write (select it,
+        release the one before) and one read after the settle, and the final release."""
+        rows, columns = self._rows, self._columns
+        if rows is None or columns is None:
+            raise HardwareError("the reed matrix is closed")
+        settle, wait = self.settle_seconds, self._lines.settle
+        released = (1 << SIZE) - 1
+        wait(settle)
+        idle = ~columns.read() & released
         raw = 0
-        shift = 0
-        for row in self._row_pins:
-            row.state = False  # drive this row low
-            try:
-                for c, pin in enumerate(pins):
-                    if not pin.state:
-                        raw |= 1 << (shift + c)
-            finally:
-                row.state = True  # back to idle (high)
-            shift += SIZE
+        try:
+            for row in range(SIZE):
+                rows.write(released & ~(1 << row))
+                wait(settle)
+                raw |= (~columns.read() & released) << (row * SIZE)
+        finally:
+            rows.write(released)
         return raw, idle
 
     def scan_once(self) -> None:
@@ -140,7 +139,7 @@ class ReedMatrix:
         ``on_event`` hears confirmed changes (they count), ``on_felt`` tentative ones (LED
         feedback only; every confirmed change was felt first)."""
         with self._lock:
-            if not self._rows:
+            if self._rows is None:
                 raise HardwareError("the reed matrix is closed")
             self._on_event, self._on_fault, self._on_felt = on_event, on_fault, on_felt
 
@@ -180,17 +179,23 @@ class ReedMatrix:
         with self._lock:
             self._release()
 
+    def _conflicts_with(self, other: object) -> bool:
+        """gpiozero's reservations ask this: no other device may share the matrix's lines."""
+        return True
+
     @property
     def running(self) -> bool:
         return self._thread is not None
 
     def _release(self) -> None:
-        for device in [*self._rows, *self._columns]:
+        for group in (self._rows, self._columns):
+            if group is None:
+                continue
             try:
-                device.close()
-            except Exception:  # closing goes on for the others
-                log.exception("cannot close %r", device)
-        self._rows, self._columns, self._row_pins, self._column_pins = [], [], [], []
+                group.close()
+            except Exception:  # closing goes on for the other group
+                log.exception("cannot close %r", group)
+        self._rows = self._columns = None
 
     def _run(self) -> None:
         next_scan = time.monotonic()

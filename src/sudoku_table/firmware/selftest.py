@@ -6,8 +6,13 @@
 2. The switches: the live matrix is shown in the terminal while someone sweeps a magnet (or a
    piece) over every square, starting from an empty board. On the simulator a simulated hand
    puts a piece on every square in turn and lifts it again.
-3. The report: squares that never closed (silent), squares that never opened (stuck), rows and
-   columns on which nothing ever closed (dead lines), and every fault the scanner found.
+3. The ghost probe: a magnet held on one square (``--probe``, e5 by default) while the board is
+   otherwise empty; every reading on its eight neighbours is counted. A column that rises too
+   slowly after its row was released, or a missing or reversed diode, shows here as readings
+   next to the magnet. On the simulator the simulated hand holds the magnet.
+4. The report: squares that never closed (silent), squares that never opened (stuck), rows and
+   columns on which nothing ever closed (dead lines), the ghost probe's count, and every fault
+   the scanner found.
 
 The exit status is 0 when everything worked, 1 when something is broken, 2 when the table
 cannot be opened.
@@ -27,14 +32,16 @@ from typing import TextIO
 from .backend import Hardware, open_hardware
 from .config import ConfigError, HardwareConfig, load_config
 from .debounce import ALL, COLUMN_MASKS, ROW_MASKS, bits
-from .exc import SimulatorError
+from .exc import HardwareError, SimulatorError
 from .layout import FILES, SIZE, SQUARES, led_indices
 from .leds import wire_color
+from .matrix import ReedMatrix
 from .ports import Light, SensorFault
 from .simulator import SimulatedBoard
 
 WHITE = (255, 255, 255)
-INJECTIONS = ("stuck", "dead-row", "dead-column", "short-column", "chatter")
+INJECTIONS = ("stuck", "dead-row", "dead-column", "short-column", "short-row", "reversed-diode",
+              "chatter")
 
 
 @dataclass
@@ -51,6 +58,22 @@ class Coverage:
         self.seen_closed |= raw
         self.seen_open |= ~raw & ALL
         self.shorted_columns |= idle
+
+
+@dataclass(frozen=True)
+class GhostProbe:
+    """What the matrix read while a magnet was held on ``square`` alone."""
+
+    square: str
+    scans: int
+    held: int
+    """Scans that read the magnet's own square closed."""
+    ghosts: tuple[tuple[str, int], ...] = ()
+    """Neighbours that read closed, and in how many scans."""
+
+    @property
+    def ok(self) -> bool:
+        return self.held > 0 and not self.ghosts
 
 
 @dataclass(frozen=True)
@@ -73,9 +96,13 @@ class Findings:
     """Squares whose LED check failed (simulator only)."""
     no_buzzer: str | None = None
     """Why the buzzer could not be opened (only when the buzzer was tested)."""
+    probe: GhostProbe | None = None
+    """The ghost probe's count (when the switches were tested)."""
 
     @property
     def ok(self) -> bool:
+        if self.probe is not None and not self.probe.ok:
+            return False
         return not (self.dead_rows or self.dead_columns or self.shorted_columns
                     or self.silent or self.stuck or self.faults or self.nothing_closed
                     or self.wrong_leds or self.no_buzzer)
@@ -179,9 +206,23 @@ def report(findings: Findings, say: Say = english, sensors: bool = True) -> str:
                    .format(squares=", ".join(findings.wrong_leds)))
     if findings.no_buzzer:
         out.append(say(N_("no buzzer: {problem}")).format(problem=findings.no_buzzer))
+    probe = findings.probe
+    if probe is not None and probe.held == 0:
+        out.append(say(N_("ghost probe: the magnet on {square} was never felt"))
+                   .format(square=probe.square))
+    elif probe is not None and probe.ghosts:
+        out.append(say(N_("ghost probe: with a magnet on {square} alone, its neighbours read "
+                          "closed: {squares}. A column rises too slowly after its row (raise "
+                          "sensors.line_settle_us) or a diode is missing or reversed"))
+                   .format(square=probe.square,
+                           squares=", ".join(f"{sq} ({n}/{probe.scans})"
+                                             for sq, n in probe.ghosts)))
     if not out:
         out.append(say(N_("all 81 switches closed and opened; no faults")) if sensors
                    else say(N_("no faults")))
+    if probe is not None and probe.ok:
+        out.append(say(N_("ghost probe: a magnet on {square}, its 8 neighbours read open in "
+                          "all {scans} scans")).format(square=probe.square, scans=probe.scans))
     return "\n".join(out)
 
 
@@ -212,6 +253,50 @@ def led_walk(hardware: Hardware, step: float, out: TextIO,
     return tuple(wrong)
 
 
+def neighbours(square: str) -> list[str]:
+    """The up to eight squares around ``square``."""
+    file, rank = FILES.index(square[0]), int(square[1:]) - 1
+    return [f"{FILES[f]}{r + 1}" for r in range(rank - 1, rank + 2)
+            for f in range(file - 1, file + 2)
+            if 0 <= f < SIZE and 0 <= r < SIZE and (f, r) != (file, rank)]
+
+
+def ghost_probe(hardware: Hardware, square: str, seconds: float, out: TextIO,
+                say: Say = english) -> GhostProbe:
+    """Hold a magnet on ``square`` (the simulated hand, or a person told to) for ``seconds``
+    with the board otherwise empty, and count what the neighbours read."""
+    matrix = hardware.sensors
+    if not isinstance(matrix, ReedMatrix):
+        raise HardwareError("the reed matrix is not open: no ghost probe")
+    index = {sq: i for i, sq in enumerate(SQUARES)}
+    around = neighbours(square)
+    board = hardware.simulator
+    if board is not None:
+        board.clear()
+        board.set_square(square, True)
+        print(say(N_("Ghost probe: a simulated magnet on {square}")).format(square=square),
+              file=out, flush=True)
+        time.sleep(board.noise.bounce_ms / 1000 + matrix.interval)  # its bounce ends
+    else:
+        print(say(N_("Ghost probe: take every piece off, hold a magnet on {square} and keep it "
+                     "there until this says done ({seconds} s)"))
+              .format(square=square, seconds=f"{seconds:g}"), file=out, flush=True)
+    counts = dict.fromkeys(around, 0)
+    held = scans = 0
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        time.sleep(matrix.interval)
+        raw, _idle = matrix.read()
+        scans += 1
+        held += raw >> index[square] & 1
+        for neighbour in around:
+            counts[neighbour] += raw >> index[neighbour] & 1
+    if board is not None:
+        board.set_square(square, False)
+    print(say(N_("Ghost probe: done")), file=out, flush=True)
+    return GhostProbe(square, scans, held, tuple((sq, n) for sq, n in counts.items() if n))
+
+
 def simulated_hand(board: SimulatedBoard, scans: int = 1) -> Iterator[None]:
     """Put a piece on every square in turn and lift it again, each held for ``scans`` scans
     (long enough for the contact to stop bouncing)."""
@@ -226,19 +311,21 @@ def simulated_hand(board: SimulatedBoard, scans: int = 1) -> Iterator[None]:
 
 def inject(board: SimulatedBoard, spec: str) -> None:
     """Inject one fault into the simulator: ``stuck:c3``, ``dead-row:4``, ``dead-column:e``,
-    ``short-column:e`` or ``chatter:d4``."""
+    ``short-column:e``, ``short-row:4``, ``reversed-diode:c3`` or ``chatter:d4``."""
     kind, _, where = spec.partition(":")
     if kind not in INJECTIONS or not where:
         kinds = ", ".join(k + ":WHERE" for k in INJECTIONS)
         raise SimulatorError(f"--inject must be one of {kinds}, got {spec!r}")
     if kind == "stuck":
         board.set_stuck(where, True)
+    elif kind == "reversed-diode":
+        board.set_reversed_diode(where)
     elif kind == "chatter":
         board.chatter(where, 3600.0, period=0.006)
-    elif kind == "dead-row":
+    elif kind in ("dead-row", "short-row"):
         if where not in "123456789" or len(where) != 1:
             raise SimulatorError(f"a row is a rank 1..9, got {where!r}")
-        board.set_dead_row(int(where) - 1)
+        (board.set_dead_row if kind == "dead-row" else board.set_shorted_row)(int(where) - 1)
     else:
         if where not in FILES or len(where) != 1:
             raise SimulatorError(f"a column is a file a..i, got {where!r}")
@@ -252,6 +339,8 @@ def watch_sensors(hardware: Hardware, seconds: float | None, out: TextIO,
                   live: bool, say: Say = english) -> Coverage:
     """Scan and record what every switch does, showing the matrix live on a terminal."""
     matrix = hardware.sensors
+    if not isinstance(matrix, ReedMatrix):
+        raise HardwareError("the reed matrix is not open: nothing to watch")
     coverage = Coverage()
     matrix.listen(None, coverage.faults.append)
     hand = None
@@ -296,6 +385,8 @@ def watch_sensors(hardware: Hardware, seconds: float | None, out: TextIO,
     return coverage
 
 
+PROBE_SECONDS = 5.0
+"""How long a person holds the magnet for the ghost probe."""
 PARTS = ("all", "leds", "sensors", "buzzer")
 """What ``--part`` can test: everything, or one part at a time while the table is being built."""
 
@@ -314,12 +405,18 @@ def sound_check(hardware: Hardware, out: TextIO, say: Say = english) -> str | No
 
 
 def run(hardware: Hardware, seconds: float | None, out: TextIO, led_step: float,
-        live: bool = False, say: Say = english, part: str = "all") -> Findings:
-    """The self-test on opened hardware: every part, or the one named."""
+        live: bool = False, say: Say = english, part: str = "all",
+        probe: str | None = "e5") -> Findings:
+    """The self-test on opened hardware: every part, or the one named; ``probe`` the square of
+    the ghost probe (None: no probe)."""
     wrong = led_walk(hardware, led_step, out, say) if part in ("all", "leds") else ()
     no_buzzer = sound_check(hardware, out, say) if part in ("all", "buzzer") else None
     if part in ("all", "sensors"):
         findings = analyse(watch_sensors(hardware, seconds, out, live, say), wrong)
+        if probe is not None:
+            probe_seconds = 0.2 if hardware.is_simulated else PROBE_SECONDS
+            findings = replace(findings, probe=ghost_probe(hardware, probe, probe_seconds, out,
+                                                           say))
     else:
         findings = Findings(wrong_leds=wrong)
     return replace(findings, no_buzzer=no_buzzer)
@@ -358,7 +455,9 @@ def main(args: argparse.Namespace, out: TextIO | None = None,
         logging.getLogger("sudoku_table.firmware.matrix").setLevel(logging.ERROR)
         led_step = 0.001 if hardware.is_simulated else 0.05
         part = getattr(args, "part", None) or "all"
-        findings = run(hardware, seconds, out, led_step, live=live, say=say, part=part)
+        probe = getattr(args, "probe", "e5")
+        findings = run(hardware, seconds, out, led_step, live=live, say=say, part=part,
+                       probe=None if probe == "none" else probe)
     except ValueError as e:
         print(f"sudoku-table selftest: {e}", file=sys.stderr)
         return 2

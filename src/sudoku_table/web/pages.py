@@ -75,7 +75,18 @@ def rules(variant_id: str) -> str:
 
 @pages.get("/table")
 def table() -> str:
-    return render_template("table.html", page="table", **common())
+    return render_template("table.html", page="table", missing=missing_hardware(), **common())
+
+
+def missing_hardware() -> list[dict[str, str]]:
+    """The parts of the table that could not be opened, in the page's language: what each one
+    means for the players and the one thing to do about it (``Hardware.problems``, read as
+    data)."""
+    panel: PanelState | None = current_app.extensions.get("sudoku_table")
+    problems = getattr(panel.hardware, "problems", ()) if panel is not None else ()
+    return [{"what": i18n.translate(p.what), "fix": i18n.translate(p.fix, **p.params),
+             "detail": p.detail} for p in problems]
+
 
 
 SAFE_PATH = re.compile(r"/(?![/\\])[^\x00-\x20\x7f-\x9f\\]*")
