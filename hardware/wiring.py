@@ -148,7 +148,7 @@ def draw_matrix(d: Drawing, sensors: SensorConfig, x: float, y: float, step: flo
     size = 8 * step
     d.text(x + size / 2, y - 72, "Reed-switch matrix (seen from above, a1 bottom left)", 15,
            "middle", font_weight="bold")
-    d.text(x + size / 2, y - 54, "every square: reed switch + 1N4148, cathode towards the row",
+    d.text(x + size / 2, y - 54, "every square: reed switch + BAT85, cathode towards the row",
            11, "middle")
     for rank in range(9):
         ry = y + (8 - rank) * step
