@@ -35,7 +35,7 @@ readonly PI5_REVISION=c04170
 # needs to fetch and build (certificates, the C library headers).
 ROOT_PACKAGES=(python3-venv python3-dev gcc libc6-dev ca-certificates)
 readonly QEMU=qemu-aarch64-static
-readonly STEP_LIMIT=40m  # for one command in the root (the longest, a pip install, takes ~5 min)
+STEP_LIMIT=40m  # for one command in the root (the longest, a pip install, takes ~5 min)
 
 SOURCE=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 CACHE=${XDG_CACHE_HOME:-${HOME:-/root}/.cache}/sudoku-table/arm64
