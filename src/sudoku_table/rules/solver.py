@@ -219,12 +219,22 @@ def count_fills(
     return board.search(empty, limit, node_limit)
 
 
-def random_fill(geometry: Geometry, seed: int, *, node_limit: int = 2_000_000) -> dict[str, int]:
+def random_fill(geometry: Geometry, seed: int, *, restart_nodes: int = 500,
+                node_limit: int = 2_000_000) -> dict[str, int]:
     """A complete fill of the board, random by ``seed`` (the same seed, the same fill): the
-    fewest candidates first, tried in the order of a ``random.Random(seed)``. Raises
-    ``SearchLimit`` past ``node_limit`` nodes; a search that thrashes is better started again
-    with another seed than waited for (a jigsaw board sometimes needs that)."""
-    board = _Houses(geometry)
-    if not board.search(list(range(len(geometry.cells))), 1, node_limit, random.Random(seed)):
-        raise ValueError(f"{geometry.id} has no complete fill")
-    return dict(zip(geometry.cells, board.values, strict=True))
+    fewest candidates first, tried in the order of a ``random.Random(seed)``. A search longer
+    than ``restart_nodes`` starts again, drawing on where the random order has got to: the
+    time of such a search has a long tail on a jigsaw board, and restarts cut it off. Raises
+    ``SearchLimit`` past ``node_limit`` nodes in all."""
+    rng = random.Random(seed)
+    spent = 0
+    while spent < node_limit:
+        board = _Houses(geometry)
+        try:
+            if not board.search(list(range(len(geometry.cells))), 1, restart_nodes, rng):
+                raise ValueError(f"{geometry.id} has no complete fill")
+        except SearchLimit:
+            spent += restart_nodes
+            continue
+        return dict(zip(geometry.cells, board.values, strict=True))
+    raise SearchLimit(f"no fill within {node_limit} nodes")

@@ -30,7 +30,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import date
 
-from ..solver import SearchLimit, count_fills, random_fill
+from ..solver import count_fills, random_fill
 from .boards import PuzzleBoard, PuzzleError, board
 from .grid import reading_key
 from .logic import grade, quick_grade, solvable
@@ -41,10 +41,9 @@ GENERATOR_VERSION = 1
 MAX_ATTEMPTS = 400
 """Fills tried before a request is refused: far above what any offered difficulty needs
 (bench/bench_puzzles.py prints the attempts each needed)."""
-FILL_NODES = 500
-"""Nodes a fill may take before it is started again with another seed."""
-CLIMB_MOVES = 40
-"""Climbing moves from one fill before the next fill is tried."""
+CLIMB_MOVES = {"classic": 40, "labyrinth": 40, "six": 10}
+"""Climbing moves from one fill before the next fill is tried (measured: on the 6x6, whose
+fills cost next to nothing, a fill that does not get there soon seldom does)."""
 PUT_BACK = 3
 """Removed groups a climbing move puts back."""
 
@@ -107,7 +106,7 @@ def generate(board_key: str, difficulty: int, seed: int) -> Puzzle:
                           difficulty=difficulty)
     rng = rng_for(board_key, difficulty, seed)
     for attempt in range(1, MAX_ATTEMPTS + 1):
-        fill = _fill(puzzle_board, rng)
+        fill = random_fill(puzzle_board.geometry, rng.getrandbits(32))
         givens = climb(puzzle_board, fill, difficulty, rng)
         if givens is None:
             continue
@@ -122,24 +121,13 @@ def generate(board_key: str, difficulty: int, seed: int) -> Puzzle:
                       attempts=MAX_ATTEMPTS)
 
 
-def _fill(puzzle_board: PuzzleBoard, rng: random.Random) -> dict[str, int]:
-    """A random complete fill by the exact solver, started again with the next seed whenever
-    it takes more than ``FILL_NODES`` nodes (its time has a long tail on the jigsaw board;
-    restarts cut it off)."""
-    while True:
-        try:
-            return random_fill(puzzle_board.geometry, rng.getrandbits(32), node_limit=FILL_NODES)
-        except SearchLimit:
-            continue
-
-
 def climb(puzzle_board: PuzzleBoard, fill: Mapping[str, int], difficulty: int,
           rng: random.Random) -> dict[str, int] | None:
     """Givens of ``fill`` whose grade is ``difficulty``: carved, then climbing (see the
     module's docstring); None when ``CLIMB_MOVES`` moves do not reach it."""
     givens = carve(puzzle_board, fill, difficulty, rng)
     level = quick_grade(puzzle_board, givens, difficulty) or 0
-    for _ in range(CLIMB_MOVES):
+    for _ in range(CLIMB_MOVES[puzzle_board.key]):
         if level == difficulty:
             return givens
         moved = _move(puzzle_board, fill, givens, difficulty, rng)
