@@ -27,6 +27,8 @@ from .puzzle_grids import QUICK_SEEDS, made
 PINNED = {
     ("classic", 1, 3): (".1.987..4..8.46.........1....4.5...2..52.84..8...7.3....3........."
                         "72.5..9..461.3."),
+    ("classic", 5, 7): (".6..197...8....53...7..3...5.4.8....93.....54....9.3.1...6..8...96"
+                        "....7...592..6."),
     ("six", 5, 6): ".4.5........3.1.4552.6.3........6.2.",
     ("labyrinth", 2, 6): ("6..8...4.....3..723..2......1..64...............45..3......6..972..8."
                           "....4...3..5"),
@@ -110,3 +112,21 @@ def test_a_puzzle_as_json() -> None:
     assert list(doc["givens"]) == sorted(doc["givens"], key=lambda c: (-int(c[1]), c[0]))
     assert sorted(c for cells in doc["regions"] for c in cells) == sorted(doc["solution"])
     assert doc["region_names"][0] == "block a1" and len(doc["regions"]) == 6
+
+
+def test_a_climbing_move_that_makes_the_puzzle_easier_is_not_kept(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    two = made("six", 2)
+    easier = {c: n for c, n in two.solution.items() if c != "a1"}   # a full house: level 1
+    started_from: list[dict[str, int]] = []
+
+    def move(puzzle_board: object, fill: object, givens: dict[str, int], difficulty: int,
+             rng: random.Random) -> dict[str, int]:
+        started_from.append(dict(givens))
+        return easier
+
+    monkeypatch.setattr(generator_module, "carve", lambda *args, **kwargs: dict(two.givens))
+    monkeypatch.setattr(generator_module, "_move", move)
+    monkeypatch.setitem(generator_module.CLIMB_MOVES, "six", 3)
+    assert generator_module.climb(board("six"), two.solution, 3, random.Random(1)) is None
+    assert started_from == [dict(two.givens)] * 3
