@@ -14,6 +14,7 @@ from sudoku_table.rules.puzzle import (
     TECHNIQUE_NAMES,
     TECHNIQUES,
     TEXTS,
+    PuzzleError,
     Said,
     board,
     candidates,
@@ -197,3 +198,10 @@ def test_every_step_of_a_walk_has_a_sentence_with_all_its_parameters(
         said = step_said(puzzle_board, step)
         assert placeholders(TEXTS[said.code]) == set(said.params), said
         assert said.to_json() == {"code": said.code, "params": dict(said.params)}
+
+
+def test_a_square_or_number_the_board_lacks_is_refused() -> None:
+    with pytest.raises(PuzzleError, match="g1 is not a cell"):
+        hint(board("six"), {"g1": 1})
+    with pytest.raises(PuzzleError, match="9 on a1 is not a number"):
+        hint(board("six"), {"a1": 9})

@@ -16,9 +16,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from .boards import PuzzleBoard, PuzzleError
+from .boards import PuzzleBoard
 from .grid import Contradiction, layout, reading_key
-from .logic import first_step, start
+from .logic import check_numbers, first_step, start
 from .techniques import Step, apply, premises
 from .words import Said
 
@@ -128,7 +128,9 @@ def placement_chain(board: PuzzleBoard, numbers: Mapping[str, int]) -> tuple[Ste
 def hint(board: PuzzleBoard, numbers: Mapping[str, int],
          solution: Mapping[str, int] | None = None) -> Hint:
     """What to tell a player with ``numbers`` on the board (see ``Hint``): a clash first, then
-    mistakes (when the ``solution`` is known), then the steps to the next placement."""
+    mistakes (when the ``solution`` is known), then the steps to the next placement.
+    ``PuzzleError`` when a cell or number is not the board's."""
+    check_numbers(board, numbers)
     found = clashes(board, numbers)
     if found:
         clash = found[0]
@@ -142,7 +144,7 @@ def hint(board: PuzzleBoard, numbers: Mapping[str, int],
         return Hint("solved", (Said("solved"),))
     try:
         chain = placement_chain(board, numbers)
-    except (Contradiction, PuzzleError):
+    except Contradiction:
         return Hint("contradiction", (Said("contradiction"),))
     if chain:
         return Hint("step", tuple(step_said(board, s) for s in chain), steps=chain)

@@ -35,16 +35,21 @@ class Grade:
         return self.difficulty is not None
 
 
-def start(board: PuzzleBoard, numbers: Mapping[str, int]) -> Grid:
-    """The grid with ``numbers`` placed; ``PuzzleError`` when two of them clash or a cell or
-    number is not the board's."""
-    lay = layout(board)
+def check_numbers(board: PuzzleBoard, numbers: Mapping[str, int]) -> None:
+    """``PuzzleError`` when a cell or a number is not the board's."""
     for cell, number in numbers.items():
-        if cell not in lay.index:
+        if cell not in board.geometry.cell_set:
             raise PuzzleError("{cell} is not a cell of this board", cell=cell)
         if number not in board.geometry.number_range:
             raise PuzzleError("{number} on {cell} is not a number of this board",
                               number=number, cell=cell)
+
+
+def start(board: PuzzleBoard, numbers: Mapping[str, int]) -> Grid:
+    """The grid with ``numbers`` placed; ``PuzzleError`` when two of them clash or a cell or
+    number is not the board's."""
+    check_numbers(board, numbers)
+    lay = layout(board)
     try:
         return Grid.of(lay, numbers)
     except Contradiction as e:
