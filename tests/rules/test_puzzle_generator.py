@@ -29,7 +29,7 @@ PINNED = {
                         "72.5..9..461.3."),
     ("classic", 5, 7): (".6..197...8....53...7..3...5.4.8....93.....54....9.3.1...6..8...96"
                         "....7...592..6."),
-    ("six", 5, 6): ".4.5........3.1.4552.6.3........6.2.",
+    ("six", 5, 4): "..3.5..5.3..1...3..4...2..2.4..3.5..",
     ("labyrinth", 2, 6): ("6..8...4.....3..723..2......1..64...............45..3......6..972..8."
                           "....4...3..5"),
 }
@@ -69,10 +69,10 @@ def test_givens_are_symmetric_about_the_centre(board_key: str) -> None:
 
 
 def test_the_same_seed_gives_the_same_puzzle_and_another_seed_another() -> None:
-    first = generate("classic", 2, 11)
-    assert generate("classic", 2, 11) == first
-    assert generate("classic", 2, 12).givens != first.givens
-    assert generate("classic", 3, 11).givens != first.givens
+    first = generate("classic", 2, 5)
+    assert generate("classic", 2, 5) == first
+    assert generate("classic", 2, 6).givens != first.givens
+    assert generate("classic", 3, 5).givens != first.givens
 
 
 def test_the_generator_leaves_the_global_random_alone() -> None:

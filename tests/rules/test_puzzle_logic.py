@@ -42,7 +42,7 @@ def check_walk(board_key: str, numbers: dict[str, int], solution: dict[str, int]
     return taken
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=25, deadline=None)
 @given(board_key=st.sampled_from(BOARDS), seed=st.integers(0, 2**32 - 1),
        share=st.floats(0.2, 0.6))
 def test_every_step_from_any_part_of_a_fill_agrees_with_the_fill(
@@ -66,7 +66,7 @@ def test_every_step_of_a_made_puzzle_agrees_with_its_solution(board_key: str,
     assert steps_taken >= len(puzzle.solution) - len(puzzle.givens)
 
 
-@settings(max_examples=30, deadline=None)
+@settings(max_examples=20, deadline=None)
 @given(board_key=st.sampled_from(BOARDS), seed=st.integers(0, 2**32 - 1),
        share=st.floats(0.2, 0.5))
 def test_the_quick_grade_is_the_grade(board_key: str, seed: int, share: float) -> None:
