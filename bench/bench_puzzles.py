@@ -15,8 +15,9 @@ change them; the wall clock of the whole run is printed too). "On a Pi 4" multip
 ``PI_SLOWER``: the project's measured factor for pure Python on a Pi 4's Cortex-A72 against
 this development machine (firmware/table.example.toml, bench_review.py).
 
-Run: ``.venv/bin/python bench/bench_puzzles.py [--count N] [--workers N] [--board B]``;
-exits 1 when a puzzle fails a check or grading one takes more than 100 ms.
+Run: ``.venv/bin/python bench/bench_puzzles.py [--count N] [--workers N] [--board B]
+[--difficulty D]`` (``--board`` and ``--difficulty`` may repeat); exits 1 when a puzzle fails a
+check (a seed without a puzzle included) or grading one takes more than 100 ms.
 """
 
 from __future__ import annotations
@@ -33,7 +34,14 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from sudoku_table.rules.puzzle import BOARD_KEYS, board, generate, grade  # noqa: E402
+from sudoku_table.rules.puzzle import (  # noqa: E402
+    BOARD_KEYS,
+    PuzzleError,
+    board,
+    generate,
+    grade,
+)
+from sudoku_table.rules.puzzle.generator import MAX_ATTEMPTS  # noqa: E402
 from sudoku_table.rules.puzzle.logic import quick_grade  # noqa: E402
 from sudoku_table.rules.solver import count_fills  # noqa: E402
 
@@ -60,7 +68,11 @@ def make_and_check(board_key: str, difficulty: int, seed: int) -> Made:
     """Make the puzzle of ``seed`` and check it (see the module's docstring)."""
     puzzle_board = board(board_key)
     start = time.process_time()
-    puzzle = generate(board_key, difficulty, seed)
+    try:
+        puzzle = generate(board_key, difficulty, seed)
+    except PuzzleError as e:
+        spent = time.process_time() - start
+        return Made(spent, 0.0, MAX_ATTEMPTS, 0, "none", (f"seed {seed}: {e}",))
     made = time.process_time()
     graded = grade(puzzle_board, puzzle.givens)
     graded_at = time.process_time()
@@ -115,6 +127,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--count", type=int, default=1000)
     parser.add_argument("--workers", type=int, default=1)
     parser.add_argument("--board", choices=BOARD_KEYS, action="append")
+    parser.add_argument("--difficulty", type=int, choices=range(1, 6), action="append")
     args = parser.parse_args(argv)
     print(f"{args.count} puzzles per board and difficulty, {args.workers} worker(s); "
           f"load average {os.getloadavg()[0]:.1f}. Times in CPU seconds (make) and ms (grade); "
@@ -126,6 +139,8 @@ def main(argv: list[str] | None = None) -> int:
     with ProcessPoolExecutor(max_workers=args.workers) as pool:
         for board_key in args.board or BOARD_KEYS:
             for difficulty in board(board_key).difficulties:
+                if args.difficulty and difficulty not in args.difficulty:
+                    continue
                 seeds = range(args.count)
                 results = list(pool.map(run, [board_key] * len(seeds),
                                         [difficulty] * len(seeds), seeds, chunksize=4))
