@@ -129,7 +129,7 @@ def test_clashes_come_first() -> None:
         ("block a1", 3, ("a1", "c2")), ("file h", 5, ("h1", "h9"))]
     told = hint(board("classic"), numbers)
     assert told.kind == "clash" and told.cells == ("a1", "c2")
-    assert told.said[0].english() == "the 3 stands twice in block a1: a1 and c2"
+    assert told.said[0].english() == "the 3 stands more than once in block a1: a1 and c2"
 
 
 def test_mistakes_against_the_solution() -> None:

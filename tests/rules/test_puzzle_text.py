@@ -56,7 +56,7 @@ def test_a_brought_puzzle_without_one_solution_is_refused() -> None:
         del fewer[cell]
     with pytest.raises(PuzzleError, match="more than one solution"):
         check_puzzle(classic, fewer)
-    with pytest.raises(PuzzleError, match="the 1 stands twice in block a7: a9 and b9"):
+    with pytest.raises(PuzzleError, match="the 1 stands more than once in block a7: a9 and b9"):
         check_puzzle(classic, {**givens, "b9": 1})
     # Rank 1 holds 1-7, 8s on h9 and i5 leave it no place for its 8: no clash, no solution.
     broken = {f"{f}1": n for f, n in zip("abcdefg", range(1, 8), strict=True)}

@@ -59,8 +59,8 @@ def check_puzzle(board: PuzzleBoard, givens: Mapping[str, int]) -> Puzzle:
     found = clashes(board, givens)
     if found:
         clash = found[0]
-        raise PuzzleError("the {number} stands twice in {house}: {cells}", number=clash.number,
-                          house=[clash.house], cells=list(clash.cells))
+        raise PuzzleError("the {number} stands more than once in {house}: {cells}",
+                          number=clash.number, house=[clash.house], cells=list(clash.cells))
     try:
         count = count_fills(board.geometry, givens, limit=2)
     except SearchLimit:

@@ -79,8 +79,8 @@ TEXTS: Mapping[str, str] = {
     "xy_wing": ("{pivot} takes {x} or {y}, {first} takes {x} or {z}, {second} takes {y} or {z}: "
                 "{first} or {second} takes the {z}, so it cannot go on {targets}"),
     "solved": "the puzzle is solved",
-    "mistakes": "the numbers on {cells} are wrong",
-    "clash": "the {number} stands twice in {house}: {cells}",
+    "mistakes": "wrong number on {cells}",
+    "clash": "the {number} stands more than once in {house}: {cells}",
     "contradiction": "the numbers on the board cannot all be right",
     "no_step": "no step the table knows leads on from here",
     "reveal": "no step the table knows leads on from here: {cell} takes the {number}",
@@ -127,8 +127,8 @@ GERMAN: Mapping[str, str] = {
                        "{y} oder {z}: {first} oder {second} bekommt die {z}, also passt sie "
                        "nicht auf {targets}"),
     TEXTS["solved"]: "das Rätsel ist gelöst",
-    TEXTS["mistakes"]: "die Zahlen auf {cells} sind falsch",
-    TEXTS["clash"]: "die {number} steht zweimal in {house}: {cells}",
+    TEXTS["mistakes"]: "falsche Zahl auf {cells}",
+    TEXTS["clash"]: "die {number} steht mehrmals in {house}: {cells}",
     TEXTS["contradiction"]: "die Zahlen auf dem Brett können nicht alle stimmen",
     TEXTS["no_step"]: "von hier führt kein Schritt weiter, den der Tisch kennt",
     TEXTS["reveal"]: ("von hier führt kein Schritt weiter, den der Tisch kennt: auf {cell} kommt "
