@@ -4,7 +4,14 @@ from __future__ import annotations
 
 import pytest
 
-from sudoku_table.rules.puzzle import PuzzleError, board, check_puzzle, parse_puzzle, puzzle_text
+from sudoku_table.rules.puzzle import (
+    PuzzleError,
+    board,
+    check_puzzle,
+    load_puzzle,
+    parse_puzzle,
+    puzzle_text,
+)
 
 from .puzzle_grids import EASTER_MONSTER, X_WING_EXAMPLE, made
 
@@ -63,3 +70,20 @@ def test_a_brought_puzzle_without_one_solution_is_refused() -> None:
     broken.update({"h9": 8, "i5": 8})
     with pytest.raises(PuzzleError, match="no solution"):
         check_puzzle(classic, broken)
+
+
+def test_a_puzzle_document_is_read_back_and_checked_again() -> None:
+    puzzle = made("labyrinth", 4)
+    doc = puzzle.to_json()
+    again = load_puzzle(doc)
+    assert (again.givens, again.solution, again.difficulty, again.seed, again.techniques) == (
+        puzzle.givens, puzzle.solution, 4, puzzle.seed, puzzle.techniques)
+    # A wrong solution in the document is not believed.
+    assert load_puzzle({**doc, "solution": {}}).solution == puzzle.solution
+    for bad, reason in (([], "a JSON object"), ({"givens": {}}, "names its board"),
+                        ({"board": "six", "givens": {"a1": "5"}}, "map cells to numbers"),
+                        ({"board": "six", "givens": {"z9": 5}}, "z9 is not a cell"),
+                        ({"board": "six", "givens": {}, "seed": "x"}, "whole number"),
+                        ({"board": "six", "givens": {"a1": 1}}, "more than one solution")):
+        with pytest.raises(PuzzleError, match=reason):
+            load_puzzle(bad)  # type: ignore[arg-type]

@@ -14,7 +14,7 @@ from .generator import GENERATOR_VERSION, Puzzle, generate, puzzle_of_the_day
 from .hints import Clash, Hint, candidates, clashes, hint, mistakes, placement_chain, step_said
 from .logic import Grade, grade, next_step, steps
 from .techniques import TECHNIQUES, Step, Technique
-from .text import check_puzzle, parse_puzzle, puzzle_text
+from .text import check_puzzle, load_puzzle, parse_puzzle, puzzle_text
 from .words import DIFFICULTIES, GERMAN, TECHNIQUE_NAMES, TEXTS, Difficulty, Said
 
 __all__ = [
@@ -42,6 +42,7 @@ __all__ = [
     "generate",
     "grade",
     "hint",
+    "load_puzzle",
     "mistakes",
     "next_step",
     "parse_puzzle",

@@ -14,10 +14,11 @@ from collections.abc import Mapping
 
 from ..solver import SearchLimit, count_fills, find_fill
 from .boards import PuzzleBoard, PuzzleError
+from .boards import board as board_named
 from .generator import GENERATOR_VERSION, Puzzle
 from .grid import reading_key
 from .hints import clashes
-from .logic import grade
+from .logic import check_numbers, grade
 
 IGNORED = frozenset(" \t\r\n|-+")
 EMPTY = frozenset(".0")
@@ -54,8 +55,9 @@ def puzzle_text(board: PuzzleBoard, givens: Mapping[str, int]) -> str:
 
 def check_puzzle(board: PuzzleBoard, givens: Mapping[str, int]) -> Puzzle:
     """A brought puzzle, checked: its solution and grade (``difficulty`` None when the table's
-    techniques cannot finish it). ``PuzzleError`` when givens clash, or when it has no
-    solution or more than one."""
+    techniques cannot finish it). ``PuzzleError`` when a cell or number is not the board's,
+    when givens clash, or when it has no solution or more than one."""
+    check_numbers(board, givens)
     found = clashes(board, givens)
     if found:
         clash = found[0]
@@ -75,3 +77,24 @@ def check_puzzle(board: PuzzleBoard, givens: Mapping[str, int]) -> Puzzle:
     graded = grade(board, givens)
     return Puzzle(board.key, graded.difficulty, None, dict(givens), {**givens, **rest},
                   graded.techniques, version=GENERATOR_VERSION)
+
+
+def load_puzzle(doc: Mapping[str, object]) -> Puzzle:
+    """A puzzle from its JSON document (``Puzzle.to_json``, as a record keeps it): the board
+    and the givens are read, and everything else is worked out again (the solution, the grade)
+    rather than trusted, so a damaged or edited document cannot bring a wrong solution. The
+    seed is kept when the document has one. ``PuzzleError`` for anything malformed."""
+    if not isinstance(doc, Mapping):
+        raise PuzzleError("a puzzle is a JSON object")
+    key, givens, seed = doc.get("board"), doc.get("givens"), doc.get("seed")
+    if not isinstance(key, str):
+        raise PuzzleError("a puzzle names its board")
+    puzzle_board = board_named(key)
+    if not isinstance(givens, Mapping) or not all(
+            isinstance(c, str) and type(n) is int for c, n in givens.items()):
+        raise PuzzleError("a puzzle's givens map cells to numbers")
+    if seed is not None and type(seed) is not int:
+        raise PuzzleError("a puzzle's seed is a whole number")
+    checked = check_puzzle(puzzle_board, givens)
+    return Puzzle(checked.board, checked.difficulty, seed, checked.givens, checked.solution,
+                  checked.techniques, version=GENERATOR_VERSION)
