@@ -10,7 +10,7 @@ of a solve: placed numbers and the candidates left to the empty cells. Number ``
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from functools import cache
 
@@ -72,7 +72,7 @@ class Layout:
         """The numbers of a mask, smallest first."""
         return tuple(self.number(b) for b in bits(mask))
 
-    def names(self, indices: Iterator[int] | tuple[int, ...] | list[int]) -> tuple[str, ...]:
+    def names(self, indices: Iterable[int]) -> tuple[str, ...]:
         """Cell names for cell indices, in the board's reading order (a1, b1, ... then rank 2)."""
         return tuple(sorted((self.cells[i] for i in indices), key=reading_key))
 
