@@ -8,9 +8,15 @@ import pytest
 from sudoku_table.rules.dominari.board import CELLS as DOMINARI_CELLS
 from sudoku_table.rules.drawing import drawing
 from sudoku_table.rules.puzzle import PuzzleError, board, six_geometry
-from sudoku_table.rules.solver import SearchLimit, count_fills, find_fill, random_fill
+from sudoku_table.rules.solver import (
+    SearchLimit,
+    count_fills,
+    find_fill,
+    first_fill,
+    random_fill,
+)
 
-from .puzzle_grids import X_WING_EXAMPLE, typed
+from .puzzle_grids import X_WING_EXAMPLE, made, typed
 
 
 def test_the_six_board_is_a_6x6_sudoku_with_2x3_blocks_on_the_dominari_squares() -> None:
@@ -68,6 +74,20 @@ def test_random_fills_are_complete_legal_and_seeded() -> None:
         assert count_fills(geometry, fill) == 1
         assert random_fill(geometry, 7) == fill
         assert random_fill(geometry, 8) != fill
+
+
+def test_the_first_fill_of_a_unique_puzzle_is_its_solution() -> None:
+    for key, difficulty in (("classic", 5), ("labyrinth", 4), ("six", 3)):
+        puzzle = made(key, difficulty)
+        rest = first_fill(board(key).geometry, puzzle.givens)
+        assert rest is not None and {**puzzle.givens, **rest} == puzzle.solution
+        assert not set(rest) & set(puzzle.givens)
+    classic = board("classic").geometry
+    rank = {f"{f}1": n for f, n in zip("abcdefgh", range(1, 9), strict=True)}
+    assert first_fill(classic, {**rank, "i9": 9}) is None          # i1 has no number left
+    assert first_fill(classic, {"a1": 1, "b2": 1}) is None         # a clash
+    with pytest.raises(SearchLimit):
+        first_fill(classic, {}, node_limit=5)
 
 
 def test_the_old_fill_still_serves_its_callers() -> None:

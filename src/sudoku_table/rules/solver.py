@@ -219,6 +219,25 @@ def count_fills(
     return board.search(empty, limit, node_limit)
 
 
+def first_fill(
+    geometry: Geometry,
+    given: Mapping[str, int],
+    *,
+    node_limit: int = 2_000_000,
+) -> dict[str, int] | None:
+    """The first fill ``count_fills`` meets, for the cells ``given`` leaves empty; None when
+    there is none. For a puzzle ``count_fills`` has proved unique it is the solution, found by
+    the same fast search (``find_fill`` walks a hard jigsaw puzzle a hundred times longer).
+    Raises ``SearchLimit`` past ``node_limit`` nodes."""
+    board = _Houses(geometry)
+    if not board.place(given):
+        return None
+    empty = [i for i, cell in enumerate(geometry.cells) if cell not in given]
+    if not board.search(empty, 1, node_limit):
+        return None
+    return {geometry.cells[i]: board.values[i] for i in empty}
+
+
 def random_fill(geometry: Geometry, seed: int, *, restart_nodes: int = 500,
                 node_limit: int = 2_000_000) -> dict[str, int]:
     """A complete fill of the board, random by ``seed`` (the same seed, the same fill): the

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from ..solver import SearchLimit, count_fills, find_fill
+from ..solver import SearchLimit, count_fills, first_fill
 from .boards import PuzzleBoard, PuzzleError
 from .boards import board as board_named
 from .generator import GENERATOR_VERSION, Puzzle
@@ -72,7 +72,7 @@ def check_puzzle(board: PuzzleBoard, givens: Mapping[str, int]) -> Puzzle:
         raise PuzzleError("the puzzle has no solution")
     if count > 1:
         raise PuzzleError("the puzzle has more than one solution")
-    rest = find_fill(board.geometry, givens)
+    rest = first_fill(board.geometry, givens)
     assert rest is not None
     graded = grade(board, givens)
     return Puzzle(board.key, graded.difficulty, None, dict(givens), {**givens, **rest},
