@@ -1,6 +1,8 @@
 """The command line: ``sudoku-table serve | club | replay | move | review | selftest |
 overlay | parts | speak``.
 
+overlay | speak | puzzle``.
+
 The parts of ``serve`` are composed in ``sudoku_table.assembly``; the config file is read by
 ``sudoku_table.config`` and each command is handed its part."""
 
@@ -230,6 +232,47 @@ def _probe_square(text: str) -> str:
     return text
 
 
+def _puzzle(args: argparse.Namespace) -> int:
+    """One puzzle as JSON (docs/puzzles.md): by seed, the puzzle of a day, or a typed one
+    checked and graded. A difficulty the board does not offer exits 2; a typed puzzle that is
+    malformed or has no or several solutions exits 1; both say why on stderr."""
+    from datetime import date
+
+    from .rules.puzzle import (
+        PuzzleError,
+        board,
+        check_puzzle,
+        generate,
+        parse_puzzle,
+        puzzle_of_the_day,
+    )
+
+    puzzle_board = board(args.board)
+    if args.text is None and args.difficulty not in puzzle_board.difficulties:
+        offered = ", ".join(str(d) for d in puzzle_board.difficulties)
+        print(f"sudoku-table puzzle: the {args.board} board offers difficulties {offered}, "
+              f"not {args.difficulty} (docs/puzzles.md says why)", file=sys.stderr)
+        return 2
+    try:
+        if args.text is not None:
+            puzzle = check_puzzle(puzzle_board, parse_puzzle(puzzle_board, args.text))
+        elif args.date is not None:
+            try:
+                day = date.fromisoformat(args.date)
+            except ValueError:
+                print(f"sudoku-table puzzle: --date {args.date!r} is not a date YYYY-MM-DD",
+                      file=sys.stderr)
+                return 2
+            puzzle = puzzle_of_the_day(day, args.board, args.difficulty)
+        else:
+            puzzle = generate(args.board, args.difficulty, args.seed)
+    except PuzzleError as e:
+        print(f"sudoku-table puzzle: {e}", file=sys.stderr)
+        return 1
+    print(json.dumps(puzzle.to_json()))
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="sudoku-table",
@@ -328,6 +371,21 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--paper", choices=("a4", "letter"), default="a4",
                    help="the paper the drilling template is tiled onto (default: a4)")
     p.set_defaults(func=_parts)
+
+    from .rules.puzzle import BOARD_KEYS
+
+    p = sub.add_parser("puzzle", help="print a Sudoku puzzle with one solution, graded, as JSON")
+    p.add_argument("--board", choices=BOARD_KEYS, default="classic",
+                   help="classic 9x9, six (6x6 with 2x3 blocks) or labyrinth (jigsaw regions)")
+    p.add_argument("--difficulty", type=int, choices=range(1, 6), default=1, metavar="1-5",
+                   help="1 singles by scanning ... 5 fish and wings (default: 1)")
+    which = p.add_mutually_exclusive_group(required=True)
+    which.add_argument("--seed", type=int, help="the same seed gives the same puzzle")
+    which.add_argument("--date", help="the puzzle of the day YYYY-MM-DD (the same on every "
+                                      "table of this version)")
+    which.add_argument("--text", help="a typed puzzle, top rank first: digits, . or 0 for an "
+                                      "empty cell; checked for one solution and graded")
+    p.set_defaults(func=_puzzle)
 
     from .speech.cli import add_parser as add_speak
 
