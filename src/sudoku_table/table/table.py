@@ -99,7 +99,7 @@ class Table(Conductor):
         """Names this start of the table: versions count again from 0 after a restart, so a
         page compares versions only within one ``boot``."""
         self._computer = computer or ComputerConfig()
-        self.announcer = announce.Announcer(self.lock)
+        self.announcer = announce.Announcer()
         self._keeper = Keeper(Path(journal) if journal is not None else None, reserve=reserve,
                               checkpoint=checkpoint, clock=clock, current=self._current,
                               notices=self._notices)
@@ -115,7 +115,7 @@ class Table(Conductor):
         self.starting = Starting(self.sensors.occupied, self._current, self._keeper,
                                  resolve=resolve, settle=settle)
         self._keeper.open(self.starting.recover, self._install)
-        self.finished = FinishedGames(self._keeper, self.lock, self._notices, self.after_change)
+        self.finished = FinishedGames(self._keeper, self._act, self._notices)
         self.reviews = Reviews(self._keeper.beside(".reviews"), self._computer, review_workers)
         self.replay = Replaying(self.finished, self.reviews)
         self._timer: threading.Thread | None = None
