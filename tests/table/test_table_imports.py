@@ -113,3 +113,40 @@ def test_the_writer_check_sees_a_second_writer() -> None:
                    "self._current.companion = c"):
         assert writes_current(ast.parse(source)), source
     assert not writes_current(ast.parse("self._notices.take(journal.notices)"))
+
+
+LOCKS = {"Lock", "RLock", "Condition"}
+
+
+def names_a_lock(annotation: ast.expr) -> bool:
+    """``annotation`` names one of ``LOCKS`` (bare, or as ``threading.Lock``), anywhere in it."""
+    return any(isinstance(node, ast.Name) and node.id in LOCKS
+               or isinstance(node, ast.Attribute) and node.attr in LOCKS
+               for node in ast.walk(annotation))
+
+
+def takes_a_lock(tree: ast.Module) -> list[str]:
+    """The parameters of ``tree``'s functions given a lock or a condition (``threading.Lock``,
+    ``Condition``, ``RLock``): a part handed the table's lock to take."""
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+            args = [*node.args.posonlyargs, *node.args.args, *node.args.kwonlyargs]
+            found += [f"{node.name}({arg.arg})" for arg in args
+                      if arg.annotation is not None and names_a_lock(arg.annotation)]
+    return found
+
+
+def test_no_part_is_handed_a_lock() -> None:
+    """Only the table takes its lock: no function of the package is given one to take."""
+    handed = [f"{path.relative_to(TABLE).as_posix()}: {where}"
+              for path in sorted(TABLE.rglob("*.py"))
+              for where in takes_a_lock(ast.parse(path.read_text(encoding="utf-8")))]
+    assert handed == []
+
+
+def test_the_lock_check_sees_a_lock_handed_in() -> None:
+    source = ("def __init__(self, keeper: Keeper, lock: threading.Lock) -> None: ...\n"
+              "def load(*, lock: Condition) -> None: ...\n"
+              "def fine(self, act: Act, locked: Locked) -> None: ...\n")
+    assert takes_a_lock(ast.parse(source)) == ["__init__(lock)", "load(lock)"]
