@@ -323,9 +323,12 @@ def hint_targets(c: Companion) -> set[str]:
     if not c.hints or number is None or c.state.over:
         return set()
     board = c.state.board
-    return set(c.history.cached(f"hints {number}", lambda: {
-        cell for cell in c.game.geometry.cells
-        if cell not in board and c.history.check(Place(cell, number)) is None}))
+    known, targets = c.history.recall(f"hints {number}")
+    if not known:
+        targets = c.history.remember(f"hints {number}", {
+            cell for cell in c.game.geometry.cells
+            if cell not in board and c.history.check(Place(cell, number)) is None})
+    return set(targets)
 
 
 def signals(c: Companion, missing: set[str], extra: set[str]) -> dict[str, str]:
