@@ -171,7 +171,7 @@ def overlay_solid(board: Plan, labels: Mapping[str, Sequence[braille.Cell]], pit
              mesh.flat_union(high, 0, HIGH_MM)]  # the board's edge, at least
     if WINDOW_FLOOR_MM > 0:
         parts.append(mesh.flat_union([(0, 0, side, side)], 0, WINDOW_FLOOR_MM))
-    parts += [mesh.dome(x, y, LOW_MM, BEAD_MM, BEAD_MM - LOW_MM, 12)
+    parts += [mesh.dome(x, y, LOW_MM, BEAD_MM, BEAD_MM - LOW_MM, 8)
               for s in board.sides if s.kind == CAGE for x, y in bead_centres(s, pitch)]
     parts += [_dot(d, FRAME_MM) for d in frame_dots(labels, pitch)]
     return mesh.union(parts)
