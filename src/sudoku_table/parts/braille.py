@@ -102,9 +102,8 @@ class Dot:
 
 
 def dots(cells: Sequence[Cell], centre: tuple[float, float], turned: bool = False) -> list[Dot]:
-    """Every dot of a line of ``cells`` centred on ``centre``; ``turned``: rotated half a turn,
-    for a reader on the other side of the board. Empty places of each cell are included as
-    nothing, so a reader of the mesh knows a cell by its raised dots alone."""
+    """Every raised dot of a line of ``cells`` centred on ``centre``; ``turned``: rotated half
+    a turn, for a reader on the other side of the board."""
     width = label_width(len(cells)) - DOT_MM
     left, top = centre[0] - width / 2, centre[1] + DOT_PITCH_MM
     out = []

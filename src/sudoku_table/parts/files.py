@@ -3,6 +3,8 @@
 The SVG drawings are also committed in ``hardware/parts/`` for the guide to show
 (``python hardware/parts.py`` rewrites them; a test fails when they are out of date). The DXF,
 the STL meshes and the tiled PDF are made here only: their files carry timestamps or are large.
+The tactile overlays and number tiles (:mod:`.tactile`) go into a folder of their own,
+``tactile/``, as STL and 3MF.
 """
 
 from __future__ import annotations
