@@ -101,7 +101,7 @@ def test_the_command_writes_every_part(tmp_path: Path,
     grid = trimesh.load(out / "spacer-grid-whole.stl")
     assert grid.bounds[1][2] - grid.bounds[0][2] == pytest.approx(17.0, abs=1e-4)
     printed = capsys.readouterr().out
-    assert "closes with margin" in printed and "tactile tiles (30 mm" in printed
+    assert "closes with margin" in printed and "tactile tiles (32 mm" in printed
 
 
 def test_a_build_that_cannot_be_drawn_changes_nothing(tmp_path: Path,

@@ -169,7 +169,7 @@ def test_a_tile_is_closed_holds_its_magnet_and_its_seats_notches(seat: int) -> N
     shape = load(solid)
     assert shape.is_watertight and shape.is_volume
     side, base = tactile.tile_side(PITCH, build), tactile.tile_height(build)
-    assert side == 30.0
+    assert side == PITCH - tactile.RIDGE_MM - 2 * tactile.TILE_CLEARANCE_MM == 36.0
     (x0, y0, z0), (x1, y1, z1) = shape.bounds
     assert (x1 - x0, y1 - y0, z0) == pytest.approx((side, side, 0.0), abs=1e-3)
     assert z1 == pytest.approx(base + max(tactile.NUMERAL_MM, braille.DOT_HEIGHT_MM), abs=1e-3)
@@ -225,7 +225,8 @@ def test_the_tiles_stay_within_the_distance_the_build_allows() -> None:
     est = tactile.check_stack(PITCH, build)
     assert est.closes and est.distance_mm == pytest.approx(stack.estimate(build, PITCH)
                                                             .distance_mm)
-    assert est.off_centre_mm == pytest.approx((PITCH - tactile.RIDGE_MM - 30.0) / 2)
+    assert est.off_centre_mm == pytest.approx(tactile.TILE_CLEARANCE_MM)
+    assert est.margin > stack.estimate(build, PITCH).margin  # the window centres the tile
     raised = build.model_copy(update={"piece_floor_mm": allowed + 0.02})
     assert not stack.estimate(raised, PITCH).closes
     assert stack.estimate(build.model_copy(update={"piece_floor_mm": allowed}), PITCH).closes
@@ -247,8 +248,8 @@ def test_a_stack_that_does_not_close_leaves_the_tactile_parts_out() -> None:
 
 
 def test_too_small_a_tile_or_rim_says_what_to_change() -> None:
-    with pytest.raises(PartsError, match="square_mm or build.piece_mm"):
-        tactile.tile_solid(7, LABELS["7"], 0, PITCH, BuildConfig(piece_mm=8.0))
+    with pytest.raises(PartsError, match="raise \\[board\\] square_mm"):
+        tactile.tile_solid(7, LABELS["7"], 0, 15.0, BuildConfig())
     with pytest.raises(PartsError, match="border_mm"):
         tactile.overlay_solid(tactile.plan(new_game("classic-sudoku")), LABELS, PITCH,
                               BuildConfig(border_mm=8.0))

@@ -284,8 +284,10 @@ def piece_solid(whole: mesh.Solid, piece: Piece, pitch: float) -> mesh.Solid:
 
 
 def tile_side(pitch: float, build: BuildConfig) -> float:
-    """A tile's side: the pieces' width, no wider than its window allows."""
-    return min(build.piece_mm, pitch - RIDGE_MM - 2 * TILE_CLEARANCE_MM)
+    """A tile's side: its window less the play on each side, so that the window centres the
+    tile (and its magnet) on the square and a hand finds its place at once."""
+    del build  # the same for every stack: the window decides
+    return pitch - RIDGE_MM - 2 * TILE_CLEARANCE_MM
 
 
 def tile_height(build: BuildConfig) -> float:
@@ -300,7 +302,7 @@ def check_tile(pitch: float, build: BuildConfig, cells: int) -> None:
     need = max(build.magnet_diameter_mm + MAGNET_PLAY_MM + 4.0, braille.label_width(cells) + 4.0)
     if side < need:
         raise PartsError(f"a {side:g} mm tile is too small for its magnet and braille "
-                         f"({need:g} mm): raise [board] square_mm or build.piece_mm")
+                         f"({need:g} mm): raise [board] square_mm")
 
 
 def tile_solid(number: int, cells: Sequence[braille.Cell], seat: int, pitch: float,
