@@ -67,6 +67,9 @@ MAGNET_PLAY_MM = 0.2
 small)."""
 NUMERAL_MM = 1.0
 """How high the raised numeral stands on the tile."""
+NUMERAL_GAP_MM = 3.0
+"""Between the braille line and the numeral above it: room for a fingertip to tell them
+apart."""
 NOTCH_MM = 2.0
 """A seat's notch: its depth into the front edge, and half its width."""
 NOTCH_SPACING_MM = 5.0
@@ -346,7 +349,7 @@ def numeral_area(side: float) -> tuple[float, float, float, float]:
     """The box the raised numeral fills (x0, y0, x1, y1): above the braille line."""
     top_of_braille = braille_centre(side)[1] + braille.CELL_HEIGHT_MM / 2
     margin = 0.12 * side
-    return margin, top_of_braille + 1.5, side - margin, side - margin
+    return margin, top_of_braille + NUMERAL_GAP_MM, side - margin, side - margin
 
 
 def _numeral(number: int, side: float, base: float) -> mesh.Solid:
