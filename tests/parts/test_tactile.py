@@ -253,3 +253,16 @@ def test_too_small_a_tile_or_rim_says_what_to_change() -> None:
     with pytest.raises(PartsError, match="border_mm"):
         tactile.overlay_solid(tactile.plan(new_game("classic-sudoku")), LABELS, PITCH,
                               BuildConfig(border_mm=8.0))
+
+
+def test_a_3mf_holds_each_solid_closed_by_name() -> None:
+    build = BuildConfig()
+    tiles = {f"tile {n}": tactile.tile_solid(n, LABELS[str(n)], 0, PITCH, build)
+             .translate([n * 40.0, 0, 0]) for n in (1, 2)}
+    scene = trimesh.load(io.BytesIO(mesh.three_mf(tiles)), file_type="3mf")
+    assert sorted(scene.geometry) == ["tile 1", "tile 2"]
+    assert all(m.is_watertight for m in scene.geometry.values())
+    (x0, _, _), (x1, _, _) = scene.bounds
+    assert (x0, x1) == pytest.approx((40.0, 80.0 + tactile.tile_side(PITCH, build)), abs=1e-3)
+    with pytest.raises(ValueError, match="not a closed solid"):
+        mesh.three_mf({"open": mesh.box(0, 0, 0, 1, 1, 1) ^ mesh.box(5, 5, 5, 6, 6, 6)})
