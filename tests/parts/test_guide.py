@@ -36,7 +36,8 @@ def test_the_guide_states_the_allowance_and_the_tactile_tiles_margin(name: str) 
     assert f"**{stack.allowance_mm(build, 40.0):.2f} mm**" in text
     assert f"**{tactile.estimate(40.0, build).margin:.1f}**" in text
     for needed in ("liblouis-bin", "--game", "parts/tactile/", "tile-3-black.stl",
-                   "tiles-1-9.3mf", "overlay-classic-sudoku.3mf", "en-ueb-g1.ctb", "de-g0.utb"):
+                   "tile-blank-white.stl", "tiles-1-9.3mf", "overlay-classic-sudoku.3mf",
+                   "en-ueb-g1.ctb", "de-g0.utb"):
         assert needed in text, (name, needed)
 
 

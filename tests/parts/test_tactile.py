@@ -211,10 +211,26 @@ def test_numerals_differ() -> None:
     assert len({round(a) for a in areas.values()}) == 3
 
 
-def test_tile_sets_follow_the_games_seats() -> None:
+def test_tile_sets_follow_the_games_seats_and_blanks() -> None:
     assert [s.name for s in tactile.tile_sets(new_game("classic-sudoku"))] == ["1-9"]
-    assert [(s.name, s.seat) for s in tactile.tile_sets(new_game("halma-dominari"))] == [
-        ("1-6-white", 0), ("1-6-black", 1)]
+    halma = tactile.tile_sets(new_game("halma-dominari"))
+    assert [(s.name, s.seat, s.blanks) for s in halma] == [
+        ("1-6-white", 0, False), ("1-6-black", 1, False)]
+    revers = tactile.tile_sets(new_game("revers-dominari"))
+    assert all(s.blanks for s in revers)
+    for order in ([*halma, *revers], [*revers, *halma]):
+        assert [(s.name, s.blanks) for s in tactile.merged_sets(order)] == [
+            ("1-6-white", True), ("1-6-black", True)]
+
+
+def test_a_blank_tile_is_smooth_on_top_and_keeps_its_seats_notch() -> None:
+    build = BuildConfig()
+    blank = tactile.tile_solid(None, (), 1, PITCH, build)
+    assert load(blank).is_watertight
+    base = tactile.tile_height(build)
+    assert blank.slice(base + 0.2).is_empty()
+    assert not inside(blank, tactile.notch_centres(1, tactile.tile_side(PITCH, build))[0],
+                      0.5, 1.0)
 
 
 def test_the_tiles_stay_within_the_distance_the_build_allows() -> None:

@@ -87,7 +87,7 @@ def tactile_files(pitch: float, build: BuildConfig,
     if unknown:
         raise board.PartsError(f"no game {unknown[0]!r} (one of {', '.join(known)})")
     games = [new_game(v) for v in (variants or known)]
-    sets = list({s.name: s for game in games for s in tactile.tile_sets(game)}.values())
+    sets = tactile.merged_sets(s for game in games for s in tactile.tile_sets(game))
     labels = braille.translate([*tactile.COORDINATES, *tactile.tile_labels(sets)])
     files: dict[str, bytes] = {}
     for game in games:
@@ -104,15 +104,19 @@ def tactile_files(pitch: float, build: BuildConfig,
 
 def _tile_files(tile_set: tactile.TileSet, labels: dict[str, tuple[braille.Cell, ...]],
                 pitch: float, build: BuildConfig) -> dict[str, bytes]:
-    """One set's tiles, each as STL, and all of them in a row on one plate as 3MF."""
+    """One set's tiles (and its blank), each as STL, and all of them in rows on one plate as
+    3MF."""
     low, high = tile_set.numbers
     step = tactile.tile_side(pitch, build) + PLATE_GAP_MM
+    suffix = f"-{tile_set.seat_name.lower()}" if tile_set.seat_name else ""
+    numbers: list[int | None] = [*range(low, high + 1), *([None] if tile_set.blanks else [])]
     files, plate = {}, {}
-    for k, number in enumerate(range(low, high + 1)):
-        solid = tactile.tile_solid(number, labels[str(number)], tile_set.seat, pitch, build)
-        suffix = f"-{tile_set.seat_name.lower()}" if tile_set.seat_name else ""
-        files[f"{TACTILE}/tile-{number}{suffix}.stl"] = mesh.stl(solid)
-        plate[f"tile {number}{suffix}"] = solid.translate([(k % 5) * step, (k // 5) * step, 0])
+    for k, number in enumerate(numbers):
+        cells = () if number is None else labels[str(number)]
+        solid = tactile.tile_solid(number, cells, tile_set.seat, pitch, build)
+        name = "blank" if number is None else str(number)
+        files[f"{TACTILE}/tile-{name}{suffix}.stl"] = mesh.stl(solid)
+        plate[f"tile {name}{suffix}"] = solid.translate([(k % 5) * step, (k // 5) * step, 0])
     files[f"{TACTILE}/tiles-{tile_set.name}.3mf"] = mesh.three_mf(plate)
     return files
 

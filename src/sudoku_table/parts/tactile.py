@@ -308,10 +308,11 @@ def check_tile(pitch: float, build: BuildConfig, cells: int) -> None:
                          f"({need:g} mm): raise [board] square_mm")
 
 
-def tile_solid(number: int, cells: Sequence[braille.Cell], seat: int, pitch: float,
+def tile_solid(number: int | None, cells: Sequence[braille.Cell], seat: int, pitch: float,
                build: BuildConfig) -> mesh.Solid:
     """A number tile lying on its underside, its front edge (the braille's) towards y = 0, its
-    lower left corner at the origin; ``seat`` 0 has no notch, seat ``k`` has ``k``."""
+    lower left corner at the origin; ``seat`` 0 has no notch, seat ``k`` has ``k``. A blank
+    (``number`` None, no cells) is smooth on top."""
     check_tile(pitch, build, len(cells))
     s, base = tile_side(pitch, build), tile_height(build)
     body = mesh.box(0, 0, 0, s, s, base)
@@ -320,7 +321,7 @@ def tile_solid(number: int, cells: Sequence[braille.Cell], seat: int, pitch: flo
                            POCKET_FLOOR_MM + build.magnet_thickness_mm + MAGNET_PLAY_MM,
                            build.magnet_diameter_mm + MAGNET_PLAY_MM)
     notches = [_notch(x, NOTCH_MM, base) for x in notch_centres(seat, s)]
-    raised = [_numeral(number, s, base)]
+    raised = [] if number is None else [_numeral(number, s, base)]
     raised += [_dot(d, base) for d in tile_dots(cells, s)]
     return mesh.union([mesh.subtract(body, [pocket, *notches]), *raised])
 
@@ -385,6 +386,8 @@ class TileSet:
     seat: int
     seat_name: str
     """Empty when nobody owns the pieces."""
+    blanks: bool = False
+    """The game also lays blank pieces (the DOMINARI games on dead fields)."""
 
     @property
     def name(self) -> str:
@@ -394,11 +397,22 @@ class TileSet:
 
 def tile_sets(game: Any) -> list[TileSet]:
     """One set per seat when the game's seats are told apart by their pieces, else one."""
-    numbers = tuple(game.geometry.numbers)
-    labels = tuple(game.player_labels)
+    low, high = game.geometry.numbers
+    labels, blanks = tuple(game.player_labels), bool(game.has_blanks)
     if not labels:
-        return [TileSet((numbers[0], numbers[1]), 0, "")]
-    return [TileSet((numbers[0], numbers[1]), seat, name) for seat, name in enumerate(labels)]
+        return [TileSet((low, high), 0, "", blanks)]
+    return [TileSet((low, high), seat, name, blanks) for seat, name in enumerate(labels)]
+
+
+def merged_sets(sets: Iterable[TileSet]) -> list[TileSet]:
+    """One set per name, with blanks when any game that uses it lays them."""
+    merged: dict[str, TileSet] = {}
+    for tile_set in sets:
+        before = merged.get(tile_set.name)
+        if before is not None and before.blanks:
+            continue
+        merged[tile_set.name] = tile_set
+    return list(merged.values())
 
 
 def tile_labels(sets: Iterable[TileSet]) -> list[str]:
