@@ -249,6 +249,9 @@ class Game:
     unseen in the box."""
     random_setup: ClassVar[bool] = False
     """``default_setup(seed)`` proposes random start positions (Duell's gold cards)."""
+    setup_by_number: ClassVar[bool] = False
+    """The start pieces are guided number by number: every square of one number lit at once,
+    any piece put on one of them is that number (a puzzle's givens)."""
     signals: ClassVar[tuple[str, ...]] = PLACEMENT_SIGNALS
     """The words of the LED language this game can show (the panel's legend lists these)."""
     order: ClassVar[int]
@@ -288,6 +291,7 @@ class Game:
             "hidden_hands": cls.hidden_hands,
             "own_piles": cls.own_piles,
             "random_setup": cls.random_setup,
+            "setup_by_number": cls.setup_by_number,
             "signals": list(cls.signals),
             "option_labels": {k: cls.option_labels.get(k, k.replace("_", " "))
                               for k in cls.option_defaults},
