@@ -18,7 +18,8 @@ The score is the number of pieces the player placed.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
+from datetime import date
 from functools import lru_cache
 from typing import Any, ClassVar
 
@@ -39,14 +40,20 @@ from ..geometry import Geometry
 from ..wording import N_
 from .boards import BOARD_KEYS, PuzzleError
 from .boards import board as puzzle_board
-from .generator import Puzzle, generate
+from .generator import Puzzle, day_seed, generate
 from .text import check_puzzle, parse_puzzle
 
 MAX_SEED = 2**53
 """Seeds stay below this, so that every JavaScript number that names one is exact."""
 
 DEFAULT_SEED = 1
-"""The puzzle of a game started with no seed and no givens (the panel always sends one)."""
+"""The puzzle of a game made with no seed and no givens (a record that names none; the table
+makes its choice of the seed when a game starts, ``fixed_options``)."""
+
+TODAY = "today"
+"""The seed option's choice of the puzzle of the day (the table's local date names it)."""
+NEW = "new"
+"""The seed option's choice of a puzzle nobody has asked for yet (a random seed)."""
 
 
 @lru_cache(maxsize=64)
@@ -88,21 +95,23 @@ class SudokuPuzzle(Game):
                                 "next step on request.")
     min_players: ClassVar[int] = 1
     max_players: ClassVar[int] = 1
+    setup_from_options: ClassVar[bool] = True
     setup_by_number: ClassVar[bool] = True
     signals: ClassVar[tuple[str, ...]] = (*PLACEMENT_SIGNALS, "setup")
     option_defaults: ClassVar[Mapping[str, Any]] = {
-        "board": "classic", "difficulty": 1, "seed": None, "givens": None}
+        "board": "classic", "difficulty": 1, "seed": TODAY}
     option_choices: ClassVar[Mapping[str, tuple[Any, ...]]] = {
-        "board": BOARD_KEYS, "difficulty": (1, 2, 3, 4, 5)}
+        "board": BOARD_KEYS, "difficulty": (1, 2, 3, 4, 5), "seed": (TODAY, NEW)}
     option_labels: ClassVar[Mapping[str, str]] = {
-        "board": N_("board"), "difficulty": N_("difficulty"), "seed": N_("puzzle number"),
-        "givens": N_("givens")}
+        "board": N_("board"), "difficulty": N_("difficulty"), "seed": N_("puzzle")}
     choice_labels: ClassVar[Mapping[str, Mapping[Any, str]]] = {
         "board": {"classic": N_("classic 9x9"), "six": N_("6x6"),
                   "labyrinth": N_("Labyrinth")},
         "difficulty": {1: N_("Beginner"), 2: N_("Easy"), 3: N_("Medium"), 4: N_("Hard"),
                        5: N_("Expert")},
+        "seed": {TODAY: N_("the puzzle of the day"), NEW: N_("a new puzzle")},
     }
+    """Besides these, ``givens`` brings a puzzle along instead of a seed."""
     end_reasons: ClassVar[Mapping[str, str]] = {
         "solved": N_("the puzzle is solved"),
         "dead_end": N_("an empty square has no number left: a number placed before is wrong"),
@@ -117,16 +126,19 @@ class SudokuPuzzle(Game):
         it). ``RecordError`` (``PuzzleError``) for anything else, naming it."""
         if not isinstance(options, Mapping):
             raise RecordError(N_("options must be an object, got {options}"), options=repr(options))
-        unknown = [key for key in options if key not in self.option_defaults]
+        known = (*self.option_defaults, "givens")
+        unknown = [key for key in options if key not in known]
         if unknown:
             raise RecordError(N_("{id} has no option {key} (options: {known})"), id=self.id,
-                              key=repr(unknown[0]), known=", ".join(self.option_defaults))
-        result = {**self.option_defaults, **options}
+                              key=repr(unknown[0]), known=", ".join(known))
+        result = {"board": "classic", "difficulty": 1, "seed": None, **options}
+        if result["seed"] in (TODAY, NEW):  # the table fixes it as the game starts
+            result["seed"] = DEFAULT_SEED if result.get("givens") is None else None
         key = result["board"]
         if key not in BOARD_KEYS:
             raise RecordError(N_("option {key} must be one of {choices}, got {value}"),
                               key="'board'", choices=list(BOARD_KEYS), value=repr(key))
-        seed, givens = result["seed"], result["givens"]
+        seed, givens = result["seed"], result.get("givens")
         if givens is not None:
             if seed is not None:
                 raise RecordError(N_("a puzzle is named by its seed or brought as its givens, "
@@ -148,6 +160,21 @@ class SudokuPuzzle(Game):
         _generated(key, difficulty, seed)  # a difficulty the board does not offer: refused now
         return result
 
+    @classmethod
+    def fixed_options(cls, options: Mapping[str, Any], today: date,
+                      draw: Callable[[], int]) -> dict[str, Any]:
+        """The seed of the puzzle of the day (``today`` as ``20261207``) or a new one."""
+        fixed = dict(options)
+        seed = fixed.get("seed", TODAY)
+        if fixed.get("givens") is not None:
+            if seed in (TODAY, NEW):
+                fixed.pop("seed", None)  # a brought puzzle has no seed
+        elif seed == TODAY:
+            fixed["seed"] = day_seed(today)
+        elif seed == NEW:
+            fixed["seed"] = draw()
+        return fixed
+
     @staticmethod
     def _bring(board_key: str, givens: object) -> Puzzle:
         """A brought puzzle, checked: typed text or a mapping of cells to numbers."""
@@ -163,7 +190,7 @@ class SudokuPuzzle(Game):
     def puzzle(self) -> Puzzle:
         """The puzzle the options name (made or checked once per process)."""
         key = self.options["board"]
-        givens = self.options["givens"]
+        givens = self.options.get("givens")
         if givens is not None:
             return _brought(key, tuple(sorted(givens.items())))
         return _generated(key, self.options["difficulty"], self.options["seed"])
