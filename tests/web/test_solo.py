@@ -79,3 +79,21 @@ def test_the_board_a_puzzle_s_options_name_is_served(client: Any) -> None:
     assert len(client.get("/api/variants/sudoku-puzzle").get_json()["cells"]) == 81
     bad = client.get("/api/variants/sudoku-puzzle?options=[1]")
     assert bad.status_code == 400
+
+
+def test_a_number_tapped_first_stays_for_every_piece_until_another(client: Any) -> None:
+    puzzle = generate("six", 1, 7)
+    client.post("/api/game", json={"variant": "sudoku-puzzle", "options": SIX})
+    for cell in puzzle.givens:
+        view = put(client, cell)
+    threes = [c for c, n in puzzle.solution.items() if n == 3 and c not in puzzle.givens]
+    fours = [c for c, n in puzzle.solution.items() if n == 4 and c not in puzzle.givens]
+    assert len(threes) >= 2 and fours
+    view = client.post("/api/input", json={"type": "number", "number": 3}).get_json()
+    for cell in threes:
+        view = put(client, cell)  # no number tapped for this piece
+        assert view["game"]["cells"][cell] == {"owner": 0, "number": 3}
+        assert view["table"]["in_hand"] == 3
+    view = client.post("/api/input", json={"type": "number", "number": 4}).get_json()
+    view = put(client, fours[0])
+    assert view["game"]["cells"][fours[0]]["number"] == 4 and view["table"]["in_hand"] == 4

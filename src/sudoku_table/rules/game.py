@@ -250,6 +250,9 @@ class Game:
     unseen in the box."""
     random_setup: ClassVar[bool] = False
     """``default_setup(seed)`` proposes random start positions (Duell's gold cards)."""
+    number_stays: ClassVar[bool] = False
+    """A number tapped before its piece goes down stays chosen for every piece after it, until
+    another number is tapped (a puzzle solved number by number); else it is used once."""
     setup_from_options: ClassVar[bool] = False
     """The options name the start position (a puzzle's givens): the start form asks for the
     options and shows no start position to change."""
@@ -296,6 +299,7 @@ class Game:
             "own_piles": cls.own_piles,
             "random_setup": cls.random_setup,
             "setup_from_options": cls.setup_from_options,
+            "number_stays": cls.number_stays,
             "setup_by_number": cls.setup_by_number,
             "signals": list(cls.signals),
             "option_labels": {k: cls.option_labels.get(k, k.replace("_", " "))

@@ -96,6 +96,7 @@ class SudokuPuzzle(Game):
     min_players: ClassVar[int] = 1
     max_players: ClassVar[int] = 1
     setup_from_options: ClassVar[bool] = True
+    number_stays: ClassVar[bool] = True
     setup_by_number: ClassVar[bool] = True
     signals: ClassVar[tuple[str, ...]] = (*PLACEMENT_SIGNALS, "setup")
     option_defaults: ClassVar[Mapping[str, Any]] = {
