@@ -91,8 +91,8 @@ class SudokuPuzzle(Game):
     name: ClassVar[str] = "Solo Sudoku"
     family: ClassVar[str] = "Solo Sudoku"
     summary: ClassVar[str] = N_("One player solves a Sudoku with one solution: the table lights "
-                                "where the givens go, checks every number and explains the "
-                                "next step on request.")
+                                "where the givens go, a number at a time, and checks every "
+                                "number against the house rule.")
     min_players: ClassVar[int] = 1
     max_players: ClassVar[int] = 1
     setup_from_options: ClassVar[bool] = True
