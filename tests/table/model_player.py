@@ -67,7 +67,7 @@ JOURNALS: str | None = None
 """Where the tables' journals are written (None: the system's temporary folder); the bench
 puts them on a RAM disk, where a journal entry costs no disk sync."""
 
-BOARD_STEPS = ("clear_board", "set_up", "put_right", "game_over")
+BOARD_STEPS = ("clear_board", "set_up", "set_up_number", "put_right", "game_over")
 """Next steps anyone may take: no actor."""
 
 
@@ -521,6 +521,11 @@ class ModelPlayer:
         piece = params["piece"]
         number = None if piece.get("blank") else piece["number"]
         self.put(params["square"], Stone(piece["owner"], number))
+
+    def _on_set_up_number(self, params: dict[str, Any], pick: int) -> None:
+        """Any lit square takes the number the bar names: the family picks one of them."""
+        squares = params["squares"]
+        self.put(squares[pick % len(squares)], Stone(None, params["number"]))
 
     def _on_turn_over(self, params: dict[str, Any], pick: int) -> None:
         self.turn(params["squares"][pick % len(params["squares"])])

@@ -159,7 +159,7 @@ def announce(before: Moment | None, now: Moment, turn: int | None) -> tuple[list
     step = now.next
     person = (step["actor"] is not None and step["actor"] == now.mover
               and now.mover not in now.computers
-              and step["code"] not in ("turn_over", "set_up", "clear_board"))
+              and step["code"] not in ("turn_over", "set_up", "set_up_number", "clear_board"))
     if person and now.mover != turn:
         parts.append(_part("turn", "turn", now.mover, player=now.mover))
         turn = now.mover

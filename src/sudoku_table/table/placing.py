@@ -101,7 +101,9 @@ class Placing:
             self._dealt_piece(square, dealt)
             return
         if self.in_hand is not None:
-            number, self.in_hand = self.in_hand, None
+            number = self.in_hand
+            if not self._game.number_stays:
+                self.in_hand = None
             self._try_number(number)
             return
         check = self._history.check

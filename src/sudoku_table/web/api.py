@@ -91,7 +91,18 @@ def list_variants() -> Response:
 
 @api.get("/variants/<variant_id>")
 def variant_geometry(variant_id: str) -> Response:
-    return jsonify(catalog.geometry(variant_id))
+    """The board; ``?options={...}`` (a JSON object) for a game whose options shape it (a
+    puzzle's board)."""
+    text = query().get("options")
+    options = None
+    if text is not None:
+        try:
+            options = json.loads(text)
+        except ValueError:
+            options = None
+        if not isinstance(options, dict):
+            raise ApiError(N_("options must be a JSON object"))
+    return jsonify(catalog.geometry(variant_id, options))
 
 
 @api.get("/variants/<variant_id>/setup")
