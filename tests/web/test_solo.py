@@ -70,6 +70,11 @@ def test_a_board_the_difficulty_does_not_exist_on_is_refused_with_its_reason(cli
                                             "options": {"board": "six", "difficulty": 4}})
     assert answer.status_code == 422
     assert "offers difficulties" in str(answer.get_json())
+    german = client.post("/api/game", json={"variant": "sudoku-puzzle",
+                                            "options": {"board": "six", "difficulty": 4}},
+                         headers={"Accept-Language": "de"})
+    assert german.status_code == 422
+    assert "bietet die Schwierigkeiten" in str(german.get_json()), german.get_json()
     assert client.get("/api/state").get_json()["game"] is None
 
 

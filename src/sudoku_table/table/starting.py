@@ -44,8 +44,8 @@ class Starting:
         try:
             return sessions.open_game(asked, self._resolve, board=self._board,
                                       record=self._keeper.write, settle=self._settle)
-        except RulesError as e:
-            raise InputError(str(e)) from None
+        except RulesError as e:  # its template and parameters, so the panel words it
+            raise InputError(e.template or str(e), **e.params) from None
 
     def recover(self, stored: StoredGame) -> recovery.Recovered | recovery.Unplayable | None:
         """A stored game read back onto the table's board (``recovery.recover``)."""

@@ -19,6 +19,7 @@ from ..geometry import Geometry, sudoku_grid
 from ..kosmos.classic import classic_geometry
 from ..kosmos.labyrinth import labyrinth_geometry
 from ..squares import parse_square, square_name
+from ..wording import N_
 
 
 class PuzzleError(RecordError):
@@ -122,7 +123,7 @@ def board(key: str) -> PuzzleBoard:
         return PuzzleBoard("six", six_geometry(), SIX_DIFFICULTIES)
     if key == "labyrinth":
         return PuzzleBoard("labyrinth", labyrinth_geometry(), (1, 2, 3, 4, 5))
-    raise PuzzleError("no puzzle board {board} (boards: {boards})", board=key,
+    raise PuzzleError(N_("no puzzle board {board} (boards: {boards})"), board=key,
                       boards=list(BOARD_KEYS))
 
 

@@ -31,6 +31,7 @@ from dataclasses import dataclass
 from datetime import date
 
 from ..solver import count_fills, random_fill
+from ..wording import N_
 from .boards import PuzzleBoard, PuzzleError, board
 from .grid import reading_key
 from .logic import grade, quick_grade, solvable
@@ -103,7 +104,7 @@ def generate(board_key: str, difficulty: int, seed: int) -> Puzzle:
     ``PuzzleError`` for an unknown board or a difficulty the board does not offer."""
     puzzle_board = board(board_key)
     if difficulty not in puzzle_board.difficulties:
-        raise PuzzleError("the {board} board offers difficulties {offered}, not {difficulty}",
+        raise PuzzleError(N_("the {board} board offers difficulties {offered}, not {difficulty}"),
                           board=board_key, offered=list(puzzle_board.difficulties),
                           difficulty=difficulty)
     rng = rng_for(board_key, difficulty, seed)
@@ -118,8 +119,8 @@ def generate(board_key: str, difficulty: int, seed: int) -> Puzzle:
                 raise AssertionError("a logically solved puzzle has more than one solution")
             return Puzzle(board_key, difficulty, seed, givens, fill, graded.techniques,
                           attempts=attempt)
-    raise PuzzleError("no puzzle of difficulty {difficulty} on the {board} board after "
-                      "{attempts} attempts", difficulty=difficulty, board=board_key,
+    raise PuzzleError(N_("no puzzle of difficulty {difficulty} on the {board} board after "
+                      "{attempts} attempts"), difficulty=difficulty, board=board_key,
                       attempts=MAX_ATTEMPTS)
 
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 
+from ..wording import N_
 from .boards import PuzzleBoard, PuzzleError
 from .grid import Contradiction, Grid, layout
 from .techniques import BY_ID, TECHNIQUES, Step, apply, scan_singles
@@ -39,9 +40,9 @@ def check_numbers(board: PuzzleBoard, numbers: Mapping[str, int]) -> None:
     """``PuzzleError`` when a cell or a number is not the board's."""
     for cell, number in numbers.items():
         if cell not in board.geometry.cell_set:
-            raise PuzzleError("{cell} is not a cell of this board", cell=cell)
+            raise PuzzleError(N_("{cell} is not a cell of this board"), cell=cell)
         if number not in board.geometry.number_range:
-            raise PuzzleError("{number} on {cell} is not a number of this board",
+            raise PuzzleError(N_("{number} on {cell} is not a number of this board"),
                               number=number, cell=cell)
 
 
@@ -53,7 +54,7 @@ def start(board: PuzzleBoard, numbers: Mapping[str, int]) -> Grid:
     try:
         return Grid.of(lay, numbers)
     except Contradiction as e:
-        raise PuzzleError("the numbers clash: {reason}", reason=str(e)) from None
+        raise PuzzleError(N_("the numbers clash: {reason}"), reason=str(e)) from None
 
 
 def first_step(grid: Grid, max_difficulty: int = 5) -> Step | None:
@@ -86,7 +87,7 @@ def steps(board: PuzzleBoard, numbers: Mapping[str, int]) -> list[Step]:
     try:
         return list(walk(grid))
     except Contradiction as e:
-        raise PuzzleError("the numbers lead to a contradiction: {reason}",
+        raise PuzzleError(N_("the numbers lead to a contradiction: {reason}"),
                           reason=str(e)) from None
 
 
@@ -97,7 +98,7 @@ def next_step(board: PuzzleBoard, numbers: Mapping[str, int]) -> Step | None:
     try:
         return first_step(grid)
     except Contradiction as e:
-        raise PuzzleError("the numbers lead to a contradiction: {reason}",
+        raise PuzzleError(N_("the numbers lead to a contradiction: {reason}"),
                           reason=str(e)) from None
 
 

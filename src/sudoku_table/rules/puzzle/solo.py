@@ -183,8 +183,8 @@ class SudokuPuzzle(Game):
             givens = parse_puzzle(puzzle_board(board_key), givens)
         if not isinstance(givens, Mapping) or not all(
                 isinstance(c, str) and _whole(n) for c, n in givens.items()):
-            raise PuzzleError("the givens are a puzzle's line of characters or an object of "
-                              "cells and numbers")
+            raise PuzzleError(N_("the givens are a puzzle's line of characters or an object of "
+                              "cells and numbers"))
         return _brought(board_key, tuple(sorted(givens.items())))
 
     @property

@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from ..solver import SearchLimit, count_fills, first_fill
+from ..wording import N_
 from .boards import PuzzleBoard, PuzzleError
 from .boards import board as board_named
 from .generator import GENERATOR_VERSION, Puzzle
@@ -38,12 +39,12 @@ def parse_puzzle(board: PuzzleBoard, text: str) -> dict[str, int]:
     marks = [ch for ch in text if ch not in IGNORED]
     for position, ch in enumerate(marks, start=1):
         if ch not in numbers and ch not in EMPTY:
-            raise PuzzleError("character {position} ({char!r}) is neither a number of this "
-                              "board ({low}-{high}) nor . or 0 for an empty cell",
+            raise PuzzleError(N_("character {position} ({char!r}) is neither a number of this "
+                              "board ({low}-{high}) nor . or 0 for an empty cell"),
                               position=position, char=ch, low=board.geometry.numbers[0],
                               high=board.geometry.numbers[1])
     if len(marks) != len(cells):
-        raise PuzzleError("a puzzle of this board has {expected} cells, this one {count}",
+        raise PuzzleError(N_("a puzzle of this board has {expected} cells, this one {count}"),
                           expected=len(cells), count=len(marks))
     return {cell: int(ch) for cell, ch in zip(cells, marks, strict=True) if ch not in EMPTY}
 
@@ -61,17 +62,17 @@ def check_puzzle(board: PuzzleBoard, givens: Mapping[str, int]) -> Puzzle:
     found = clashes(board, givens)
     if found:
         clash = found[0]
-        raise PuzzleError("the {number} stands more than once in {house}: {cells}",
+        raise PuzzleError(N_("the {number} stands more than once in {house}: {cells}"),
                           number=clash.number, house=[clash.house], cells=list(clash.cells))
     try:
         count = count_fills(board.geometry, givens, limit=2)
     except SearchLimit:
-        raise PuzzleError("the puzzle is too open to check (does it have enough givens?)") \
+        raise PuzzleError(N_("the puzzle is too open to check (does it have enough givens?)")) \
             from None
     if count == 0:
-        raise PuzzleError("the puzzle has no solution")
+        raise PuzzleError(N_("the puzzle has no solution"))
     if count > 1:
-        raise PuzzleError("the puzzle has more than one solution")
+        raise PuzzleError(N_("the puzzle has more than one solution"))
     rest = first_fill(board.geometry, givens)
     assert rest is not None
     graded = grade(board, givens)
@@ -85,16 +86,16 @@ def load_puzzle(doc: Mapping[str, object]) -> Puzzle:
     rather than trusted, so a damaged or edited document cannot bring a wrong solution. The
     seed is kept when the document has one. ``PuzzleError`` for anything malformed."""
     if not isinstance(doc, Mapping):
-        raise PuzzleError("a puzzle is a JSON object")
+        raise PuzzleError(N_("a puzzle is a JSON object"))
     key, givens, seed = doc.get("board"), doc.get("givens"), doc.get("seed")
     if not isinstance(key, str):
-        raise PuzzleError("a puzzle names its board")
+        raise PuzzleError(N_("a puzzle names its board"))
     puzzle_board = board_named(key)
     if not isinstance(givens, Mapping) or not all(
             isinstance(c, str) and type(n) is int for c, n in givens.items()):
-        raise PuzzleError("a puzzle's givens map cells to numbers")
+        raise PuzzleError(N_("a puzzle's givens map cells to numbers"))
     if seed is not None and type(seed) is not int:
-        raise PuzzleError("a puzzle's seed is a whole number")
+        raise PuzzleError(N_("a puzzle's seed is a whole number"))
     checked = check_puzzle(puzzle_board, givens)
     return Puzzle(checked.board, checked.difficulty, seed, checked.givens, checked.solution,
                   checked.techniques, version=GENERATOR_VERSION)
