@@ -50,7 +50,7 @@ from .engine import (
 from .heuristics import Heuristic, heuristic_for
 from .reasons import Motive
 
-REVIEW_VERSION = 1
+REVIEW_VERSION = 2
 """Changes whenever the judgement of a move changes, so that kept reviews are made again."""
 
 VERDICTS = ("best", "good", "forced", "slip", "miss")
@@ -257,8 +257,11 @@ def judge(game: Game, state: State, action: Action, *, index: int, level: str = 
     """Judge ``action`` played in ``state`` (the ``index``-th action of its game) against the
     computer's move at ``level``, with only what the mover knew: ``state`` and, where the
     game hides the hand, the card the action played. ``EngineError`` when the position has no
-    move to judge (the game is over)."""
+    move to judge (the game is over). A move that hands the turn on first (a DOMINARI number
+    piece put down in the previous player's blank phase) is its own player's, judged in the
+    position after the hand-over (``Game.chosen_in``) against that player's best move."""
     started = time.perf_counter()
+    state = game.chosen_in(state, action)
     mover = state.to_move
     if state.over or mover is None:
         raise EngineError("the game is over")

@@ -150,7 +150,7 @@ def move_entry(game: Game, states: Sequence[State], actions: Sequence[Action], i
     """One move of the review document: what was played and scored, and once judged, the
     computer's move with its reasons, the verdict and what chance decided, worded."""
     action = actions[index]
-    player = states[index].to_move
+    player = game.actor(states[index], action)
     after = states[index + 1]
     entry: dict[str, Any] = {
         "index": index, "move": index + 1, "player": player, "action": action.to_json(),
