@@ -293,10 +293,18 @@ def judge(game: Game, state: State, action: Action, *, index: int, level: str = 
         worth=played_look.worth(measure), best_worth=best_look.worth(measure),
         loss=0.0 if said in ("best", "forced") else loss,
         chance=played_look.chance, best_chance=best_look.chance,
-        reasons=tuple(heuristic.reasons(game, state, best, best_after, mover)),
+        reasons=tuple(heuristic.reasons(game, state, best, best_after, mover)
+                      or outlook_reason(best_look)),
         played_reasons=tuple(heuristic.reasons(game, state, action, after, mover)),
         odds=odds, opponent=turn.to_move if turn.to_move != mover else None,
         seconds=time.perf_counter() - started)
+
+
+def outlook_reason(look: Outlook) -> tuple[Motive]:
+    """The reason for a move whose family names none (no points now, no threat, nothing
+    blocked): what the search sees after it, the mover's chance to win after the next
+    player's best reply. Every move the review shows thus has a reason."""
+    return (Motive("chance", {"percent": round(100 * look.chance)}),)
 
 
 def review(game: Game, states: Sequence[State], actions: Sequence[Action], *,
