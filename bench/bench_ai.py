@@ -26,7 +26,7 @@ games, seats swapped every game, fixed seeds, the clock stop off unless ``--seco
 (the moves are then the same on any machine, however busy). Printed per game and level: a
 Bradley-Terry rating in Elo points (random at 0; 400 points are odds of 10 to 1) with its 95 %
 interval from resampling the games of every pairing, the level's score against the level below
-(draws half; 95 % Wilson interval) and its seconds per move; then strong against one-look.
+(draws half; 95 % Wilson interval) and its seconds per move; then every pair's score.
 ``--pi`` plays at the Pi's budgets (every level's positions divided by ``PI_DIVISOR``).
 
 Run: ``.venv/bin/python bench/bench_ai.py [--games 30] [--games-fast 20] [--games-multi 24]
@@ -352,11 +352,13 @@ def ladder_lines(variant: str, outcomes: Sequence[Outcome], rungs: Sequence[str]
         if moves[rung]:
             text += f"  {seconds[rung] / moves[rung]:.3f} s/move"
         lines.append(text)
-    if "strong" in rungs and ONE_LOOK in rungs:
-        won, n = share(results, "strong", ONE_LOOK)
-        lo, hi = wilson(won, n)
-        lines.append(f"{variant:<18} strong vs one-look: {won / n:.0%} [{lo:.0%}, {hi:.0%}] "
-                     f"of {n}")
+    pairs = []
+    for lower, upper in itertools.combinations(rungs, 2):
+        won, n = share(results, upper, lower)
+        if n:
+            pairs.append(f"{upper} vs {lower} {won / n:.0%}")
+    lines.append(f"{variant:<18} every pair (the stronger-named first, its score): "
+                 + "; ".join(pairs))
     return lines
 
 

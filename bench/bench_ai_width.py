@@ -3,7 +3,9 @@
 For positions of seeded games (both seats played by the one-look player, the bench's cards
 dealt from each player's own supply), prints per game and level: the mover's actions for the
 card in hand, and how many of them the search judged by the next player's replies (the rest
-keep their one-look value), with the positions that took. It shows where the budget goes: in
+keep their one-look value), with the positions that took. The ``strong`` level of the KOSMOS
+games is an expectimax (every card of the next player); every other search here is the tree
+search, which judges a reply against one card drawn at random. It shows where the budget goes: in
 a game of 40-80 open cells and up to nine cards, one action's replies cost hundreds of looks,
 so a budget of a few hundred positions judges one or two actions beyond one look, and the
 ``normal`` tree search judges each of those against one card drawn at random.
@@ -98,17 +100,20 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--games", type=int, default=3)
     parser.add_argument("--only", action="append", default=[])
     args = parser.parse_args(argv)
-    print(f"{'game':<18} {'level':<7} {'positions':>9} {'actions':>8} "
+    print(f"{'game':<18} {'level':<7} {'search':<10} {'positions':>9} {'actions':>8} "
           f"{'judged beyond one look':>23} {'looks used':>10}")
     for variant in args.only or HIDDEN:
         game = new_game(variant, 2)
         found = [p for seed in range(args.games) for p in positions_of(game, seed)]
         widths = [len([a for a in candidates(game, s) if action_number(a) == h])
                   for s, h in found]
-        for level, measure in (("normal", normal_width), ("strong", strong_width)):
+        expectimax = heuristic_for(game).search == "expectimax"
+        for level in ("normal", "strong"):
+            measure = strong_width if level == "strong" and expectimax else normal_width
             budget = Budget(DEFAULT_BUDGETS[level].positions, float("inf"))
             judged = [measure(game, s, h, budget) for s, h in found]
-            print(f"{variant:<18} {level:<7} {budget.positions:>9} "
+            search = "expectimax" if measure is strong_width else "tree"
+            print(f"{variant:<18} {level:<7} {search:<10} {budget.positions:>9} "
                   f"{statistics.median(widths):>8.0f} "
                   f"{statistics.median(j for j, _ in judged):>12.0f} "
                   f"(max {max(j for j, _ in judged):>3})"
