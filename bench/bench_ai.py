@@ -19,6 +19,16 @@ against ``easy`` in every two-player game, and for KOSMOS games with three and f
 share of first places (shared ones split) of each level at a table of mixed levels (three
 players: easy, normal, strong; four: the same plus greedy), every seat order in turn.
 
+The ladder (``--ladder GAMES``): in every two-player game, five players, weakest first:
+random, one-look (the family's heuristic one action ahead, the best action always: the
+``normal`` search given one position), easy, normal and strong; every pair of them plays GAMES
+games, seats swapped every game, fixed seeds, the clock stop off unless ``--seconds`` sets one
+(the moves are then the same on any machine, however busy). Printed per game and level: a
+Bradley-Terry rating in Elo points (random at 0; 400 points are odds of 10 to 1) with its 95 %
+interval from resampling the games of every pairing, the level's score against the level below
+(draws half; 95 % Wilson interval) and its seconds per move; then every pair's score.
+``--pi`` plays at the Pi's budgets (every level's positions divided by ``PI_DIVISOR``).
+
 Run: ``.venv/bin/python bench/bench_ai.py [--games 30] [--games-fast 20] [--games-multi 24]
 [--workers 2]`` (about 40 minutes on a 2-core PC with the defaults)
 (``--only VARIANT`` repeats to pick games, ``--levels strong`` to pick levels; ``--games 0
@@ -119,6 +129,29 @@ class Table:
     seed: int
     clock: float | None = None
     """The searches' clock safety stop in seconds (None: each level's own)."""
+    divisor: int = 1
+    """The levels' positions are divided by this (``PI_DIVISOR``: the Pi's budgets)."""
+
+
+ONE_LOOK = "one-look"
+"""A seat that looks one action ahead with the family's heuristic and plays the best: the
+``normal`` search given one position (it then looks at every action once and nothing more),
+without ``easy``'s random moves."""
+
+PI_DIVISOR = 4
+"""The Pi's budgets are the desktop's positions divided by this (the config example's advice
+for a Raspberry Pi 4)."""
+
+
+def seat_budget(seat: str, clock: float | None, divisor: int = 1) -> tuple[str, Budget | None]:
+    """The engine's level and budget for a seat of the bench (None: the level's default)."""
+    if seat == ONE_LOOK:
+        return "normal", Budget(1, clock if clock is not None else math.inf)
+    default = DEFAULT_BUDGETS[seat]
+    if clock is None and divisor == 1:
+        return seat, None
+    return seat, Budget(max(1, default.positions // divisor),
+                        clock if clock is not None else default.seconds)
 
 
 @dataclass
@@ -146,9 +179,8 @@ def play(table: Table) -> Outcome:
             action = PLAIN[seat](game, state, hand, rng)
         else:
             start = time.perf_counter()
-            budget = (None if table.clock is None
-                      else Budget(DEFAULT_BUDGETS[seat].positions, table.clock))
-            action = choose(game, state, level=seat, seed=table.seed * 1000 + ply, hand=hand,
+            level, budget = seat_budget(seat, table.clock, table.divisor)
+            action = choose(game, state, level=level, seed=table.seed * 1000 + ply, hand=hand,
                             budget=budget)
             seconds[mover] += time.perf_counter() - start
             moves[mover] += 1
@@ -203,6 +235,157 @@ def duel_line(key: tuple[str, str, str], outcomes: Sequence[Outcome]) -> str:
             f"{wins / games:>4.0%} [{low:>4.0%}, {high:>4.0%}]     {draws:>5} {per_move:>7.3f}")
 
 
+# --- the ladder ---------------------------------------------------------------------------------
+
+LADDER = ("random", ONE_LOOK, "easy", "normal", "strong")
+"""The ladder's rungs, weakest first."""
+ELO = 400 / math.log(10)
+"""Bradley-Terry strengths as Elo points: 400 points are odds of 10 to 1."""
+
+
+def ladder_tables(variant: str, games: int, clock: float | None, divisor: int,
+                  rungs: Sequence[str] = LADDER) -> list[Table]:
+    """Every pair of rungs, ``games`` games each, seats swapped every game, fixed seeds."""
+    tables = []
+    for a, b in itertools.combinations(rungs, 2):
+        for i in range(games):
+            seats = (a, b) if i % 2 == 0 else (b, a)
+            tables.append(Table(variant, seats, seed=30_000 + i, clock=clock, divisor=divisor))
+    return tables
+
+
+def scores_of(outcome: Outcome) -> tuple[str, str, float]:
+    """The two seats and the first seat's score: 1 a win, 0 a loss, 1/2 a draw or shared
+    win."""
+    a, b = outcome.table.seats
+    if outcome.winners == (0,):
+        return a, b, 1.0
+    if outcome.winners == (1,):
+        return a, b, 0.0
+    return a, b, 0.5
+
+
+def bradley_terry(results: Sequence[tuple[str, str, float]], rungs: Sequence[str],
+                  prior: float = 1.0, rounds: int = 500) -> dict[str, float]:
+    """Each rung's Bradley-Terry rating in Elo points, the weakest rung at 0.
+
+    Fitted by the minorise-maximise iteration (Hunter 2004) on the scores, with ``prior``
+    drawn games against an average virtual opponent per rung, so that a rung that won (or
+    lost) every game still gets a finite rating. Written here rather than taken from a
+    library: the project's dependencies have no statistics package, and the fit is a few
+    lines."""
+    index = {r: i for i, r in enumerate(rungs)}
+    n = len(rungs)
+    wins = [prior / 2] * n
+    games = [[0.0] * n for _ in range(n)]
+    for a, b, score in results:
+        i, j = index[a], index[b]
+        wins[i] += score
+        wins[j] += 1 - score
+        games[i][j] += 1
+        games[j][i] += 1
+    strength = [1.0] * n
+    for _ in range(rounds):
+        new = []
+        for i in range(n):
+            denominator = prior / (strength[i] + 1.0)
+            denominator += sum(games[i][j] / (strength[i] + strength[j]) for j in range(n)
+                               if j != i and games[i][j])
+            new.append(wins[i] / denominator)
+        strength = new
+    base = strength[0]
+    return {r: ELO * math.log(strength[index[r]] / base) for r in rungs}
+
+
+def bootstrap(results: Sequence[tuple[str, str, float]], rungs: Sequence[str],
+              samples: int = 200, seed: int = 1) -> dict[str, tuple[float, float]]:
+    """Each rung's 95 % interval of its rating, by resampling the games of every pairing."""
+    rng = random.Random(seed)
+    by_pair: dict[tuple[str, str], list[tuple[str, str, float]]] = defaultdict(list)
+    for result in results:
+        by_pair[tuple(sorted(result[:2]))].append(result)  # type: ignore[index]
+    found: dict[str, list[float]] = defaultdict(list)
+    for _ in range(samples):
+        resampled = [rng.choice(pair) for pair in by_pair.values() for _ in pair]
+        for rung, rating in bradley_terry(resampled, rungs).items():
+            found[rung].append(rating)
+    intervals = {}
+    for rung, ratings in found.items():
+        ratings.sort()
+        intervals[rung] = (ratings[int(0.025 * samples)], ratings[int(0.975 * samples) - 1])
+    return intervals
+
+
+def share(results: Sequence[tuple[str, str, float]], upper: str, lower: str) -> tuple[float, int]:
+    """``upper``'s score against ``lower`` (draws half) and the games they played."""
+    total = 0.0
+    n = 0
+    for a, b, score in results:
+        if {a, b} == {upper, lower}:
+            total += score if a == upper else 1 - score
+            n += 1
+    return total, n
+
+
+def ladder_lines(variant: str, outcomes: Sequence[Outcome], rungs: Sequence[str]) -> list[str]:
+    """The ladder of one game: each rung's rating [95 %] and its score against the rung below
+    (with the Wilson interval), and strong against one-look."""
+    results = [scores_of(o) for o in outcomes]
+    ratings = bradley_terry(results, rungs)
+    intervals = bootstrap(results, rungs)
+    seconds: dict[str, float] = defaultdict(float)
+    moves: dict[str, int] = defaultdict(int)
+    for o in outcomes:
+        for seat, spent in o.engine_seconds.items():
+            seconds[o.table.seats[seat]] += spent
+            moves[o.table.seats[seat]] += o.engine_moves.get(seat, 0)
+    lines = []
+    for below, rung in zip((None, *rungs), rungs, strict=False):
+        low, high = intervals[rung]
+        text = f"{variant:<18} {rung:<8} {ratings[rung]:>6.0f} [{low:>5.0f}, {high:>5.0f}]"
+        if below is not None:
+            won, n = share(results, rung, below)
+            lo, hi = wilson(won, n)
+            text += f"   {won / n:>4.0%} [{lo:>4.0%}, {hi:>4.0%}] of {n:>3} vs {below:<8}"
+        else:
+            text += " " * 42
+        if moves[rung]:
+            text += f"  {seconds[rung] / moves[rung]:.3f} s/move"
+        lines.append(text)
+    pairs = []
+    for lower, upper in itertools.combinations(rungs, 2):
+        won, n = share(results, upper, lower)
+        if n:
+            pairs.append(f"{upper} vs {lower} {won / n:.0%}")
+    lines.append(f"{variant:<18} every pair (the stronger-named first, its score): "
+                 + "; ".join(pairs))
+    return lines
+
+
+def run_ladder(variants: Sequence[str], games: int, clock: float, divisor: int,
+               workers: int, rungs: Sequence[str]) -> int:
+    """Play and print the ladder of every game in ``variants``."""
+    tables = {v: ladder_tables(v, games, clock, divisor, rungs) for v in variants}
+    everything = [t for ts in tables.values() for t in ts]
+    everything.sort(key=lambda t: -sum(s == "strong" for s in t.seats))
+    started = time.perf_counter()
+    results: dict[Table, Outcome] = {}
+    left = {v: len(ts) for v, ts in tables.items()}
+    print(f"{'game':<18} {'level':<8} {'rating [95%]':>20}   score vs the level below "
+          f"[95% CI]", flush=True)
+    with multiprocessing.Pool(workers) as pool:
+        for outcome in pool.imap_unordered(play, everything):
+            results[outcome.table] = outcome
+            left[outcome.table.variant] -= 1
+            if left[outcome.table.variant] == 0:
+                variant = outcome.table.variant
+                print("\n".join(ladder_lines(variant, [results[t] for t in tables[variant]],
+                                             rungs)), flush=True)
+    print(f"\n{len(everything)} games in {time.perf_counter() - started:.0f} s with {workers} "
+          f"workers; budgets: desktop / {divisor}; clock stop {clock} s")
+    return 0
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=int, default=30,
@@ -221,8 +404,19 @@ def main(argv: Sequence[str] | None = None) -> int:
                         help="the mixed tables' numbers of players (default 3 4)")
     parser.add_argument("--seconds", type=float, default=None,
                         help="every search's clock safety stop (default: each level's own)")
+    parser.add_argument("--ladder", type=int, default=0, metavar="GAMES",
+                        help="play the ladder instead: random, one-look, easy, normal, strong, "
+                             "GAMES games per pair of levels in every game (seats swapped)")
+    parser.add_argument("--pi", action="store_true",
+                        help=f"the ladder at the Pi's budgets (positions / {PI_DIVISOR})")
+    parser.add_argument("--rungs", nargs="*", default=list(LADDER), choices=LADDER,
+                        help="the ladder's levels (default all five)")
     args = parser.parse_args(argv)
     variants = [cls.id for cls in all_variants() if not args.only or cls.id in args.only]
+    if args.ladder:
+        return run_ladder(variants, args.ladder, args.seconds or math.inf,
+                          PI_DIVISOR if args.pi else 1, args.workers,
+                          [r for r in LADDER if r in args.rungs])
 
     duels: dict[tuple[str, str, str], list[Table]] = {}
     for variant in variants:

@@ -120,20 +120,57 @@ def test_the_summary_reads_as_a_family_says_it() -> None:
     names = ["Anna", "Ben"]
     assert summary_words(summary, names, "en") == (
         "Anna: 14 of 18 moves as good as the computer's; the biggest chance missed: 7 on c4 "
-        "(+5 points), move 23 (2 more had only one possibility)")
+        "(+5 points), move 23 (2 more moves had only one possibility)")
     assert summary_words(summary, names, "de") == (
         "Anna: 14 von 18 Zügen so gut wie die des Computers; die größte verpasste Chance: "
-        "7 auf c4 (+5 Punkte), Zug 23 (2 weitere hatten nur eine Möglichkeit)")
+        "7 auf c4 (+5 Punkte), Zug 23 (2 weitere Züge hatten nur eine Möglichkeit)")
+    one_forced = Summary(player=0, moves=19, choices=18, as_good=14, forced=1,
+                         biggest=_missed(22, 1.2))
+    assert summary_words(one_forced, names, "de").endswith(
+        "(+1 Punkt), Zug 23 (1 weiterer Zug hatte nur eine Möglichkeit)")
+    assert summary_words(one_forced, names, "en").endswith(
+        "(+1 point), move 23 (1 more move had only one possibility)")
     perfect = Summary(player=1, moves=3, choices=3, as_good=3, forced=0, biggest=None)
     assert summary_words(perfect, names, "en") == "Ben: 3 of 3 moves as good as the computer's"
     assert summary_words(perfect, names, "de") == "Ben: 3 von 3 Zügen so gut wie die des Computers"
 
 
 def test_the_gain_is_said_in_the_games_unit() -> None:
-    assert gain_words(1.2, "points", "en") == "+1 point"
-    assert gain_words(0.31, "chance", "en") == "chance to win +31 %"
-    assert gain_words(0.31, "chance", "de") == "Gewinnchance +31 %"
-    assert gain_words(2.0, "markers", "de") == "+2 Wertungsmarker"
+    names = ["Anna", "Ben"]
+    assert gain_words(_missed(0, 1.2), names, "en") == "+1 point"
+    assert gain_words(_missed(0, 1.2), names, "de") == "+1 Punkt"
+    assert gain_words(_missed(0, 2.2), names, "de") == "+2 Punkte"
+    assert gain_words(_missed(0, 0.31, "chance"), names, "en") == "chance to win +31 %"
+    assert gain_words(_missed(0, 0.31, "chance"), names, "de") == "Gewinnchance +31 %"
+    assert gain_words(_missed(0, 2.0, "markers"), names, "de") == "+2 Wertungsmarker"
+
+
+def _scored(loss: float, points: tuple[int, int], best_points: tuple[int, int],
+            opponent: int | None = 1) -> Judgement:
+    return Judgement(index=3, player=0, action=Place("a1", 2), best=Place("c4", 7),
+                     verdict="miss", measure="points", loss=loss, points=points,
+                     best_points=best_points, opponent=opponent)
+
+
+def test_points_still_to_come_are_said_as_such_and_why() -> None:
+    """The points the two moves score at once are points a player can count on the board;
+    the rest is the computer's estimate after the next player's best reply, said so."""
+    names = ["Anna", "Ben"]
+    all_now = _scored(3.1, points=(2, -1), best_points=(4, -2))
+    assert gain_words(all_now, names, "en") == "+3 points"
+    both = _scored(6.0, points=(2, -1), best_points=(3, -1))
+    assert gain_words(both, names, "en") == \
+        "+1 point now, +5 points still to come, estimated after Ben's best reply"
+    assert gain_words(both, names, "de") == \
+        "+1 Punkt jetzt, +5 Punkte später, geschätzt nach der besten Antwort von Ben"
+    later_only = _scored(4.0, points=(2, -1), best_points=(2, -1))
+    assert gain_words(later_only, names, "en") == \
+        "+4 points still to come, estimated after Ben's best reply"
+    gave_back = _scored(1.0, points=(1, 0), best_points=(3, 0))
+    assert gain_words(gave_back, names, "de") == \
+        "+2 Punkte jetzt, -1 Punkt später, geschätzt nach der besten Antwort von Ben"
+    game_over = _scored(6.0, points=(2, -1), best_points=(3, -1), opponent=None)
+    assert gain_words(game_over, names, "en") == "+6 points", "the last move: all is counted"
 
 
 def test_what_chance_decided_is_said() -> None:

@@ -20,7 +20,7 @@ from sudoku_table.web import i18n
 from .test_browser import Phone, play_the_books_duell_example
 
 ROOT = Path(__file__).resolve().parents[2]
-KEYWORDS = {"_": None, "gettext": None, "N_": None, "t": None}
+KEYWORDS = {"_": None, "gettext": None, "N_": None, "t": None, "Nn_": (1, 2)}
 with (ROOT / "babel.cfg").open(encoding="utf-8") as _cfg:
     METHODS, _ = parse_mapping_cfg(_cfg)
 """Where pybabel extracts from (babel.cfg): the very same for the tests."""
@@ -36,9 +36,20 @@ def extracted() -> set[str]:
 
 
 def catalog(language: str) -> dict[str, str]:
+    """Every entry of ``language``'s catalog, by its English id (a wording that changes with
+    a number by its singular, with all its forms joined)."""
     path = i18n.TRANSLATIONS / language / "LC_MESSAGES" / "messages.po"
     with path.open("rb") as f:
-        return {m.id: m.string for m in read_po(f) if m.id}
+        return {_key(m.id): _text(m.string) for m in read_po(f) if m.id}
+
+
+def _key(message_id: str | tuple[str, ...]) -> str:
+    return message_id if isinstance(message_id, str) else message_id[0]
+
+
+def _text(string: str | tuple[str, ...]) -> str:
+    return string if isinstance(string, str) else \
+        " | ".join(string) if all(string) else ""
 
 
 @pytest.fixture(scope="module")
@@ -72,7 +83,7 @@ def test_translations_keep_their_placeholders(language: str) -> None:
 def test_the_compiled_catalog_matches_its_source(language: str) -> None:
     folder = i18n.TRANSLATIONS / language / "LC_MESSAGES"
     with (folder / "messages.mo").open("rb") as f:
-        compiled = {m.id: m.string for m in read_mo(f) if m.id}
+        compiled = {_key(m.id): _text(m.string) for m in read_mo(f) if m.id}
     assert compiled == catalog(language), \
         "run: pybabel compile -d src/sudoku_table/web/translations"
 

@@ -50,7 +50,7 @@ from .engine import (
 from .heuristics import Heuristic, heuristic_for
 from .reasons import Motive
 
-REVIEW_VERSION = 1
+REVIEW_VERSION = 2
 """Changes whenever the judgement of a move changes, so that kept reviews are made again."""
 
 VERDICTS = ("best", "good", "forced", "slip", "miss")
@@ -257,8 +257,11 @@ def judge(game: Game, state: State, action: Action, *, index: int, level: str = 
     """Judge ``action`` played in ``state`` (the ``index``-th action of its game) against the
     computer's move at ``level``, with only what the mover knew: ``state`` and, where the
     game hides the hand, the card the action played. ``EngineError`` when the position has no
-    move to judge (the game is over)."""
+    move to judge (the game is over). A move that hands the turn on first (a DOMINARI number
+    piece put down in the previous player's blank phase) is its own player's, judged in the
+    position after the hand-over (``Game.chosen_in``) against that player's best move."""
     started = time.perf_counter()
+    state = game.chosen_in(state, action)
     mover = state.to_move
     if state.over or mover is None:
         raise EngineError("the game is over")
@@ -290,10 +293,18 @@ def judge(game: Game, state: State, action: Action, *, index: int, level: str = 
         worth=played_look.worth(measure), best_worth=best_look.worth(measure),
         loss=0.0 if said in ("best", "forced") else loss,
         chance=played_look.chance, best_chance=best_look.chance,
-        reasons=tuple(heuristic.reasons(game, state, best, best_after, mover)),
+        reasons=tuple(heuristic.reasons(game, state, best, best_after, mover)
+                      or outlook_reason(best_look)),
         played_reasons=tuple(heuristic.reasons(game, state, action, after, mover)),
         odds=odds, opponent=turn.to_move if turn.to_move != mover else None,
         seconds=time.perf_counter() - started)
+
+
+def outlook_reason(look: Outlook) -> tuple[Motive]:
+    """The reason for a move whose family names none (no points now, no threat, nothing
+    blocked): what the search sees after it, the mover's chance to win after the next
+    player's best reply. Every move the review shows thus has a reason."""
+    return (Motive("chance", {"percent": round(100 * look.chance)}),)
 
 
 def review(game: Game, states: Sequence[State], actions: Sequence[Action], *,

@@ -366,11 +366,17 @@ class Game:
         return sorted({a.number for a in self.legal_actions(state)
                        if isinstance(a, Place) and a.cell == cell})
 
+    def chosen_in(self, state: State, action: Action) -> State:
+        """The position in which ``action``'s player chooses it: ``state`` itself, unless the
+        action hands the turn on first (a number piece put down in a DOMINARI blank phase
+        ends the turn, so it is the next player's move in the position after that end).
+        Applying ``action`` to either position gives the same result."""
+        return state
+
     def actor(self, state: State, action: Action) -> int | None:
-        """Who makes ``action`` in ``state``: the player to move, unless the game hands the
-        turn on first (a number piece put down in a DOMINARI blank phase is the next
-        player's)."""
-        return state.to_move
+        """Who makes ``action`` in ``state``: the player to move in the position the action
+        is chosen in (``chosen_in``)."""
+        return self.chosen_in(state, action).to_move
 
     def where_rule(self, state: State) -> Said | None:
         """Where the player to move may put a piece now, in a sentence said before the first

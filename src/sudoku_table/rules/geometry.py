@@ -22,6 +22,10 @@ ORTHOGONAL = ((0, 1), (1, 0), (0, -1), (-1, 0))
 DIAGONAL = ((1, 1), (1, -1), (-1, -1), (-1, 1))
 
 
+NUMBERED_KINDS = frozenset({"line", "triangle", "cage", "region"})
+"""The kinds of area the geometries number internally (``Geometry.place_name``)."""
+
+
 @dataclass(frozen=True, eq=False)
 class Geometry:
     """One board: cells, houses, scoring areas, neighbours and how to draw it.
@@ -88,6 +92,25 @@ class Geometry:
     bonus_of: Mapping[str, tuple[str, ...]] = field(init=False, repr=False)
     regions_of: Mapping[str, tuple[str, ...]] = field(init=False, repr=False)
     peers: Mapping[str, frozenset[str]] = field(init=False, repr=False)
+
+    def place_name(self, name: str) -> str:
+        """An area's name as a player finds it on the board: ranks, files and blocks keep
+        theirs (the board prints them); an area known only by a running number (``line 17``,
+        ``triangle 3``, ``cage 7``, ``region 2``), which no board prints, is named by its
+        squares: a line by its two ends (``line b2-b7``), any other area by its corner
+        square, the lowest rank's leftmost (``cage a1``), as blocks are. Other text is
+        returned as it is."""
+        kind, _, number = name.rpartition(" ")
+        if kind not in NUMBERED_KINDS or not number.isdigit():
+            return name
+        cells = self.houses.get(name) or self.sections.get(name) or self.bonus.get(name) \
+            or self.regions.get(name)
+        if not cells:
+            return name
+        if kind == "line":
+            return f"line {cells[0]}-{cells[-1]}"
+        corner = min(cells, key=lambda c: tuple(reversed(parse_square(c))))
+        return f"{kind} {corner}"
 
     def neighbours_of(self, cell: str, kind: str = "orthogonal") -> Cells:
         """The neighbours of ``cell`` under relation ``kind`` (empty for an unknown cell)."""

@@ -14,6 +14,7 @@ new catalog and nothing else: ``LANGUAGES`` lists the catalogs found.
 
 from __future__ import annotations
 
+import gettext
 from pathlib import Path
 from typing import Any
 
@@ -151,6 +152,32 @@ def action_words(action: Action, language: str) -> str:
     return translate(N_("end of turn"), language)
 
 
+_PLURALS: dict[str, gettext.NullTranslations] = {}
+
+
+def plurals(language: str) -> gettext.NullTranslations:
+    """The compiled catalog of ``language`` as gettext reads it, for the wordings that change
+    with a number (its ``Plural-Forms`` rule picks the form); English is the code itself."""
+    if language not in _PLURALS:
+        mo = TRANSLATIONS / language / "LC_MESSAGES" / "messages.mo"
+        found: gettext.NullTranslations = gettext.NullTranslations()
+        if language != SOURCE and mo.is_file():
+            with mo.open("rb") as f:
+                found = gettext.GNUTranslations(f)
+        _PLURALS[language] = found
+    return _PLURALS[language]
+
+
+def translate_n(forms: tuple[str, str], count: int, language: str | None = None, /,
+                **params: Any) -> str:
+    """A wording marked with ``Nn_`` in the form that fits the number ``count`` (its size
+    counts: -1 is said like 1), in ``language``, with ``{name}`` parameters filled in as
+    ``translate`` fills them."""
+    language = language or current()
+    words = plurals(language).ngettext(forms[0], forms[1], abs(count))
+    return _fill(words, language, params)
+
+
 def translate(text: str, language: str | None = None, **params: Any) -> str:
     """``text`` (an English message id) in ``language`` (the request's), with ``{name}``
     parameters filled in; a list parameter is said as a list of the language, its areas
@@ -159,6 +186,11 @@ def translate(text: str, language: str | None = None, **params: Any) -> str:
     words = catalog(language).get(text, text)
     if not params:
         return words
+    return _fill(words, language, params)
+
+
+def _fill(words: str, language: str, params: dict[str, Any]) -> str:
+    """``words`` with their parameters said in ``language`` (see ``translate``)."""
     table = catalog(language)
     said = {k: format_list([area(str(i), language) for i in v], locale=language)
             if isinstance(v, list) else table.get(v, v) if isinstance(v, str)

@@ -17,9 +17,9 @@ from sudoku_table.ai.reasons import WORDINGS, Motive
 from sudoku_table.ai.review import Judgement, Summary, summarize
 from sudoku_table.rules.actions import Action, Discard, Joker
 from sudoku_table.rules.game import Game, State
-from sudoku_table.rules.wording import N_
+from sudoku_table.rules.wording import N_, Nn_
 
-from .i18n import action_words, translate
+from .i18n import action_words, translate, translate_n
 
 VERDICT_WORDS: Mapping[str, str] = {
     "best": N_("the computer's own move"),
@@ -31,18 +31,69 @@ VERDICT_WORDS: Mapping[str, str] = {
 """Each verdict of ``sudoku_table.ai.review.VERDICTS`` in words."""
 
 GAIN_WORDS: Mapping[str, tuple[str, str]] = {
-    "points": (N_("+{n} point"), N_("+{n} points")),
-    "markers": (N_("+{n} marker"), N_("+{n} markers")),
-    "chance": (N_("chance to win +{n} %"), N_("chance to win +{n} %")),
+    "points": Nn_("+{n} point", "+{n} points"),
+    "markers": Nn_("+{n} marker", "+{n} markers"),
 }
-"""How much better the computer's move was, in the family's unit (one, many)."""
+"""How much better the computer's move was, in the family's unit, all of it at once."""
+CHANCE_GAIN = N_("chance to win +{n} %")
+"""How much better the computer's move was where the game is won by reaching a goal."""
+NOW_WORDS: Mapping[str, tuple[str, str]] = {
+    "points": Nn_("{n} point now", "{n} points now"),
+    "markers": Nn_("{n} marker now", "{n} markers now"),
+}
+"""The part of the difference the two moves score at once (a player can count it)."""
+LATER_WORDS: Mapping[str, tuple[str, str]] = {
+    "points": Nn_("{n} point still to come", "{n} points still to come"),
+    "markers": Nn_("{n} marker still to come", "{n} markers still to come"),
+}
+"""The part the computer expects later: the open areas and what the next reply can take."""
+LATER_WHY = N_("estimated after {player}'s best reply")
+"""Why points still to come are an estimate: they are what the search expects of the
+position after the next player's best reply, not points on the board."""
+
+REVIEW_REASONS: Mapping[str, str | tuple[str, str]] = {
+    "points_plain": Nn_("+{points} point", "+{points} points"),
+    "flips": Nn_("flips {count} piece", "flips {count} pieces"),
+    "markers": Nn_("+{points} marker: {areas}", "+{points} markers: {areas}"),
+    "jumps": Nn_("jumps {count} time", "jumps {count} times"),
+    "advances": Nn_("brings the piece {steps} step nearer the exit",
+                    "brings the piece {steps} steps nearer the exit"),
+    "builds_four": Nn_("counts toward {count} group of four still open to {mover}",
+                       "counts toward {count} groups of four still open to {mover}"),
+    "frees": Nn_("lets {count} more piece of {mover} move",
+                 "lets {count} more pieces of {mover} move"),
+    "hinders": Nn_("leaves {player} {count} fewer piece that can move",
+                   "leaves {player} {count} fewer pieces that can move"),
+    "least_given": Nn_("leaves {player} at most {points} point for their next stone "
+                       "(no square leaves fewer)",
+                       "leaves {player} at most {points} points for their next stone "
+                       "(no square leaves fewer)"),
+    "extends_lead": N_("adds to {mover}'s lead in {areas}"),
+    "crosses": N_("gets {mover}'s {number} past {player}'s {number}: the two can no longer "
+                  "block each other"),
+    "prepares": N_("{mover}'s next stone can complete {areas}"),
+    "end_turn": N_("no blank helps now: {mover} ends the turn"),
+    "set_aside": N_("{number} fits nowhere: {mover} sets it aside"),
+    "joker": N_("{number} fits nowhere: {mover} lays it face down as a joker"),
+}
+"""The review's own wording of the reasons a hint words for the player it is given to:
+the review speaks of every player by name (never "you"), and a reason that counts says its
+noun in the form its number needs (one Vierergruppe, two Vierergruppen). A reason not
+listed is worded as the hint words it (``reasons.WORDINGS``)."""
+
+COUNTED: Mapping[str, str] = {"points_plain": "points", "flips": "count", "markers": "points",
+                              "jumps": "count", "advances": "steps", "builds_four": "count",
+                              "frees": "count", "hinders": "count", "least_given": "points"}
+"""The parameter whose number picks the form of each reason of ``REVIEW_REASONS`` that
+changes with a number."""
 
 SUMMARY = N_("{player}: {good} of {moves} moves as good as the computer's")
 SUMMARY_ONE = N_("{player}: {good} of 1 move as good as the computer's")
 SUMMARY_NONE = N_("{player}: no move with a choice")
 SUMMARY_PENDING = N_("{player}: no move judged yet")
 SUMMARY_MISSED = N_("the biggest chance missed: {action} ({gain}), move {move}")
-SUMMARY_FORCED = N_("{count} more had only one possibility")
+SUMMARY_FORCED = Nn_("{count} more move had only one possibility",
+                     "{count} more moves had only one possibility")
 KNOWN = N_("Each move is judged only with what its player knew: what they held in hand, not "
            "the {pieces} still to come.")
 KNOWN_ALL = N_("Each move is judged in the position its player saw; nothing was hidden.")
@@ -71,24 +122,56 @@ def player_names(game: Game, names: Sequence[str], language: str) -> list[str]:
     return found
 
 
-def reason_words(reason: Motive, names: Sequence[str], language: str) -> str:
-    """A hint's reason in ``language``, a player named by their name."""
-    params: dict[str, Any] = {}
+def reason_words(game: Game, reason: Motive, names: Sequence[str], mover: int,
+                 language: str) -> str:
+    """A reason of ``mover``'s move in ``language``: the players by their names, the areas
+    as the board shows them (``Geometry.place_name``), each noun in the form its number
+    needs (``REVIEW_REASONS``)."""
+    params: dict[str, Any] = {"mover": names[mover]}
     for key, value in reason.params.items():
         if key == "player" and isinstance(value, int) and 0 <= value < len(names):
             params[key] = names[value]
+        elif key == "areas" and isinstance(value, list | tuple):
+            params[key] = [game.geometry.place_name(str(a)) for a in value]
         elif isinstance(value, tuple):
             params[key] = list(value)
         else:
             params[key] = value
-    return translate(WORDINGS[reason.code], language, **params)
+    wording = REVIEW_REASONS.get(reason.code, WORDINGS[reason.code])
+    if isinstance(wording, tuple):
+        return translate_n(wording, int(reason.params[COUNTED[reason.code]]), language,
+                           **params)
+    return translate(wording, language, **params)
 
 
-def gain_words(loss: float, measure: str, language: str) -> str:
-    """How much better the computer's move was ("+5 points", "+12 % chance to win")."""
-    n = round(100 * loss) if measure == "chance" else round(loss)
-    one, many = GAIN_WORDS[measure]
-    return translate(one if n == 1 else many, language, n=n)
+def _lead(points: Sequence[int], player: int) -> int:
+    """What a move gave ``player`` at once, beyond the best other player."""
+    others = [n for p, n in enumerate(points) if p != player]
+    return points[player] - max(others, default=0) if points else 0
+
+
+def gain_words(judged: Judgement, names: Sequence[str], language: str) -> str:
+    """How much better the computer's move was: "chance to win +12 %" where the game is won
+    by reaching a goal; else in points (or markers) a player can check: the points the two
+    moves score at once, and the points the computer only expects, said as such and why
+    ("+1 point now, +3 points still to come, estimated after Ben's best reply")."""
+    measure = judged.measure
+    if measure == "chance":
+        return translate(CHANCE_GAIN, language, n=round(100 * judged.loss))
+    total = round(judged.loss)
+    now = _lead(judged.best_points, judged.player) - _lead(judged.points, judged.player)
+    later = total - now
+    if later == 0 or judged.opponent is None:
+        return translate_n(GAIN_WORDS[measure], total, language, n=total)
+    said = translate_n(LATER_WORDS[measure], later, language, n=_signed(later)) + ", " + \
+        translate(LATER_WHY, language, player=names[judged.opponent])
+    if now == 0:
+        return said
+    return translate_n(NOW_WORDS[measure], now, language, n=_signed(now)) + ", " + said
+
+
+def _signed(n: int) -> str:
+    return f"+{n}" if n > 0 else str(n)
 
 
 def _pieces(game: Game, language: str) -> str:
@@ -131,10 +214,11 @@ def summary_words(summary: Summary, names: Sequence[str], language: str) -> str:
         biggest = summary.biggest
         text += "; " + translate(SUMMARY_MISSED, language,
                                  action=action_words(biggest.best, language),
-                                 gain=gain_words(biggest.loss, biggest.measure, language),
+                                 gain=gain_words(biggest, names, language),
                                  move=biggest.index + 1)
     if summary.forced and summary.choices:
-        text += " (" + translate(SUMMARY_FORCED, language, count=summary.forced) + ")"
+        text += " (" + translate_n(SUMMARY_FORCED, summary.forced, language,
+                                   count=summary.forced) + ")"
     return text
 
 
@@ -150,7 +234,7 @@ def move_entry(game: Game, states: Sequence[State], actions: Sequence[Action], i
     """One move of the review document: what was played and scored, and once judged, the
     computer's move with its reasons, the verdict and what chance decided, worded."""
     action = actions[index]
-    player = states[index].to_move
+    player = game.actor(states[index], action)
     after = states[index + 1]
     entry: dict[str, Any] = {
         "index": index, "move": index + 1, "player": player, "action": action.to_json(),
@@ -167,11 +251,13 @@ def move_entry(game: Game, states: Sequence[State], actions: Sequence[Action], i
         "verdict_text": translate(VERDICT_WORDS[judged.verdict], language),
         "best_text": translate(BETTER, language, action=action_words(judged.best, language)),
         "best_scored": scored_words(judged.best_points, seats, language),
-        "gain": (gain_words(judged.loss, judged.measure, language)
+        "gain": (gain_words(judged, seats, language)
                  if judged.verdict in ("slip", "miss") else None),
-        "reasons": [{**r.to_json(), "text": reason_words(r, seats, language)}
+        "reasons": [{**r.to_json(), "text": reason_words(game, r, seats, judged.player,
+                                                         language)}
                     for r in judged.reasons],
-        "played_reasons": [{**r.to_json(), "text": reason_words(r, seats, language)}
+        "played_reasons": [{**r.to_json(), "text": reason_words(game, r, seats, judged.player,
+                                                                language)}
                            for r in judged.played_reasons],
         "note": note_words(game, judged, seats, language),
     })

@@ -33,30 +33,42 @@ class Heuristic:
         """Each player's standing in ``state``, about in points."""
         return [float(s) for s in game.scores(state)]
 
-    def values(self, game: Game, state: State) -> list[float]:
-        """Each player's chance to win, estimated: exact once the game is over, else a
-        soft-max of the standings."""
-        players = state.players
+    def assess(self, game: Game, state: State) -> tuple[list[float], list[float]]:
+        """Every player's chance to win and standing in ``state``, from one estimate of the
+        standing (the search needs both for every position it looks at, and the estimate is
+        most of its work). Once the game is over the standing is the final score."""
         if state.over:
-            if not state.winners:
-                return [1.0 / players] * players
-            share = 1.0 / len(state.winners)
-            return [share if p in state.winners else 0.0 for p in range(players)]
+            return self.final_values(state), [float(s) for s in game.scores(state)]
         h = self.standing(game, state)
+        return self.values_of(game, state, h), h
+
+    def final_values(self, state: State) -> list[float]:
+        """The chances once the game is over: the winners share the win."""
+        players = state.players
+        if not state.winners:
+            return [1.0 / players] * players
+        share = 1.0 / len(state.winners)
+        return [share if p in state.winners else 0.0 for p in range(players)]
+
+    def values_of(self, game: Game, state: State, h: Sequence[float]) -> list[float]:
+        """The chances of a running game whose standings are ``h``: a soft-max (``scale``
+        standing units make a clear lead)."""
         top = max(h)
         weights = [math.exp((x - top) / self.scale) for x in h]
         total = sum(weights)
         return [w / total for w in weights]
 
+    def values(self, game: Game, state: State) -> list[float]:
+        """Each player's chance to win, estimated: exact once the game is over, else a
+        soft-max of the standings."""
+        return self.assess(game, state)[0]
+
     def margin(self, game: Game, state: State, player: int) -> float:
         """``player``'s standing minus the best other standing (a won game is +inf; in a game
         for one, the standing itself)."""
         if state.over:
-            if player in state.winners:
-                return math.inf if len(state.winners) == 1 else 0.0
-            return -math.inf
-        h = self.standing(game, state)
-        return h[player] - max((x for p, x in enumerate(h) if p != player), default=0.0)
+            return final_margin(state, player)
+        return margin_of(self.standing(game, state), player)
 
     def reasons(self, game: Game, before: State, action: Action, after: State,
                 mover: int) -> list[Motive]:
@@ -74,6 +86,20 @@ class Heuristic:
             found.append(Motive("joker", {"number": action.number}))
         found.extend(points_reasons(game, after, mover))
         return found
+
+
+def final_margin(state: State, player: int) -> float:
+    """The margin of a finished game as the search ranks it: a win alone is +inf, a shared
+    win 0, a loss -inf."""
+    if player in state.winners:
+        return math.inf if len(state.winners) == 1 else 0.0
+    return -math.inf
+
+
+def margin_of(h: Sequence[float], player: int) -> float:
+    """``player``'s standing in ``h`` minus the best other standing (in a game for one, the
+    standing itself)."""
+    return h[player] - max((x for p, x in enumerate(h) if p != player), default=0.0)
 
 
 def points_reasons(game: Game, after: State, mover: int) -> list[Motive]:

@@ -3,6 +3,7 @@ Score)."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from functools import cache
 
 from sudoku_table.rules.actions import OFF, Action, Blank, EndTurn, Move, Place
@@ -129,11 +130,9 @@ class Halma(Heuristic):
     scale = 2.5
     measure = "chance"
 
-    def values(self, game: Game, state: State) -> list[float]:
+    def values_of(self, game: Game, state: State, h: Sequence[float]) -> list[float]:
         assert isinstance(game, HalmaDominari)
-        values = super().values(game, state)
-        if state.over:
-            return values
+        values = super().values_of(game, state, h)
         leader = max(range(state.players), key=lambda p: values[p])
         risk = lock_risk(game, state, leader)
         if risk <= 0.0:

@@ -17,6 +17,9 @@ The estimate plays the rest of each area out in the mind, with what the position
 from __future__ import annotations
 
 import math
+from collections.abc import Callable, Sequence
+from operator import itemgetter
+from typing import Any
 
 from sudoku_table.rules.actions import Action, Place
 from sudoku_table.rules.game import Game, State
@@ -32,14 +35,27 @@ FULL = (1 << 10) - 2
 """The bit mask of the numbers 1-9 (bit n for number n)."""
 
 
+def _getter(indices: tuple[int, ...]) -> Callable[[Sequence[Any]], tuple[Any, ...]]:
+    """A function picking ``indices`` out of a sequence as a tuple (``itemgetter`` at C speed,
+    also for a single index)."""
+    if len(indices) == 1:
+        index = indices[0]
+        return lambda seq: (seq[index],)
+    return itemgetter(*indices)
+
+
 class _Board:
-    """A geometry's areas as index tuples, built once per geometry."""
+    """A geometry's areas as index tuples, built once per geometry (with the functions that
+    pick an area's cells out of a list per cell: the estimate runs for every position the
+    search looks at)."""
 
     def __init__(self, game: KosmosGame) -> None:
         geometry = game.geometry
         self.cells = tuple(geometry.cells)
-        index = {c: i for i, c in enumerate(self.cells)}
+        self.index = {c: i for i, c in enumerate(self.cells)}
+        index = self.index
         self.houses = tuple(tuple(index[c] for c in cells) for cells in geometry.houses.values())
+        self.house_cells = tuple(_getter(cells) for cells in self.houses)
         clues = getattr(geometry, "clues", None) or {}
         self.caps = tuple(int(clues[name]["sum"]) if name in clues and "sum" in clues[name]
                           else None for name in geometry.houses)
@@ -50,7 +66,9 @@ class _Board:
         self.houses_of = tuple(tuple(hs) for hs in houses_of)
         self.sections = tuple(tuple(index[c] for c in cells)
                               for cells in geometry.sections.values())
+        self.section_cells = tuple(_getter(cells) for cells in self.sections)
         self.bonus = tuple(tuple(index[c] for c in cells) for cells in geometry.bonus.values())
+        self.bonus_cells = tuple(_getter(cells) for cells in self.bonus)
 
 
 _BOARDS: dict[str, _Board] = {}
@@ -75,40 +93,56 @@ def _moments(mask: int) -> tuple[float, float]:
     return found
 
 
+def _cell_lists(shape: _Board, state: KosmosState) -> tuple[list[int], list[int], list[int]]:
+    """Per cell: the bit of its number (0 when empty or blank), its number (0 likewise), and
+    its code for the sections (``_section``: a piece as owner * 16 + number; -1 for empty,
+    filled in by ``outlook``)."""
+    count = len(shape.cells)
+    bits = [0] * count
+    numbers = [0] * count
+    codes = [-1] * count
+    index = shape.index
+    for cell, piece in state.board.items():
+        i = index[cell]
+        number = piece.number or 0
+        if number:
+            bits[i] = 1 << number
+            numbers[i] = number
+        codes[i] = (piece.owner if piece.owner is not None else 15) * 16 + number
+    return bits, numbers, codes
+
+
+def _masks(game: KosmosGame, shape: _Board, bits: list[int], numbers: list[int],
+           codes: list[int]) -> list[int]:
+    """``fitting_masks`` from the lists of ``_cell_lists``. Within a house every number
+    stands once (the house rule), so a house's numbers are the sum of their bits."""
+    used = [sum(get(bits)) for get in shape.house_cells]
+    capped = bool(getattr(game, "capped", False))
+    room: list[int] | None = None
+    if capped:
+        room = [cap - sum(get(numbers)) if cap is not None else 9
+                for cap, get in zip(shape.caps, shape.house_cells, strict=True)]
+    masks = [0] * len(codes)
+    for i, code in enumerate(codes):
+        if code >= 0:
+            continue
+        taken = 0
+        for h in shape.houses_of[i]:
+            taken |= used[h]
+        mask = FULL & ~taken
+        if room is not None:
+            most = min((room[h] for h in shape.houses_of[i]), default=9)
+            if most < 9:
+                mask &= (1 << (most + 1)) - 1 if most > 0 else 0
+        masks[i] = mask
+    return masks
+
+
 def fitting_masks(game: KosmosGame, state: KosmosState) -> list[int]:
     """Per cell of the geometry, the numbers (bit mask) a card may still take there; 0 for a
     cell that is taken or where nothing fits."""
     shape = _board(game)
-    board = state.board
-    pieces = [board.get(c) for c in shape.cells]
-    capped = bool(getattr(game, "capped", False))
-    used = []
-    room = []
-    for h, cells in enumerate(shape.houses):
-        mask = total = 0
-        for i in cells:
-            piece = pieces[i]
-            if piece is not None and piece.number is not None:
-                mask |= 1 << piece.number
-                total += piece.number
-        used.append(mask)
-        cap = shape.caps[h]
-        room.append(cap - total if capped and cap is not None else 9)
-    masks = []
-    for i, piece in enumerate(pieces):
-        if piece is not None:
-            masks.append(0)
-            continue
-        taken = 0
-        most = 9
-        for h in shape.houses_of[i]:
-            taken |= used[h]
-            most = min(most, room[h])
-        mask = FULL & ~taken
-        if most < 9:
-            mask &= (1 << (most + 1)) - 1 if most > 0 else 0
-        masks.append(mask)
-    return masks
+    return _masks(game, shape, *_cell_lists(shape, state))
 
 
 def _phi(x: float) -> float:
@@ -206,36 +240,28 @@ def outlook(game: KosmosGame, state: KosmosState) -> list[float]:
     """Each player's expected points from the areas still open (see the module)."""
     shape = _board(game)
     players = state.players
-    board = state.board
-    pieces = [board.get(c) for c in shape.cells]
-    masks = fitting_masks(game, state)
+    bits, numbers, codes = _cell_lists(shape, state)
+    masks = _masks(game, shape, bits, numbers, codes)
+    for i, code in enumerate(codes):
+        if code < 0:
+            codes[i] = -masks[i]
     low = game.geometry.numbers[0]
-    codes = [-masks[i] if piece is None else
-             (piece.owner if piece.owner is not None else 15) * 16 + (piece.number or 0)
-             for i, piece in enumerate(pieces)]
     h = [0.0] * players
     cache = _SECTION_CACHE
     if len(cache) > CACHE_SIZE:
         cache.clear()
-    for cells in shape.sections:
-        key = (players, *(codes[i] for i in cells))
+    for get in shape.section_cells:
+        key = (players, *get(codes))
         got = cache.get(key)
         if got is None:
             got = cache[key] = _section(key, players)
         for p in range(players):
             h[p] += got[p]
-    for cells in shape.bonus:
-        last = -1
-        empty = 0
-        for i in cells:
-            if pieces[i] is None:
-                empty += 1
-                last = i
-                if empty > 1:
-                    break
-        if empty != 1 or not masks[last]:
+    for cells, get in zip(shape.bonus, shape.bonus_cells, strict=True):
+        empty = [i for i, code in zip(cells, get(codes), strict=True) if code <= 0]
+        if len(empty) != 1 or not masks[empty[0]]:
             continue
-        for p, chance in enumerate(bonus_takers(state, masks[last], low)):
+        for p, chance in enumerate(bonus_takers(state, masks[empty[0]], low)):
             h[p] += chance
     return h
 

@@ -184,12 +184,13 @@ class PlacementGame(Game):
         return Illegal(N_("{game} has no {kind} actions: place number pieces and blanks"),
                        game=self.name, kind=repr(action.type))
 
-    def actor(self, state: State, action: Action) -> int | None:
-        """A number piece in a blank phase ends the turn: it is the next player's."""
+    def chosen_in(self, state: State, action: Action) -> State:
+        """A number piece in a blank phase ends the turn: the next player chooses it in the
+        position after that end."""
         assert isinstance(state, PlacementState)
         if state.phase == BLANKS and isinstance(action, Place) and not state.over:
-            return self._end_turn(state).to_move
-        return state.to_move
+            return self._end_turn(state)
+        return state
 
     def scores(self, state: State) -> list[int]:
         raise NotImplementedError
