@@ -288,6 +288,12 @@ class Table:
         (``InputError`` while the host is there)."""
         return self._change(self.remote.take_over_locked)
 
+    def follow_host(self) -> View:
+        """At a table whose game parted from the host's (``table.network.follow``): take the
+        host's game; the bar then says how to put the board right (``InputError`` while the
+        games agree)."""
+        return self._change(self.remote.follow_log_locked)
+
     def _start(self, session: sessions.Session, companion: Companion, replace: bool) -> View:
         def start_locked() -> None:
             self.starting.start_locked(session, companion, replace)

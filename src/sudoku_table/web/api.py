@@ -237,6 +237,16 @@ def take_over() -> Response:
     return jsonify(present(panel, panel.table.take_over()))
 
 
+@api.post("/follow-host")
+def follow_host() -> Response:
+    """At a table whose game parted from the host's (``table.network.follow``): take the
+    host's game; the bar then says how to put the board right."""
+    body = json_body()
+    panel = _panel()
+    require_pin(body)
+    return jsonify(present(panel, panel.table.follow_host()))
+
+
 @api.get("/state")
 def state() -> Response:
     return jsonify(_view())

@@ -848,6 +848,7 @@
     const diverged = Tables.diverged();
     $("now-diverged").hidden = !diverged;
     $("now-diverged").textContent = diverged;
+    $("follow-host").hidden = !Tables.mayFollow();
     Tables.renderInvite(game, { mine, swatch, name: playerName });
     // A guest table plays the host's game: a rematch is started there.
     if ((view.table.network || {}).role === "guest") $("rematch").hidden = true;
