@@ -209,7 +209,8 @@ class Remote:
         c.say("remote_taken_over", table=old or ANOTHER_TABLE)
 
     def connect_locked(self, session: Session | None, companion: Companion | None,
-                       adopt: list[Action] | None = None, sent: bool = False) -> None:
+                       adopt: list[Action] | None = None, sent: bool = False,
+                       same_tables: bool = False) -> None:
         """Under the lock, once a game is the table's: share it as its session says (a new
         game, a joined one, or one read back after a restart), or stop sharing. ``adopt``:
         the actions a new host takes over; ``sent``: the table's actions are in the host's log
@@ -220,7 +221,7 @@ class Remote:
             return
         game = self._resolve(session.variant)(session.players, session.options)
         folder = self._keeper.beside(".network")
-        self.detach_locked()
+        self.detach_locked(following=dict(network) if same_tables else None)
         token = self._token = object()  # before its link can report anything
         shared = open_shared(self._broker, dict(network), game, folder,
                              lambda: self.changed(token),
@@ -235,15 +236,18 @@ class Remote:
         threading.Thread(target=self._watch, args=(self._stop,), name="remote", daemon=True
                          ).start()
 
-    def detach_locked(self, leaving: bool = True) -> None:
-        """The game is not shared any more (a new game, or the table closes)."""
+    def detach_locked(self, leaving: bool = True,
+                      following: dict[str, Any] | None = None) -> None:
+        """The game is not shared any more (a new game, or the table closes); ``following``:
+        the next game this table hosts, which the old game's remote tables follow into."""
         shared = self.shared
         self.shared, self._companion, self._mirror = None, None, []
         self.apart = None
         self._token = None  # its link's last messages are not waited for (below)
         self._stop.set()
         if shared is not None:
-            shared.close(leaving)
+            shared.close(leaving, following if following is not None
+                         and following.get("role") == "host" else None)
 
     def changed(self, token: object) -> None:
         """paho's thread: the log or a table's presence of the game ``token`` changed. It
@@ -259,7 +263,9 @@ class Remote:
             self._names_locked()  # a table's presence names it: not on every sensor event
             table.bump_locked()
             moved = self.shared.moved if self.shared is not None else None
-            going = moved is not None and self._going_on is not token
+            following = self.shared.next_code if self.shared is not None else None
+            going = (moved is not None or following is not None) \
+                and self._going_on is not token
             if going:
                 self._going_on = token
             stop = self._stop
@@ -269,6 +275,26 @@ class Remote:
         if going and moved is not None:
             threading.Thread(target=self._go_on, args=(token, moved["code"], stop),
                              name="remote-go-on", daemon=True).start()
+        elif going and following is not None:
+            threading.Thread(target=self._follow_next, args=(token, following),
+                             name="remote-next", daemon=True).start()
+
+    def _follow_next(self, token: object, code: str) -> None:
+        """The host started its next game with the same tables (a rematch): this table
+        joins it with the code the host's last entry brought, nobody types one."""
+        table = self._table
+        try:
+            session = self.joined(code)
+            with table.lock:
+                if self._token is not token or table.closed:
+                    return  # this table started or joined another game meanwhile
+        except (InputError, NoAnswer) as e:
+            log.warning("could not follow the host into its next game: %s", e)
+            return
+        try:
+            table.start_joined(session)
+        except (InputError, CannotSave) as e:
+            log.warning("could not follow the host into its next game: %s", e)
 
     def _go_on(self, token: object, code: str, stop: threading.Event) -> None:
         """This table hosted the game and was away; another table took it over meanwhile and
@@ -458,7 +484,7 @@ class Remote:
     def _follow_locked(self, shared: SharedGame, c: Companion) -> None:
         for reason in shared.take_declined():
             c.say("remote_declined", reason=reason)
-        if shared.closed and not self._told_closed:
+        if shared.closed and not self._told_closed and shared.next_code is None:
             self._told_closed = True
             c.say("remote_closed", table=shared.host_name or ANOTHER_TABLE)
         if shared.awaiting:

@@ -256,7 +256,8 @@ class Table:
                  colors: list[str] | None = None,
                  computers: Mapping[Any, str] | None = None,
                  computer_draws: bool = False, deal: bool = False,
-                 seed: int | None = None, remote: Any = None) -> View:
+                 seed: int | None = None, remote: Any = None,
+                 same_tables: bool = False) -> View:
         """Start a game (the previous unfinished one stays in the journal); returns the view.
 
         ``computers`` names the seats the computer plays, with its level (``{1: "strong"}``);
@@ -264,13 +265,16 @@ class Table:
         ``deal``: the table deals every seat's cards or stones (games with hidden hands);
         ``seed``: the seed of those draws and that deal (default: a random one; a tool that
         plays the same game again passes its own); ``remote``: the seats played at other
-        tables (``[1]``), whose join codes the view then shows (``table.join``).
+        tables (``[1]``), whose join codes the view then shows (``table.join``);
+        ``same_tables``: a rematch: the tables of the shared game running here follow into
+        this one, each remote seat handed its new code through the old game's last entry.
         A running game that has actions is replaced only with ``replace`` (``ConfirmNeeded``
         otherwise): the players are asked first."""
         session, companion = self.starting.open(sessions.requested(
             variant, players, options, setup, hints, names, colors, computers, computer_draws,
             deal, seed))
-        return self._start(self.remote.hosted(session, companion, remote), companion, replace)
+        return self._start(self.remote.hosted(session, companion, remote), companion, replace,
+                           same_tables)
 
     def join(self, code: Any, replace: bool = False) -> View:
         """Join the game of another table by its join ``code``: the same game here, this
@@ -294,10 +298,17 @@ class Table:
         games agree)."""
         return self._change(self.remote.follow_log_locked)
 
-    def _start(self, session: sessions.Session, companion: Companion, replace: bool) -> View:
+    def start_joined(self, session: sessions.Session) -> View:
+        """The host's next game, joined by itself (a rematch with the same tables): it
+        replaces the game here, as the host's new game replaced it there."""
+        return self._start(*self.starting.open(session), True)
+
+    def _start(self, session: sessions.Session, companion: Companion, replace: bool,
+               same_tables: bool = False) -> View:
         def start_locked() -> None:
             self.starting.start_locked(session, companion, replace)
-            self.remote.connect_locked(self._current.session, companion)
+            self.remote.connect_locked(self._current.session, companion,
+                                       same_tables=same_tables)
         return self._change(start_locked)
 
     def input(self, data: Mapping[str, Any], seat: int | None = None) -> View:

@@ -211,7 +211,7 @@ def new_game() -> Response:
         hints=body.get("hints", False), names=names, replace=body.get("replace", False),
         colors=body.get("colors") or [], computers=body.get("computers") or {},
         computer_draws=body.get("computer_draws", False), deal=body.get("deal", False),
-        remote=body.get("remote"),
+        remote=body.get("remote"), same_tables=body.get("same_tables", False),
     )
     panel.seating.new_game(panel.table.game_id)
     return jsonify(present(panel, view))
