@@ -312,8 +312,10 @@ def _sides(place: Place) -> str:
 
 
 def _apart(place: Place) -> bool:
-    """The table's own game is not its copy of the log: another action somewhere, an action
-    of a seat here that the log has and the table has not, or another position."""
+    """The table's own game is not its copy of the log: another action somewhere, the log's
+    next action one of a seat here (which the table would count by itself), or another
+    position. The log's next action of another table's seat is the move people here carry
+    out; the actions after it follow once it counts (checked then)."""
     c = place.table.remote._companion
     if c is None:
         return False
@@ -321,9 +323,9 @@ def _apart(place: Place) -> bool:
     mine, theirs = list(c.actions), list(line.actions)
     if mine != theirs[:len(mine)]:
         return True
-    if any(line.game.actor(line.states[i], theirs[i]) in place.seats
-           for i in range(len(mine), len(theirs))):
-        return True
+    if len(theirs) > len(mine) and \
+            line.game.actor(line.states[len(mine)], theirs[len(mine)]) in place.seats:
+        return True  # the next is its own seat's: nobody here is asked to carry it out
     return len(mine) == len(theirs) and (state_hash(c.game, c.state)
                                          != state_hash(line.game, line.state))
 

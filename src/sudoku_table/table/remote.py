@@ -515,13 +515,15 @@ class Remote:
     def _arrive(self, c: Companion, action: Action) -> bool:
         """The log's next action, which this table has not made: the plan of a seat at
         another table (an end of turn counts at once), or this table's own action that the
-        host did not let it take back (put back as Redo does). False when nothing counted."""
+        host did not let it take back (put back as Redo does, or counted again when more was
+        taken back here since: the bar then says which pieces to put back). False when
+        nothing counted."""
         undone = c.history.undone
         if c.mover not in c.computer.remote:
             if undone and undone[-1] == action:
                 c.takeback.redo()
                 return True
-            return False
+            return c.pending is None and c.motion is None and c.commit(action) is None
         if c.computer.turn and c.expect != action:  # the log's next action is the plan, always
             c.computer.chose(c.state, action)
         if isinstance(action, EndTurn) and c.expect == action:
