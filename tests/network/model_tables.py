@@ -44,15 +44,15 @@ from sudoku_table.table.errors import ConfirmNeeded
 
 from ..table.helpers import Clock, make_table
 from ..table.test_computer import QUICK, carry_out, person_action
-from ..waiting import until
+from ..waiting import GUARD, until
 
 STUCK_AFTER = 60
 """Steps without a new action in the game (nor a divergence told) before the game counts as
 stuck: every act the model picks most often makes progress."""
 
-QUIET = 15.0
+QUIET = GUARD
 """Seconds the model waits for the tables to have nothing on their way after a step (a guard
-against a hang: on loopback it takes milliseconds)."""
+against a hang, as long as the suite's: on loopback it takes milliseconds)."""
 
 
 class Unseen(AssertionError):
