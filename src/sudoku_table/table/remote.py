@@ -367,7 +367,7 @@ class Remote:
         here = table[kept] if kept < len(table) else None
         there = line[kept] if kept < len(line) else None
         if (here is None and there is not None and c.mover in c.computer.remote
-                and c.expect in (None, there)):
+                and (c.expect == there or (c.expect is None and not c.computer.turn))):
             return None  # the move from the other table, to carry out as the bar says
         if here is None and there is None:
             if self._same_position(shared, c):
