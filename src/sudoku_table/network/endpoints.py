@@ -202,11 +202,19 @@ class HostEnd(_End):
         inner = base64.b64encode(seal(seat.cards, topic, {"at": at, "card": card})).decode()
         self.publish_sealed(topic, {"sealed": inner}, retain=True)
 
-    def end_game(self) -> None:
-        """The host starts another game: the log's last entry says so to every table."""
+    def end_game(self, next_codes: dict[int, str] | None = None) -> None:
+        """The host starts another game: the log's last entry says so to every table; with
+        ``next_codes`` (a rematch with the same tables), each remote seat's join code of the
+        next game, sealed under that seat's card key so that only its table reads it."""
+        data = None
+        if next_codes:
+            topic = self._topics["log"]
+            data = {"next": {str(seat): base64.b64encode(seal(
+                self._remote[seat].cards, topic, {"code": code})).decode()
+                for seat, code in next_codes.items() if seat in self._remote}}
         with self._lock:
             if not self.host.entries or self.host.entries[-1].get("kind") != "closed":
-                self._keep_and_send(self.host.close())
+                self._keep_and_send(self.host.close(data))
 
     def _moved(self, data: Any) -> None:
         """A guest took the game over (its host, this table, was away): its notice, with its
@@ -283,6 +291,9 @@ class GuestEnd(_End):
         self.diverged: Diverged | None = None
         self.closed = False
         """The host left the game (it started another)."""
+        self.next_code: str | None = None
+        """The join code of this table's seat in the host's next game (a rematch with the
+        same tables), once the host's last entry brought it."""
         self.head: int | None = None
         """The host's last entry as last heard (None: not since this table connected)."""
         self.cards: list[tuple[int, int]] = []
@@ -459,6 +470,7 @@ class GuestEnd(_End):
     def _answered(self, entry: dict[str, Any]) -> None:
         if entry.get("kind") == "closed":
             self.closed = True
+            self.next_code = self._next_code(entry.get("data"))
         by = entry.get("by")
         if not isinstance(by, dict) or by.get("seat") != self._seat.seat:
             return
@@ -468,6 +480,20 @@ class GuestEnd(_End):
         if entry.get("kind") == "refused" and not self._counted_after_all(proposal):
             data = entry.get("data")
             self.declined.append(str(data.get("reason", "")) if isinstance(data, dict) else "")
+
+    def _next_code(self, data: Any) -> str | None:
+        """This seat's join code of the host's next game, from its last entry (None: the
+        host started a game without this table, or the code does not open)."""
+        sealed = data.get("next", {}).get(str(self._seat.seat)) if isinstance(data, dict) \
+            and isinstance(data.get("next"), dict) else None
+        if not isinstance(sealed, str):
+            return None
+        try:
+            inner = unseal(self._seat.cards, self._topics["log"], base64.b64decode(sealed))
+        except (Refused, ValueError):
+            return None
+        code = inner.get("code") if isinstance(inner, dict) else None
+        return code if isinstance(code, str) else None
 
     def _counted_after_all(self, proposal: dict[str, Any] | None) -> bool:
         """``proposal`` was refused as late, but its action stands in the log where it was

@@ -154,9 +154,10 @@ class Host:
         """A new host's first entries: the game so far, as the table that takes over has it."""
         return [self._append("action", action.to_json()) for action in actions]
 
-    def close(self) -> dict[str, Any]:
-        """The host leaves the game (it starts another): the last entry."""
-        return self._append("closed", None)
+    def close(self, data: Any = None) -> dict[str, Any]:
+        """The host leaves the game (it starts another): the last entry; ``data``: what the
+        tables of the game need to follow it into the next (``{"next": {seat: sealed}}``)."""
+        return self._append("closed", data)
 
     def since(self, seq: int) -> list[dict[str, Any]]:
         """The entries from ``seq`` on, for a guest catching up."""

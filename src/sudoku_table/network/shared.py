@@ -205,12 +205,24 @@ class SharedGame:
         if isinstance(self.end, GuestEnd):
             self.end.hand_over(join_codes(saved), name)
 
-    def close(self, leaving: bool = False) -> None:
+    def close(self, leaving: bool = False, following: Mapping[str, Any] | None = None) -> None:
         """Say this table is away and let go of the broker (``leaving``: it leaves the game
-        for good; a host's last entry then tells every table)."""
+        for good; a host's last entry then tells every table; ``following``: the next game
+        this host shares, whose remote seats' tables the entry hands their codes to)."""
         if leaving and isinstance(self.end, HostEnd):
-            self.end.end_game()
+            codes = None
+            if following is not None:
+                old = set(self.saved.get("seats", {}))
+                codes = {seat: code for seat, code in join_codes(following).items()
+                         if str(seat) in old}
+            self.end.end_game(codes)
         self.end.leave()
+
+    @property
+    def next_code(self) -> str | None:
+        """At a guest: its seat's join code of the host's next game (a rematch with the same
+        tables), or None."""
+        return self.end.next_code if isinstance(self.end, GuestEnd) else None
 
     def host_away(self) -> float | None:
         """At a guest: seconds since the host's table went away (None: it is connected)."""

@@ -18,14 +18,17 @@ from __future__ import annotations
 import functools
 import logging
 import threading
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from sudoku_table.network.codes import BadCode
 from sudoku_table.network.link import Broker
+from sudoku_table.network.log import state_hash
 from sudoku_table.network.sealing import Refused
 from sudoku_table.network.shared import (
+    COMPUTER,
+    HERE,
     JoinFailed,
     SharedGame,
     Start,
@@ -43,6 +46,7 @@ from .dealing import deal_card
 from .errors import CannotSave, InputError, NoAnswer
 from .keeping import Keeper
 from .sessions import Current, Resolver, Session
+from .view import describe
 
 if TYPE_CHECKING:
     from .companion import Companion
@@ -72,9 +76,13 @@ class Remote:
     becomes the table's through ``install``."""
 
     def __init__(self, act: Act, install: Install, current: Current, keeper: Keeper, *,
-                 broker: Broker | None, name: str, resolve: Resolver, club: str = "") -> None:
+                 broker: Broker | None, name: str, resolve: Resolver, club: str = "",
+                 start_joined: Callable[[Session], object]) -> None:
         self._act = act
         self._install = install
+        self._start_joined = start_joined
+        """Starts the host's next game joined here (a rematch with the same tables): the
+        table's own start, as ``install`` is its own install."""
         self._current = current
         self._keeper = keeper
         self._broker, self.name, self._resolve = broker, name, resolve
@@ -89,6 +97,10 @@ class Remote:
         self._stop = threading.Event()
         self._going_on: object | None = None
         """The game (its token) this table is joining again as it goes on at another table."""
+        self.apart: dict[str, Any] | None = None
+        """Where this table's game parted from the log for good (``_apart_locked``)."""
+        self._checked: tuple[int, int] | None = None
+        self._checked_same = True
 
     # --- the game shared -----------------------------------------------------------------
 
@@ -204,7 +216,8 @@ class Remote:
         c.say("remote_taken_over", table=old or ANOTHER_TABLE)
 
     def connect_locked(self, session: Session | None, companion: Companion | None,
-                       adopt: list[Action] | None = None, sent: bool = False) -> None:
+                       adopt: list[Action] | None = None, sent: bool = False,
+                       same_tables: bool = False) -> None:
         """Under the lock, once a game is the table's: share it as its session says (a new
         game, a joined one, or one read back after a restart), or stop sharing. ``adopt``:
         the actions a new host takes over; ``sent``: the table's actions are in the host's log
@@ -215,7 +228,7 @@ class Remote:
             return
         game = self._resolve(session.variant)(session.players, session.options)
         folder = self._keeper.beside(".network")
-        self.detach_locked()
+        self.detach_locked(following=dict(network) if same_tables else None)
         token = self._token = object()  # before its link can report anything
         shared = open_shared(self._broker, dict(network), game, folder,
                              lambda: self.changed(token),
@@ -230,32 +243,56 @@ class Remote:
         threading.Thread(target=self._watch, args=(self._stop,), name="remote", daemon=True
                          ).start()
 
-    def detach_locked(self, leaving: bool = True) -> None:
-        """The game is not shared any more (a new game, or the table closes)."""
+    def detach_locked(self, leaving: bool = True,
+                      following: dict[str, Any] | None = None) -> None:
+        """The game is not shared any more (a new game, or the table closes); ``following``:
+        the next game this table hosts, which the old game's remote tables follow into."""
         shared = self.shared
         self.shared, self._companion, self._mirror = None, None, []
+        self.apart = None
         self._token = None  # its link's last messages are not waited for (below)
         self._stop.set()
         if shared is not None:
-            shared.close(leaving)
+            shared.close(leaving, following if following is not None
+                         and following.get("role") == "host" else None)
 
     def changed(self, token: object) -> None:
         """paho's thread: the log or a table's presence of the game ``token`` changed. It
         never blocks on the table's lock while that game is being let go (which, under the
         lock, waits for this very thread to end)."""
-        going: list[tuple[str, threading.Event]] = []
+        going: list[Callable[[], None]] = []
 
         def change() -> bool:
             self._names_locked()  # a table's presence names it: not on every sensor event
-            moved = self.shared.moved if self.shared is not None else None
-            if moved is not None and self._going_on is not token:
+            shared = self.shared
+            moved = shared.moved if shared is not None else None
+            following = shared.next_code if shared is not None else None
+            if (moved is not None or following is not None) and self._going_on is not token:
                 self._going_on = token
-                going.append((moved["code"], self._stop))
+                if moved is not None:
+                    going.append(functools.partial(self._go_on, token, moved["code"],
+                                                   self._stop))
+                elif following is not None:
+                    going.append(functools.partial(self._follow_next, token, following))
             return True
         self._act(change, gone=lambda: self._token is not token)
-        for code, stop in going:
-            threading.Thread(target=self._go_on, args=(token, code, stop),
-                             name="remote-go-on", daemon=True).start()
+        for task in going:
+            threading.Thread(target=task, name="remote-go-on", daemon=True).start()
+
+    def _follow_next(self, token: object, code: str) -> None:
+        """The host started its next game with the same tables (a rematch): this table
+        joins it with the code the host's last entry brought, nobody types one."""
+        try:
+            session = self.joined(code)
+        except (InputError, NoAnswer) as e:
+            log.warning("could not follow the host into its next game: %s", e)
+            return
+        if self._token is not token:
+            return  # this table started or joined another game meanwhile
+        try:
+            self._start_joined(session)
+        except (InputError, CannotSave) as e:
+            log.warning("could not follow the host into its next game: %s", e)
 
     def _go_on(self, token: object, code: str, stop: threading.Event) -> None:
         """This table hosted the game and was away; another table took it over meanwhile and
@@ -312,6 +349,87 @@ class Remote:
         except Exception as e:  # the network never stops the game here: it is said
             log.exception("the shared game could not follow the log")
             c.say("remote_failed", detail=str(e))
+        self.apart = self._apart_locked(shared, c)
+
+    def _apart_locked(self, shared: SharedGame, c: Companion) -> dict[str, Any] | None:
+        """Where this table's game and the log's part for good, once nothing is on its way
+        (no proposal unanswered, the whole log here): ``{"at", "here", "log"}``, the number
+        of the first action that differs and each side's (None where a side has none), or
+        None while they agree or may still come to agree. A log action of another table's
+        seat not carried out here yet is no difference: the bar asks for it."""
+        if shared.awaiting or not shared.caught_up or shared.diverged is not None:
+            return None
+        table, line = c.actions, shared.actions()
+        kept = _common(table, line)
+        here = table[kept] if kept < len(table) else None
+        there = line[kept] if kept < len(line) else None
+        if (here is None and there is not None and c.mover in c.computer.remote
+                and (c.expect == there or (c.expect is None and not c.computer.turn))):
+            return None  # the move from the other table, to carry out as the bar says
+        if here is None and there is None:
+            if self._same_position(shared, c):
+                return None
+            return {"at": kept, "here": "position", "log": "position"}
+        return {"at": kept + 1, "here": here, "log": there}
+
+    def _same_position(self, shared: SharedGame, c: Companion) -> bool:
+        """The table's state is the log's, hash for hash (checked once per state)."""
+        key = (id(c.state), len(c.actions))
+        if self._checked != key:
+            line_state, _ = shared.line_state()
+            self._checked_same = state_hash(c.game, c.state) == state_hash(c.game, line_state)
+            self._checked = key
+        return self._checked_same
+
+    def follow_log_locked(self) -> None:
+        """Under the lock, at a table whose game parted from the log (``apart``): the game
+        becomes the log's, the host's: this table's actions that the log lacks are taken back
+        and the log's are counted here, as Undo and Redo do, so that the bar then says which
+        pieces to take away, put back and turn until the board stands as the game does."""
+        shared, c = self.shared, self._companion
+        if shared is None or c is None or c is not self._current.companion:
+            raise InputError(N_("this game is not shared with another table"))
+        if self.apart is None:
+            raise InputError(N_("this table's game is the host's: nothing to follow"))
+        line = shared.actions()
+        while len(c.actions) > _common(c.actions, line):
+            c.takeback.undo()
+            c.takeback.after()
+        c.computer.forget()
+        for action in line[len(c.actions):]:
+            c.computer.chose(c.state, action)  # another table's: counted as the log has it
+            illegal = c.commit(action)
+            if illegal is not None:
+                raise InputError(N_("the host's game cannot be followed here: {reason}"),
+                                 reason=illegal.reason)
+        self._keeper.after(c)
+        self._mirror = list(c.actions)
+        self.apart = None
+        host = shared.host_name if shared.role == "guest" else self.name
+        c.say("remote_followed", table=host or ANOTHER_TABLE)
+
+    @staticmethod
+    def _log_owner(shared: SharedGame) -> str:
+        """Whose game the log is, as the words name it: the host's table's (at the host
+        itself, the game as the other tables play it)."""
+        if shared.role == "host":
+            return "the shared game"
+        return f"{shared.host_name or ANOTHER_TABLE}'s game"
+
+    def apart_words(self) -> str | None:
+        """``network.diverged``'s words for ``apart``: what differs, and the way back."""
+        apart, shared = self.apart, self.shared
+        if apart is None or shared is None:
+            return None
+        owner = self._log_owner(shared)
+        if apart["here"] == "position":
+            what = f"after action {apart['at']} this table's position is not {owner}'s"
+        else:
+            here = describe(apart["here"]) if apart["here"] is not None else "nothing"
+            there = describe(apart["log"]) if apart["log"] is not None else "nothing"
+            what = f"action {apart['at']} is {here} at this table and {there} in {owner}"
+        return (f"{what}. Follow {owner} (the button beside): the bar then says which "
+                "pieces to take away and put back")
 
     def _send_locked(self, shared: SharedGame, c: Companion) -> None:
         table, line = list(c.actions), shared.actions()
@@ -326,10 +444,20 @@ class Remote:
                     shared.take_back(len(self._mirror) - k)
             line = shared.actions()
         for i in range(kept, len(table)):
-            if i < len(line) and line[i] == table[i]:
-                continue  # an action from the log, carried out here
+            if i < len(line) and line[i] == table[i] and not self._made_here(shared, c, i):
+                continue  # another table's action from the log, carried out here
             shared.act(table[i], i)
         self._mirror = table
+
+    @staticmethod
+    def _made_here(shared: SharedGame, c: Companion, i: int) -> bool:
+        """The ``i``-th action is one of this table's own seats' (its people's, or at the
+        host its computer's): always this table's to send. The log may show the same action
+        still (a guest's copy not yet told that the host took back the first of two alike:
+        a blank laid, lifted and laid again), and skipping it would lose the second."""
+        actor = c.game.actor(c.states[i], c.actions[i])
+        kind = shared.seats.get(actor) if actor is not None else None
+        return kind == HERE or (kind == COMPUTER and shared.role == "host")
 
     def _deal_locked(self, shared: SharedGame, c: Companion) -> None:
         """The cards of a game the table deals: at the host, the card of a remote seat to
@@ -353,7 +481,7 @@ class Remote:
     def _follow_locked(self, shared: SharedGame, c: Companion) -> None:
         for reason in shared.take_declined():
             c.say("remote_declined", reason=reason)
-        if shared.closed and not self._told_closed:
+        if shared.closed and not self._told_closed and shared.next_code is None:
             self._told_closed = True
             c.say("remote_closed", table=shared.host_name or ANOTHER_TABLE)
         if shared.awaiting:
@@ -369,21 +497,31 @@ class Remote:
             elif len(line) > kept and not self._arrive(c, line[kept]):
                 break
             elif len(line) <= kept:
+                self._drop_stale_plan(c)
                 break
             self._keeper.after(c)
             self._mirror = list(c.actions)
 
+    @staticmethod
+    def _drop_stale_plan(c: Companion) -> None:
+        """The table has every action of the log: a plan of another table's seat that the log
+        no longer has (that table took it back) is not asked for any more."""
+        if c.mover in c.computer.remote and c.computer.plan is not None:
+            c.computer.forget()
+
     def _arrive(self, c: Companion, action: Action) -> bool:
         """The log's next action, which this table has not made: the plan of a seat at
         another table (an end of turn counts at once), or this table's own action that the
-        host did not let it take back (put back as Redo does). False when nothing counted."""
+        host did not let it take back (put back as Redo does, or counted again when more was
+        taken back here since: the bar then says which pieces to put back). False when
+        nothing counted."""
         undone = c.history.undone
         if c.mover not in c.computer.remote:
             if undone and undone[-1] == action:
                 c.takeback.redo()
                 return True
-            return False
-        if c.expect is None and c.computer.turn:
+            return c.pending is None and c.motion is None and c.commit(action) is None
+        if c.computer.turn and c.expect != action:  # the log's next action is the plan, always
             c.computer.chose(c.state, action)
         if isinstance(action, EndTurn) and c.expect == action:
             c.commit(action)
@@ -415,10 +553,13 @@ class Remote:
         shared = self.shared
         part: dict[str, Any] = {"network": {"ready": self.ready, "name": self.name, "role": None,
                                             "connected": False, "offline": None,
-                                            "diverged": None, "awaiting": False,
-                                            "closed": False}}
+                                            "diverged": None, "follow": False,
+                                            "awaiting": False, "closed": False}}
         if shared is not None:
             part["network"].update(shared.network_view())
+            if part["network"]["diverged"] is None and self.apart is not None:
+                part["network"]["diverged"] = self.apart_words()
+                part["network"]["follow"] = True
             part["seats"] = self.seats_view(self.name)
             join = shared.join_view()
             if join is not None:

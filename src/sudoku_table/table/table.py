@@ -110,7 +110,7 @@ class Table(Conductor):
         network = network or NetworkConfig()
         self.remote = Remote(self._act, self._install, self._current, self._keeper,
                              broker=network.parsed(), name=network.name, resolve=resolve,
-                             club=network.club)
+                             club=network.club, start_joined=self.start_joined)
         self.ticker = Ticker(self._current, self._keeper)
         self.starting = Starting(self.sensors.occupied, self._current, self._keeper,
                                  resolve=resolve, settle=settle)
@@ -137,7 +137,8 @@ class Table(Conductor):
                  colors: list[str] | None = None,
                  computers: Mapping[Any, str] | None = None,
                  computer_draws: bool = False, deal: bool = False,
-                 seed: int | None = None, remote: Any = None) -> View:
+                 seed: int | None = None, remote: Any = None,
+                 same_tables: bool = False) -> View:
         """Start a game (the previous unfinished one stays in the journal); returns the view.
 
         ``computers`` names the seats the computer plays, with its level (``{1: "strong"}``);
@@ -145,13 +146,16 @@ class Table(Conductor):
         ``deal``: the table deals every seat's cards or stones (games with hidden hands);
         ``seed``: the seed of those draws and that deal (default: a random one; a tool that
         plays the same game again passes its own); ``remote``: the seats played at other
-        tables (``[1]``), whose join codes the view then shows (``table.join``).
+        tables (``[1]``), whose join codes the view then shows (``table.join``);
+        ``same_tables``: a rematch: the tables of the shared game running here follow into
+        this one, each remote seat handed its new code through the old game's last entry.
         A running game that has actions is replaced only with ``replace`` (``ConfirmNeeded``
         otherwise): the players are asked first."""
         session, companion = self.starting.open(sessions.requested(
             variant, players, options, setup, hints, names, colors, computers, computer_draws,
             deal, seed))
-        return self._start(self.remote.hosted(session, companion, remote), companion, replace)
+        return self._start(self.remote.hosted(session, companion, remote), companion, replace,
+                           same_tables)
 
     def join(self, code: Any, replace: bool = False) -> View:
         """Join the game of another table by its join ``code``: the same game here, this
@@ -169,14 +173,27 @@ class Table(Conductor):
         (``InputError`` while the host is there)."""
         return self._change(self.remote.take_over_locked)
 
-    def _start(self, session: sessions.Session, companion: Companion, replace: bool) -> View:
+    def follow_host(self) -> View:
+        """At a table whose game parted from the host's (``table.network.follow``): take the
+        host's game; the bar then says how to put the board right (``InputError`` while the
+        games agree)."""
+        return self._change(self.remote.follow_log_locked)
+
+    def start_joined(self, session: sessions.Session) -> View:
+        """The host's next game, joined by itself (a rematch with the same tables): it
+        replaces the game here, as the host's new game replaced it there."""
+        return self._start(*self.starting.open(session), True)
+
+    def _start(self, session: sessions.Session, companion: Companion, replace: bool,
+               same_tables: bool = False) -> View:
         def start_locked() -> None:
             self.starting.make_room(replace)
             self._end_replay_locked()
             self._install(self.starting.write(session, companion), companion)
             companion.set_board(self.sensors.occupied)
             sessions.begin(companion)
-            self.remote.connect_locked(self._current.session, companion)
+            self.remote.connect_locked(self._current.session, companion,
+                                       same_tables=same_tables)
         return self._change(start_locked)
 
     def input(self, data: Mapping[str, Any], seat: int | None = None) -> View:

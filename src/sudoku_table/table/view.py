@@ -38,6 +38,8 @@ MESSAGES: Mapping[str, str] = {
     "remote_closed": N_("{table} left the game to start another: this table keeps it as it "
                         "stands"),
     "remote_failed": N_("the game with the other table stopped following: {detail}"),
+    "remote_followed": N_("this table follows the shared game again, as {table} hosts it: "
+                          "put the board right as the bar says"),
     "colour_changed": N_("{action}: colour changed"),
     "redone": N_("{action}: put back"),
     "new_game": N_("{game}: new game"),
@@ -169,7 +171,7 @@ ANNOUNCEMENTS = frozenset({"action", "taken_back", "taken_back_on_board", "colou
                            "new_game_deal", "set_up_board_deal",
                            "set_up_board_draws", "resumed", "resumed_check_faces",
                            "over_check_faces",
-                           "over_before_stop", "board_set", "board_clear"})
+                           "over_before_stop", "board_set", "board_clear", "remote_followed"})
 """Messages that tell what happened to the game: they stay while the game stands as they tell
 (into the next player's turn); every other message belongs to the player it was said to."""
 

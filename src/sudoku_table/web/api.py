@@ -222,7 +222,7 @@ def new_game() -> Response:
         hints=body.get("hints", False), names=names, replace=body.get("replace", False),
         colors=body.get("colors") or [], computers=body.get("computers") or {},
         computer_draws=body.get("computer_draws", False), deal=body.get("deal", False),
-        remote=body.get("remote"),
+        remote=body.get("remote"), same_tables=body.get("same_tables", False),
     )
     panel.seating.new_game(panel.table.game_id)
     return jsonify(present(panel, view))
@@ -246,6 +246,16 @@ def take_over() -> Response:
     panel = _panel()
     require_pin(body)
     return jsonify(present(panel, panel.table.take_over()))
+
+
+@api.post("/follow-host")
+def follow_host() -> Response:
+    """At a table whose game parted from the host's (``table.network.follow``): take the
+    host's game; the bar then says how to put the board right."""
+    body = json_body()
+    panel = _panel()
+    require_pin(body)
+    return jsonify(present(panel, panel.table.follow_host()))
 
 
 @api.get("/state")

@@ -859,6 +859,7 @@
     const diverged = Tables.diverged();
     $("now-diverged").hidden = !diverged;
     $("now-diverged").textContent = diverged;
+    $("follow-host").hidden = !Tables.mayFollow();
     Tables.renderInvite(game, { mine, swatch, name: playerName });
     // A guest table plays the host's game: a rematch is started there.
     if ((view.table.network || {}).role === "guest") $("rematch").hidden = true;
@@ -1149,14 +1150,15 @@
   async function rematch() {
     const game = view && view.game;
     if (!game) return;
-    // The same seats at other tables (each gets a new code to join with; named there).
+    // The same seats at the same other tables, with their names: those tables follow into
+    // the new game by themselves (the old game's last entry hands each its new code).
     const remote = (view.table.seats || []).filter((s) => s.kind === "remote").map((s) => s.seat);
     const body = { variant: game.variant, players: game.players, options: game.options || {},
-                   names: (view.table.names || []).map((name, i) => (remote.includes(i) ? "" : name)),
+                   names: view.table.names || [],
                    colors: view.table.colors || [],
                    hints: !!view.table.hints, computers: view.table.computers || {} };
     if (view.table.computer_draws) body.computer_draws = true;
-    if (remote.length) body.remote = remote;
+    if (remote.length) { body.remote = remote; body.same_tables = true; }
     if (view.table.deal) body.deal = true;
     await send("/api/game", body);
   }

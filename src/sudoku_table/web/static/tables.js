@@ -160,6 +160,18 @@ const Tables = (() => {
     }
   }
 
+  // This table's game parted from the host's (network.follow): one tap takes the host's.
+  const mayFollow = () => { const net = network(); return !!(net && net.follow); };
+
+  async function followHost() {
+    try {
+      const answer = await Panel.post("/api/follow-host", {});
+      if (answer && "table" in answer) document.dispatchEvent(new CustomEvent("panel:answer", { detail: answer }));
+    } catch (e) {
+      // The toast says why (the games agree again meanwhile).
+    }
+  }
+
   // The tables disagree about the game (the view's network.diverged): said, never hidden.
   function diverged() {
     const net = network();
@@ -306,6 +318,7 @@ const Tables = (() => {
   function bind() {
     $("invite-jump").addEventListener("click", openInvite);
     $("take-over").addEventListener("click", takeOver);
+    $("follow-host").addEventListener("click", followHost);
     $("invite-watch-copy").addEventListener("click", () =>
       copied($("invite-watch-copy"), $("invite-watch-code").dataset.code || ""));
     $("invite-dialog").addEventListener("close", () => {
@@ -315,6 +328,6 @@ const Tables = (() => {
     });
   }
 
-  return { seen, seat, remote, joined, away, left, where, awayLine, diverged, mayTakeOver, ticking,
+  return { seen, seat, remote, joined, away, left, where, awayLine, diverged, mayTakeOver, mayFollow, ticking,
            duration, tableName, renderInvite, bind };
 })();
