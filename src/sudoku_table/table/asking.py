@@ -124,10 +124,12 @@ def question(kind: str, square: str | None = None, rank: str | None = None,
              "file": "file", "where": "number"}.get(kind)
     given = {"square": square, "rank": rank, "file": file, "number": number}
     if needs is not None and given[needs] is None:
-        raise QuestionError(N_("the question {q} needs {name}"), q=kind, name=needs)
+        raise QuestionError(N_("the question {q} needs the parameter {name}"),
+                            q=repr(kind), name=repr(needs))
     extra = [name for name, value in given.items() if value is not None and name != needs]
     if extra:
-        raise QuestionError(N_("the question {q} takes no {name}"), q=kind, name=extra[0])
+        raise QuestionError(N_("the question {q} takes no parameter {name}"),
+                            q=repr(kind), name=repr(extra[0]))
     if square is not None and not is_square(square):
         raise QuestionError(N_("{value} is not a square (a1 to i9)"), value=repr(square))
     if rank is not None and (len(rank) != 1 or rank not in RANKS):

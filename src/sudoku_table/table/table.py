@@ -34,7 +34,7 @@ from sudoku_table.ai import ComputerConfig
 from sudoku_table.firmware.ports import Display, Frame
 from sudoku_table.network.config import NetworkConfig
 from sudoku_table.rules.errors import RulesError
-from sudoku_table.rules.game import variant_class
+from sudoku_table.rules.game import Game, State, variant_class
 from sudoku_table.rules.wording import N_
 
 from . import announce, present, sessions, showing
@@ -227,6 +227,16 @@ class Table:
         """The view of docs/api.md: the state document and what the table shows and asks."""
         with self.lock:
             return self.view_locked()
+
+    def position(self) -> tuple[View, Game | None, State | None]:
+        """The view with the rules and the state it shows, read at one moment: what a
+        question to the table is answered from (``asking``); None before a game."""
+        with self.lock:
+            view = self.view_locked()
+            companion = self._companion
+            if companion is None:
+                return view, None, None
+            return view, companion.game, companion.state
 
     def frame(self) -> Frame:
         """The LED frame for the current view."""
