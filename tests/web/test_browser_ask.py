@@ -126,12 +126,17 @@ def _look(phone: Phone, folder: Path) -> None:
     shots = Path(os.environ.get("ASK_SHOTS", folder))
     shots.mkdir(parents=True, exist_ok=True)
     name = f"ask-{phone.size}-{phone.language}"  # type: ignore[attr-defined]
-    for part, selector in (("questions", "#ask-box [data-q='block']"),
-                           ("answer", "#ask-answer")):
-        page.evaluate("(s) => document.querySelector(s).scrollIntoView({block: 'end'})",
-                      selector)
-        assert check_layout(page, in_view=[selector]) == []
-        page.screenshot(path=str(shots / f"{name}-{part}.png"))
+    page.evaluate("() => document.querySelector(\"#ask-box [data-q='block']\")"
+                  ".scrollIntoView({block: 'end'})")
+    assert check_layout(page, in_view=["#ask-box [data-q='block']"]) == []
+    page.screenshot(path=str(shots / f"{name}-questions.png"))
+    # An answer is brought into view by itself, clear of the "more below" line.
+    page.click("#ask-box [data-q='square']")
+    _answer_is(phone, _said_by_api(phone, q="square", square="e5"))
+    page.wait_for_function("() => { const r = document.getElementById('ask-answer')"
+                           ".getBoundingClientRect(); return r.bottom <= innerHeight - 40; }")
+    assert check_layout(page, in_view=["#ask-answer"]) == []
+    page.screenshot(path=str(shots / f"{name}-answer.png"))
 
 
 def test_a_question_without_a_square_says_what_is_missing(browser: Any, server: str) -> None:

@@ -39,6 +39,8 @@ const Ask = (() => {
     last = text;
     $("ask-answer").textContent = text;
     $("ask-say").hidden = !text || !speaks();
+    // Below the buttons: brought into view, so that the one who tapped sees it too.
+    if (text) $("ask-answer").scrollIntoView({ block: "nearest" });
   }
 
   const speaks = () => !!window.speechSynthesis &&
