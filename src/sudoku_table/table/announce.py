@@ -143,7 +143,6 @@ class Moment:
 
 
 BOARD_STEPS: Mapping[str, str] = {
-    "undo_on_board": N_("Taken back."),
     "redo_on_board": N_("Redone."),
     "moves": N_("Move the piece from {from} to {to}."),
     "take_away": N_("Take away {squares}."),
@@ -152,7 +151,8 @@ BOARD_STEPS: Mapping[str, str] = {
     "turn": N_("Turn {squares} over."),
 }
 """A take-back's or a redo's board in words, the what-now bar's own sentences: only what is to
-be done, each in a sentence (an empty "put back" is not said)."""
+be done, each in a sentence (an empty "put back" is not said). A take-back opens with no word
+of its own: the action's part of the same announcement says what was taken back."""
 
 BOARD_CODES = ("undo_on_board", "redo_on_board")
 """The next steps that say a take-back's or a redo's board (``BOARD_STEPS``)."""
@@ -451,7 +451,7 @@ def say_part(part: Part, voice: Voice, names: list[str]) -> str:
 def _say_board(code: str, p: Mapping[str, Any], voice: Voice) -> str:
     """What to do at the board after a take-back or a redo: only the steps there are."""
     say = voice.text
-    said = [say(BOARD_STEPS[code])]
+    said = [say(BOARD_STEPS[code])] if code in BOARD_STEPS else []
     for pair in p.get("moves") or []:
         said.append(say(BOARD_STEPS["moves"]).format(**{"from": pair.get("from"),
                                                         "to": pair.get("to")}))
