@@ -26,11 +26,13 @@ run: setup system
 # Debian packages, each "command:package": RUN_TOOLS are what the table itself uses (espeak-ng
 # is its voice, aplay plays it on the speaker), TEST_TOOLS what only the suite needs (the
 # browser tests drive Debian's chromium, the network tests start their own Mosquitto, the
-# overlay checks compile a device-tree overlay with dtc). They are installed here
+# overlay checks compile a device-tree overlay with dtc, the tactile parts' braille comes from
+# liblouis' lou_translate). They are installed here
 # where that is possible (root, or sudo without a password); otherwise make stops and names the
 # one command to run. Nothing is skipped silently.
 RUN_TOOLS  := espeak-ng:espeak-ng aplay:alsa-utils
-TEST_TOOLS := chromium:chromium mosquitto:mosquitto dtc:device-tree-compiler
+TEST_TOOLS := chromium:chromium mosquitto:mosquitto dtc:device-tree-compiler \
+              lou_translate:liblouis-bin
 
 define apt_install
 	@missing=""; for entry in $(1); do \

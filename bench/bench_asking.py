@@ -45,7 +45,7 @@ def main() -> int:
     voice = CatalogVoice("de")
     times: dict[str, list[float]] = {}
     for cls in all_variants():
-        game = new_game(cls.id, 2)
+        game = new_game(cls.id, min(2, cls.max_players))
         state = game.initial_state(game.default_setup() or None)
         while len(state.board) < len(game.geometry.cells) // 3 and not state.over:
             action = next(iter(game.legal_actions(state)), None)

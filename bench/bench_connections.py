@@ -102,7 +102,7 @@ def silent_view(port: int, panel: object) -> float:
     try:
         while time.monotonic() - started < 30:
             for square in ("a1", "b2", "c3", "d4"):
-                table.sensors.set_board([square])
+                table.set_board([square])
             holding = panel.app.extensions["sudoku_table"].streams.held("127.0.0.1")  # type: ignore[attr-defined]
             if holding < 6:
                 return time.monotonic() - started
@@ -176,7 +176,7 @@ def crowd(port: int, panel: object, newcomers: int = 8) -> tuple[int, int, float
         squares = ["a1", "b2", "c3", "d4"]
         n = 0
         while not stop.is_set():
-            table.sensors.set_board([squares[n % 4]])
+            table.set_board([squares[n % 4]])
             n += 1
             time.sleep(0.2)
 

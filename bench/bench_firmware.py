@@ -123,7 +123,7 @@ def bench_end_to_end(config: HardwareConfig, changes: int, seed: int) -> bool:
     square = squares[0]
     try:
         table.new_game("vierer-dominari")
-        table.sensors.attach(hardware.sensors)
+        table.attach(hardware.sensors)
         time.sleep(0.05)
         for k in range(changes):
             occupied = k % 2 == 0  # put a piece down, then lift it again
@@ -139,7 +139,7 @@ def bench_end_to_end(config: HardwareConfig, changes: int, seed: int) -> bool:
                 latencies.append((written[0] - changed_at) * 1000)
             else:
                 missed += 1
-            if table.sensors.wait_for_occupied(square, occupied, 1.0):
+            if table.wait_for_occupied(square, occupied, 1.0):
                 confirmed.append((time.monotonic() - changed_at) * 1000)
             else:
                 missed += 1

@@ -11,7 +11,7 @@ its messages may still be on their way), one fault of these, chosen at random:
   messages, sessions, messages on their way) and starts again 0.1 to 2 s later;
 - **power cut at the host / at the guest**: the table's connection is cut without a word (the
   broker publishes its last will), the table is closed and a new one opened on the same
-  journal folder; the pieces stay on the simulated board (``sensors.set_board``);
+  journal folder; the pieces stay on the simulated board (``Table.set_board``);
 - **link dropped at the host / at the guest**: the table's connection to the broker is cut
   under paho, which connects again by itself.
 
@@ -123,7 +123,7 @@ class Pair:
         cut(table)
         table.close()
         table, clock = a_table(self.folder / role, NAMES[role], self.broker.url)
-        table.sensors.set_board(board)  # the pieces stood on while the table was off
+        table.set_board(board)  # the pieces stood on while the table was off
         self.tables[role] = (table, clock)
 
     def fault(self, kind: str, rng: random.Random) -> None:

@@ -55,12 +55,12 @@ class Rig:
         self.matrix = ReedMatrix(sensors, pin_factory=self.board.factory, clock=self.clock)
         self.table = Table(None, clock=self.clock, ticker=False)
         self.table.new_game(variant)
-        self.table.sensors.set_board(self.matrix.occupied())
-        sensors = self.table.sensors
-        self.matrix.listen(sensors.handle_sensor, sensors.handle_fault, sensors.handle_felt)
+        self.table.set_board(self.matrix.occupied())
+        table = self.table
+        self.matrix.listen(table.handle_sensor, table.handle_fault, table.handle_felt)
 
     def until(self, when: float) -> None:
-        scan_until(self.matrix, self.clock, when, self.table.ticker.tick)
+        scan_until(self.matrix, self.clock, when, self.table.tick)
 
     def seen(self) -> tuple[int, Any, Any]:
         """What a ghost would change: the actions, the prompt, a landing's message."""

@@ -1,7 +1,7 @@
 """How long the table takes to handle one sensor event, through the rules to the new LED frame.
 
 Plays random legal games of every registered variant on the physical board (pieces put down,
-lifted, set down, turned over), timing each ``Sensors.handle_sensor`` call from the event to the
+lifted, set down, turned over), timing each ``Table.handle_sensor`` call from the event to the
 frame handed to a recording display. Panel inputs (the number of a new piece, which commits a
 placement) are timed separately. Run once without a journal and once with one (every accepted
 action then waits for SQLite's synchronous write).
@@ -66,7 +66,7 @@ class Timed:
         self.clock.now += 0.2
         event = SensorEvent(square, occupied, self.clock.now)
         start = time.perf_counter_ns()
-        self.table.sensors.handle_sensor(event)
+        self.table.handle_sensor(event)
         self.sensor_us.append((time.perf_counter_ns() - start) / 1000)
 
     def input(self, data: dict[str, Any]) -> None:
@@ -78,7 +78,7 @@ class Timed:
 
     def settle(self) -> None:
         self.clock.now += 2.0
-        self.table.ticker.tick()
+        self.table.tick()
 
 
 def play(t: Timed, action: Any, mover: int | None) -> None:
@@ -115,9 +115,9 @@ def run_games(variant: str, games: int, seed: int, journal: Path | None,
     table = Table(RecordingDisplay(), journal, clock=clock, ticker=False)
     timed = Timed(table, clock)
     for _ in range(games):
-        table.sensors.set_board([])  # the last game's pieces are cleared away first
+        table.set_board([])  # the last game's pieces are cleared away first
         view = table.new_game(variant, replace=True)
-        table.sensors.set_board(list(view["game"]["cells"]))
+        table.set_board(list(view["game"]["cells"]))
         companion = table._companion  # noqa: SLF001 - the bench picks legal actions from it
         assert companion is not None
         for _ in range(max_actions):

@@ -136,7 +136,7 @@ def main() -> int:
         hardware = open_hardware(config.hardware, simulate=True)
         table = Table(display=hardware.display, journal=Path(data) / "journal.sqlite3")
         sensors = TimedSensors(hardware.sensors)
-        table.sensors.attach(sensors)
+        table.attach(sensors)
         app = create_app(table, hardware=hardware, config=config.panel)
         server = PanelServer(app, "127.0.0.1", 0)
         serving = threading.Thread(target=server.run, daemon=True)

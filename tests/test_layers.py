@@ -28,7 +28,7 @@ RULES = {
     "sudoku_table/firmware": _of(*_ALL),
     "sudoku_table/web": _of("assembly", "config", "cli") | {_FIRMWARE},
     "sudoku_table/network": _of(*_ABOVE, "ai", "speech") | {_FIRMWARE},
-    "sudoku_table/speech": _of("web", "assembly", "config", "cli", "ai") | {_FIRMWARE},
+    "sudoku_table/speech": _of("table", "web", "assembly", "config", "cli", "ai") | {_FIRMWARE},
     "sudoku_table/parts": _of("table", "web", "assembly", "config", "cli", "ai", "network",
                               "speech") | {
         f"{_FIRMWARE}.{name}" for name in ("backend", "matrix", "leds", "simulator", "buzzer")},

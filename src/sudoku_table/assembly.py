@@ -97,7 +97,7 @@ def open_panel(
         saved = settings.load(settings_path).get("brightness")
         if isinstance(saved, (int, float)) and not isinstance(saved, bool):
             table.leds.set_brightness(float(saved))
-        table.sensors.attach(hardware.sensors)
+        table.attach(hardware.sensors)
         options: dict[str, Any] = {"SETTINGS_PATH": settings_path,
                                    "OVERLAY_PITCH_MM": config.board.square_mm}
         options.update(test_config or {})

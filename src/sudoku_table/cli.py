@@ -370,6 +370,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help="the table's TOML config ([board] square_mm, [build] layers)")
     p.add_argument("--paper", choices=("a4", "letter"), default="a4",
                    help="the paper the drilling template is tiled onto (default: a4)")
+    p.add_argument("--game", action="append", default=None, metavar="VARIANT",
+                   help="make the tactile overlay and tiles for this game only (repeat for "
+                        "more; default: every game)")
     p.set_defaults(func=_parts)
 
     from .rules.puzzle import BOARD_KEYS

@@ -184,7 +184,7 @@ def test_a_broker_restart_and_a_guest_and_a_host_restart_lose_nothing(
         board = guest.view()["table"]["occupied"]
         guest.close()
         guest, gc = a_table(tmp_path / "ben", "Ben's table", mosquitto.url)
-        guest.sensors.set_board(board)  # the pieces stood on while the table was off
+        guest.set_board(board)  # the pieces stood on while the table was off
         assert until(lambda: connected(guest), 30.0)
         assert guest.view()["table"]["network"]["role"] == "guest"
         play(host, hc, guest, gc, rng, 4)
@@ -192,7 +192,7 @@ def test_a_broker_restart_and_a_guest_and_a_host_restart_lose_nothing(
         board = host.view()["table"]["occupied"]
         host.close()
         host, hc = a_table(tmp_path / "anna", "Anna's table", mosquitto.url)
-        host.sensors.set_board(board)
+        host.set_board(board)
         assert host.view()["table"]["network"]["role"] == "host"
         assert until(lambda: connected(host) and connected(guest), 30.0)
         play(host, hc, guest, gc, rng, 4)
@@ -242,7 +242,7 @@ def test_a_take_back_at_either_table_is_taken_back_at_both(tmp_path: Path,
         square = host.view()["table"]["next"]["params"]["take_away"][0]
         hc.now += 0.1
         from sudoku_table.firmware.ports import SensorEvent
-        host.sensors.handle_sensor(SensorEvent(square, False, hc.now))
+        host.handle_sensor(SensorEvent(square, False, hc.now))
         host.input({"type": "undo", "confirm": True})
         assert until(lambda: actions(guest) == [] and actions(host) == [])
         assert guest.view()["table"]["next"]["code"] in ("undo_on_board", "put_right")
@@ -266,7 +266,7 @@ def test_two_people_here_one_at_another_table_and_the_computer(tmp_path: Path,
         rng = random.Random(9)
         goal = 10
         while len(actions(host)) < goal:
-            host.thinking.wait_for_computer(30.0)
+            host.wait_for_computer(30.0)
             view = host.view()
             if view["table"]["next"]["code"] == "computer_hand":  # its card turned over
                 host.input({"type": "hand",
@@ -324,7 +324,7 @@ def test_a_guest_takes_over_when_the_host_is_gone_and_the_old_host_rejoins(
         # goes on (only Anna's table can read it), so it joins the new host by itself, and
         # keeps its pieces where they stand.
         host, hc = a_table(tmp_path / "anna", "Anna's table", mosquitto.url)
-        host.sensors.set_board(board)
+        host.set_board(board)
         view = until(lambda: (v := host.view())["table"]["network"]["role"] == "guest" and v)
         assert view, host.view()["table"]["network"]
         assert "goes on with Ben's table" in view["table"]["message"]

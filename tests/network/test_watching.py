@@ -134,7 +134,7 @@ def test_a_watcher_who_comes_while_the_host_is_off_sees_the_game_so_far_and_then
         assert until(lambda: watcher.view()["ready"]
                      and watcher.view()["record"]["actions"] == kept)
         host, clock, _ = make_table(tmp_path / "host.db", network=config)
-        host.sensors.set_board(board)
+        host.set_board(board)
         assert until(lambda: host.view()["table"]["network"]["connected"])
         place(host, clock, "b2", 2)
         assert until(lambda: watcher.view()["record"]["actions"] == actions(host))

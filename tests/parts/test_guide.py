@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from sudoku_table.parts import margins, stack
+from sudoku_table.parts import margins, stack, tactile
 from sudoku_table.parts.config import BuildConfig
 
 HARDWARE = Path(__file__).resolve().parents[2] / "hardware"
@@ -27,6 +27,18 @@ def test_the_guide_states_the_computed_distance_and_field(name: str) -> None:
     for source in ("Dexter Magnetic Technologies", "e-magnetica.pl", "Littelfuse",
                    "Br/2 * ((D+z)/sqrt(R^2+(D+z)^2) - z/sqrt(R^2+z^2))"):
         assert source in text, (name, source)
+
+
+@pytest.mark.parametrize("name", ["README.md", "README.de.md"])
+def test_the_guide_states_the_allowance_and_the_tactile_tiles_margin(name: str) -> None:
+    text = (HARDWARE / name).read_text(encoding="utf-8")
+    build = BuildConfig()
+    assert f"**{stack.allowance_mm(build, 40.0):.2f} mm**" in text
+    assert f"**{tactile.estimate(40.0, build).margin:.1f}**" in text
+    for needed in ("liblouis-bin", "--game", "parts/tactile/", "tile-3-black.stl",
+                   "tile-blank-white.stl", "tiles-1-9.3mf", "overlay-classic-sudoku.3mf",
+                   "en-ueb-g1.ctb", "de-g0.utb"):
+        assert needed in text, (name, needed)
 
 
 @pytest.mark.parametrize("name", ["README.md", "README.de.md"])

@@ -86,16 +86,22 @@ def test_the_command_writes_every_part(tmp_path: Path,
     config = tmp_path / "table.toml"
     config.write_text("[board]\nsquare_mm = 36.0\n[build]\nspacer_mm = 17.0\n", encoding="utf-8")
     out = tmp_path / "parts"
-    assert cli(["parts", "--out", str(out), "--config", str(config), "--paper", "letter"]) == 0
+    assert cli(["parts", "--out", str(out), "--config", str(config), "--paper", "letter",
+                "--game", "classic-sudoku"]) == 0
     names = {p.name for p in out.iterdir()}
     for needed in ("cross-section.svg", "carrier-template.svg", "carrier-template-letter.pdf",
                    "spacer-laser.svg", "spacer-laser.dxf", "spacer-tiles.svg", "jig.stl",
                    "spacer-grid-whole.stl", "wiring-layout.svg"):
         assert needed in names
     assert any(n.startswith("spacer-a1-") and n.endswith(".stl") for n in names)
+    tactile = {p.name for p in (out / "tactile").iterdir()}
+    assert "overlay-classic-sudoku.3mf" in tactile and "tiles-1-9.3mf" in tactile
+    assert {f"tile-{n}.stl" for n in range(1, 10)} <= tactile
+    assert sum(n.startswith("overlay-classic-sudoku-") and n.endswith(".stl") for n in tactile) > 1
     grid = trimesh.load(out / "spacer-grid-whole.stl")
     assert grid.bounds[1][2] - grid.bounds[0][2] == pytest.approx(17.0, abs=1e-4)
-    assert "closes with margin" in capsys.readouterr().out
+    printed = capsys.readouterr().out
+    assert "closes with margin" in printed and "tactile tiles (32 mm" in printed
 
 
 def test_a_build_that_cannot_be_drawn_changes_nothing(tmp_path: Path,

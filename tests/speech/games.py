@@ -26,7 +26,7 @@ def play_to_the_end(variant: str, players: int | None = None, seed: int = 1,
     table.announcer.listen(said.append)
     table.new_game(variant, players, names=NAMES[:players or 2], computers=computers)
     companion: Any = table._companion
-    table.sensors.set_board(list(companion.setup))
+    table.set_board(list(companion.setup))
     rng = random.Random(seed)
     for _ in range(max_actions):
         state = companion.state

@@ -205,7 +205,7 @@ def test_the_computer_s_move_is_said_for_a_person_to_make() -> None:
     table.new_game("vierer-dominari", 2, names=NAMES, computers={1: "easy"})
     put(table, clock, "c3")
     table.input({"type": "number", "square": "c3", "number": 1})
-    assert table.thinking.wait_for_computer(10)
+    assert table.wait_for_computer(10)
     say = table.view()["table"]["say"]
     assert [p["kind"] for p in say["parts"]] == ["computer"]
     assert re.fullmatch(r"Put the computer's \d on [a-f][1-6]\.", say["text"]), say["text"]

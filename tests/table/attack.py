@@ -64,7 +64,7 @@ TOLD = ("lost", "damaged", "set aside", "unreadable", "could not", "missing", "w
 def play_running_game(table: Table, clock: Clock) -> None:
     """A running game of 30 entries: 15 placements, each followed by a hints switch."""
     table.new_game("fake-kosmos")
-    table.sensors.set_board([])
+    table.set_board([])
     for i, (square, number) in enumerate(FULL_GAME[:15]):
         place(table, clock, square, number)
         table.input({"type": "hints", "on": i % 2 == 0})
@@ -324,7 +324,7 @@ def _evening_step(table: Table, clock: Clock, step: tuple[Any, ...],
     kind = step[0]
     if kind == "new":
         table.new_game("fake-kosmos", replace=True)
-        table.sensors.set_board([])
+        table.set_board([])
     elif kind == "place":
         place(table, clock, step[1], step[2])
     elif kind == "choose":
@@ -339,7 +339,7 @@ def _evening_step(table: Table, clock: Clock, step: tuple[Any, ...],
     elif kind == "takeback":
         lift(table, clock, step[1])
         clock.now += 1.1
-        table.ticker.tick()
+        table.tick()
     elif kind == "import":
         table.finished.import_document(document)
 
@@ -362,7 +362,7 @@ def _until_saved(table: Table, clock: Clock, faults: Faults, rounds: int = 40) -
         if n == 3:
             faults.up()
         clock.now += RETRY_SECONDS if state == "failing" else SPACE_SECONDS
-        table.ticker.tick()
+        table.tick()
     return table.saving()["state"] == "ok"
 
 
@@ -722,7 +722,7 @@ def issue_forty(disk: SmallDisk) -> dict[str, Any]:
         if filled is not None and turn == filled + 5:
             disk.free()  # five turns later someone frees space
         clock.now += 5.0
-        table.ticker.tick()  # a waiting action is saved once the disk takes writes again
+        table.tick()  # a waiting action is saved once the disk takes writes again
         view = table.view()
         if acknowledged:
             acknowledged[-1] |= _shown(view)
@@ -737,7 +737,7 @@ def issue_forty(disk: SmallDisk) -> dict[str, Any]:
                 table.new_game("fake-kosmos", replace=True)
             except InputError:
                 continue  # no room for a new game: they wait
-            table.sensors.set_board([])
+            table.set_board([])
             acknowledged.append(set())
             continue
         if set(view["table"]["occupied"]) - set(view["game"]["cells"]):

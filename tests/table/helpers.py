@@ -58,7 +58,7 @@ def make_table(journal: str | Path | None = None, **kwargs: Any) -> tuple[Table,
 
 def put(table: Table, clock: Clock, square: str, occupied: bool = True) -> dict[str, Any]:
     clock.now += 0.1
-    table.sensors.handle_sensor(SensorEvent(square, occupied, clock.now))
+    table.handle_sensor(SensorEvent(square, occupied, clock.now))
     return table.view()
 
 
@@ -77,7 +77,7 @@ def kosmos(cards: Iterable[tuple[str, int]],
     """A new Fake Kosmos game on an empty board with ``cards`` (square, number) placed in turn."""
     table, clock, _ = make_table(journal)
     table.new_game("fake-kosmos")
-    table.sensors.set_board([])
+    table.set_board([])
     for square, number in cards:
         place(table, clock, square, number)
     return table, clock
@@ -85,7 +85,7 @@ def kosmos(cards: Iterable[tuple[str, int]],
 
 def wait(table: Table, clock: Clock, seconds: float) -> dict[str, Any]:
     clock.now += seconds
-    table.ticker.tick()
+    table.tick()
     return table.view()
 
 
@@ -141,10 +141,10 @@ def run_scenario(scenario: Mapping[str, Any], table: Table | None = None,
         table, clock, _ = make_table()
     # The game starts on an empty board (leftovers would have to be cleared first); then the
     # players lay out the scenario's board.
-    table.sensors.set_board([])
+    table.set_board([])
     table.new_game(scenario["variant"], scenario.get("players"), scenario.get("options"),
                    scenario.get("setup"), scenario.get("hints", False))
-    table.sensors.set_board(scenario.get("board", []))
+    table.set_board(scenario.get("board", []))
     for index, step in enumerate(scenario["steps"]):
         where = f"step {index}"
         view = None
@@ -170,7 +170,7 @@ def run_scenario(scenario: Mapping[str, Any], table: Table | None = None,
         elif "wait" in step:
             view = wait(table, clock, step["wait"])
         elif "board" in step:
-            view = table.sensors.set_board(step["board"])
+            view = table.set_board(step["board"])
         if "expect" in step:
             view = table.view()
             check_expectation(view, step["expect"], where)

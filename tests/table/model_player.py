@@ -3,7 +3,7 @@
 It reads what the panel shows (the what-now bar ``table.next`` with its code, parameters and
 actor, the prompt, the signals of the LEDs, the drawing's pieces and faces, the controls the
 page offers) and acts only as a person can: it puts pieces down, lifts them and turns them over
-on the simulated board (``Table.sensors.handle_sensor``, or the real scan path of
+on the simulated board (``Table.handle_sensor``, or the real scan path of
 ``sudoku_table.firmware.simulator`` with ``scan=True``), and taps what the panel offers (the inputs
 of docs/api.md). It knows the rules of its game the way players do (``sudoku_table.rules``): it
 keeps its own account of the game, the cards in its hands and where every real piece lies, and after
@@ -67,7 +67,7 @@ JOURNALS: str | None = None
 """Where the tables' journals are written (None: the system's temporary folder); the bench
 puts them on a RAM disk, where a journal entry costs no disk sync."""
 
-BOARD_STEPS = ("clear_board", "set_up", "put_right", "game_over")
+BOARD_STEPS = ("clear_board", "set_up", "set_up_number", "put_right", "game_over")
 """Next steps anyone may take: no actor."""
 
 
@@ -97,7 +97,7 @@ class Stone:
 
 class SensorHands:
     """Each change reaches the table as the debouncer reports it: felt at once, confirmed at
-    rest (``Sensors.handle_felt``, then ``Sensors.handle_sensor``)."""
+    rest (``Table.handle_felt``, then ``Table.handle_sensor``)."""
 
     def __init__(self, seed: int = 0) -> None:
         self.clock = Clock()
@@ -106,19 +106,19 @@ class SensorHands:
 
     def attach(self, table: Table, squares: set[str]) -> None:
         self.table = table
-        table.sensors.set_board(squares)
+        table.set_board(squares)
 
     def change(self, square: str, occupied: bool) -> None:
         assert self.table is not None
         self.clock.now += 0.05
-        self.table.sensors.handle_felt(SensorEvent(square, occupied, self.clock.now))
+        self.table.handle_felt(SensorEvent(square, occupied, self.clock.now))
         self.clock.now += 0.2
-        self.table.sensors.handle_sensor(SensorEvent(square, occupied, self.clock.now))
+        self.table.handle_sensor(SensorEvent(square, occupied, self.clock.now))
 
     def wait(self, seconds: float) -> None:
         assert self.table is not None
         self.clock.now += seconds
-        self.table.ticker.tick()
+        self.table.tick()
 
     def close(self) -> None:
         pass
@@ -139,9 +139,9 @@ class ScanHands:
         self.matrix = ReedMatrix(config, pin_factory=self.board.factory, clock=self.clock)
         self.display = RecordingDisplay()
         self.table: Table | None = None
-        self.matrix.listen(lambda e: self._table().sensors.handle_sensor(e),
-                           lambda f: self._table().sensors.handle_fault(f),
-                           lambda e: self._table().sensors.handle_felt(e))
+        self.matrix.listen(lambda e: self._table().handle_sensor(e),
+                           lambda f: self._table().handle_fault(f),
+                           lambda e: self._table().handle_felt(e))
 
     def _table(self) -> Table:
         assert self.table is not None
@@ -155,7 +155,7 @@ class ScanHands:
         from sudoku_table.firmware.simulator import scan_until
 
         scan_until(self.matrix, self.clock, self.clock.now + 0.3, lambda: None)
-        table.sensors.set_board(set(self.matrix.occupied()))
+        table.set_board(set(self.matrix.occupied()))
 
     def change(self, square: str, occupied: bool) -> None:
         self.board.set_square(square, occupied)
@@ -164,7 +164,7 @@ class ScanHands:
     def wait(self, seconds: float) -> None:
         from sudoku_table.firmware.simulator import scan_until
 
-        scan_until(self.matrix, self.clock, self.clock.now + seconds, self._table().ticker.tick)
+        scan_until(self.matrix, self.clock, self.clock.now + seconds, self._table().tick)
 
     def close(self) -> None:
         self.matrix.close()
@@ -326,7 +326,7 @@ class ModelPlayer:
 
     def look(self) -> dict[str, Any]:
         """What the panel shows now (the computer, if it is to move, has chosen)."""
-        self.table.thinking.wait_for_computer(30.0)
+        self.table.wait_for_computer(30.0)
         self.view = self.table.view()  # type: ignore[assignment]
         return self.view
 
@@ -521,6 +521,11 @@ class ModelPlayer:
         piece = params["piece"]
         number = None if piece.get("blank") else piece["number"]
         self.put(params["square"], Stone(piece["owner"], number))
+
+    def _on_set_up_number(self, params: dict[str, Any], pick: int) -> None:
+        """Any lit square takes the number the bar names: the family picks one of them."""
+        squares = params["squares"]
+        self.put(squares[pick % len(squares)], Stone(None, params["number"]))
 
     def _on_turn_over(self, params: dict[str, Any], pick: int) -> None:
         self.turn(params["squares"][pick % len(params["squares"])])

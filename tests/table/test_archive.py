@@ -116,7 +116,7 @@ def test_an_import_during_a_game_leaves_the_game_and_its_protection_alone(
     path = tmp_path / "journal.sqlite3"
     with Table(journal=path) as table:
         table.new_game("classic-sudoku")
-        table.sensors.set_board({"a1"})
+        table.set_board({"a1"})
         table.input({"type": "number", "square": "a1", "number": 1})
         table.finished.import_document(file_of(*FINISHED[:2]))
     # The mark still guards the running game: losing its action is told after the import.

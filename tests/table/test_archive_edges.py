@@ -208,7 +208,7 @@ def test_imports_leave_the_wal_small(tmp_path: Path) -> None:
             table.finished.import_document(file_of(*FINISHED, *FINISHED, *FINISHED,
                                           finished=f"2025-{n + 1:02d}-{{n:02d}}T20:00:00"
                                                    "+00:00"))
-            table.sensors.set_board([])  # the next write after the checkpoint cuts the WAL back
+            table.set_board([])  # the next write after the checkpoint cuts the WAL back
             wal = path.with_name(path.name + "-wal")
             assert not wal.exists() or wal.stat().st_size <= WAL_LIMIT + 512 * 1024
 

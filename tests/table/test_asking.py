@@ -8,7 +8,15 @@ from typing import Any
 import pytest
 
 from sudoku_table.rules.actions import Place
-from sudoku_table.rules.game import Game, Piece, State, all_variants, discover, new_game
+from sudoku_table.rules.game import (
+    Game,
+    Piece,
+    State,
+    all_variants,
+    discover,
+    new_game,
+    variant_class,
+)
 from sudoku_table.table.announce import Voice
 from sudoku_table.table.asking import (
     PHRASES,
@@ -108,7 +116,7 @@ def test_gold_cards_belong_to_nobody_and_a_family_joker_is_a_joker() -> None:
     state = game.initial_state(game.default_setup())
     gold = next(cell for cell, piece in state.board.items() if piece.owner is None)
     number = state.board[gold].number
-    assert answer(game, state, "square", square=gold) == f"{gold}: {number} (nobody's)."
+    assert answer(game, state, "square", square=gold) == f"{gold}: {number}, given."
     family = new_game("sudoku-family", 2)
     board = {"e2": Piece(1, None)}
     assert answer(family, family.initial_state().replace(board=board), "square",
@@ -293,7 +301,7 @@ def _every_question(game: Game, state: State) -> list[tuple[str, dict[str, str]]
 @pytest.mark.parametrize("language", ["en", "de"])
 def test_every_game_answers_every_question_in_both_languages(variant: str,
                                                              language: str) -> None:
-    game = new_game(variant, 2)
+    game = new_game(variant, min(2, variant_class(variant).max_players))
     state = game.initial_state(game.default_setup() or None)
     for _ in range(4):  # a few pieces on the board, each the rules' first legal action
         action = next(iter(game.legal_actions(state)), None)

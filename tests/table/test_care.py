@@ -21,7 +21,7 @@ pytestmark = pytest.mark.integration
 
 def test_leftover_pieces_must_leave_before_anything_counts() -> None:
     table, clock, _ = make_table()
-    table.sensors.set_board(["b2", "c3", "d4", "i9"])  # the last game's pieces, one off this board
+    table.set_board(["b2", "c3", "d4", "i9"])  # the last game's pieces, one off this board
     view = table.new_game("fake-kosmos")
     assert view["table"]["clearing"]
     assert view["table"]["signals"] == {s: "extra" for s in ("b2", "c3", "d4", "i9")}
@@ -50,7 +50,7 @@ def test_leftovers_on_start_squares_are_not_start_pieces() -> None:
 
     setup = new_game("halma-dominari").default_setup()
     table, clock, _ = make_table()
-    table.sensors.set_board(list(setup))  # pieces stand where the start pieces go: still leftovers
+    table.set_board(list(setup))  # pieces stand where the start pieces go: still leftovers
     view = table.new_game("halma-dominari")
     assert view["table"]["clearing"] and view["table"]["setting_up"]
     assert set(view["table"]["signals"].values()) == {"extra"}
@@ -135,7 +135,7 @@ def test_a_clashing_halma_landing_shows_the_piece_it_clashes_with() -> None:
     setup = new_game("halma-dominari").default_setup()
     table, clock, _ = make_table()
     table.new_game("halma-dominari")
-    table.sensors.set_board(list(setup))
+    table.set_board(list(setup))
     lift(table, clock, "c1")  # White's 3; d1 is in file d, which holds Black's 3 on d6
     view = put(table, clock, "d1")
     assert view["table"]["signals"]["d1"] == "illegal"
@@ -148,7 +148,7 @@ def test_a_clashing_halma_landing_shows_the_piece_it_clashes_with() -> None:
 def test_flips_are_shown_unturned_and_the_next_player_waits_for_them() -> None:
     table, clock, _ = make_table()
     table.new_game("fake-revers")
-    table.sensors.set_board(["b2", "c3", "c2", "b3"])
+    table.set_board(["b2", "c3", "c2", "b3"])
     before = table.view()["game"]["cells"]["c2"]["owner"]
     put(table, clock, "d2")
     view = table.input({"type": "number", "number": 3})
@@ -165,7 +165,7 @@ def test_flips_are_shown_unturned_and_the_next_player_waits_for_them() -> None:
 
 def test_the_next_step_names_who_acts() -> None:
     table, clock, _ = make_table()
-    table.sensors.set_board(["e5"])
+    table.set_board(["e5"])
     view = table.new_game("fake-kosmos")
     assert view["table"]["next"]["code"] == "clear_board"
     assert view["table"]["next_text"] == "take away the 1 piece left on the board"

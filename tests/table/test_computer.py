@@ -41,7 +41,7 @@ def start(variant: str, computers: dict[Any, str], journal: Any = None,
 
 
 def settled(table: Table) -> dict[str, Any]:
-    assert table.thinking.wait_for_computer(30.0)
+    assert table.wait_for_computer(30.0)
     return table.view()
 
 
@@ -309,7 +309,7 @@ def test_bad_computer_seats_are_refused_and_change_nothing(computers: Any, match
 def test_a_hint_shows_the_advised_action_and_why_and_changes_nothing() -> None:
     table, clock = start("vierer-dominari", {}, hints=True)
     before = table.view()["game"]
-    view = table.thinking.hint()
+    view = table.hint()
     assert view["table"]["hint"]["status"] in ("thinking", "ready")
     view = settled(table)
     hint = view["table"]["hint"]
@@ -337,7 +337,7 @@ def test_the_targets_step_back_on_the_leds_while_a_hint_shows() -> None:
     targets = [s for s, word in view["table"]["signals"].items() if word == "target"]
     assert len(targets) > 40
     assert {display.last_frame[s].level for s in targets} == {LIGHTS["target"].level}
-    table.thinking.hint()
+    table.hint()
     view = settled(table)
     hinted = [s for s, word in view["table"]["signals"].items() if word == "hint"]
     assert len(hinted) == 1
@@ -354,16 +354,16 @@ def test_the_targets_step_back_on_the_leds_while_a_hint_shows() -> None:
 def test_hints_switched_off_are_refused_with_a_reason() -> None:
     table, clock = start("vierer-dominari", {1: "easy"}, hints=False)
     with pytest.raises(InputError, match="hints are switched off"):
-        table.thinking.hint()
+        table.hint()
     table.close()
 
 
 def test_a_hint_in_a_hidden_hand_game_needs_the_card_first() -> None:
     table, clock = start("classic-sudoku", {}, hints=True)
     with pytest.raises(InputError, match="first tap the number of your card"):
-        table.thinking.hint()
+        table.hint()
     table.input({"type": "number", "number": 4})
-    table.thinking.hint()
+    table.hint()
     view = settled(table)
     assert view["table"]["hint"]["status"] == "ready"
     assert action_from_json(view["table"]["hint"]["action"]).number == 4  # type: ignore[attr-defined]

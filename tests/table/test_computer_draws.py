@@ -117,7 +117,7 @@ def test_the_same_card_after_a_restart_and_only_one_draw(variant: str, tmp_path:
     occupied = view["table"]["occupied"]
     table.close()  # the power goes off before the computer's card is put down
     table, clock, _ = make_table(path, computer=QUICK)
-    table.sensors.set_board(occupied)
+    table.set_board(occupied)
     view = settled(table)
     assert view["table"]["computer_draws"] is True
     assert view["table"]["plan"] == plan, "the same card, and so the same move"
@@ -160,7 +160,7 @@ def test_a_draw_the_journal_can_no_longer_use_loses_no_action(tmp_path: Path) ->
     db.commit()
     db.close()
     table, clock, _ = make_table(path, computer=QUICK)
-    table.sensors.set_board(occupied)
+    table.set_board(occupied)
     view = settled(table)
     assert table.record()["actions"] == actions  # type: ignore[index]
     assert view["table"]["computer_draws"] is False
@@ -220,7 +220,7 @@ def test_undo_puts_the_card_back_and_the_next_draw_is_fresh_and_journaled(
     occupied = view["table"]["occupied"]
     table.close()
     table, clock, _ = make_table(path, computer=QUICK)
-    table.sensors.set_board(occupied)
+    table.set_board(occupied)
     assert settled(table)["table"]["plan"] == again.to_json()
     assert len(draws(path)) == 2
     table.close()

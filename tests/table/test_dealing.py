@@ -27,7 +27,7 @@ def dealt_game(seed: int, variant: str = "classic-sudoku",
     """A dealt two-player game (classic KOSMOS with the gold 1s of ``ONES``), its board set up;
     the table, its clock and its view once the board stands."""
     table, clock, _ = make_table()
-    table.sensors.set_board([])
+    table.set_board([])
     setup = {q: {"owner": None, "number": 1} for q in ONES} if setup is None else setup
     table.new_game(variant, 2, setup=setup, deal=True, seed=seed)
     for square in setup:

@@ -51,7 +51,7 @@ def test_a_restarted_table_resumes_the_game_and_shows_what_disagrees(tmp_path: P
     assert view["game"] == before
     assert again.record() == record
     assert view["table"]["signals"] == {"b2": "missing", "c3": "missing"}
-    again.sensors.set_board(["b2", "c3", "d4"])
+    again.set_board(["b2", "c3", "d4"])
     assert again.view()["table"]["signals"] == {"c3": "last", "d4": "extra"}
     lift(again, clock2, "d4")
     place(again, clock2, "a4", 2)
@@ -296,7 +296,7 @@ def test_a_damaged_entry_sets_its_game_aside_and_keeps_the_rest(tmp_path: Path) 
     for square, number in FULL_GAME:
         place(table, clock, square, number)
     table.new_game("fake-kosmos")
-    table.sensors.set_board([])
+    table.set_board([])
     place(table, clock, "b2", 3)
     table.close()
     with sqlite3.connect(path) as db:

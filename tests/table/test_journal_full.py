@@ -44,14 +44,14 @@ def cells(table: Table) -> dict[str, Any]:
 def restarted(path: Path, board: list[str] | None = None) -> Table:
     table, _, _ = make_table(path)
     if board is not None:
-        table.sensors.set_board(board)
+        table.set_board(board)
     return table
 
 
 def playing(table: Table, clock: Clock, placed: int = 0) -> Table:
     """A new Fake Kosmos game on an empty board with its first ``placed`` pieces played."""
     table.new_game("fake-kosmos")
-    table.sensors.set_board([])
+    table.set_board([])
     for square, number in FULL_GAME[:placed]:
         place(table, clock, square, number)
     return table
@@ -59,7 +59,7 @@ def playing(table: Table, clock: Clock, placed: int = 0) -> Table:
 
 def retry(table: Table, clock: Clock, seconds: float = RETRY_SECONDS) -> None:
     clock.now += seconds
-    table.ticker.tick()
+    table.tick()
 
 
 # --- on a real full disk ------------------------------------------------------------------------
@@ -124,7 +124,7 @@ def test_the_reserve_lets_the_game_in_progress_finish_when_the_disk_fills() -> N
             table.new_game("fake-kosmos")  # the reserve is for a game in progress
         disk.free()
         clock.now += SPACE_SECONDS
-        table.ticker.tick()
+        table.tick()
         assert table.saving()["state"] == "ok"
         assert (disk.path / "j.db.reserve").stat().st_size == 512 * KIB
         table.new_game("fake-kosmos")
@@ -143,7 +143,7 @@ def test_a_restart_while_the_disk_is_full_resumes_what_was_acknowledged_and_show
         place(table, clock, "d1", 4)  # held: the piece stays on the board
         table.close()  # switched off while the disk is full
         again, clock, display = make_table(path)
-        view = again.sensors.set_board([*shown, "d1"])
+        view = again.set_board([*shown, "d1"])
         assert dict(view["game"]["cells"]) == shown
         # said at once, before anyone plays: the card is still full
         saving = view["table"]["saving"]
@@ -323,7 +323,7 @@ def test_a_take_back_on_the_board_waits_and_counts_once_saved(
         faults.down()
         lift(table, clock, "b1")
         clock.now += 1.1
-        table.ticker.tick()
+        table.tick()
         view = table.view()
         assert view["table"]["saving"]["held"]["kind"] == "undo"
         assert "b1" in view["game"]["cells"]
@@ -342,7 +342,7 @@ def test_a_finish_that_cannot_be_written_waits_and_survives_a_restart(
     with installed(faults, monkeypatch):
         table, clock, _ = make_table(path)
         table.new_game("fake-kosmos")
-        table.sensors.set_board([])
+        table.set_board([])
         for square, number in FULL_GAME[:-1]:
             place(table, clock, square, number)
         faults.reset()
@@ -370,7 +370,7 @@ def test_a_journal_that_cannot_be_opened_is_kept_and_opened_once_it_can(
     with installed(faults, monkeypatch):
         faults.down()
         table, clock, display = make_table(path)
-        table.sensors.set_board(["a1"])
+        table.set_board(["a1"])
         view = table.view()
         assert view["game"] is None
         assert view["table"]["saving"]["state"] == "failing"
@@ -399,7 +399,7 @@ def test_damaged_entries_that_cannot_be_set_aside_keep_the_game_from_writing_aft
     with installed(faults, monkeypatch):
         faults.down()  # the damaged entries cannot be written aside
         table, clock, _ = make_table(path)
-        table.sensors.set_board(list(cells(table)))
+        table.set_board(list(cells(table)))
         assert table.saving()["state"] == "failing"
         counted = dict(cells(table))
         place(table, clock, "c4", 2)  # held: never written after the damaged entries

@@ -136,7 +136,7 @@ def test_a_damaged_finished_record_hides_no_other_and_is_told(tmp_path: Path) ->
     table, clock, _ = make_table(path)
     for _ in range(2):
         table.new_game("fake-kosmos")
-        table.sensors.set_board([])
+        table.set_board([])
         for square, number in FULL_GAME:
             place(table, clock, square, number)
     table.new_game("fake-kosmos")
@@ -204,7 +204,7 @@ def test_a_version_1_journal_is_migrated_in_place(tmp_path: Path) -> None:
     assert view["game"]["cells"] == {"b2": {"owner": 0, "number": 3}}
     assert view["table"]["hints"] is True
     assert not [p for p in tmp_path.iterdir() if "unreadable" in p.name]
-    table.sensors.set_board(["b2"])
+    table.set_board(["b2"])
     place(table, clock, "c3", 1)
     table.close()
     with sqlite3.connect(path) as db:

@@ -55,7 +55,7 @@ def played(name: str, upto: int, *, turned: bool = True,
     table, clock, _ = make_table(journal)
     table.new_game(record.variant, record.players, record.options,
                    {c: p.to_json() for c, p in record.setup.items()})
-    table.sensors.set_board(list(record.setup))
+    table.set_board(list(record.setup))
     for index, action in enumerate(record.actions[:upto]):
         play(table, clock, action, states[index].to_move)
         if turned or index < upto - 1:
@@ -183,7 +183,7 @@ def test_quick_taps_on_undo_take_back_nothing_unasked() -> None:
 def test_undo_of_ones_own_last_action_is_not_asked() -> None:
     table, clock, _ = make_table()
     table.new_game("fake-revers")
-    table.sensors.set_board(["b2", "c3", "c2", "b3"])
+    table.set_board(["b2", "c3", "c2", "b3"])
     put(table, clock, "d2")
     view = table.input({"type": "number", "square": "d2", "number": 3})
     assert view["table"]["next"]["code"] == "turn_over" and view["table"]["next"]["actor"] == 0
@@ -208,7 +208,7 @@ def test_redo_puts_back_what_undo_took_until_a_new_action(tmp_path: Path) -> Non
     table.close()
     # The redo and what is still to put back are kept in the journal.
     table, clock, _ = make_table(tmp_path / "journal.sqlite3")
-    table.sensors.set_board(["a1", "b3", "c2"])
+    table.set_board(["a1", "b3", "c2"])
     assert table.view()["table"]["can_redo"]
     view = table.input({"type": "redo"})
     assert len(table.record()["actions"]) == 4 and not view["table"]["can_redo"]
@@ -229,7 +229,7 @@ def test_redo_puts_back_what_undo_took_until_a_new_action(tmp_path: Path) -> Non
 def test_where_a_piece_may_go_is_said_before_the_first_try() -> None:
     table, clock, _ = make_table()
     view = table.new_game("revers-dominari")
-    table.sensors.set_board(["c3", "d3", "c4", "d4"])
+    table.set_board(["c3", "d3", "c4", "d4"])
     view = table.view()
     rule = new_game("revers-dominari").where_rule(None)  # type: ignore[arg-type]
     assert rule is not None
@@ -296,7 +296,7 @@ def test_family_says_the_second_stone_and_names_triangles_as_areas() -> None:
 def test_a_message_belongs_to_the_player_it_was_said_to() -> None:
     table, clock, _ = make_table()
     table.new_game("fake-revers")
-    table.sensors.set_board(["b2", "c3", "c2", "b3"])
+    table.set_board(["b2", "c3", "c2", "b3"])
     put(table, clock, "d2")
     table.input({"type": "number", "square": "d2", "number": 3})  # White turns c2 over
     view = put(table, clock, "a4")  # Black goes on before the flip is turned
@@ -330,8 +330,8 @@ def test_a_joker_laid_where_no_number_fits_is_a_joker_there() -> None:
     assert not game.placeable_numbers(state, "d2") and game.fits_nowhere(state, 4)  # type: ignore[attr-defined]
     table, clock, _ = make_table()
     table.new_game("fake-family", setup={c: p.to_json() for c, p in setup.items()})
-    table.sensors.set_board([])
-    table.sensors.set_board(list(setup))
+    table.set_board([])
+    table.set_board(list(setup))
     view = put(table, clock, "d2")  # the stone 4, laid face down
     assert view["table"]["next"]["code"] == "say_joker"
     assert view["table"]["joker_choices"] == [4]
@@ -358,7 +358,7 @@ def test_after_a_power_cut_the_pieces_the_last_move_turned_are_named(tmp_path: P
     board = table.view()["table"]["occupied"]
     table.close()
     table, clock, _ = make_table(journal)
-    view = table.sensors.set_board(board)
+    view = table.set_board(board)
     code = view["table"]["message_code"]
     assert code["code"] == "resumed_check_faces"
     assert code["params"]["squares"] == ["c3", "c4", "c5"]
@@ -372,7 +372,7 @@ def test_after_a_power_cut_the_pieces_a_take_back_turned_are_named(tmp_path: Pat
     board = table.view()["table"]["occupied"]
     table.close()
     table, clock, _ = make_table(journal)
-    code = table.sensors.set_board(board)["table"]["message_code"]
+    code = table.set_board(board)["table"]["message_code"]
     assert code["code"] == "resumed_check_faces"
     assert {"c3", "c4", "c5"} <= set(code["params"]["squares"])
     table.close()
@@ -386,7 +386,7 @@ def test_a_piece_found_standing_after_a_power_cut_is_not_sent_anywhere(tmp_path:
     board = set(table.view()["table"]["occupied"]) - {"c3"} | {"f6"}
     table.close()
     table, clock, _ = make_table(journal)
-    view = table.sensors.set_board(sorted(board))
+    view = table.set_board(sorted(board))
     assert view["table"]["guidance"] == []
     assert view["table"]["next"]["params"] == {"missing": ["c3"], "extra": ["f6"]}
     # Once it has been lifted and put down again, the table saw it come: it may be c3's.
@@ -419,7 +419,7 @@ def test_undo_onto_a_square_still_holding_a_taken_back_piece_waits_for_the_board
              "b1": {"owner": 1, "number": 1}, "a3": {"owner": 1, "number": 2}}
     table, clock, _ = make_table()
     table.new_game("fake-halma", setup=setup)
-    table.sensors.set_board(list(setup))
+    table.set_board(list(setup))
     lift(table, clock, "d4")
     table.input({"type": "bear_off"})
     lift(table, clock, "b1")

@@ -72,16 +72,16 @@ class Rig:
         self.table.new_game(variant)
         self.heard: list[SensorEvent] = []
         # What Sensors.attach does, without the scan thread: the clock is the test's.
-        self.table.sensors.set_board(self.matrix.occupied())
-        self.matrix.listen(self.hear, self.table.sensors.handle_fault,
-                           self.table.sensors.handle_felt)
+        self.table.set_board(self.matrix.occupied())
+        self.matrix.listen(self.hear, self.table.handle_fault,
+                           self.table.handle_felt)
 
     def hear(self, event: SensorEvent) -> None:
         self.heard.append(event)
-        self.table.sensors.handle_sensor(event)
+        self.table.handle_sensor(event)
 
     def until(self, when: float) -> None:
-        scan_until(self.matrix, self.clock, when, self.table.ticker.tick)
+        scan_until(self.matrix, self.clock, when, self.table.tick)
 
     def run(self, seconds: float) -> None:
         self.until(self.clock.now + seconds)
@@ -337,7 +337,7 @@ def test_a_felt_change_shows_at_once_and_the_game_hears_the_confirmed_one() -> N
     try:
         table.new_game("vierer-dominari")
         version = table.version
-        table.sensors.handle_felt(SensorEvent("c3", True, clock.now))
+        table.handle_felt(SensorEvent("c3", True, clock.now))
         assert display.frames[-1][1] == {"c3": FELT}
         # the phones draw the felt piece at once, as the LED shows it; the game hears nothing
         assert table.version == version + 1
@@ -345,24 +345,24 @@ def test_a_felt_change_shows_at_once_and_the_game_hears_the_confirmed_one() -> N
         assert felt_view["occupied"] == [] and felt_view["felt"] == ["c3"]
         assert felt_view["prompt"] is None and felt_view["signals"] == {}
         # a slide went on: taken back
-        table.sensors.handle_felt(SensorEvent("c3", False, clock.now))
+        table.handle_felt(SensorEvent("c3", False, clock.now))
         assert display.frames[-1][1] == {}
         assert table.view()["table"]["felt"] == [] and table.version == version + 2
-        table.sensors.handle_felt(SensorEvent("c3", True, clock.now))
-        table.sensors.handle_felt(SensorEvent("c3", True, clock.now))  # a repeat changes nothing
+        table.handle_felt(SensorEvent("c3", True, clock.now))
+        table.handle_felt(SensorEvent("c3", True, clock.now))  # a repeat changes nothing
         shown = len(display.frames)
         # confirmed: the game's answer
-        table.sensors.handle_sensor(SensorEvent("c3", True, clock.now))
+        table.handle_sensor(SensorEvent("c3", True, clock.now))
         assert display.frames[-1][1] == {"c3": LIGHTS["number"]} and len(display.frames) > shown
         assert table.view()["table"]["felt"] == [] and table.view()["table"]["occupied"] == ["c3"]
-        table.sensors.handle_felt(SensorEvent("c3", False, clock.now))  # lifting: felt at once
+        table.handle_felt(SensorEvent("c3", False, clock.now))  # lifting: felt at once
         assert display.frames[-1][1] == {"c3": FELT}
         assert table.view()["table"]["prompt"]["square"] == "c3"
         assert table.view()["table"]["felt"] == ["c3"]  # drawn lifted on the phones
-        table.sensors.handle_sensor(SensorEvent("c3", False, clock.now))
+        table.handle_sensor(SensorEvent("c3", False, clock.now))
         assert display.frames[-1][1] == {} and table.view()["table"]["prompt"] is None
         # nonsense from a sensor: ignored
-        table.sensors.handle_felt(SensorEvent("z9", True, clock.now))
+        table.handle_felt(SensorEvent("z9", True, clock.now))
         assert display.frames[-1][1] == {}
     finally:
         table.close()

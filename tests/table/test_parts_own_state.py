@@ -48,9 +48,9 @@ MUTATORS = {"add", "append", "clear", "discard", "extend", "pop", "remove", "set
             "update"}
 """Methods of sets, lists and dicts that change them."""
 
-MEMOS = {"cached"}
-"""``History.cached`` keeps what the rules answered for the current state: reading through it
-changes nothing the game or the players see."""
+MEMOS = {"cached", "remember"}
+"""``History.cached`` and ``History.remember`` keep what the rules answered for the current
+state: reading through them changes nothing the game or the players see."""
 
 
 def _changes_own(fn: ast.FunctionDef) -> bool:

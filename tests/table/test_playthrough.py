@@ -68,7 +68,7 @@ def test_reference_record_played_on_the_board(path: Path) -> None:
     table, clock, _ = make_table()
     table.new_game(variant, record.players, record.options,
                    {c: p.to_json() for c, p in record.setup.items()})
-    table.sensors.set_board(list(record.setup))
+    table.set_board(list(record.setup))
     assert not table.view()["table"].get("setting_up")
     for index, action in enumerate(record.actions):
         play(table, clock, action, states[index].to_move)

@@ -66,7 +66,7 @@ def test_random_streams_never_break_the_game(variant: str, start_set: bool,
     table, clock, _ = make_table()
     view = table.new_game(variant)
     if start_set:
-        table.sensors.set_board(list(view["game"]["cells"]))
+        table.set_board(list(view["game"]["cells"]))
     for item in steps:
         if item[0] == "sensor":
             view = put(table, clock, item[1], item[2])
@@ -126,7 +126,7 @@ noise_or_play = st.one_of(
 def test_noise_between_real_moves_never_corrupts_the_game(variant: str, steps: list[Any]) -> None:
     table, clock, _ = make_table()
     view = table.new_game(variant)
-    table.sensors.set_board(list(view["game"]["cells"]))
+    table.set_board(list(view["game"]["cells"]))
     for kind, a, b in steps:
         companion = table._companion
         if kind == "noise":

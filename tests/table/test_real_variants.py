@@ -53,7 +53,7 @@ def set_up(variant: str) -> tuple[Table, Clock, str]:
     game = new_game(variant)
     setup = game.default_setup()
     table.new_game(variant)
-    table.sensors.set_board(list(setup))
+    table.set_board(list(setup))
     first = game.initial_state(setup)
     cell = "d5" if variant == "sudoku-family" else next(
         c for c in game.geometry.cells if c not in setup and game.placeable_numbers(first, c))

@@ -172,9 +172,9 @@ def _table_with_a_game(tmp_path: Path) -> tuple[Table, RecordingDisplay]:
                   ticker=False)
     table.finished.import_document(file_of(SHORT, "classic-sudoku-7-66.json"))
     table.new_game("classic-sudoku", 2)
-    table.sensors.set_board({"a1"})
+    table.set_board({"a1"})
     table.input({"type": "number", "square": "a1", "number": 1})
-    table.sensors.set_board({"a1", "e5"})  # a piece the game does not expect: a light
+    table.set_board({"a1", "e5"})  # a piece the game does not expect: a light
     return table, display
 
 
@@ -192,7 +192,7 @@ def test_a_replay_lights_the_move_and_leaves_the_table_as_it_was(tmp_path: Path)
     assert before_frame and display.last_frame == before_frame
     game_id = table.finished.every()[0]["id"]
     record = table.finished.every()[0]["record"]
-    view = table.replay.show(game_id, 3)
+    view = table.show_replay(game_id, 3)
     shown = view["table"]["replay"]
     action = record["actions"][2]
     assert shown["move"] == 3 and shown["moves"] == 12 and shown["action"] == action
@@ -200,9 +200,9 @@ def test_a_replay_lights_the_move_and_leaves_the_table_as_it_was(tmp_path: Path)
     player = shown["player"]
     assert display.last_frame == {action["cell"]: light("replayed", player)}
     assert view["game"] == before_view["game"]
-    table.replay.show(game_id, 4)
+    table.show_replay(game_id, 4)
     assert display.last_frame == {record["actions"][3]["cell"]: light("replayed", 1 - player)}
-    left = table.replay.leave()
+    left = table.leave_replay()
     assert left["table"]["replay"] is None
     assert display.last_frame == before_frame == table.frame()
     assert _without(left, "replay") == _without(before_view, "replay")
@@ -216,7 +216,7 @@ def test_the_better_move_lights_once_the_review_has_it(tmp_path: Path) -> None:
     table.reviews.request(entry["record"])
     judged = table.reviews.wait(entry["record"]).judged
     weaker = next(j for j in judged if j.best != j.action)
-    view = table.replay.show(entry["id"], weaker.index + 1)
+    view = table.show_replay(entry["id"], weaker.index + 1)
     better_cells = [c for c, w in view["table"]["replay"]["signals"].items() if w == "better"]
     assert better_cells == [weaker.best.cell]  # type: ignore[union-attr]
     assert display.last_frame[better_cells[0]] == light("better")
@@ -230,9 +230,9 @@ def test_a_sensor_event_during_a_replay_ends_it_and_counts_for_the_game(tmp_path
     the same game, view and lights: the event was neither lost nor read as a step."""
     first, first_display = _table_with_a_game(tmp_path / "a")
     second, second_display = _table_with_a_game(tmp_path / "b")
-    first.replay.show(first.finished.every()[0]["id"], 2)
+    first.show_replay(first.finished.every()[0]["id"], 2)
     for table in (first, second):
-        table.sensors.handle_sensor(SensorEvent("e5", False, 10.0))
+        table.handle_sensor(SensorEvent("e5", False, 10.0))
     one, two = first.view(), second.view()
     assert one["table"]["replay"] is None
     assert _without(one, "replay") == _without(two, "replay")
@@ -245,10 +245,10 @@ def test_a_sensor_event_during_a_replay_ends_it_and_counts_for_the_game(tmp_path
 def test_an_input_or_a_new_game_ends_a_replay(tmp_path: Path) -> None:
     table, _ = _table_with_a_game(tmp_path)
     game_id = table.finished.every()[0]["id"]
-    table.replay.show(game_id, 1)
+    table.show_replay(game_id, 1)
     table.input({"type": "number", "square": "e5", "number": 2})
     assert table.view()["table"]["replay"] is None
-    table.replay.show(game_id, 1)
+    table.show_replay(game_id, 1)
     table.new_game("vierer-dominari", replace=True)
     assert table.view()["table"]["replay"] is None
     table.close()
@@ -259,9 +259,9 @@ def test_a_replay_of_a_game_or_move_that_is_not_there_changes_nothing(tmp_path: 
     table, display = _table_with_a_game(tmp_path)
     frames = len(display.frames)
     with pytest.raises(InputError, match="no finished game 99"):
-        table.replay.show(99, 1)
+        table.show_replay(99, 1)
     with pytest.raises(InputError, match="moves 1 to 12"):
-        table.replay.show(table.finished.every()[0]["id"], 13)
+        table.show_replay(table.finished.every()[0]["id"], 13)
     assert table.view()["table"]["replay"] is None and len(display.frames) == frames
     table.close()
 

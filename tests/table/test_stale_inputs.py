@@ -56,9 +56,9 @@ def test_a_felt_piece_or_the_table_thinking_does_not_make_an_input_stale() -> No
     table, clock = started()
     version = table.view()["version"]
     clock.now += 0.01
-    table.sensors.handle_felt(SensorEvent("d4", True, clock.now))  # a hand touches the board
-    table.sensors.handle_felt(SensorEvent("d4", False, clock.now))
-    table.sensors.handle_fault(SensorFault("e5", "chatter", "", clock.now))
+    table.handle_felt(SensorEvent("d4", True, clock.now))  # a hand touches the board
+    table.handle_felt(SensorEvent("d4", False, clock.now))
+    table.handle_fault(SensorFault("e5", "chatter", "", clock.now))
     assert table.view()["version"] > version
     table.input({"type": "undo", "confirm": True, "version": version})
     assert len(table.record()["actions"]) == 2

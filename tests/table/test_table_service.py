@@ -68,7 +68,7 @@ def test_attach_takes_the_sensor_board_and_listens() -> None:
     table, _, display = make_table()
     sensors = ListSensors({"a1"})
     table.new_game("fake-kosmos")
-    table.sensors.attach(sensors)
+    table.attach(sensors)
     assert table.view()["table"]["signals"] == {"a1": "extra"}
     sensors.set("a1", False)
     sensors.set("b2", True)
@@ -111,10 +111,10 @@ def test_wait_for_change_wakes_on_a_sensor_event_from_another_thread() -> None:
 @pytest.mark.integration
 def test_wait_for_occupied() -> None:
     table, clock, _ = make_table()
-    assert not table.sensors.wait_for_occupied("c3", True, timeout=0.01)
+    assert not table.wait_for_occupied("c3", True, timeout=0.01)
     threading.Timer(0.05, lambda: put(table, clock, "c3")).start()
-    assert table.sensors.wait_for_occupied("c3", True, timeout=5)
-    assert table.sensors.wait_for_occupied("d4", False, timeout=0)
+    assert table.wait_for_occupied("c3", True, timeout=5)
+    assert table.wait_for_occupied("d4", False, timeout=0)
     table.close()
 
 
@@ -127,7 +127,7 @@ def test_events_from_many_threads_keep_the_table_consistent() -> None:
     def churn(seed: int) -> None:
         for i in range(200):
             square = squares[(seed * 7 + i) % len(squares)]
-            table.sensors.handle_sensor(SensorEvent(square, i % 2 == 0, 0.0))
+            table.handle_sensor(SensorEvent(square, i % 2 == 0, 0.0))
             if i % 25 == 0:
                 try:
                     table.input({"type": "number", "number": 1 + i % 4})
@@ -151,9 +151,9 @@ def test_the_settle_timer_runs_by_itself_with_the_real_clock() -> None:
     table = Table(display, resolve=resolve, settle=0.05)
     table.new_game("fake-kosmos")
     for square, occupied in (("b2", True),):
-        table.sensors.handle_sensor(SensorEvent(square, occupied, time.monotonic()))
+        table.handle_sensor(SensorEvent(square, occupied, time.monotonic()))
     table.input({"type": "number", "number": 3})
-    table.sensors.handle_sensor(SensorEvent("b2", False, time.monotonic()))
+    table.handle_sensor(SensorEvent("b2", False, time.monotonic()))
     assert until(lambda: table.view()["game"]["cells"] == {})
     table.close()
 
@@ -162,13 +162,13 @@ def test_the_settle_timer_runs_by_itself_with_the_real_clock() -> None:
 def test_faults_are_reported_never_moves() -> None:
     table, _, _ = make_table()
     table.new_game("fake-kosmos")
-    table.sensors.handle_fault(SensorFault("c3", "chatter", "c3 changed 40 times in a second", 0.0))
+    table.handle_fault(SensorFault("c3", "chatter", "c3 changed 40 times in a second", 0.0))
     view = table.view()
     assert view["table"]["faults"] == [{"square": "c3", "kind": "chatter",
                                         "detail": "c3 changed 40 times in a second",
                                         "line": None, "shorted": False}]
     assert view["game"]["cells"] == {} and view["table"]["signals"] == {}
-    table.sensors.handle_sensor(SensorEvent("zz", True, 0.0))
+    table.handle_sensor(SensorEvent("zz", True, 0.0))
     assert "unknown square" in table.view()["table"]["notices"][-1]
     table.close()
 

@@ -20,9 +20,9 @@ def test_a_piece_on_the_simulated_board_reaches_the_leds() -> None:
     table = Table(hardware.display, resolve=resolve, settle=0.2)
     try:
         table.new_game("fake-kosmos")
-        table.sensors.attach(hardware.sensors)
+        table.attach(hardware.sensors)
         hardware.simulator.set_square("b2", True)
-        assert table.sensors.wait_for_occupied("b2", True, timeout=5)
+        assert table.wait_for_occupied("b2", True, timeout=5)
         assert table.view()["table"]["prompt"]["square"] == "b2"
         assert until(lambda: dict(hardware.display.last_frame).get("b2")
                           == LIGHTS["number"])
@@ -30,13 +30,13 @@ def test_a_piece_on_the_simulated_board_reaches_the_leds() -> None:
         assert until(lambda: getattr(dict(hardware.display.last_frame).get("b2"),
                                           "pattern", None) == "flash")
         hardware.simulator.set_square("a2", True)
-        assert table.sensors.wait_for_occupied("a2", True, timeout=5)
+        assert table.wait_for_occupied("a2", True, timeout=5)
         table.input({"type": "number", "square": "a2", "number": 3})
         assert table.view()["table"]["signals"]["a2"] == "illegal"
         assert until(lambda: dict(hardware.display.last_frame).get("a2")
                           == LIGHTS["illegal"])
         hardware.simulator.set_square("a2", False)
-        assert table.sensors.wait_for_occupied("a2", False, timeout=5)
+        assert table.wait_for_occupied("a2", False, timeout=5)
         assert table.view()["table"]["signals"] == {"b2": "last"}
     finally:
         table.close()

@@ -26,7 +26,7 @@ def hardware() -> Iterator[Any]:
 @pytest.fixture
 def table(hardware: Any, tmp_path: Path) -> Iterator[Table]:
     t = Table(display=hardware.display, journal=tmp_path / "journal.sqlite3")
-    t.sensors.attach(hardware.sensors)
+    t.attach(hardware.sensors)
     yield t
     t.close()
 

@@ -300,7 +300,7 @@ def test_a_computer_seat_is_started_played_and_kept_by_the_api(client: FlaskClie
     assert view["table"]["computers"] == {"0": "easy"}
     assert view["player_names"][0] == "Computer (easy)"
     panel = client.application.extensions["sudoku_table"]
-    assert panel.table.thinking.wait_for_computer(30)
+    assert panel.table.wait_for_computer(30)
     view = client.get("/api/state").get_json()
     plan = view["table"]["plan"]
     assert view["table"]["next"]["code"] == "computer_place"
@@ -330,7 +330,7 @@ def test_the_table_draws_the_computers_card_through_the_api(client: FlaskClient)
     assert view["table"]["computer_draws"] is True
     assert view["table"]["message_code"]["code"] == "new_game_draws"
     panel = client.application.extensions["sudoku_table"]
-    assert panel.table.thinking.wait_for_computer(30)
+    assert panel.table.wait_for_computer(30)
     view = client.get("/api/state").get_json()
     plan = view["table"]["plan"]
     assert view["table"]["next"]["code"] in ("computer_draw_place", "computer_draw_set_aside")
@@ -376,7 +376,7 @@ def test_a_hint_is_asked_worded_and_refused_when_hints_are_off(client: FlaskClie
                                    "replace": True})
     view = client.post("/api/hint", json={}).get_json()
     assert view["table"]["hint"]["status"] in ("thinking", "ready")
-    assert client.application.extensions["sudoku_table"].table.thinking.wait_for_computer(30)
+    assert client.application.extensions["sudoku_table"].table.wait_for_computer(30)
     view = client.get("/api/state").get_json()
     hint = view["table"]["hint"]
     assert hint["status"] == "ready" and hint["reasons"]

@@ -151,7 +151,7 @@ def test_sensor_faults_are_worded_in_the_pages_language(browser: Any, tmp_path: 
         board = panel.hardware.simulator
         for square in ("a4", "b4", "c4", "d4"):  # one at a time, as a hand puts them down
             board.set_square(square, True)  # (four of a rank at once would be a fault itself)
-            assert panel.table.sensors.wait_for_occupied(square, True, 30)
+            assert panel.table.wait_for_occupied(square, True, 30)
         board.set_shorted_column(5)
         board.set_dead_row(3)
         context = browser.new_context(viewport={"width": 390, "height": 844}, locale=language)

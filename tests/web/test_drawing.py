@@ -31,8 +31,8 @@ VARIANT_IDS = [v.id for v in all_variants()]
 SVG = "{http://www.w3.org/2000/svg}"
 
 
-def test_there_are_twelve_games() -> None:
-    assert len(VARIANT_IDS) == 12
+def test_there_are_twelve_games_and_the_puzzle() -> None:
+    assert len(VARIANT_IDS) == 13
 
 
 @pytest.mark.parametrize("variant", VARIANT_IDS)

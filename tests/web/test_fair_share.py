@@ -168,7 +168,7 @@ def test_a_live_view_that_does_not_read_is_ended_and_its_slot_freed(
         squares = ["a1", "b2", "c3", "d4"]
         while time.monotonic() < deadline and streams.held("127.0.0.1"):
             for square in squares:  # a game going on: every change sends the whole view
-                table.sensors.set_board([square])
+                table.set_board([square])
             time.sleep(0.05)
         assert streams.held("127.0.0.1") == 0, "a live view that never reads kept its slot"
         assert all(closed_by_server(s, 5.0) for s in silent)

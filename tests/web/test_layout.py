@@ -170,7 +170,7 @@ def test_every_page_in_every_moment(seen: Phone) -> None:
     pictures = page.evaluate("""() => [...document.querySelectorAll('svg[data-thumb]')].map(
         (svg) => [svg.dataset.thumb, svg.querySelectorAll('[data-square]').length,
                   svg.getAttribute('role'), svg.getAttribute('aria-label')])""")
-    assert len(pictures) == len(all_variants()) == 12
+    assert len(pictures) == len(all_variants()) == 13
     board_words = "Das Brett: " if page.evaluate("document.documentElement.lang") == "de" \
         else "The board: "
     for variant, squares, role, label in pictures:

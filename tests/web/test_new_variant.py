@@ -173,7 +173,7 @@ def test_the_computer_plays_a_new_variant_by_its_own_heuristic(tiny: type[Game],
     CornerSeeker.asked = 0
     client.post("/api/game", json={"variant": "tiny-sudoku", "computers": {"0": "normal"}})
     panel = client.application.extensions["sudoku_table"]
-    assert panel.table.thinking.wait_for_computer(30)
+    assert panel.table.wait_for_computer(30)
     plan = client.get("/api/state").get_json()["table"]["plan"]
     assert CornerSeeker.asked > 0
     assert plan["cell"] in CORNERS  # a corner is worth ten to it, any other card one

@@ -156,7 +156,7 @@ def test_the_dealt_card_reaches_no_other_device(client: FlaskClient) -> None:
         card = client.get("/api/state", headers=_as(phones[mover])).get_json()["table"]["hand"]
         assert isinstance(card, int)
         client.post("/api/hint", json={}, headers=_as(phones[mover]))
-        client.application.extensions["sudoku_table"].table.thinking.wait_for_computer(10)
+        client.application.extensions["sudoku_table"].table.wait_for_computer(10)
         seen = [client.get("/api/state").get_json(), client.get("/api/record").get_json(),
                 _first_live_view(client, None)]
         for other in (s for s in range(3) if s != mover):
@@ -280,7 +280,7 @@ def test_a_computer_seat_draws_its_own_card_from_the_deal(client: FlaskClient) -
     table = client.application.extensions["sudoku_table"].table
     card = table.hand(0)["number"]
     sim_put(client, _free_square_for(client, card))
-    assert table.thinking.wait_for_computer(30)
+    assert table.wait_for_computer(30)
     view = client.get("/api/state").get_json()
     assert view["game"]["to_move"] == 1
     assert view["table"]["next"]["code"].startswith("computer_draw_"), view["table"]["next"]
@@ -298,7 +298,7 @@ def test_a_number_chosen_first_on_a_phone_stays_on_that_phone(client: FlaskClien
     mine = told.get_json()["table"]
     assert mine["in_hand"] == 7 and mine["next"]["params"].get("number") == 7
     client.post("/api/hint", json={}, headers=_as(phone))
-    client.application.extensions["sudoku_table"].table.thinking.wait_for_computer(10)
+    client.application.extensions["sudoku_table"].table.wait_for_computer(10)
     assert client.get("/api/state", headers=_as(phone)).get_json()["table"]["hint"][
         "status"] == "ready"
     for other in (client.get("/api/state").get_json(), _first_live_view(client, None),

@@ -59,7 +59,7 @@ def test_clearing_never_makes_a_line_fault_however_late_the_scan_comes(tmp_path:
     late = SensorConfig(scan_interval_ms=40.0, fast_scan_ms=40.0)
     hardware = open_hardware(HardwareConfig(sensors=late), simulate=True)
     table = Table(display=hardware.display, journal=tmp_path / "journal.sqlite3")
-    table.sensors.attach(hardware.sensors)
+    table.attach(hardware.sensors)
     try:
         client = create_app(table, hardware=hardware, test_config={
             "TESTING": True, "SETTINGS_PATH": tmp_path / "settings.json"}).test_client()

@@ -10,7 +10,7 @@ table itself.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 Solid = Any
@@ -47,6 +47,28 @@ def extrude(outline: Sequence[tuple[float, float]], z0: float, z1: float,
     return m.Manifold.extrude(section, z1 - z0).translate([0, 0, z0])
 
 
+def flat_union(rectangles: Iterable[tuple[float, float, float, float]],
+               z0: float, z1: float) -> Solid:
+    """Axis-aligned rectangles (x0, y0, x1, y1) joined in the plane, then extruded from ``z0``
+    to ``z1``: many touching boxes as one clean solid, faster and without the slivers that
+    boxes joined in space leave where their faces meet."""
+    m = _manifold()
+    sections = [m.CrossSection.square([x1 - x0, y1 - y0]).translate([x0, y0])
+                for x0, y0, x1, y1 in rectangles]
+    joined = m.CrossSection.batch_boolean(sections, m.OpType.Add)
+    return m.Manifold.extrude(joined, z1 - z0).translate([0, 0, z0])
+
+
+def dome(x: float, y: float, base: float, diameter: float, height: float,
+         segments: int = 16) -> Solid:
+    """A rounded bump (the top half of an ellipsoid) standing ``height`` on a surface at
+    ``base``, sunk a little into it so that the two join."""
+    m = _manifold()
+    r = diameter / 2
+    ball = m.Manifold.sphere(r, segments).scale([1, 1, height / r]).translate([x, y, base])
+    return ball ^ box(x - r, y - r, base - 0.05, x + r, y + r, base + height + 1)
+
+
 def union(solids: Iterable[Solid]) -> Solid:
     m = _manifold()
     return m.Manifold.batch_boolean(list(solids), m.OpType.Add)
@@ -68,11 +90,29 @@ def to_trimesh(solid: Solid) -> Any:
                            process=True)
 
 
-def stl(solid: Solid) -> bytes:
-    """A binary STL of the solid; ``ValueError`` if it is not a closed solid (never written)."""
+def closed(solid: Solid) -> Any:
+    """The solid as a ``trimesh.Trimesh``; ``ValueError`` if it is not a closed solid."""
     mesh = to_trimesh(solid)
     if not (mesh.is_watertight and mesh.is_volume):
         raise ValueError("the mesh is not a closed solid")
-    data = mesh.export(file_type="stl")
+    return mesh
+
+
+def stl(solid: Solid) -> bytes:
+    """A binary STL of the solid; ``ValueError`` if it is not a closed solid (never written)."""
+    data = closed(solid).export(file_type="stl")
+    assert isinstance(data, bytes)
+    return data
+
+
+def three_mf(solids: Mapping[str, Solid]) -> bytes:
+    """A 3MF file holding each solid as an object of its own, by name, where it stands (a
+    slicer arranges them on its bed); ``ValueError`` if one is not a closed solid."""
+    import trimesh
+
+    scene = trimesh.Scene()
+    for name, solid in solids.items():
+        scene.add_geometry(closed(solid), node_name=name, geom_name=name)
+    data = scene.export(file_type="3mf")
     assert isinstance(data, bytes)
     return data

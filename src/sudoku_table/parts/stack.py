@@ -218,6 +218,23 @@ def estimate(build: BuildConfig, pitch: float) -> Estimate:
     )
 
 
+def allowance_mm(build: BuildConfig, pitch: float) -> float:
+    """How much higher than the guide's pieces a magnet may lie (a thicker overlay, a floor
+    under it) before the stack no longer closes with the margin :data:`SAFETY` asks for, to a
+    hundredth of a millimetre; 0 when even this stack does not."""
+    def closes(rise: float) -> bool:
+        raised = build.model_copy(update={"piece_floor_mm": build.piece_floor_mm + rise})
+        return estimate(raised, pitch).closes
+
+    if not closes(0.0):
+        return 0.0
+    low, high = 0.0, 50.0
+    while high - low > 0.005:
+        middle = (low + high) / 2
+        low, high = (middle, high) if closes(middle) else (low, middle)
+    return math.floor(low * 100) / 100
+
+
 @dataclass(frozen=True)
 class Option:
     """A way to stack the square, compared by the field at the reed's contacts."""

@@ -19,8 +19,9 @@ from __future__ import annotations
 import dataclasses
 import importlib
 import pkgutil
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
+from datetime import date
 from typing import Any, ClassVar, TypeVar
 
 from .actions import Action, Place
@@ -249,6 +250,15 @@ class Game:
     unseen in the box."""
     random_setup: ClassVar[bool] = False
     """``default_setup(seed)`` proposes random start positions (Duell's gold cards)."""
+    number_stays: ClassVar[bool] = False
+    """A number tapped before its piece goes down stays chosen for every piece after it, until
+    another number is tapped (a puzzle solved number by number); else it is used once."""
+    setup_from_options: ClassVar[bool] = False
+    """The options name the start position (a puzzle's givens): the start form asks for the
+    options and shows no start position to change."""
+    setup_by_number: ClassVar[bool] = False
+    """The start pieces are guided number by number: every square of one number lit at once,
+    any piece put on one of them is that number (a puzzle's givens)."""
     signals: ClassVar[tuple[str, ...]] = PLACEMENT_SIGNALS
     """The words of the LED language this game can show (the panel's legend lists these)."""
     order: ClassVar[int]
@@ -288,6 +298,9 @@ class Game:
             "hidden_hands": cls.hidden_hands,
             "own_piles": cls.own_piles,
             "random_setup": cls.random_setup,
+            "setup_from_options": cls.setup_from_options,
+            "number_stays": cls.number_stays,
+            "setup_by_number": cls.setup_by_number,
             "signals": list(cls.signals),
             "option_labels": {k: cls.option_labels.get(k, k.replace("_", " "))
                               for k in cls.option_defaults},
@@ -309,6 +322,15 @@ class Game:
         self.players = players
         self.options = self.validate_options(options or {})
         self.geometry = self.build_geometry()
+
+    @classmethod
+    def fixed_options(cls, options: Mapping[str, Any], today: date,
+                      draw: Callable[[], int]) -> dict[str, Any]:
+        """The options of a game starting now, with any choice that depends on the day or on
+        chance made: ``today`` is the table's local date, ``draw`` a random number from the
+        table. A record keeps what this returns, so the game replays the same; most games
+        have no such choice and return the options as they are."""
+        return dict(options)
 
     # --- hooks for variants ---------------------------------------------------------------
 

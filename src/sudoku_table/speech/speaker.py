@@ -19,8 +19,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from sudoku_table.table.announce import Announcement, Part, Seats
-
+from .announcement import Announcement, Part, Seats
 from .audio import Player
 from .engine import Engine, SpeechError, measure
 

@@ -22,11 +22,12 @@ import secrets
 import threading
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, TypedDict
+from typing import TYPE_CHECKING, Any
 
 from sudoku_table.rules.actions import OFF
 from sudoku_table.rules.game import END_REASONS
 from sudoku_table.rules.wording import N_
+from sudoku_table.speech.announcement import Announcement, Part, Seats
 
 from .view import MESSAGES, NEXT_STEPS, BlankChoice, Message, Next
 
@@ -91,35 +92,6 @@ PHRASES: Mapping[str, str] = {
 """Every spoken phrase of the announcements with its English wording (the catalog has the
 German); the ``game``, ``flips`` and ``computer`` parts are said with the table's own messages
 and next steps (``view.MESSAGES``, ``view.NEXT_STEPS``)."""
-
-
-class Part(TypedDict):
-    """One thing said: its ``kind`` (of ``KINDS``), a ``code`` with ``params``, and the seat it
-    is addressed to: the player who must act on it (their turn, their flips, their piece to take
-    away); None for what is news to everybody (an action, the end, the computer's move)."""
-
-    kind: str
-    code: str
-    params: dict[str, Any]
-    seat: int | None
-
-
-class Seats(TypedDict):
-    """Who sits at the table, for naming them: the names as typed (empty: the seat's own
-    name), each seat's own name (White, Black; empty: "Player n"), and the computer's seats."""
-
-    players: int
-    names: list[str]
-    labels: list[str]
-    computers: dict[str, str]
-
-
-class Announcement(TypedDict):
-    """One announcement: a new ``id`` for each, its parts in order, and who sits where."""
-
-    id: str
-    parts: list[Part]
-    seats: Seats
 
 
 @dataclass(frozen=True)
@@ -210,7 +182,7 @@ def announce(before: Moment | None, now: Moment, turn: int | None) -> tuple[list
     step = now.next
     person = (step["actor"] is not None and step["actor"] == now.mover
               and now.mover not in now.computers
-              and step["code"] not in ("turn_over", "set_up", "clear_board"))
+              and step["code"] not in ("turn_over", "set_up", "set_up_number", "clear_board"))
     if person and now.mover != turn:
         parts.append(_part("turn", "turn", now.mover, player=now.mover))
         turn = now.mover
@@ -528,11 +500,13 @@ Listener = Callable[[Announcement], None]
 
 class Announcer:
     """The table's announcements (``Table.announcer``): ``observe`` after every change (under
-    the table's ``lock``), ``last`` the newest, and every listener told of each new one at once
-    (a listener must only queue it: it is called under the table's lock)."""
+    the table's lock), ``last`` the newest, and every listener told of each new one at once
+    (a listener must only queue it: it is called under the table's lock). The announcer's own
+    lock keeps its listeners and ``last`` for a listener added or a repeat asked from another
+    thread; it never waits for the table's."""
 
-    def __init__(self, lock: threading.Lock) -> None:
-        self._lock = lock
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
         self._run = secrets.token_hex(3)  # ids stay new across restarts of the table
         self._ids = itertools.count(1)
         self._before: Moment | None = None
@@ -558,14 +532,15 @@ class Announcer:
         parts.sort(key=lambda part: KINDS.index(part["kind"]))
         said: Announcement = {"id": f"{self._run}-{next(self._ids)}", "parts": parts,
                               "seats": seats}
-        self.last = said
-        for listener in self._listeners:
-            try:
-                listener(said)
-            except Exception:  # a listener's fault never stops the table
-                import logging
+        with self._lock:
+            self.last = said
+            for listener in self._listeners:
+                try:
+                    listener(said)
+                except Exception:  # a listener's fault never stops the table
+                    import logging
 
-                logging.getLogger(__name__).exception("an announcement listener failed")
+                    logging.getLogger(__name__).exception("an announcement listener failed")
         return said
 
     def repeat(self) -> bool:

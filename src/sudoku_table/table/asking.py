@@ -46,7 +46,7 @@ PHRASES: Mapping[str, str] = {
     "holds": N_("{square}: {what}"),
     "holds_light": N_("{square}: {what}; its light: {meaning}"),
     "number_of": N_("{player}'s {number}"),
-    "number_of_nobody": N_("{number} (nobody's)"),
+    "number_of_nobody": N_("{number}, given"),
     "blank_of": N_("{player}'s blank"),
     "blank_of_nobody": N_("a blank"),
     "joker_of": N_("{player}'s joker"),

@@ -37,7 +37,7 @@ class Board:
     """The squares the sensors report occupied, and what the table knows of them."""
 
     def __init__(self, cells: frozenset[str], setup: Mapping[str, Piece], occupied: set[str],
-                 line: Line, *, guide_setup: bool = True) -> None:
+                 line: Line, *, guide_setup: bool = True, by_number: bool = False) -> None:
         self.cells = cells
         self.setup = dict(setup)
         # ``occupied`` is the caller's own set, shared so that one sensor event updates it once.
@@ -51,8 +51,11 @@ class Board:
         """Pieces the game does not have that already stood on the board when the table took
         the sensors' word for it (a restart): nobody can tell which pieces they are, so they
         are never sent to a square as if they were its piece, until they are lifted."""
-        self.setup_order = sorted(self.setup, key=lambda c: (self.setup[c].owner is None,
-                                                             self.setup[c].owner or 0, c[1], c))
+        self.by_number = by_number
+        """The start pieces are guided a number at a time (every square of it lit at once)."""
+        self.setup_order = sorted(self.setup, key=lambda c: (
+            self.setup[c].number or 0 if by_number else 0, self.setup[c].owner is None,
+            self.setup[c].owner or 0, c[1], c))
         self.setting_up = bool(self.setup) and guide_setup
         self.clearing = False  # pieces of an earlier game must leave the board first
         self._line = line
@@ -111,6 +114,15 @@ class Board:
     def todo(self) -> list[str]:
         """The start squares still to be set, in the order the players are guided."""
         return [cell for cell in self.setup_order if cell not in self.occupied]
+
+    def lit(self) -> list[str]:
+        """The start squares lit now: the next one, or guided by number every square still
+        to be set of the next number."""
+        todo = self.todo()
+        if not self.by_number or not todo:
+            return todo[:1]
+        number = self.setup[todo[0]].number
+        return [cell for cell in todo if self.setup[cell].number == number]
 
     def differences(self, expected: set[str]) -> tuple[set[str], set[str]]:
         """(missing, extra): cells that should hold a piece (``expected``) and do not, and the

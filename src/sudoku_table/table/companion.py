@@ -83,7 +83,7 @@ class Companion:
         # event updates it once; otherwise a set of its own, from ``occupied``.
         self.board = Board(game.geometry.cell_set, setup,
                            board if board is not None else set(occupied), self.line,
-                           guide_setup=guide_setup)
+                           guide_setup=guide_setup, by_number=game.setup_by_number)
         self.computer = ComputerTurn(game, self.history, self.board, self.line)
         self.dealer = Dealer(game, self.history)
         self.referee = Referee(game, self.history, self.computer, self.line)

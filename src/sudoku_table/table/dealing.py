@@ -105,5 +105,7 @@ class Dealer:
             supply = self._game.hand_supply(state, mover)
             return None if supply is None else deal_card(supply, seed,
                                                          len(self._history.actions))
-        result = self._history.cached("dealt card", compute)
+        known, result = self._history.recall("dealt card")
+        if not known:
+            result = self._history.remember("dealt card", compute())
         return result if isinstance(result, int) else None

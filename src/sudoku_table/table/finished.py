@@ -1,10 +1,11 @@
 """The finished games beside the running one: one read from the shelf as the panel and the
 tools see it, and the games of an exported file loaded into the journal (``archive`` checks
-them; the table supplies its locked writes, so the sensors and the phones are held up only for
-a short write at a time)."""
+them; each write runs under the table's lock through the ``Act`` the table lends, so the
+sensors and the phones are held up only for a short write at a time)."""
 
 from __future__ import annotations
 
+import contextlib
 import io
 import json
 import sqlite3
@@ -15,6 +16,7 @@ from typing import Any
 
 from sudoku_table.rules.wording import N_
 
+from .acting import Act
 from .archive import (
     MAX_GROWTH,
     ArchiveBusy,
@@ -41,20 +43,20 @@ sensors' and the phones' threads (see ``sudoku_table.web.streaming.BREATH_SECOND
 
 Write = Callable[[Callable[[], object]], None]
 """One write of an import under the table's lock (``JournalError`` gives the import up)."""
+Locked = Callable[[Callable[[], bool]], None]
+"""Runs a step under the table's lock (True: the players see a change); its error raised."""
 
 
 class FinishedGames:
     """The finished games of the ``keeper``'s journal, read beside the game (each read with a
     connection of its own, never under the table's ``lock``, so the review's polling never
-    holds anyone up), and loaded from exported files. What goes wrong is told in ``notices``;
-    ``changed`` (under the lock) makes the players see it."""
+    holds anyone up), and loaded from exported files. What goes wrong is told in ``notices``.
+    It never takes the table's lock: every step under it is handed to ``act``."""
 
-    def __init__(self, keeper: Keeper, lock: threading.Lock, notices: Notices,
-                 changed: Callable[[], None]) -> None:
+    def __init__(self, keeper: Keeper, act: Act, notices: Notices) -> None:
         self._keeper = keeper
-        self._lock = lock
+        self._act = act
         self._notices = notices
-        self._changed = changed
         self._importing = threading.Lock()
 
     def shelf(self) -> Shelf | None:
@@ -100,14 +102,30 @@ class FinishedGames:
             return []
 
     def _unreadable(self, error: sqlite3.Error) -> None:
-        with self._lock:
+        def tell() -> bool:
             self._notices.notice("finished_unreadable", detail=str(error))
-            self._changed()
+            return True
+        self._act(tell)
 
     def _damaged_record(self, game: int, code: str) -> None:
-        with self._lock:
-            if self._notices.notice(code, game=game):
-                self._changed()
+        self._act(lambda: self._notices.notice(code, game=game))
+
+    def _locked(self, step: Callable[[], bool]) -> None:
+        """``step`` under the table's lock (through ``act``; True: the players see a change);
+        an error it raises is raised here once the lock is let go (the players are shown the
+        table as the failed step left it). ``JournalError`` when the table has closed."""
+        failed: list[Exception] = []
+
+        def change() -> bool:
+            try:
+                return step()
+            except Exception as e:  # raised again below, outside the lock
+                failed.append(e)
+                return True
+        if not self._act(change):
+            raise JournalError("the table has closed")
+        if failed:
+            raise failed[0]
 
     def import_document(self, document: object) -> ImportPlan:
         """``import_file`` for a file already parsed (tools and tests)."""
@@ -129,16 +147,18 @@ class FinishedGames:
         journal = self._keeper.journal
         if journal is None or not journal.ok:
             raise JournalError("the table keeps no save file, so it cannot keep imported games")
-        with self._lock:
-            try:
-                self._keeper.room_for_new()  # an import never takes the game's last space
-            except CannotSave as e:
-                raise JournalError(str(e), e.cause) from None
+        def room() -> bool:
+            self._keeper.room_for_new()  # an import never takes the game's last space
+            return False
+        try:
+            self._locked(room)
+        except CannotSave as e:
+            raise JournalError(str(e), e.cause) from None
         if not self._importing.acquire(blocking=False):
             raise ArchiveBusy(N_("another file of finished games is being loaded: try again "
                                  "when it is done"))
         try:
-            return load(journal, stream, lock=self._lock, write=self._write,
+            return load(journal, stream, locked=self._locked, write=self._write,
                         counted=self._counted, lost=self._lost, max_growth=max_growth,
                         separate=separate)
         finally:
@@ -150,15 +170,14 @@ class FinishedGames:
         try:
             write()
         except JournalError as e:
-            self._keeper.failed(e)
-            self._changed()
+            self._keeper.failed(e)  # the players see it: ``_locked`` returns True for an error
             raise
         self._keeper.saved()
 
-    def _counted(self) -> None:
-        """Under the lock: an import's games count."""
+    def _counted(self) -> bool:
+        """Under the lock: an import's games count (the players see them)."""
         self._keeper.take_notices()
-        self._changed()
+        return True
 
     def _lost(self, error: JournalError) -> None:
         """Under the lock: an import's staged games could not be removed again."""
@@ -173,20 +192,35 @@ def entry(g: Stored) -> dict[str, Any]:
             "imported": g.imported}
 
 
-def load(journal: Journal, stream: Readable, *, lock: threading.Lock, write: Write,
-         counted: Callable[[], None], lost: Callable[[JournalError], None], max_growth: int,
+def load(journal: Journal, stream: Readable, *, locked: Locked, write: Write,
+         counted: Callable[[], bool], lost: Callable[[JournalError], None], max_growth: int,
          separate: bool) -> ImportPlan:
     """Add the finished games of an exported file to ``journal`` (``FinishedGames.import_file`` says
-    how): each game checked outside the table's ``lock``, the new ones staged
-    ``IMPORT_BATCH`` at a time through ``write`` (called under the lock), all of them made to
-    count at once, then ``counted`` (under the lock). On any failure the staged games are
+    how): each game checked outside the table's lock, the new ones staged ``IMPORT_BATCH`` at
+    a time through ``write`` (each a step run under the lock by ``locked``), all of them made
+    to count at once, then ``counted`` (in the same step). On any failure the staged games are
     removed again (``lost`` when even that fails) and the error is raised."""
     stamp = now_iso()
     plan = ImportPlan()
+
+    def leftovers() -> bool:  # an import given up earlier (on a failing card) may have left
+        if journal.staged():  # games staged: they go first, or this commit takes them
+            write(journal.discard_import)
+        return False
+
+    def commit() -> bool:
+        write(lambda: journal.commit_import(stamp))
+        return counted()
+
+    def discard() -> bool:
+        try:
+            journal.discard_import(stamp)
+        except JournalError as e:
+            lost(e)
+        return False
+
     try:
-        with lock:  # an import given up earlier (on a failing card) may have left
-            if journal.staged():  # games staged: they go first, or this commit takes them
-                write(journal.discard_import)
+        locked(leftovers)
         batch: list[dict[str, Any]] = []
         growth = 0
         seen: set[str] = set()
@@ -213,25 +247,22 @@ def load(journal: Journal, stream: Readable, *, lock: threading.Lock, write: Wri
                         "the parts one after the other"), most=max_growth // (1024 * 1024))
                 batch.append(checked)
                 if len(batch) >= IMPORT_BATCH:
-                    _stage(journal, batch, stamp, lock, write)
+                    _stage(journal, batch, stamp, locked, write)
                     batch = []
         if batch:
-            _stage(journal, batch, stamp, lock, write)
+            _stage(journal, batch, stamp, locked, write)
         if plan.count("added"):
-            with lock:
-                write(lambda: journal.commit_import(stamp))
-                counted()
+            locked(commit)
     except BaseException:
-        with lock:
-            try:
-                journal.discard_import(stamp)
-            except JournalError as e:
-                lost(e)
+        with contextlib.suppress(JournalError):  # the table has closed: left staged, as above
+            locked(discard)
         raise
     return plan
 
 
-def _stage(journal: Journal, games: list[dict[str, Any]], stamp: str, lock: threading.Lock,
+def _stage(journal: Journal, games: list[dict[str, Any]], stamp: str, locked: Locked,
            write: Write) -> None:
-    with lock:
+    def stage() -> bool:
         write(lambda: journal.stage_import(games, stamp))
+        return False
+    locked(stage)

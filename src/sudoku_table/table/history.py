@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 from sudoku_table.rules.actions import Action, Move
 from sudoku_table.rules.errors import Illegal, IllegalActionError
@@ -25,6 +25,8 @@ from sudoku_table.rules.game import Game, Piece, State
 from sudoku_table.rules.wording import N_
 
 from .errors import InputError
+
+T = TypeVar("T")
 
 Recorder = Callable[[str, Any], None]
 """Writes one journal entry (``"action"`` with its JSON, ``"undo"``, ``"hints"``, ``"draw"``)."""
@@ -131,10 +133,19 @@ class History:
         return self.game.actor(self.state, self.undone[-1]) if self.undone else None
 
     def cached(self, key: str, compute: Callable[[], Any]) -> Any:
-        """``compute()``, once per state."""
-        if key not in self._cache:
-            self._cache[key] = compute()
-        return self._cache[key]
+        """``compute()``, once per state (for the history's own answers; another part recalls
+        and remembers its own, so that the history never calls back into it)."""
+        known, value = self.recall(key)
+        return value if known else self.remember(key, compute())
+
+    def recall(self, key: str) -> tuple[bool, Any]:
+        """Whether an answer for ``key`` is kept for the current state, and that answer."""
+        return (True, self._cache[key]) if key in self._cache else (False, None)
+
+    def remember(self, key: str, value: T) -> T:
+        """Keep ``value`` as the answer for ``key`` until the state changes; ``value``."""
+        self._cache[key] = value
+        return value
 
     def document(self) -> dict[str, Any]:
         return self.cached("doc", lambda: self.game.document(self.state))

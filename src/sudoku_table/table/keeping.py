@@ -14,6 +14,7 @@ from typing import Any, TypeVar
 from sudoku_table.rules.wording import N_
 
 from . import resuming
+from .acting import Install
 from .companion import Companion
 from .errors import CannotSave
 from .history import GAME_FINISHED, GAME_REOPENED
@@ -66,6 +67,7 @@ class Keeper:
         self._current = current
         self._notices = notices
         self._replay: Replay | None = None
+        self._install: Install | None = None
         self.failure: JournalError | None = None
         """Why the table cannot save now (None while it can): set by a failed write, cleared by
         the next one that succeeds."""
@@ -81,10 +83,11 @@ class Keeper:
         """A file kept beside the journal (None without one)."""
         return self.path.with_name(self.path.name + suffix) if self.path is not None else None
 
-    def open(self, replay: Replay) -> None:
-        """Open the journal and resume its game (read back by ``replay``), or say why it cannot
-        open."""
+    def open(self, replay: Replay, install: Install) -> None:
+        """Open the journal and resume its game (read back by ``replay``, installed by the
+        table through ``install``), or say why it cannot open."""
         self._replay = replay
+        self._install = install
         if self.path is None:
             return
         self.journal = Journal(self.path, reserve=self._reserve, checkpoint=self._checkpoint)
@@ -359,6 +362,7 @@ class Keeper:
                                 self.failed)
         if found is None:
             return
-        self._current.take(found.session, found.companion)
+        assert self._install is not None
+        self._install(found.session, found.companion)
         if found.running and found.companion.state.over:
             self.finished()  # the last action was written, the end of the game was not

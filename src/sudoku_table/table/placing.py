@@ -101,7 +101,9 @@ class Placing:
             self._dealt_piece(square, dealt)
             return
         if self.in_hand is not None:
-            number, self.in_hand = self.in_hand, None
+            number = self.in_hand
+            if not self._game.number_stays:
+                self.in_hand = None
             self._try_number(number)
             return
         check = self._history.check
@@ -169,7 +171,8 @@ class Placing:
                 if not after.over:
                     choices = game.placeable_numbers(after, square)
             return list(choices)
-        return list(history.cached(f"choices {square}", compute))
+        known, found = history.recall(f"choices {square}")
+        return list(found if known else history.remember(f"choices {square}", compute()))
 
     def playable_numbers(self) -> list[int]:
         """The numbers worth choosing before a piece goes down: those the mover can play now
@@ -189,7 +192,8 @@ class Placing:
                 if supply is not None:
                     numbers &= {n for n, k in supply.items() if k > 0}
             return sorted(numbers)
-        return list(history.cached("playable numbers", compute))
+        known, found = history.recall("playable numbers")
+        return list(found if known else history.remember("playable numbers", compute()))
 
     def discard_choices(self) -> list[int]:
         """The numbers that fit nowhere now: the cards that may be set aside (none in games
@@ -211,7 +215,8 @@ class Placing:
             dealt = self._dealer.card()  # no other card can be played (``Dealer.check``)
             numbers = range(low, high + 1) if dealt is None else [dealt]
             return [n for n in numbers if history.check(make(n)) is None]
-        return list(history.cached(key, compute))
+        known, found = history.recall(key)
+        return list(found if known else history.remember(key, compute()))
 
     # --- acting ----------------------------------------------------------------------------
 

@@ -167,6 +167,9 @@ def next_step(c: Companion, ask: Prompt | None, missing: set[str], extra: set[st
         return step("clear_board", None, pieces=count(len(c.board.occupied), "piece"),
                     squares=sorted(c.board.occupied))
     if ask is not None and ask["kind"] == "setup":
+        if c.board.by_number:
+            return step("set_up_number", None, number=ask["piece"].get("number"),
+                        squares=ask["squares"], count=len(ask["squares"]), left=ask["left"])
         return step("set_up", None, square=ask["square"], piece=ask["piece"], left=ask["left"])
     if c.history.debt or c.history.turning:
         if c.takeback.kind is not None:
@@ -323,9 +326,12 @@ def hint_targets(c: Companion) -> set[str]:
     if not c.hints or number is None or c.state.over:
         return set()
     board = c.state.board
-    return set(c.history.cached(f"hints {number}", lambda: {
-        cell for cell in c.game.geometry.cells
-        if cell not in board and c.history.check(Place(cell, number)) is None}))
+    known, targets = c.history.recall(f"hints {number}")
+    if not known:
+        targets = c.history.remember(f"hints {number}", {
+            cell for cell in c.game.geometry.cells
+            if cell not in board and c.history.check(Place(cell, number)) is None})
+    return set(targets)
 
 
 def signals(c: Companion, missing: set[str], extra: set[str]) -> dict[str, str]:
@@ -351,8 +357,7 @@ def signals(c: Companion, missing: set[str], extra: set[str]) -> dict[str, str]:
     if not c.setting_up:
         layers["dead"] = set(c.history.dead()) - c.board.occupied
     else:
-        todo = c.board.todo()
-        layers["setup"] = set(todo[:1])
+        layers["setup"] = set(c.board.lit())
     pending = c.pending
     if pending is not None:
         if pending.illegal is None:
@@ -397,7 +402,8 @@ def prompt(c: Companion) -> Prompt | None:
         todo = c.board.todo()
         if todo:
             return {"kind": "setup", "square": todo[0],
-                    "piece": c.setup[todo[0]].to_json(), "left": len(todo)}
+                    "piece": c.setup[todo[0]].to_json(), "left": len(todo),
+                    "squares": c.board.lit()}
     if c.computer_turn:
         if c.needs_hand and c.pending is None and c.motion is None:
             return {"kind": "hand", "choices": c.computer.hand_choices()}

@@ -15,6 +15,7 @@ with the log's (``network.shared.SharedGame``):
 
 from __future__ import annotations
 
+import functools
 import logging
 import threading
 from collections.abc import Sequence
@@ -36,6 +37,7 @@ from sudoku_table.network.shared import (
 from sudoku_table.rules.actions import Action, EndTurn
 from sudoku_table.rules.wording import N_
 
+from .acting import Act, Install
 from .computer import ANOTHER_TABLE
 from .dealing import deal_card
 from .errors import CannotSave, InputError, NoAnswer
@@ -44,7 +46,6 @@ from .sessions import Current, Resolver, Session
 
 if TYPE_CHECKING:
     from .companion import Companion
-    from .table import Table
 
 log = logging.getLogger(__name__)
 
@@ -66,12 +67,14 @@ def _common(a: list[Action], b: list[Action]) -> int:
 
 
 class Remote:
-    """The shared game of ``current`` (None: the game is this table's alone). A part of
-    ``table``."""
+    """The shared game of ``current`` (None: the game is this table's alone). Its link's
+    threads hand what arrives in through the table's ``act``; a game taken over or joined again
+    becomes the table's through ``install``."""
 
-    def __init__(self, table: Table, current: Current, keeper: Keeper, *,
+    def __init__(self, act: Act, install: Install, current: Current, keeper: Keeper, *,
                  broker: Broker | None, name: str, resolve: Resolver, club: str = "") -> None:
-        self._table = table
+        self._act = act
+        self._install = install
         self._current = current
         self._keeper = keeper
         self._broker, self.name, self._resolve = broker, name, resolve
@@ -161,7 +164,7 @@ class Remote:
             return False  # another game (two games of one variant start alike)
         moved = replace(current, network=dict(network), computers={})
         self._keeper.reseat(moved, c)
-        self._current.take(moved, c)
+        self._install(moved, c)
         c.computer.seat({}, None)  # the host's computer plays its seats now
         self.detach_locked()
         self.connect_locked(moved, c, sent=True)
@@ -191,7 +194,7 @@ class Remote:
             (generation if isinstance(generation, int) else 0) + 1),
                         computers=computers)
         self._keeper.reseat(moved, c)
-        self._current.take(moved, c)
+        self._install(moved, c)
         c.computer.seat(computers, None)
         old = shared.host_name
         assert moved.network is not None
@@ -240,33 +243,25 @@ class Remote:
         """paho's thread: the log or a table's presence of the game ``token`` changed. It
         never blocks on the table's lock while that game is being let go (which, under the
         lock, waits for this very thread to end)."""
-        table = self._table
-        while not table.lock.acquire(timeout=0.05):
-            if self._token is not token:
-                return
-        try:
-            if self._token is not token or table.closed:
-                return
+        going: list[tuple[str, threading.Event]] = []
+
+        def change() -> bool:
             self._names_locked()  # a table's presence names it: not on every sensor event
-            table.bump_locked()
             moved = self.shared.moved if self.shared is not None else None
-            going = moved is not None and self._going_on is not token
-            if going:
+            if moved is not None and self._going_on is not token:
                 self._going_on = token
-            stop = self._stop
-        finally:
-            table.lock.release()
-        table.show()
-        if going and moved is not None:
-            threading.Thread(target=self._go_on, args=(token, moved["code"], stop),
+                going.append((moved["code"], self._stop))
+            return True
+        self._act(change, gone=lambda: self._token is not token)
+        for code, stop in going:
+            threading.Thread(target=self._go_on, args=(token, code, stop),
                              name="remote-go-on", daemon=True).start()
 
     def _go_on(self, token: object, code: str, stop: threading.Event) -> None:
         """This table hosted the game and was away; another table took it over meanwhile and
         left the code of this table's seat: join the game as it goes on there, every piece
         kept (tried again while that table does not answer)."""
-        table = self._table
-        while self._token is token and not table.closed:
+        while self._token is token:
             try:
                 session = self.joined(code)
             except NoAnswer:
@@ -277,18 +272,18 @@ class Remote:
             except InputError as e:
                 log.warning("could not go on with the game taken over: %s", e)
                 return
+
             try:
-                with table.lock:
-                    if self._token is not token or table.closed:
-                        return  # another game meanwhile: it stays
-                    if not self.rejoin_locked(session):
-                        log.warning("the game taken over is not the one played here")
-                    table.bump_locked()
+                self._act(functools.partial(self._rejoin_taken_over, session),
+                          gone=lambda: self._token is not token)
             except CannotSave as e:
                 log.warning("could not go on with the game taken over: %s", e)
-                return
-            table.show()
             return
+
+    def _rejoin_taken_over(self, session: Session) -> bool:
+        if not self.rejoin_locked(session):
+            log.warning("the game taken over is not the one played here")
+        return True
 
     def _watch(self, stop: threading.Event) -> None:
         """While a table of the game is away, a new view every five seconds: its offline time
@@ -298,7 +293,7 @@ class Remote:
             shared = self.shared
             if shared is not None and any(
                     s["offline"] is not None for s in self.seats_view("") or []):
-                self._table.touch()
+                self._act(lambda: True)
 
     # --- after every change ----------------------------------------------------------------
 

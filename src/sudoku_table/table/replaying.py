@@ -12,13 +12,14 @@ anything happens to the running game: a piece felt at rest on a square (the even
 for the game exactly as without a replay, and its answer is what the LEDs show), a panel input,
 a hint asked for, a new game. So a hand at the board is never answered by a replay's lights,
 and no sensor event is lost or read as a step of the replay. ``Replaying`` (``Table.replay``)
-starts, moves and ends it under the table's lock.
+finds the move to show outside the table's lock; the table shows, moves and ends it under its
+lock.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from sudoku_table.firmware.ports import Frame
 from sudoku_table.rules.actions import Action, Blank, Joker, Move, Place
@@ -30,10 +31,6 @@ from .errors import InputError
 from .finished import FinishedGames
 from .reviews import Reviews
 from .signals import compose_frame
-from .view import View
-
-if TYPE_CHECKING:
-    from .table import Table
 
 
 def squares_of(action: Action) -> list[str]:
@@ -105,19 +102,18 @@ class BoardReplay:
 
 
 class Replaying:
-    """The finished game replayed on the board, if one is (``shown``): a part of ``table``,
-    reading the game from ``finished`` and its better moves from ``reviews``."""
+    """The finished game replayed on the board, if one is (``shown``), reading the game from
+    ``finished`` and its better moves from ``reviews``. Changed only under the table's lock."""
 
-    def __init__(self, table: Table, finished: FinishedGames, reviews: Reviews) -> None:
-        self._table = table
+    def __init__(self, finished: FinishedGames, reviews: Reviews) -> None:
         self._finished = finished
         self._reviews = reviews
         self.shown: BoardReplay | None = None
 
-    def show(self, game_id: int, move: int) -> View:
-        """Show move ``move`` (counted from 1) of finished game ``game_id`` on the LEDs, with
-        the computer's better move where the review has judged it. The running game is left
-        as it is. ``InputError`` for a game or move that is not there."""
+    def find(self, game_id: int, move: int) -> tuple[dict[str, Any], Action | None]:
+        """Outside the lock: the record of finished game ``game_id`` and the computer's better
+        move at move ``move`` (counted from 1) as far as the review has judged it.
+        ``InputError`` for a game or move that is not there."""
         entry = self._finished.game(game_id)
         if entry is None:
             raise InputError(N_("there is no finished game {game_id}"), game_id=game_id)
@@ -127,36 +123,25 @@ class Replaying:
             raise InputError(N_("game {game_id} has moves 1 to {total}, not {move}"),
                              game_id=game_id, total=total, move=move)
         judged = self._reviews.progress(record).judged
-        best = judged[move - 1].best if move <= len(judged) else None
-        table = self._table
-        with table.lock:
-            shown = self.shown
-            if shown is None or shown.game_id != game_id:
-                try:
-                    shown = BoardReplay(game_id, record)
-                except (RulesError, ValueError) as e:
-                    raise InputError(N_("game {game_id} cannot be replayed: {detail}"),
-                                     game_id=game_id, detail=str(e)) from None
-            shown.go(move - 1, best)
-            self.shown = shown
-            table.felt_changed_locked()
-            view = table.view_locked()
-        table.show()
-        return view
+        return record, judged[move - 1].best if move <= len(judged) else None
 
-    def leave(self) -> View:
-        """End the replay: the LEDs show the running game again, as they were."""
-        table = self._table
-        with table.lock:
-            self.end_locked()
-            view = table.view_locked()
-        table.show()
-        return view
+    def show(self, game_id: int, record: Mapping[str, Any], move: int,
+             best: Action | None) -> None:
+        """Under the table's lock: show move ``move`` of ``record`` (from ``find``) on the
+        LEDs. The running game is left as it is."""
+        shown = self.shown
+        if shown is None or shown.game_id != game_id:
+            try:
+                shown = BoardReplay(game_id, record)
+            except (RulesError, ValueError) as e:
+                raise InputError(N_("game {game_id} cannot be replayed: {detail}"),
+                                 game_id=game_id, detail=str(e)) from None
+        shown.go(move - 1, best)
+        self.shown = shown
 
-    def end_locked(self) -> bool:
-        """Under the lock: end a replay, if one is shown (True then)."""
+    def end(self) -> bool:
+        """Under the table's lock: end a replay, if one is shown (True then)."""
         if self.shown is None:
             return False
         self.shown = None
-        self._table.felt_changed_locked()
         return True

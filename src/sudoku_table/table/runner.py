@@ -140,7 +140,7 @@ def handle_line(table: Table, line: str) -> View | dict[str, Any]:
         data = parse_line(line)
         if "sensor" in data:
             event = SensorEvent(data["sensor"], data["occupied"], time.monotonic())
-            table.sensors.handle_sensor(event)
+            table.handle_sensor(event)
         elif "input" in data:
             table.input(data["input"])
         elif "new_game" in data:
@@ -150,13 +150,13 @@ def handle_line(table: Table, line: str) -> View | dict[str, Any]:
                            spec.get("replace", False), spec.get("colors"),
                            spec.get("computers"), spec.get("computer_draws", False))
         elif "board" in data:
-            table.sensors.set_board(data["board"])
+            table.set_board(data["board"])
         else:
             time.sleep(data["wait"])
-            table.ticker.tick()
+            table.tick()
     except (LineError, InputError) as e:
         return {"error": str(e)}
-    table.thinking.wait_for_computer(COMPUTER_WAIT)
+    table.wait_for_computer(COMPUTER_WAIT)
     return table.view()
 
 
@@ -189,7 +189,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         board = [s for s in args.board.split(",") if s]
         if board:
-            table.sensors.set_board(board)
+            table.set_board(board)
         run(table, sys.stdin, sys.stdout)
     except InputError as e:
         print(json.dumps({"error": str(e)}))

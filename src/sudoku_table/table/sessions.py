@@ -13,6 +13,7 @@ from __future__ import annotations
 import secrets
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
+from datetime import date
 from typing import Any
 
 from sudoku_table.rules.game import Game
@@ -109,7 +110,11 @@ def open_game(session: Session, resolve: Resolver, *, board: set[str],
     ``RulesError`` or ``InputError`` when the session cannot be played; with ``lenient`` (a
     game read back from the journal) damaged computer seats are read as people at every seat,
     as the panel then shows."""
-    game = resolve(session.variant)(session.players, session.options)
+    rules = resolve(session.variant)
+    options = session.options
+    if isinstance(options, Mapping):  # a choice of the day or of chance is made now, once
+        options = rules.fixed_options(options, date.today(), lambda: secrets.randbits(31))
+    game = rules(session.players, options)
     try:
         seats = parse_computers(session.computers, game.players)
     except InputError:

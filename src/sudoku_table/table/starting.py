@@ -9,8 +9,6 @@ game is the table's."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from sudoku_table.rules.errors import RulesError
 from sudoku_table.rules.wording import N_
 
@@ -21,22 +19,20 @@ from .journal import StoredGame
 from .keeping import Keeper
 from .sessions import Current, Resolver, Session
 
-if TYPE_CHECKING:
-    from .table import Table
-
 REPLACE = N_("{game} is still running: a new game ends it. It is kept, marked unfinished and "
              "with its record, among the games on the Table page.")
 """What the players confirm before a new game replaces a running one."""
 
 
 class Starting:
-    """The games of ``table``: resolved by ``resolve`` (a variant's class by id), with
+    """The games of the table: resolved by ``resolve`` (a variant's class by id), with
     ``settle`` (how long a Halma jump or a take-back on the board must stand still), played on
-    the sensors' board and kept by ``keeper`` as ``current``'s game. A part of ``table``."""
+    the sensors' ``board`` (the one set the sensors keep) and kept by ``keeper``; the table
+    then installs each as ``current``'s game."""
 
-    def __init__(self, table: Table, current: Current, keeper: Keeper, *, resolve: Resolver,
-                 settle: float) -> None:
-        self._table = table
+    def __init__(self, board: set[str], current: Current, keeper: Keeper, *,
+                 resolve: Resolver, settle: float) -> None:
+        self._board = board
         self._current = current
         self._keeper = keeper
         self._resolve = resolve
@@ -46,20 +42,20 @@ class Starting:
         """The game ``asked`` for and its companion, not yet the table's (``open_game``);
         ``InputError`` when it cannot be played."""
         try:
-            return sessions.open_game(asked, self._resolve, board=self._table.sensors.occupied,
+            return sessions.open_game(asked, self._resolve, board=self._board,
                                       record=self._keeper.write, settle=self._settle)
         except RulesError as e:
             raise InputError(str(e)) from None
 
     def recover(self, stored: StoredGame) -> recovery.Recovered | recovery.Unplayable | None:
         """A stored game read back onto the table's board (``recovery.recover``)."""
-        return recovery.recover(stored, self._resolve, board=self._table.sensors.occupied,
+        return recovery.recover(stored, self._resolve, board=self._board,
                                 record=self._keeper.write, settle=self._settle)
 
-    def start_locked(self, session: Session, companion: Companion, replace: bool) -> None:
-        """Under the lock: the opened game's start written first, then it becomes the table's
-        and begins on the board as it stands (``sessions.begin``). A running game with actions
-        is kept unfinished first, and only with ``replace`` (``ConfirmNeeded`` otherwise)."""
+    def make_room(self, replace: bool) -> None:
+        """Under the lock, before a new game's start is written: the journal has room for it,
+        and a running game with actions is kept unfinished first, only with ``replace``
+        (``ConfirmNeeded`` otherwise)."""
         keeper = self._keeper
         keeper.ready_for_new()
         running = self._current.companion
@@ -67,7 +63,8 @@ class Starting:
             if not replace:
                 raise ConfirmNeeded(REPLACE, "replace", game=running.game.name)
             keeper.keep_running()
-        self._table.replay.end_locked()
-        self._current.take(keeper.start(session, companion), companion)
-        companion.set_board(self._table.sensors.occupied)
-        sessions.begin(companion)
+
+    def write(self, session: Session, companion: Companion) -> Session:
+        """Under the lock: the opened game's start written (``CannotSave`` when it cannot be),
+        as the session the table installs."""
+        return self._keeper.start(session, companion)

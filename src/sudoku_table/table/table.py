@@ -13,10 +13,13 @@ take-back made on the board).
 The table holds its parts, each owning its state: ``sensors`` (the board felt, ``sensing``),
 ``starting`` (a new game opened and started, a stored one read back), ``thinking`` (the
 computer's and the hint's searches), ``replay`` (a finished game shown on the LEDs,
-``replaying``), ``ticker`` (the timer, ``ticking``), ``finished`` (the finished games and their
-import), ``reviews``, ``leds`` (``lighting``) and ``announcer`` (what the table says aloud,
-``announce``). They share its one lock and, under it, call ``bump_locked`` after a
-change the players see; the frame is shown by ``show`` outside it.
+``replaying``), ``ticker`` (the timer, ``ticking``), ``remote`` (a game shared with other
+tables), ``finished`` (the finished games and their import), ``reviews``, ``leds``
+(``lighting``) and ``announcer`` (what the table says aloud, ``announce``). Parts return what
+changed and never call the table: only the table takes its lock, installs the current game
+(``_install``) and runs the steps after a change (``after_change``, in the order of
+``AFTER_CHANGE``); a part's thread hands its answer in through ``acting.Act``. The frame is
+shown by ``show`` outside the lock.
 """
 
 from __future__ import annotations
@@ -31,14 +34,16 @@ from pathlib import Path
 from typing import Any
 
 from sudoku_table.ai import ComputerConfig
-from sudoku_table.firmware.ports import Display, Frame
+from sudoku_table.firmware.ports import Display, SensorEvent, SensorFault, SensorSource
 from sudoku_table.network.config import NetworkConfig
 from sudoku_table.rules.errors import RulesError
-from sudoku_table.rules.game import Game, State, variant_class
+from sudoku_table.rules.game import variant_class
+from sudoku_table.rules.squares import is_square
 from sudoku_table.rules.wording import N_
 
-from . import announce, present, sessions, showing
+from . import announce, sessions, showing
 from .companion import Companion
+from .conductor import Conductor
 from .errors import CannotSave, InputError, StaleInput
 from .finished import FinishedGames
 from .inputs import parse_input
@@ -49,24 +54,24 @@ from .notices import Notices
 from .remote import Remote
 from .replaying import Replaying
 from .reviews import Reviews
-from .sensing import Sensors
+from .sensing import Sensors, stop_source
 from .sessions import Current, Resolver
 from .spacing import SPACE_SECONDS
 from .starting import Starting
-from .thinking import Thinking
-from .ticking import Ticker
-from .view import View, render
+from .thinking import Thinking, hintable
+from .ticking import IDLE_WAIT, Ticker
+from .view import View
 
 log = logging.getLogger(__name__)
 
 
-class Table:
+class Table(Conductor):
     """The companion between the wires and the rules (see the module docstring).
 
     ``resolve`` finds a variant class by id (tests pass their own small games); ``settle`` is
     how long a Halma jump or a take-back on the board must stand still; ``ticker`` runs the
     settle timer in a thread (default: only with the real clock; with a test clock, call
-    ``ticker.tick()``); ``computer`` is each level's effort (the config's ``[computer]`` section);
+    ``tick()``); ``computer`` is each level's effort (the config's ``[computer]`` section);
     ``reserve`` and ``checkpoint`` are the journal's (bytes kept for the game in progress, WAL
     size before a checkpoint); ``review_workers`` is where reviews are computed
     (``reviews.Reviews``: a worker process, or a thread for tools and tests)."""
@@ -86,176 +91,42 @@ class Table:
         review_workers: str = "process",
         network: NetworkConfig | None = None,
     ) -> None:
-        self.lock = threading.Lock()
-        """The one lock: every change to the game, the board and the view is made under it."""
-        self.cond = threading.Condition(self.lock)
-        """Notified under the lock after every change (``wait_for_change`` and the parts')."""
+        self._start_conducting()
         self.leds = LedOutput(display, self._leds_failed)
         self._notices = Notices()
         self._current = Current()
-        self.closed = False
-        """Set once by ``close``: the parts then take no event and start no search."""
-        self._view: tuple[int, View] | None = None
-        self._look: present.Look | None = None
-        self.version = 0
         self.boot = secrets.token_hex(4)
         """Names this start of the table: versions count again from 0 after a restart, so a
         page compares versions only within one ``boot``."""
-        self._answered = showing.Answered()
         self._computer = computer or ComputerConfig()
-        self.announcer = announce.Announcer(self.lock)
+        self.announcer = announce.Announcer()
         self._keeper = Keeper(Path(journal) if journal is not None else None, reserve=reserve,
                               checkpoint=checkpoint, clock=clock, current=self._current,
                               notices=self._notices)
+        self._clock = clock
         # the parts (the module's docstring says what each is)
-        self.sensors = Sensors(self, self._current, self._keeper, self._notices, clock)
-        self.thinking = Thinking(self, self._computer, self._current, self._keeper)
+        self.sensors = Sensors()
+        self.thinking = Thinking(self._act, self._computer, self._current, self._keeper)
         network = network or NetworkConfig()
-        self.remote = Remote(self, self._current, self._keeper, broker=network.parsed(),
-                             name=network.name, resolve=resolve, club=network.club)
-        self.ticker = Ticker(self, self._current, self._keeper, clock)
-        self.starting = Starting(self, self._current, self._keeper, resolve=resolve,
-                                 settle=settle)
-        self._keeper.open(self.starting.recover)
-        self.finished = FinishedGames(self._keeper, self.lock, self._notices, self.bump_locked)
+        self.remote = Remote(self._act, self._install, self._current, self._keeper,
+                             broker=network.parsed(), name=network.name, resolve=resolve,
+                             club=network.club)
+        self.ticker = Ticker(self._current, self._keeper)
+        self.starting = Starting(self.sensors.occupied, self._current, self._keeper,
+                                 resolve=resolve, settle=settle)
+        self._keeper.open(self.starting.recover, self._install)
+        self.finished = FinishedGames(self._keeper, self._act, self._notices)
         self.reviews = Reviews(self._keeper.beside(".reviews"), self._computer, review_workers)
-        self.replay = Replaying(self, self.finished, self.reviews)
+        self.replay = Replaying(self.finished, self.reviews)
+        self._timer: threading.Thread | None = None
         with self.lock:
             self.remote.connect_locked(self._current.session, self._current.companion)
-            self.bump_locked()
+            self.after_change()
         if ticker if ticker is not None else clock is time.monotonic:
-            self.ticker.start()
+            self._timer = threading.Thread(target=self._run_timer, name="table-ticker",
+                                           daemon=True)
+            self._timer.start()
         self.show()
-
-    # --- journal (``keeping``) --------------------------------------------------------------
-
-    @property
-    def _companion(self) -> Companion | None:
-        return self._current.companion
-
-    def saving(self) -> dict[str, Any]:
-        """Whether the table saves (``table.saving`` of the view): ``state`` ``ok``, ``low``
-        (the reserve is in use, or could not be kept: finish the game, free space) or
-        ``failing`` (nothing counts until a write succeeds); ``cause``, ``detail``, the
-        ``held`` entry waiting to be saved, and whether the finished game's record waits."""
-        with self.lock:
-            return self._keeper.saving()
-
-    # --- versions, views and frames ----------------------------------------------------------
-
-    def bump_locked(self) -> None:
-        """Under the lock, after any change the players can see: a new view version, the
-        computer's thinking started, the look, the announcement and the frame renewed."""
-        self.version += 1
-        self._view = None
-        companion = self._companion
-        if companion is not None:
-            self.remote.sync_locked()  # a game shared with other tables follows its log
-            self.thinking.think_locked()  # may write (the computer's card) before it is shown
-        self._keeper.space.watch()  # the journal may have given its reserve to the game
-        saving = self._keeper.saving_step()
-        if companion is None:
-            self._look = None
-        else:
-            before = self._look.next["actor"] if self._look is not None else None
-            self._look = present.look(companion, saving)  # once per change: frame and view
-            companion.keep_message_for(self._look.next["actor"], before)
-        self._answered.note(companion, self._look, self.version)
-        now = (announce.moment(companion, self._look)
-               if companion is not None and self._look is not None else None)
-        self.announcer.observe(now, self._current.seats())
-        self.leds.game(self._look, saving is not None)
-        self._feedback_frame()
-        self.cond.notify_all()
-
-    def felt_changed_locked(self) -> None:
-        """Under the lock: the tentative board changed but the game did not (or a replay is
-        shown or left: the game's own frame is not touched); the frame's feedback is renewed
-        and a new view version shows it (``table.felt``) at once, as the square's LED does."""
-        self._feedback_frame()
-        self.version += 1
-        self._view = None
-        self.cond.notify_all()
-
-    def _feedback_frame(self) -> None:
-        """Under the lock: the game's frame (or the replay's) with the feedback light on every
-        square felt but not confirmed (``LedOutput.feedback``)."""
-        replay = self.replay.shown
-        self.leds.feedback(replay.frame() if replay is not None else None,
-                           self.sensors.unconfirmed())
-
-    def show(self) -> None:
-        """Show the newest frame, outside the main lock (``lighting``)."""
-        self.leds.show()
-
-    def _leds_failed(self, error: Exception) -> None:
-        with self.lock:
-            self._notices.notice("leds_failed", detail=str(error))
-
-    def view_locked(self) -> View:
-        """Under the lock: the view (``view``), built once per version."""
-        if self._view is not None and self._view[0] == self.version:
-            return self._view[1]
-        sensors, replay = self.sensors, self.replay.shown
-        table = showing.table_part(
-            occupied=sensors.occupied, felt=sensors.felt, faults=sensors.faults,
-            notices=list(self._notices), recovery=self._keeper.damage.recovery,
-            version=self.version, saving=self._keeper.saving(),
-            replay=replay.view() if replay is not None else None)
-        companion = self._companion
-        game_doc = None
-        if companion is not None:
-            look = self._look if self._look is not None else present.look(
-                companion, self._keeper.saving_step())
-            hint = showing.hint_view(companion, self.thinking.hinting(companion,
-                                                                      companion.state))
-            table.update(showing.game_part(companion, look, self._current.names,
-                                           self._current.colors, hint))
-            game_doc = companion.document()
-        if table["message"] is None and self._notices:
-            table["message"] = render(self._notices.last())
-        table["say"] = showing.said(self.announcer.last)
-        table.update(self.remote.view_part())  # type: ignore[typeddict-item]
-        view: View = {"game": game_doc, "table": table, "version": self.version,
-                      "boot": self.boot}
-        self._view = (self.version, view)
-        return view
-
-    # --- what the players see and wait for ------------------------------------------------------
-
-    def view(self) -> View:
-        """The view of docs/api.md: the state document and what the table shows and asks."""
-        with self.lock:
-            return self.view_locked()
-
-    def position(self) -> tuple[View, Game | None, State | None]:
-        """The view with the rules and the state it shows, read at one moment: what a
-        question to the table is answered from (``asking``); None before a game."""
-        with self.lock:
-            view = self.view_locked()
-            companion = self._companion
-            if companion is None:
-                return view, None, None
-            return view, companion.game, companion.state
-
-    def frame(self) -> Frame:
-        """The LED frame for the current view."""
-        with self.lock:
-            return self.leds.frame
-
-    def wait_for_change(self, version: int, timeout: float,
-                        stop: threading.Event | None = None) -> tuple[int, View]:
-        """Block until the view differs from ``version`` (or timeout, or ``stop`` is set and
-        ``wake`` called); the newest view."""
-        with self.cond:
-            self.cond.wait_for(lambda: self.version != version or self.closed
-                               or (stop is not None and stop.is_set()), timeout=timeout)
-            return self.version, self.view_locked()
-
-    def wake(self) -> None:
-        """Wake every ``wait_for_change`` now, so that waiters see their stop flag at once."""
-        with self.cond:
-            self.cond.notify_all()
 
     # --- the game ----------------------------------------------------------------------------
 
@@ -300,7 +171,11 @@ class Table:
 
     def _start(self, session: sessions.Session, companion: Companion, replace: bool) -> View:
         def start_locked() -> None:
-            self.starting.start_locked(session, companion, replace)
+            self.starting.make_room(replace)
+            self._end_replay_locked()
+            self._install(self.starting.write(session, companion), companion)
+            companion.set_board(self.sensors.occupied)
+            sessions.begin(companion)
             self.remote.connect_locked(self._current.session, companion)
         return self._change(start_locked)
 
@@ -323,7 +198,7 @@ class Table:
             companion = self._companion
             if companion is None:
                 raise InputError(N_("no game is running: choose a game first"))
-            self.replay.end_locked()
+            self._end_replay_locked()
             self.remote.check_input(parsed["type"])
             try:
                 companion.input(parsed, seat)
@@ -338,23 +213,6 @@ class Table:
 
         return self._change(answer_locked)
 
-    def _change(self, change_locked: Callable[[], None]) -> View:
-        """``change_locked`` under the lock, then the new view, shown. Its ``CannotSave`` is
-        raised once the view says that the table cannot save (nothing changed); any other
-        error leaves the view as it was."""
-        refused: CannotSave | None = None
-        with self.lock:
-            try:
-                change_locked()
-            except CannotSave as e:
-                refused = e
-            self.bump_locked()
-            view = self.view_locked()
-        self.show()
-        if refused is not None:
-            raise refused
-        return view
-
     def hand(self, seat: int) -> showing.Hand | None:
         """Seat ``seat``'s own card or stone now, where the table deals it (``showing.hand``):
         for that seat's phone only, never part of the shared view."""
@@ -366,7 +224,7 @@ class Table:
         """Something every view shows changed outside the game (which seats have a phone): a
         new view for every live view."""
         with self.lock:
-            self.bump_locked()
+            self.after_change()
 
     def record(self) -> dict[str, Any] | None:
         """The current game's record (docs/records.md), or None before a game is chosen."""
@@ -379,6 +237,143 @@ class Table:
         with self.lock:
             return self._current.id
 
+    # --- the sensors (``sensing``): the scanning thread calls these ------------------------
+
+    def attach(self, source: SensorSource) -> None:
+        """Take the sensors' board as the physical board, then listen to their events."""
+        with self.lock:
+            self.sensors.source = source
+            self._take_board_locked(set(source.occupied()))
+        self.show()
+        source.start(self.handle_sensor, self.handle_fault, self.handle_felt)
+
+    def set_board(self, occupied: set[str] | frozenset[str] | list[str]) -> View:
+        """Take ``occupied`` as the physical board (tools and tests without a sensor source)."""
+        squares = set(occupied)
+        bad = [s for s in squares if not is_square(s)]
+        if bad:
+            raise InputError(N_("{bad} is not a square a1..i9"), bad=repr(bad[0]))
+        with self.lock:
+            self._take_board_locked(squares)
+            view = self.view_locked()
+        self.show()
+        return view
+
+    def _take_board_locked(self, squares: set[str]) -> None:
+        self.sensors.take_board(squares)
+        companion = self._companion
+        if companion is not None:
+            companion.set_board(squares)
+        self.after_change()
+
+    def handle_felt(self, event: SensorEvent) -> None:
+        """One tentative change: the square's LED shows it at once; the game does not hear it
+        (it waits for the confirmed change). Never raises into the scanning thread."""
+        square, occupied = event.square, bool(event.occupied)
+        if not is_square(square):
+            return  # the confirmed event, if one follows, tells the players
+        with self.lock:
+            if self.closed or not self.sensors.feel(square, occupied):
+                return
+            self.felt_changed_locked()
+        self.show()
+
+    def handle_sensor(self, event: SensorEvent) -> None:
+        """One confirmed change on one square, handed to the game once (docs/DESIGN.md, "one
+        sensor event through them"); never raises into the scanning thread."""
+        square, occupied = event.square, bool(event.occupied)
+        if not is_square(square):
+            def tell() -> bool:
+                self._notices.notice("unknown_square", square=repr(square))
+                return True
+            self._act(tell)
+            return
+        with self.lock:
+            if self.closed:
+                return
+            ended = self._end_replay_locked()  # a hand at the board: back to the game at once
+            felt = self.sensors.confirm(square, occupied)
+            try:
+                companion = self._companion
+                if companion is not None:  # it updates the board the two share, once
+                    changed = companion.sensor(square, occupied, self._clock())
+                    self._keeper.after(companion)
+                else:
+                    changed = self.sensors.occupy(square, occupied)
+            except Exception:  # a rules bug must not kill the scanner
+                log.exception("a sensor event could not be handled")
+                self._notices.notice("internal_error")
+                changed = True
+            if changed:
+                self.after_change()
+            elif felt:
+                self.felt_changed_locked()
+        if changed or felt or ended:
+            self.show()
+
+    def handle_fault(self, fault: SensorFault) -> None:
+        """A sensor fault: reported on the panel, never taken as a move."""
+        def keep() -> bool:
+            self.sensors.fault(fault)
+            return True
+        self._act(keep)
+
+    # --- the timer (``ticking``) --------------------------------------------------------------
+
+    def tick(self) -> None:
+        """Finish whatever waited for the board to settle or for the disk, if its time has
+        come (the timer's thread calls it; with a test clock, the tests)."""
+        self._act(lambda: self.ticker.due(self._clock()))
+
+    def _run_timer(self) -> None:
+        while True:
+            with self.cond:
+                if self.closed:
+                    return
+                deadline = self.ticker.deadline()
+                if deadline is None:
+                    self.cond.wait(timeout=IDLE_WAIT)
+                    continue
+                delay = deadline - self._clock()
+                if delay > 0:
+                    self.cond.wait(timeout=delay)
+                    continue
+            self.tick()
+
+    # --- the computer and hints (``thinking``), replays (``replaying``) ----------------------
+
+    def hint(self) -> View:
+        """Ask for a hint for the person to move (``Thinking.ask_hint``); ``InputError`` when
+        no hint can be given now."""
+        with self.lock:
+            companion = hintable(self._companion)
+            self._end_replay_locked()
+            self.thinking.ask_hint(companion)
+            self.after_change()
+            view = self.view_locked()
+        self.show()
+        return view
+
+    def show_replay(self, game_id: int, move: int) -> View:
+        """Show move ``move`` (counted from 1) of finished game ``game_id`` on the LEDs
+        (``Replaying``); the running game is left as it is. ``InputError`` for a game or move
+        that is not there."""
+        record, best = self.replay.find(game_id, move)
+        with self.lock:
+            self.replay.show(game_id, record, move, best)
+            self.felt_changed_locked()
+            view = self.view_locked()
+        self.show()
+        return view
+
+    def leave_replay(self) -> View:
+        """End the replay: the LEDs show the running game again, as they were."""
+        with self.lock:
+            self._end_replay_locked()
+            view = self.view_locked()
+        self.show()
+        return view
+
     # --- closing ---------------------------------------------------------------------------
 
     def close(self) -> None:
@@ -390,13 +385,16 @@ class Table:
             self.cond.notify_all()
         with self.lock:
             self.remote.detach_locked(leaving=False)
-        self.sensors.stop()
+            source = self.sensors.detach()
+        stop_source(source)
         self.leds.darken()
         self.reviews.close()
         with self.lock:
             if self._keeper.journal is not None:
                 self._keeper.journal.close()
-        self.ticker.join()
+        timer = self._timer
+        if timer is not None and timer is not threading.current_thread():
+            timer.join(timeout=1.0)
 
     def __enter__(self) -> Table:
         return self

@@ -1,28 +1,24 @@
 """The computer's and the hint's thinking (``Table.thinking``): each search runs in a thread of
 its own (``strong`` may take a second; the sensors and the panel never wait for it) and hands
-its answer back to the table, which takes it under its lock if the game is still where the
-search began."""
+its answer in through the table's ``Act``, which takes it under the table's lock if the game is
+still where the search began."""
 
 from __future__ import annotations
 
 import logging
 import threading
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 from sudoku_table.ai import Advice, ComputerConfig, advise, choose
 from sudoku_table.rules.actions import Action, EndTurn
 from sudoku_table.rules.game import State
 from sudoku_table.rules.wording import N_
 
+from .acting import Act
 from .companion import Companion
 from .errors import CannotSave, InputError
 from .keeping import Keeper
 from .sessions import Current
-from .view import View
-
-if TYPE_CHECKING:
-    from .table import Table
 
 log = logging.getLogger(__name__)
 
@@ -85,14 +81,13 @@ def hintable(c: Companion | None) -> Companion:
 
 
 class Thinking:
-    """The searches under way for ``current``'s game, a part of ``table``. ``think_locked`` and
-    ``hint`` start them under the table's lock; each search's thread hands its answer back
-    (``_chosen``, ``_advised``), which takes the lock and keeps it if the game still stands
-    where the search began."""
+    """The searches under way for ``current``'s game. The table starts them under its lock
+    (``think``, ``ask_hint``); each search's thread hands its answer in through ``act``
+    (``_chosen``, ``_advised``), kept if the game still stands where the search began."""
 
-    def __init__(self, table: Table, config: ComputerConfig, current: Current,
+    def __init__(self, act: Act, config: ComputerConfig, current: Current,
                  keeper: Keeper) -> None:
-        self._table = table
+        self._act = act
         self._config = config
         self._current = current
         self._keeper = keeper
@@ -130,12 +125,12 @@ class Thinking:
             if search in searches:
                 searches.remove(search)
 
-    def think_locked(self) -> None:
-        """Under the lock, after every change: when a computer seat is to move and its action
-        is not known yet, draw its card where the table draws them (journaled before anyone
-        sees it), then start searching for its action."""
+    def think(self) -> None:
+        """Under the table's lock, after every change: when a computer seat is to move and its
+        action is not known yet, draw its card where the table draws them (journaled before
+        anyone sees it), then start searching for its action."""
         c = self._current.companion
-        if c is None or self._table.closed:
+        if c is None:
             return
         if self._keeper.failure is None:  # else drawn once the table can save (the retry's bump)
             try:
@@ -151,51 +146,34 @@ class Thinking:
         self._search_for(Search(c, c.state, c.known_hand), c.computers[mover],
                         seed(self._current.id, c))
 
-    def hint(self) -> View:
-        """Ask for a hint for the person to move: the engine's best action, shown with the
-        ``hint`` light and its reasons in the view (``table.hint``) once found. Changes nothing
-        in the game; ``InputError`` when no hint can be given now."""
-        table = self._table
-        with table.lock:
-            c = hintable(self._current.companion)
-            table.replay.end_locked()
-            if c.advice_now() is None:
-                self._hint_for(Search(c, c.state, c.hint_hand()), seed(self._current.id, c))
-            table.bump_locked()
-            view = table.view_locked()
-        table.show()
-        return view
-
-    def wait_for_computer(self, timeout: float = 10.0) -> bool:
-        """True once no search of the computer or of a hint is under way (False on timeout):
-        for tests and tools that play against the computer."""
-        table = self._table
-        with table.cond:
-            return table.cond.wait_for(lambda: self.idle or table.closed, timeout=timeout)
+    def ask_hint(self, c: Companion) -> None:
+        """Under the table's lock: search a hint for the person to move in ``c`` (checked by
+        ``hintable``), unless it is known already; the view shows it once found (the
+        ``hint`` light and its reasons, ``table.hint``). Changes nothing in the game."""
+        if c.advice_now() is None:
+            self._hint_for(Search(c, c.state, c.hint_hand()), seed(self._current.id, c))
 
     def _chosen(self, search: Search, action: Action | None, detail: str) -> None:
         """The computer's action found (or None: the engine could not answer, ``detail``)."""
-        table = self._table
-        with table.lock:
+        def take() -> bool:
             self._done(search)
-            if table.closed or not search.wanted(self._current.companion):
-                table.cond.notify_all()  # stale: the game went on meanwhile
-                return
+            if not search.wanted(self._current.companion):
+                return False  # stale: the game went on meanwhile
             if take_choice(search, action, detail):
                 self._keeper.after(search.companion)
-            table.bump_locked()
-        table.show()
+            return True
+        self._act(take)
 
     def _advised(self, search: Search, advice: Advice | None) -> None:
         """A hint found (or None: none could be)."""
         c, state = search.companion, search.state
-        table = self._table
-        with table.lock:
+
+        def take() -> bool:
             self._done(search)
             if advice is not None and self._current.companion is c and c.state is state:
                 c.computer.advised(state, search.hand, advice)
-            table.bump_locked()
-        table.show()
+            return True
+        self._act(take)
 
     @staticmethod
     def _under_way(searches: list[Search], search: Search) -> bool:

@@ -244,6 +244,8 @@ class Next(TypedDict):
 NEXT_STEPS: Mapping[str, str] = {
     "clear_board": N_("take away the {pieces} left on the board"),
     "set_up": N_("put the start piece {number} on {square} ({left} to go)"),
+    "set_up_number": N_("the {number}s: put a piece on each of the {count} lit squares ({left} "
+                        "to go in all)"),
     "game_over": N_("the game is over: {reason}"),
     "turn_over": N_("turn over {squares}"),
     "say_number": N_("tap the number of the new piece on {square}"),
@@ -331,12 +333,15 @@ def render_next(nxt: Next) -> str:
 
 
 class SetupPrompt(TypedDict):
-    """Put the next start piece down: ``piece`` (owner, number) on ``square``, ``left`` to go."""
+    """Put the next start piece down: ``piece`` (owner, number) on ``square``, ``left`` to go;
+    ``squares`` are the start squares lit now (by number: every square of ``piece``'s
+    number still to be set)."""
 
     kind: Literal["setup"]
     square: str
     piece: dict[str, Any]
     left: int
+    squares: list[str]
 
 
 class NumberPrompt(TypedDict):

@@ -91,7 +91,18 @@ def list_variants() -> Response:
 
 @api.get("/variants/<variant_id>")
 def variant_geometry(variant_id: str) -> Response:
-    return jsonify(catalog.geometry(variant_id))
+    """The board; ``?options={...}`` (a JSON object) for a game whose options shape it (a
+    puzzle's board)."""
+    text = query().get("options")
+    options = None
+    if text is not None:
+        try:
+            options = json.loads(text)
+        except ValueError:
+            options = None
+        if not isinstance(options, dict):
+            raise ApiError(N_("options must be a JSON object"))
+    return jsonify(catalog.geometry(variant_id, options))
 
 
 @api.get("/variants/<variant_id>/setup")
@@ -273,7 +284,7 @@ def hint() -> Response:
     live stream, or GET /api/state). Changes nothing in the game, so it needs no PIN."""
     json_body()
     require_turn()
-    return jsonify(present(_panel(), _panel().table.thinking.hint()))
+    return jsonify(present(_panel(), _panel().table.hint()))
 
 
 @api.post("/sim/square")
@@ -286,7 +297,7 @@ def sim_square() -> Response:
     body = json_body()
     where, occupied = body["square"], body["occupied"]
     simulator.set_square(where, occupied)
-    panel.table.sensors.wait_for_occupied(where, occupied, 1.0)
+    panel.table.wait_for_occupied(where, occupied, 1.0)
     return jsonify(_view())
 
 
@@ -300,12 +311,12 @@ def sim_clear() -> Response:
         raise ApiError(N_("real sensors are attached: take the pieces off the table itself"), 404)
     json_body()
     squares = panel.table.view()["table"]["occupied"]
-    sensors = panel.table.sensors
+    table = panel.table
     for where in squares:  # a sweeping hand: the next piece once the last is felt gone
         simulator.set_square(where, False)
-        sensors.wait_for_felt(where, False, SIM_FELT_WAIT)
+        table.wait_for_felt(where, False, SIM_FELT_WAIT)
     for where in squares:  # each counts once it has been off its square for the settle time
-        sensors.wait_for_occupied(where, False, 1.0 + len(squares) * SIM_FELT_WAIT)
+        table.wait_for_occupied(where, False, 1.0 + len(squares) * SIM_FELT_WAIT)
     return jsonify(_view())
 
 

@@ -6,6 +6,7 @@ Everything comes from the variant registry and what each variant declares about 
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from functools import lru_cache
 from pathlib import Path
@@ -39,7 +40,7 @@ def describe(cls: type[Game]) -> dict[str, Any]:
         "options": options,
         "description": cls.summary,
         "default_names": default_player_names(cls.id, cls.max_players),
-        "has_setup": _has_default_setup(cls.id),
+        "has_setup": _has_default_setup(cls.id) and not cls.setup_from_options,
         "rules": rules_path(cls.id).is_file(),
         "traits": cls.traits(),
     }
@@ -77,8 +78,8 @@ def default_player_names(variant_id: str, players: int) -> list[str]:
 
 
 @lru_cache(maxsize=64)
-def _geometry_json(variant_id: str, options_key: tuple[tuple[str, Any], ...]) -> dict[str, Any]:
-    game = new_game(variant_id, None, dict(options_key))
+def _geometry_json(variant_id: str, options_key: str) -> dict[str, Any]:
+    game = new_game(variant_id, None, json.loads(options_key))
     return {**game.geometry.to_json(), "drawing": drawing(game.geometry).to_json()}
 
 
@@ -93,10 +94,9 @@ def check_variant(variant_id: str) -> type[Game]:
 def geometry(variant_id: str, options: dict[str, Any] | None = None) -> dict[str, Any]:
     """GET /api/variants/ID: the board (cached: geometries never change)."""
     check_variant(variant_id)
-    key = tuple(sorted((options or {}).items()))
     try:
-        hash(key)
-    except TypeError:
+        key = json.dumps(options or {}, sort_keys=True)
+    except (TypeError, ValueError):
         raise RulesError(N_("option values must be plain text or numbers")) from None
     return _geometry_json(variant_id, key)
 

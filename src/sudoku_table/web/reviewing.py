@@ -176,7 +176,7 @@ def replay_show() -> Response:
     require_pin(body)
     _finished(game_id)  # 404 for a game that is not there
     panel = _panel()
-    return jsonify(present(panel, panel.table.replay.show(game_id, move)))
+    return jsonify(present(panel, panel.table.show_replay(game_id, move)))
 
 
 @reviewing.post("/api/replay/leave")
@@ -184,4 +184,4 @@ def replay_leave() -> Response:
     """End the replay: the LEDs show the running game again. Anyone may (no PIN)."""
     json_body()
     panel = _panel()
-    return jsonify(present(panel, panel.table.replay.leave()))
+    return jsonify(present(panel, panel.table.leave_replay()))

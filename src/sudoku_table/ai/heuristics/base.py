@@ -49,13 +49,14 @@ class Heuristic:
         return [w / total for w in weights]
 
     def margin(self, game: Game, state: State, player: int) -> float:
-        """``player``'s standing minus the best other standing (a won game is +inf)."""
+        """``player``'s standing minus the best other standing (a won game is +inf; in a game
+        for one, the standing itself)."""
         if state.over:
             if player in state.winners:
                 return math.inf if len(state.winners) == 1 else 0.0
             return -math.inf
         h = self.standing(game, state)
-        return h[player] - max(x for p, x in enumerate(h) if p != player)
+        return h[player] - max((x for p, x in enumerate(h) if p != player), default=0.0)
 
     def reasons(self, game: Game, before: State, action: Action, after: State,
                 mover: int) -> list[Motive]:

@@ -92,10 +92,18 @@
     return send("/api/input", { ...input, ...made });
   }
 
-  async function ensureBoard(variantId) {
-    if (boardVariant === variantId && board) return board;
-    if (!geometries[variantId]) geometries[variantId] = await get(`/api/variants/${variantId}`);
-    board = Board.build($("board"), geometries[variantId], {
+  // The board of the game: most games have one; a game whose options shape it (a puzzle's
+  // board) is drawn from the board its options name.
+  async function ensureBoard(variantId, options) {
+    const shaped = traitsOf(variantId).setup_from_options && options;
+    const key = shaped ? `${variantId} ${JSON.stringify(options)}` : variantId;
+    if (boardVariant === key && board) return board;
+    if (!geometries[key]) {
+      geometries[key] = await get(shaped ? `/api/variants/${variantId}?options=${
+        encodeURIComponent(JSON.stringify(options))}` : `/api/variants/${variantId}`);
+    }
+    geometries[variantId] = geometries[key];  // the pad reads the numbers of the game's board
+    board = Board.build($("board"), geometries[key], {
       legend,
       pieceLooks: traitsOf(variantId).piece_looks,
       jokers: traitsOf(variantId).has_jokers,
@@ -104,7 +112,7 @@
       clickable: simulated && !mine,
       onSquare: simulated && !mine ? onSquare : null,
     });
-    boardVariant = variantId;
+    boardVariant = key;
     return board;
   }
 
@@ -152,6 +160,8 @@
       }
       case "set_up": return t("Set up: put {piece} on {square} ({left} to go).",
                               { piece: pieceWords(p.piece || {}), square: p.square, left: p.left });
+      case "set_up_number": return t("Set up the {number}s: a piece on each of the {count} lit squares, no number to tap ({left} to go in all).",
+                                     { number: p.number, count: p.count, left: p.left });
       case "game_over": return t("Game over: {reason}.", { reason: endWords(p.reason) });
       case "turn_over": {
         const turn = simulated
@@ -269,7 +279,8 @@
       case "move": case "set_down": case "bear_off": case "jump_on": case "lift_again":
         return t("{player} moves a piece.", { player });
       case "blanks_or_end": return t("{player} lays blanks or ends the turn.", { player });
-      case "take_away": case "put_right": case "clear_board": case "set_up": case "turn_over":
+      case "take_away": case "put_right": case "clear_board": case "set_up": case "set_up_number":
+      case "turn_over":
       case "undo_on_board": case "redo_on_board": case "cannot_save": case "game_over":
         return nowSentence(next, game); // the board itself: anyone at the table may help
       default: return "";
@@ -800,7 +811,7 @@
     $("game").hidden = !game;
     renderSaving(game ? $("now-saving") : $("no-game-saving"));
     if (!game) return;
-    const b = await ensureBoard(game.variant);
+    const b = await ensureBoard(game.variant, game.options);
     if (view !== next) return; // a newer view arrived while the board was loading
     Board.update(b, view);
     renderLegend(game.variant);
