@@ -35,7 +35,7 @@ if TYPE_CHECKING:
     from .companion import Companion
     from .present import Look
 
-KINDS = ("game", "action", "take_away", "step", "flips", "computer", "turn", "end")
+KINDS = ("game", "action", "pass", "take_away", "step", "flips", "computer", "turn", "end")
 """The kinds of part, in the order one announcement says them. A speaker that falls behind
 drops a part not yet spoken when a newer part of the same kind arrives."""
 
@@ -53,7 +53,7 @@ player is told by that table; the bar here says whom the table waits for)."""
 
 ATTENTION_STEPS = ("take_away", "lay_joker", "say_joker", "set_aside", "lift_again", "bear_off",
                    "put_right", "computer_take_away", "computer_put_back", "remote_take_away",
-                   "remote_put_back")
+                   "remote_put_back", "undo_on_board", "redo_on_board")
 """Next steps said as they come (kind ``step``): what is out of the ordinary. The ordinary ones
 (put a piece down, tap its number, move) are what a turn means, said by the turn itself. The
 colour of a blank is asked beside the next step (``table.blank_choice``): said to its setter as
@@ -86,6 +86,8 @@ PHRASES: Mapping[str, str] = {
     "winners": N_("game over: {reason}. {players} share the win"),
     "draw": N_("game over: {reason}. A draw"),
     "speech_on": N_("speech at the table is on"),
+    "passed": N_("{player} can play nothing and is passed over"),
+    "passed_many": N_("{players} can play nothing and are passed over"),
 }
 """Every spoken phrase of the announcements with its English wording (the catalog has the
 German); the ``game``, ``flips`` and ``computer`` parts are said with the table's own messages
@@ -108,6 +110,24 @@ class Moment:
     illegal: frozenset[str]
     computers: frozenset[int]
     blank_choice: BlankChoice | None = None
+    passed: tuple[int, ...] = ()
+    """The players passed over after the last action (they could play nothing)."""
+
+
+BOARD_STEPS: Mapping[str, str] = {
+    "redo_on_board": N_("Redone."),
+    "moves": N_("Move the piece from {from} to {to}."),
+    "take_away": N_("Take away {squares}."),
+    "put_back": N_("Put back {squares}."),
+    "turn_back": N_("Turn {squares} back over."),
+    "turn": N_("Turn {squares} over."),
+}
+"""A take-back's or a redo's board in words, the what-now bar's own sentences: only what is to
+be done, each in a sentence (an empty "put back" is not said). A take-back opens with no word
+of its own: the action's part of the same announcement says what was taken back."""
+
+BOARD_CODES = ("undo_on_board", "redo_on_board")
+"""The next steps that say a take-back's or a redo's board (``BOARD_STEPS``)."""
 
 
 def moment(c: Companion, look: Look) -> Moment:
@@ -116,7 +136,8 @@ def moment(c: Companion, look: Look) -> Moment:
     return Moment(c, len(c.actions), c.message, look.next, state.to_move, state.over,
                   tuple(state.winners), c.game.end_reason(state) if state.over else None,
                   frozenset(s for s, word in look.signals.items() if word == "illegal"),
-                  frozenset(c.computers), look.blank_choice)
+                  frozenset(c.computers), look.blank_choice,
+                  tuple(getattr(state, "passed", ()) or ()))
 
 
 def _key(step: Next) -> tuple[Any, ...]:
@@ -144,6 +165,8 @@ def announce(before: Moment | None, now: Moment, turn: int | None) -> tuple[list
         parts.append(news)
         if news["code"] == "taken_back":
             turn = None  # whoever is to move again is told so
+        elif news["code"] == "action" and now.passed:
+            parts.append(_part("pass", "passed", None, players=list(now.passed)))
     appeared = now.illegal - (before.illegal if before is not None else frozenset())
     if appeared:
         parts.append(_take_away(min(appeared), message, now.mover))
@@ -197,8 +220,12 @@ def _steps(before: Moment | None, now: Moment, appeared: bool) -> list[Part]:
     parts: list[Part] = []
     step = now.next
     was = before.next if before is not None else None
-    if step["code"] in ATTENTION_STEPS and not appeared and (
-            was is None or _key(was) != _key(step)):
+    if step["code"] in BOARD_CODES:  # a take-back's board: once per take-back or redo
+        fresh = was is None or was["code"] != step["code"] or (
+            before is not None and before.actions != now.actions)
+    else:
+        fresh = was is None or _key(was) != _key(step)
+    if step["code"] in ATTENTION_STEPS and not appeared and fresh:
         parts.append(_part("step", step["code"], step["actor"], **step["params"]))
     question = now.blank_choice
     if question is not None and question["player"] not in now.computers and (
@@ -364,6 +391,8 @@ def say_part(part: Part, voice: Voice, names: list[str]) -> str:
         return say(PHRASES["blank_question"]).format(
             player=_name(names, part["seat"]), square=p.get("square"),
             owner=_name(names, p.get("owner")))
+    if code in BOARD_CODES:
+        return _say_board(code, p, voice)
     if part["kind"] in ("step", "flips", "computer"):
         return say_step(code, p, voice, names)
     if code == "action":
@@ -381,9 +410,29 @@ def say_part(part: Part, voice: Voice, names: list[str]) -> str:
         return say(PHRASES["take_away_plain"]).format(square=p["square"])
     if code == "turn":
         return say(PHRASES["turn"]).format(player=_name(names, p.get("player")))
+    if code == "passed":
+        passed = [_name(names, seat) for seat in p.get("players") or []]
+        if len(passed) == 1:
+            return say(PHRASES["passed"]).format(player=passed[0])
+        return say(PHRASES["passed_many"]).format(players=voice.join(passed))
     if code == "end":
         return _say_end(p, voice, names)
     return ""
+
+
+def _say_board(code: str, p: Mapping[str, Any], voice: Voice) -> str:
+    """What to do at the board after a take-back or a redo: only the steps there are."""
+    say = voice.text
+    said = [say(BOARD_STEPS[code])] if code in BOARD_STEPS else []
+    for pair in p.get("moves") or []:
+        said.append(say(BOARD_STEPS["moves"]).format(**{"from": pair.get("from"),
+                                                        "to": pair.get("to")}))
+    turn = "turn_back" if code == "undo_on_board" else "turn"
+    for key, words in (("take_away", "take_away"), ("put_back", "put_back"), ("turn", turn)):
+        squares = [str(s) for s in p.get(key) or []]
+        if squares:
+            said.append(say(BOARD_STEPS[words]).format(squares=voice.join(squares)))
+    return " ".join(said).rstrip(".")
 
 
 def _name(names: list[str], seat: Any) -> str:

@@ -15,6 +15,7 @@ from collections.abc import Callable
 from typing import Any
 
 from sudoku_table.firmware.ports import Frame
+from sudoku_table.rules.game import Game, State
 
 from . import announce, present, sessions, showing
 from .announce import Announcer
@@ -232,6 +233,16 @@ class Conductor:
         """The view of docs/api.md: the state document and what the table shows and asks."""
         with self.lock:
             return self.view_locked()
+
+    def position(self) -> tuple[View, Game | None, State | None]:
+        """The view with the rules and the state it shows, read at one moment: what a
+        question to the table is answered from (``asking``); None before a game."""
+        with self.lock:
+            view = self.view_locked()
+            companion = self._companion
+            if companion is None:
+                return view, None, None
+            return view, companion.game, companion.state
 
     def frame(self) -> Frame:
         """The LED frame for the current view."""

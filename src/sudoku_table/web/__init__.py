@@ -195,6 +195,7 @@ def create_app(
     app.extensions["sudoku_table_shapes"] = compiled()  # every request's shape, from the document
 
     from .api import api
+    from .asking import asking_api
     from .club_pages import club_pages
     from .events import events
     from .looking import looking
@@ -210,6 +211,7 @@ def create_app(
     app.register_blueprint(club_pages)
     app.register_blueprint(reviewing)
     app.register_blueprint(speech_api)
+    app.register_blueprint(asking_api)
     init_seats(app)
     register_error_handlers(app)
     init_security(app)

@@ -19,7 +19,7 @@ from babel.lists import format_list
 from flask import Blueprint, Flask, Response, current_app, jsonify
 
 from sudoku_table.rules.wording import N_
-from sudoku_table.table import announce
+from sudoku_table.table import announce, asking
 
 from . import i18n, settings
 from .security import check_request
@@ -58,8 +58,10 @@ class CatalogVoice(announce.Voice):
 def sentence_of(part: announce.Part, seats: announce.Seats, language: str) -> str:
     """One part of an announcement as a sentence of ``language``: the table's speaker."""
     voice = CatalogVoice(language)
-    return announce.sentence(announce.say_part(part, voice, announce.seat_names(seats,
-                                                                               voice.text)))
+    names = announce.seat_names(seats, voice.text)
+    if part["kind"] == "answer":  # an answer to a question asked with speak=1
+        return asking.say(part["params"]["phrases"], voice, names)
+    return announce.sentence(announce.say_part(part, voice, names))
 
 
 def say_in(say: dict[str, Any] | None, names: list[str], language: str) -> dict[str, Any]:
