@@ -33,7 +33,7 @@ SAMPLES: dict[str, Any] = {
     "file": "journal.sqlite3", "kept": "journal.damaged", "error": "denied", "seq": 4,
     "resume": 17, "first": 3, "name": "Kakuro", "variant": "kakuro", "winners": [0],
     "missing": ["a1"], "extra": ["b2"], "choices": [1, 2], "take_away": ["c6"],
-    "put_back": ["b2"], "turn": ["c3", "c4"], "table": "Anna's table",
+    "put_back": ["b2"], "turn": ["c3", "c4"], "table": "Anna's table", "count": 4,
 }
 """A value for every parameter a message or next step takes."""
 
