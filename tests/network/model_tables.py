@@ -99,13 +99,13 @@ def _a_table(folder: Path, name: str, broker: str) -> tuple[Table, Clock]:
 
 def _put(place: Place, square: str, occupied: bool) -> None:
     place.clock.now += 0.1
-    place.table.sensors.handle_sensor(SensorEvent(square, occupied, place.clock.now))
+    place.table.handle_sensor(SensorEvent(square, occupied, place.clock.now))
 
 
 def _settle(place: Place) -> None:
     """The board left as it stands for the settle time (a take-back on it counts)."""
     place.clock.now += 1.5
-    place.table.ticker.tick()
+    place.table.tick()
 
 
 class Game:
@@ -286,7 +286,7 @@ class Game:
         self._release(place)
         place.table.close()
         place.table, place.clock = _a_table(place.folder, place.name, self.broker)
-        place.table.sensors.set_board(board)
+        place.table.set_board(board)
         assert until(self._all_connected, QUIET), f"{place.name} did not come back"
 
 

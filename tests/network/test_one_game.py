@@ -45,7 +45,7 @@ def played(tmp_path: Path, mosquitto: Mosquitto) -> tuple[Table, Clock, Table, C
 def settle(table: Table, clock: Clock) -> dict[str, Any]:
     """The board left as it stands for the settle time (a take-back on the board counts)."""
     clock.now += 1.5
-    table.ticker.tick()
+    table.tick()
     return table.view()
 
 

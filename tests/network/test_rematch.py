@@ -42,8 +42,8 @@ def test_a_rematch_keeps_the_other_table_its_seat_and_its_name(
         assert host.view()["table"]["seats"][1]["table"] == "Ben's table"
         assert [c["seat"] for c in view["table"]["join"]["codes"]] == [1]
         # The new game is played between the same two tables.
-        guest.sensors.set_board([])
-        host.sensors.set_board([])
+        guest.set_board([])
+        host.set_board([])
         play(host, hc, guest, gc, random.Random(3), 2)
         assert carried_out([(host, hc), (guest, gc)]) and len(actions(guest)) >= 2
     finally:
