@@ -26,7 +26,7 @@ import os
 import secrets
 import threading
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Collection, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -39,9 +39,9 @@ from sudoku_table.rules.wording import N_
 
 from . import announce, present, sessions, showing
 from .companion import Companion
-from .errors import CannotSave, InputError, StaleInput
+from .errors import CannotSave, InputError, NotYourSeat, StaleInput
 from .finished import FinishedGames
-from .inputs import parse_input
+from .inputs import CARD_INPUTS, parse_input
 from .journal import CHECKPOINT_BYTES, OTHER, RESERVE_BYTES
 from .keeping import RETRY_SECONDS, Keeper
 from .lighting import LedOutput
@@ -97,6 +97,10 @@ class Table:
         """Set once by ``close``: the parts then take no event and start no search."""
         self._view: tuple[int, View] | None = None
         self._look: present.Look | None = None
+        self._holder: tuple[int, present.Look] | None = None
+        self.phone_seats: Callable[[int | None], Collection[int]] = lambda _game: ()
+        """The seats played from their own phones now (the panel gives it): a hidden card of
+        such a seat's mover is shown on that phone alone, never on the table or elsewhere."""
         self.version = 0
         self.boot = secrets.token_hex(4)
         """Names this start of the table: versions count again from 0 after a restart, so a
@@ -154,11 +158,17 @@ class Table:
             self.thinking.think_locked()  # may write (the computer's card) before it is shown
         self._keeper.space.watch()  # the journal may have given its reserve to the game
         saving = self._keeper.saving_step()
+        self._holder = None
         if companion is None:
             self._look = None
         else:
             before = self._look.next["actor"] if self._look is not None else None
-            self._look = present.look(companion, saving)  # once per change: frame and view
+            holder = self.holder_locked()
+            # Once per change: the frame, the announcement and every view but the holder's;
+            # the holder's phone gets the look with its card.
+            self._look = present.look(companion, saving, hidden=holder is not None)
+            if holder is not None:
+                self._holder = (holder, present.look(companion, saving))
             companion.keep_message_for(self._look.next["actor"], before)
         self._answered.note(companion, self._look, self.version)
         now = (announce.moment(companion, self._look)
@@ -209,8 +219,11 @@ class Table:
                 companion, self._keeper.saving_step())
             hint = showing.hint_view(companion, self.thinking.hinting(companion,
                                                                       companion.state))
+            holder = self._holder
             table.update(showing.game_part(companion, look, self._current.names,
-                                           self._current.colors, hint))
+                                           self._current.colors, hint, holder is not None))
+            if holder is not None:
+                table["holder"] = showing.holder_part(companion, holder[1], hint, holder[0])
             game_doc = companion.document()
         if table["message"] is None and self._notices:
             table["message"] = render(self._notices.last())
@@ -315,6 +328,12 @@ class Table:
                 raise InputError(N_("no game is running: choose a game first"))
             self.replay.end_locked()
             self.remote.check_input(parsed["type"])
+            if seat is None and parsed["type"] in CARD_INPUTS and companion.dealer.dealing \
+                    and self.holder_locked() is not None:
+                # Decided before the card is looked at, in the same words whatever it is:
+                # nine tries must not single the card out.
+                raise NotYourSeat(N_("this player plays their card from their own phone: "
+                                     "only that phone can play it"))
             try:
                 companion.input(parsed, seat)
             except RulesError as e:
@@ -344,6 +363,17 @@ class Table:
         if refused is not None:
             raise refused
         return view
+
+    def holder_locked(self) -> int | None:
+        """Under the lock: the mover whose card or stone is theirs alone now (a game that hides
+        hands, played from that seat's own phone), or None."""
+        companion = self._companion
+        if companion is None or not companion.game.hidden_hands or companion.state.over:
+            return None
+        mover = companion.mover
+        if mover is None or mover in companion.computers:
+            return None
+        return mover if mover in self.phone_seats(self._current.id) else None
 
     def hand(self, seat: int) -> showing.Hand | None:
         """Seat ``seat``'s own card or stone now, where the table deals it (``showing.hand``):
