@@ -194,6 +194,8 @@ def claim() -> Response:
     if token is None and code is None:
         raise ApiError(N_("send the joining link's token or the code shown on the shared "
                           "panel"))
+    guard = _panel().pin
+    guard.open_for_guesses()  # a locked-out guess is refused before it can use up an invite
     try:
         found = seating().claim(game_key(), token=token, code=code)
         if found is not None:
@@ -201,7 +203,6 @@ def claim() -> Response:
     except OSError:
         raise ApiError(N_("the table cannot save which phone plays the seat (its card is "
                           "full or failing): nothing changed; try again"), 503) from None
-    guard = _panel().pin
     guard.guessed(found is not None, request.remote_addr or "?")
     if found is None:
         raise ApiError(N_("this joining link or code is unknown or too old: ask for a new one "
