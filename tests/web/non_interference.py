@@ -31,6 +31,8 @@ from sudoku_table.table import Table
 from sudoku_table.web import create_app, panel_state
 from sudoku_table.web.speech import sentence_of
 
+from ..table.test_dealing import ONES
+
 GAMES = ("classic-sudoku", "killer-sudoku", "labyrinth-sudoku", "kakuro", "3d-sudoku",
          "hexa-sudoku", "duell-der-meister", "sudoku-family")
 """Every game that hides hands (``hidden_hands``): the KOSMOS variants, Duell der Meister
@@ -62,7 +64,7 @@ class Run:
     """One table on a test clock, its panel, the holder's phone and the other seat's."""
 
     def __init__(self, tmp: Path, variant: str, deal: bool, holder: int, other_phone: bool,
-                 hints: bool) -> None:
+                 hints: bool, ones: bool = False) -> None:
         from tests.table.helpers import Clock, RecordingDisplay
 
         self.clock = Clock()
@@ -76,8 +78,11 @@ class Run:
         self.spoken: list[str] = []
         self.table.announcer.listen(lambda said: self.spoken.extend(
             sentence_of(part, said["seats"], "en") for part in said["parts"]))
-        self.table.new_game(variant, 2, deal=deal, seed=7, hints=hints)
+        setup = {q: {"owner": None, "number": 1} for q in ONES} if ones else None
+        self.table.new_game(variant, 2, setup=setup, deal=deal, seed=7, hints=hints)
         panel_state(self.app).seating.new_game(self.table.game_id)
+        for square in setup or {}:
+            self.put(square)
         self.frames_seen = len(self.display.frames)
         self.holder = holder
         self.phones: dict[int, dict[str, str]] = {holder: self.phone(holder)}
@@ -143,8 +148,19 @@ class Run:
             "live": [self.live(h) for h in others],
             "record": self.answer("GET", "/api/record"),
             "spoken": spoken,
-            "frames": [sorted(frame.items()) for frame in frames],
+            "frames": lit(frames),
         }
+
+
+def lit(frames: list[Any]) -> list[Any]:
+    """The frames as the squares show them: a frame sent again unchanged shows nothing new
+    (the strip holds its colours), so only the changes count."""
+    shown: list[Any] = []
+    for frame in frames:
+        squares = sorted(frame.items())
+        if not shown or shown[-1] != squares:
+            shown.append(squares)
+    return shown
 
 
 def legal_moves(run: Run) -> list[Any]:
@@ -180,10 +196,11 @@ def play_one(run: Run, rng: random.Random) -> bool:
 
 def script(rng: random.Random) -> list[tuple[str, Any]]:
     """The acts of every device while the holder's card is hidden, drawn before either run."""
-    acts: list[tuple[str, Any]] = []
-    for _ in range(rng.randint(3, 8)):
-        what = rng.choice(("shared_card", "other_card", "junk", "hint_shared", "hint_holder",
-                           "holder_card", "undo", "where", "hints", "peek"))
+    # First what an attacker tries: every number of one kind from the shared panel.
+    acts: list[tuple[str, Any]] = [("guess", rng.choice(("number", "discard", "joker")))]
+    for _ in range(rng.randint(2, 7)):
+        what = rng.choice(("guess", "shared_card", "other_card", "junk", "hint_shared",
+                           "hint_holder", "holder_card", "undo", "where", "hints", "peek"))
         kind = rng.choice(("number", "discard", "joker"))
         body: dict[str, Any] = {"type": kind, "number": rng.randint(1, 9)}
         if kind == "joker" or rng.random() < 0.3:
@@ -201,6 +218,12 @@ def act(run: Run, what: str, data: Any, holder: int) -> dict[str, Any] | None:
     """One act of ``script``: the answer the acting device got when it is not the holder's
     phone (None when it is: its answers are its own)."""
     other = run.phones.get(1 - holder, {})
+    if what == "guess":
+        kind = data["type"] if isinstance(data, dict) else data
+        square = {"square": "c3"} if kind == "joker" else {}
+        return {"guess": [run.answer("POST", "/api/input", {"type": kind, "number": number,
+                                                            **square})
+                          for number in range(1, 10)]}
     if what == "shared_card":
         return run.answer("POST", "/api/input", data)
     if what == "other_card":
@@ -232,16 +255,17 @@ def act(run: Run, what: str, data: Any, holder: int) -> dict[str, Any] | None:
 
 @contextlib.contextmanager
 def other_card(at: int | None) -> Iterator[None]:
-    """Within: the card the table deals after ``at`` actions is another one (the next number
-    left to draw); None: the deal as it is."""
+    """Within: the card the table deals after ``at`` actions is another one (the lowest
+    number left to draw, so that a game set up with ``ONES`` often deals a card that fits
+    nowhere); None: the deal as it is."""
     real = dealing.deal_card
 
     def dealt(supply: Mapping[int, int], seed: int, ply: int) -> int | None:
         card = real(supply, seed, ply)
         if at is None or ply != at or card is None:
             return card
-        left = sorted(n for n, k in supply.items() if k > 0)
-        return left[(left.index(card) + 1) % len(left)]
+        others = sorted(n for n, k in supply.items() if k > 0 and n != card)
+        return others[0] if others else card  # the lowest: a 1 that fits nowhere, if left
     dealing.deal_card = dealt  # type: ignore[assignment]
     try:
         yield
@@ -255,11 +279,12 @@ def play(tmp: Path, variant: str, seed: int, deal: bool, second: bool) -> list[A
     tmp.mkdir(parents=True, exist_ok=True)
     rng = random.Random(f"{variant} {seed} {deal}")
     other_phone, hints = rng.random() < 0.6, rng.random() < 0.7
+    ones = variant == "classic-sudoku" and rng.random() < 0.5  # a 1 that fits nowhere
     prefix, holder = rng.randint(0, 10), rng.randrange(2)
     acts = script(rng)
     first_number = rng.randrange(1000)
     moves = random.Random(seed)
-    run = Run(tmp, variant, deal, holder, other_phone, hints)
+    run = Run(tmp, variant, deal, holder, other_phone, hints, ones)
     seen: list[Any] = []
     try:
         for _ in range(prefix):
@@ -270,7 +295,9 @@ def play(tmp: Path, variant: str, seed: int, deal: bool, second: bool) -> list[A
                 return seen
         at = len(run.companion.actions)
         with other_card(at if second and deal else None):
-            run.table.touch()  # the dealt card as this run has it
+            with run.table.lock:  # the card was dealt as the turn began: deal it again
+                run.companion.history._cache.clear()
+            run.table.touch()
             if not deal:
                 numbers = run.companion.placing.playable_numbers()
                 if len(numbers) < 2:
