@@ -328,3 +328,43 @@ def test_every_view_names_the_start_of_the_table(client: FlaskClient) -> None:
     first = client.get("/api/state").get_json()
     assert isinstance(first["boot"], str) and first["boot"]
     assert client.get("/api/state").get_json()["boot"] == first["boot"]
+
+
+@pytest.mark.integration
+@pytest.mark.parametrize("typed", ["ÄBCD-EFGH", "٣٤٥٦-٧٨٩٢", "\ud800BCD-EFGH", "ß" * 8, "Ω"])
+def test_a_code_beyond_ascii_is_unknown_and_changes_nothing(client: FlaskClient,
+                                                            typed: str) -> None:
+    """A code typed with letters or digits of any script is a wrong code (404), never a
+    fault; the pending invite still works afterwards."""
+    _kosmos(client, players=2)
+    invite = _join(client, 0)
+    for body in ({"code": typed}, {"token": typed}):
+        answer = client.post("/api/seats/claim", data=json.dumps(body),
+                             content_type="application/json")
+        assert answer.status_code == 404, answer.get_data(as_text=True)
+    assert client.post("/api/seats/claim", json={"code": invite["code"]}).status_code == 200
+
+
+@pytest.mark.integration
+def test_a_right_code_during_a_lockout_is_refused_and_uses_nothing_up(app: Any,
+                                                                      client: FlaskClient) -> None:
+    """Guessing is locked out after wrong codes: a right code sent then is refused (429) and
+    the invite it names stays good for the phone that tries once the lockout is over."""
+    from sudoku_table.web.security import PinGuard
+
+    now = [1000.0]
+    app.extensions["sudoku_table"].pin = PinGuard("", clock=lambda: now[0])
+    _kosmos(client, players=2)
+    invite = _join(client, 0)
+    status = 404
+    for _ in range(50):
+        status = client.post("/api/seats/claim", json={"code": "WRNG-CODE"}).status_code
+        if status == 429:
+            break
+    assert status == 429
+    locked = client.post("/api/seats/claim", json={"code": invite["code"]})
+    assert locked.status_code == 429
+    assert client.get("/api/state").get_json()["table"]["phones"] == []
+    now[0] += 3600
+    claimed = client.post("/api/seats/claim", json={"code": invite["code"]})
+    assert claimed.status_code == 200, claimed.get_json()

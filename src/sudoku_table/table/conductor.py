@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import logging
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from typing import Any
 
 from sudoku_table.firmware.ports import Frame
@@ -66,6 +66,8 @@ class Conductor:
     _answered: showing.Answered
     _view: tuple[int, View] | None
     _look: present.Look | None
+    _holder: tuple[int, present.Look] | None
+    phone_seats: Callable[[int | None], Collection[int]]
     _saving: dict[str, Any] | None
     _steps: tuple[Callable[[], None], ...]
 
@@ -76,6 +78,10 @@ class Conductor:
         self.closed = False
         self._view = None
         self._look = None
+        self._holder = None
+        self.phone_seats = lambda _game: ()
+        """The seats played from their own phones now (the panel gives it): a hidden card of
+        such a seat's mover is shown on that phone alone, never on the table or elsewhere."""
         self._saving = None
         self.version = 0
         self._answered = showing.Answered()
@@ -151,12 +157,29 @@ class Conductor:
 
     def _step_look(self) -> None:
         companion = self._companion
+        self._holder = None
         if companion is None:
             self._look = None
             return
         before = self._look.next["actor"] if self._look is not None else None
-        self._look = present.look(companion, self._saving)
+        holder = self.holder_locked()
+        # Once per change: the frame, the announcement and every view but the holder's; the
+        # holder's phone gets the look with its card.
+        self._look = present.look(companion, self._saving, hidden=holder is not None)
+        if holder is not None:
+            self._holder = (holder, present.look(companion, self._saving))
         companion.keep_message_for(self._look.next["actor"], before)
+
+    def holder_locked(self) -> int | None:
+        """Under the lock: the mover whose card or stone is theirs alone now (a game that hides
+        hands, played from that seat's own phone), or None."""
+        companion = self._companion
+        if companion is None or not companion.game.hidden_hands or companion.state.over:
+            return None
+        mover = companion.mover
+        if mover is None or mover in companion.computers:
+            return None
+        return mover if mover in self.phone_seats(self._current.id) else None
 
     def _step_answered(self) -> None:
         self._answered.note(self._companion, self._look, self.version)
@@ -215,8 +238,11 @@ class Conductor:
                 companion, self._keeper.saving_step())
             hint = showing.hint_view(companion, self.thinking.hinting(companion,
                                                                       companion.state))
+            holder = self._holder
             table.update(showing.game_part(companion, look, self._current.names,
-                                           self._current.colors, hint))
+                                           self._current.colors, hint, holder is not None))
+            if holder is not None:
+                table["holder"] = showing.holder_part(companion, holder[1], hint, holder[0])
             game_doc = companion.document()
         if table["message"] is None and self._notices:
             table["message"] = render(self._notices.last())

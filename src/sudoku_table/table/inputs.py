@@ -16,6 +16,10 @@ from .errors import InputError
 KINDS = ("number", "blank", "discard", "joker", "undo", "redo", "end_turn", "bear_off", "hints",
          "hand", "where", "not_my_card")
 
+CARD_INPUTS = ("number", "discard", "joker")
+"""The inputs that name the mover's card or stone: where the table deals it to a phone, only
+that phone may send them."""
+
 
 def _whole(data: Mapping[str, Any], key: str, optional: bool = False) -> int | None:
     value = data.get(key)

@@ -39,14 +39,18 @@ class Look:
     where: bool
 
 
-def look(c: Companion, saving: SavingStep | None = None) -> Look:
+def look(c: Companion, saving: SavingStep | None = None, hidden: bool = False) -> Look:
     """The signals, the guidance, the prompt and the next step, each computed once.
     ``saving``: the table cannot save (why, as ``cannot_save``'s parameters): that is the next
-    step, and the board's corners show the ``unsaved`` light too."""
+    step, and the board's corners show the ``unsaved`` light too. ``hidden``: the mover's card
+    is theirs alone (they play from their own phone): the look everyone else gets, which says
+    nothing that depends on it (the number chosen first, the hint and the squares it lights)."""
     missing, extra = c.differences()
-    ask = prompt(c)
-    lit = signals(c, missing, extra)
+    ask = prompt(c, hidden)
+    lit = signals(c, missing, extra, hidden)
     nxt = next_step(c, ask, missing, extra)
+    if hidden and c.in_hand is not None and nxt["code"] == "place":
+        nxt = step("place_own", c.mover, piece=c.game.piece_word)
     if saving is not None:
         lit.update(dict.fromkeys(corners(c.game.geometry), "unsaved"))
         nxt = step("cannot_save", None, **saving)
@@ -334,9 +338,11 @@ def hint_targets(c: Companion) -> set[str]:
     return set(targets)
 
 
-def signals(c: Companion, missing: set[str], extra: set[str]) -> dict[str, str]:
+def signals(c: Companion, missing: set[str], extra: set[str],
+            hidden: bool = False) -> dict[str, str]:
     """One word of the LED language per lit square (``missing`` and ``extra`` as
-    ``Companion.differences`` gives them)."""
+    ``Companion.differences`` gives them; ``hidden``: without the squares the mover's hidden
+    card lights, a hint's and a chosen number's targets)."""
     if c.clearing:  # only the leftovers of the last game: take them away
         return merge({"extra": extra})
     if c.held is not None:  # nothing counts until it is saved: the board as it would then be
@@ -348,8 +354,9 @@ def signals(c: Companion, missing: set[str], extra: set[str]) -> dict[str, str]:
         "extra": extra,
         "flip": c.history.debt & set(c.state.board),
         "last": last_squares(c),
-        "target": c.moving.targets() | hint_targets(c) | where_squares(c),
-        "hint": hint_squares(c),
+        "target": c.moving.targets() | where_squares(c)
+        | (set() if hidden else hint_targets(c)),
+        "hint": set() if hidden else hint_squares(c),
     }
     expect = c.expect
     if expect is not None and c.pending is None:
@@ -393,8 +400,9 @@ def guidance(c: Companion, missing: set[str], extra: set[str]) -> list[Guidance]
     return [{"from": a, "to": b} for a, b in pair_up(sorted(missing), sorted(extra), alike)]
 
 
-def prompt(c: Companion) -> Prompt | None:
-    """What the table waits for from the panel, or None."""
+def prompt(c: Companion, hidden: bool = False) -> Prompt | None:
+    """What the table waits for from the panel, or None (``hidden``: not the number the mover
+    chose first, which is theirs alone)."""
     state = c.state
     if c.clearing or c.held is not None:
         return None
@@ -430,7 +438,7 @@ def prompt(c: Companion) -> Prompt | None:
         piece = state.board.get(square)
         return {"kind": "blank", "square": square, "choices": owners,
                 "owner": piece.owner if piece else None}
-    if c.in_hand is not None and not state.over:
+    if c.in_hand is not None and not state.over and not hidden:
         number = c.in_hand
         if c.history.check(Discard(number)) is None:
             return {"kind": "discard", "number": number}

@@ -136,18 +136,50 @@ def table_part(*, occupied: set[str], felt: set[str], faults: list[dict[str, Any
     }
 
 
+PRIVATE_MESSAGES = ("cancelled_number",)
+"""Messages that name the number a player chose first: shown on their own phone alone."""
+
+HOLDER_KEYS = ("signals", "prompt", "message", "message_code", "in_hand", "next", "next_text",
+               "pad", "where_offered", "discard_choices", "joker_choices", "hint")
+"""The fields of the game's part that may tell a hidden card: the holder's phone gets its own
+(``holder_part``), every other device the ones computed without the card."""
+
+
+def public_hint(hint: dict[str, Any] | None) -> dict[str, Any] | None:
+    """A hint as the devices other than its player's phone see it: asked for, never what."""
+    if hint is not None and hint.get("status") == "ready":
+        return {"status": "private", "player": hint.get("player")}
+    return hint
+
+
+def holder_part(companion: Companion, look: present.Look, hint: dict[str, Any] | None,
+                seat: int) -> dict[str, Any]:
+    """What the phone of ``seat``, the mover whose card is hidden, sees in place of the shared
+    fields (``HOLDER_KEYS``), ``look`` being the look with the card."""
+    own = game_part(companion, look, (), (), hint)
+    fields: dict[str, Any] = dict(own)
+    return {"seat": seat, **{key: fields[key] for key in HOLDER_KEYS}}
+
+
 def game_part(companion: Companion, look: present.Look, names: Iterable[str],
-              colors: Iterable[str], hint: dict[str, Any] | None) -> TableView:
-    """What the table shows and asks of the game that runs (``look``: its ``present.look``)."""
+              colors: Iterable[str], hint: dict[str, Any] | None,
+              hidden: bool = False) -> TableView:
+    """What the table shows and asks of the game that runs (``look``: its ``present.look``).
+    ``hidden``: the mover's card is theirs alone: nothing here depends on it (the choices a
+    dealt card gives, the number chosen first, what a hint advises)."""
     lit = look.signals
+    secret = hidden and companion.dealer.dealing
+    message = companion.message
+    if hidden and message is not None and message["code"] in PRIVATE_MESSAGES:
+        message = None
     return {
         "signals": {s: lit[s] for s in SQUARES if s in lit},
         "prompt": look.prompt,
-        "message": render(companion.message),
-        "message_code": companion.message,
+        "message": render(message),
+        "message_code": message,
         "guidance": look.guidance,
         "hints": companion.hints,
-        "in_hand": companion.in_hand,
+        "in_hand": None if hidden else companion.in_hand,
         "variant_name": companion.game.name,
         "names": list(names),
         "colors": list(colors),
@@ -158,14 +190,14 @@ def game_part(companion: Companion, look: present.Look, names: Iterable[str],
         "next_text": render_next(look.next),
         "unturned": look.unturned,
         "moves": moves(companion) if companion.state.over else [],
-        "discard_choices": placing.discard_choices(companion),
+        "discard_choices": [] if secret else placing.discard_choices(companion),
         "joker_choices": (placing.joker_choices(companion, companion.pending.square)
-                          if companion.pending is not None else []),
+                          if companion.pending is not None and not secret else []),
         "computers": computers_json(companion.computers),
         "computer_draws": companion.draw_seed is not None,
         "deal": companion.dealer.dealing,
         "plan": companion.expect.to_json() if companion.expect is not None else None,
-        "hint": hint,
+        "hint": public_hint(hint) if hidden else hint,
         "pad": look.pad,
         "blank_choice": look.blank_choice,
         "where_offered": look.where,

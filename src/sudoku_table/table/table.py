@@ -44,9 +44,9 @@ from sudoku_table.rules.wording import N_
 from . import announce, sessions, showing
 from .companion import Companion
 from .conductor import Conductor
-from .errors import CannotSave, InputError, StaleInput
+from .errors import CannotSave, InputError, NotYourSeat, StaleInput
 from .finished import FinishedGames
-from .inputs import parse_input
+from .inputs import CARD_INPUTS, parse_input
 from .journal import CHECKPOINT_BYTES, OTHER, RESERVE_BYTES
 from .keeping import RETRY_SECONDS, Keeper
 from .lighting import LedOutput
@@ -217,6 +217,12 @@ class Table(Conductor):
                 raise InputError(N_("no game is running: choose a game first"))
             self._end_replay_locked()
             self.remote.check_input(parsed["type"])
+            if seat is None and parsed["type"] in CARD_INPUTS and companion.dealer.dealing \
+                    and self.holder_locked() is not None:
+                # Decided before the card is looked at, in the same words whatever it is:
+                # nine tries must not single the card out.
+                raise NotYourSeat(N_("this player plays their card from their own phone: "
+                                     "only that phone can play it"))
             try:
                 companion.input(parsed, seat)
             except RulesError as e:

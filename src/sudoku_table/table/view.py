@@ -490,6 +490,9 @@ class TableView(TypedDict, total=False):
     network: dict[str, Any]
     seats: list[dict[str, Any]]
     join: dict[str, Any]
+    holder: dict[str, Any]
+    """The fields only the phone of the mover whose card is hidden may see (``showing``'s
+    ``holder_part``); the panel takes it out of every view it sends."""
 
 
 class View(TypedDict):

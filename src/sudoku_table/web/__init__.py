@@ -188,6 +188,8 @@ def create_app(
                         Path(app.config["SETTINGS_PATH"]).with_name("seats.json")),
     )
     app.extensions["sudoku_table"] = state
+    table.phone_seats = state.seating.phones  # a hidden card shows on its own phone alone
+    table.touch()
     if following is not None:
         app.extensions["sudoku_following"] = following
     from .validation import compiled

@@ -43,7 +43,7 @@ budget of wrong guesses (the PIN's), so guessing one is hopeless."""
 
 
 def _hash(token: str) -> str:
-    return hashlib.sha256(token.encode("utf-8")).hexdigest()
+    return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
 
 
 def new_code() -> str:
@@ -143,9 +143,12 @@ class Seating:
             self._invites = [i for i in self._invites if i.until > now]
             found = None
             for invite in self._invites:
+                # Compared as bytes: ``compare_digest`` refuses a str with a character beyond
+                # ASCII, and a typed code may hold any.
                 if token is not None and hmac.compare_digest(invite.token_hash, _hash(token)):
                     found = invite
-                elif code is not None and hmac.compare_digest(invite.code, normal_code(code)):
+                elif code is not None and hmac.compare_digest(
+                        invite.code.encode(), normal_code(code).encode("utf-8", "surrogatepass")):
                     found = invite
             if found is None:
                 return None

@@ -6,8 +6,10 @@ Who may do what, from which device:
 - a seat's phone (``X-Seat-Token``) reads everything anyone may read, plus its own card or
   stone (``table.hand``), and plays its own seat in its own turn (``SEAT_INPUTS`` of the
   companion); every other change is refused with a message, and it never needs the PIN;
-- nobody else learns a seat's card: no view, live view, record or hint of anyone else's
-  carries it (``private``).
+- nobody else learns a seat's card: no view, live view, record, hint, lit square, spoken word
+  or refusal of anyone else's depends on it (the table computes the shared fields without it,
+  ``private`` hands its own to the holder's phone, and an input that names the card is
+  refused from the shared panel before the card is looked at).
 """
 
 from __future__ import annotations
@@ -20,10 +22,8 @@ from urllib.parse import urlsplit
 import segno
 from flask import Blueprint, Flask, Response, current_app, g, jsonify, request
 
-from sudoku_table.rules.errors import RulesError
-from sudoku_table.rules.game import variant_class
 from sudoku_table.rules.wording import N_
-from sudoku_table.table.view import Next, View, render_next
+from sudoku_table.table.view import View
 
 from . import PanelState
 from .errors import ApiError
@@ -91,15 +91,16 @@ def require_turn() -> None:
 def private(panel: PanelState, view: View, table: dict[str, Any],
             seat: int | None) -> dict[str, Any]:
     """``table`` (the view's table part) as ``seat``'s phone may see it (None: the shared
-    panel): the seats with phones for everyone; the seat and its own card for its phone only;
-    a hint about a dealt card only to the phone of the player it is for."""
+    panel): the seats with phones for everyone; the seat and its own card for its phone only.
+    Where the mover's card is theirs alone, the table part carries what only their phone may
+    see apart (``holder``): it replaces the shared fields on that phone and reaches no other
+    device."""
     phones = panel.seating.phones(panel.table.game_id)
     table = {**table, "phones": phones}
-    game = view.get("game") or {}
-    mover = game.get("to_move")
-    if mover in phones and seat != mover and _hides_hands(game):
-        table = _without_hand(table, str(game.get("variant")), mover)
+    holder = table.pop("holder", None)
     if seat is not None:
+        if holder is not None and holder["seat"] == seat:
+            table.update({k: v for k, v in holder.items() if k != "seat"})
         table["seat"] = seat
         hand = panel.table.hand(seat)
         table["hand"] = hand["number"] if hand is not None else None
@@ -116,41 +117,6 @@ def private(panel: PanelState, view: View, table: dict[str, Any],
 def _code_qr(code: str) -> str:
     """A join code's QR code (drawn once per code: every view of the host carries it)."""
     return _qr(code)
-
-
-def _hides_hands(game: dict[str, Any]) -> bool:
-    try:
-        return variant_class(str(game.get("variant"))).hidden_hands
-    except RulesError:  # no game yet
-        return False
-
-
-def _without_hand(table: dict[str, Any], variant: str, mover: int) -> dict[str, Any]:
-    """The table part without what tells the card of a mover who plays from their phone: the
-    number chosen first on that phone (``in_hand``, and the prompt and next step saying it),
-    and a hint (which names the card)."""
-    table = dict(table)
-    hint = table.get("hint")
-    if hint and hint.get("status") == "ready":
-        table["hint"] = {"status": "private", "player": hint.get("player")}
-    if table.get("in_hand") is None:
-        return table
-    number = table["in_hand"]
-    table["in_hand"] = None
-    said = table.get("say") or {}
-    if any(part.get("params", {}).get("number") == number for part in said.get("parts", [])):
-        # The announcement of the step that names the card ("the 4 fits nowhere: set it
-        # aside") goes to its own phone only, as the step does.
-        table["say"] = {"id": said.get("id"), "text": "", "parts": []}
-    prompt = table.get("prompt")
-    if prompt and prompt.get("kind") in ("place", "discard", "joker") and "square" not in prompt:
-        table["prompt"] = None
-    nxt = table.get("next") or {}
-    if nxt.get("code") in ("place_number", "set_aside", "lay_joker"):
-        own: Next = {"code": "place_own", "actor": mover,
-                     "params": {"piece": variant_class(variant).piece_word}}
-        table["next"], table["next_text"] = own, render_next(own)
-    return table
 
 
 def _players() -> tuple[int, dict[str, str], dict[int, str]]:
@@ -228,6 +194,8 @@ def claim() -> Response:
     if token is None and code is None:
         raise ApiError(N_("send the joining link's token or the code shown on the shared "
                           "panel"))
+    guard = _panel().pin
+    guard.open_for_guesses()  # a locked-out guess is refused before it can use up an invite
     try:
         found = seating().claim(game_key(), token=token, code=code)
         if found is not None:
@@ -235,7 +203,6 @@ def claim() -> Response:
     except OSError:
         raise ApiError(N_("the table cannot save which phone plays the seat (its card is "
                           "full or failing): nothing changed; try again"), 503) from None
-    guard = _panel().pin
     guard.guessed(found is not None, request.remote_addr or "?")
     if found is None:
         raise ApiError(N_("this joining link or code is unknown or too old: ask for a new one "

@@ -136,17 +136,26 @@ class PinGuard:
             return 0.0
         return float(min(PIN_MAX_LOCKOUT, PIN_FIRST_LOCKOUT * 2 ** (failures - PIN_FREE_FAILURES)))
 
-    def guessed(self, right: bool, client: str = "", what: str = "code") -> None:
-        """Count a guess of another secret against the same budget (a seat's joining code):
-        ``ApiError`` 429 while guessing is locked out; a wrong guess counts as a wrong PIN."""
+    def open_for_guesses(self) -> None:
+        """``ApiError`` 429 while guessing is locked out: asked before a guess of another
+        secret is even looked at, so that a refused guess changes nothing (a right code sent
+        during a lockout must not use up the invite it names)."""
         now = self._clock()
         with self._lock:
             if now < self._locked_until:
                 wait = max(1, math.ceil(self._locked_until - now))
                 raise ApiError(N_("too many wrong guesses: try again in {wait} s"), 429,
                                retry_after=wait, params={"wait": wait})
-            if right:
-                return
+
+    def guessed(self, right: bool, client: str = "", what: str = "code") -> None:
+        """Count a guess of another secret against the same budget (a seat's joining code),
+        once ``open_for_guesses`` let it through: a wrong guess counts as a wrong PIN
+        (``ApiError`` 429 if guessing was locked out meanwhile)."""
+        if right:
+            return
+        self.open_for_guesses()
+        now = self._clock()
+        with self._lock:
             self._failures += 1
             self._locked_until = now + self.lockout_seconds(self._failures)
             count = self._failures
