@@ -166,6 +166,8 @@
         ? t("Tap the number of the new {piece} on {square}. A stone that fits nowhere: tap Joker, then its number.", { piece: word, square: p.square })
         : t("Tap the number of the new {piece} on {square}.", { piece: word, square: p.square });
       case "take_away": return t("No number may go on {square}: take the {piece} away.", { piece: word, square: p.square });
+      case "take_away_number": return t("The {number} may not go on {square}: take it away.", p);
+      case "take_away_card": return t("The {piece} the table dealt you may not go on {square}: take it away.", { piece: word, square: p.square });
       case "say_joker": return t("No number may go on {square}. Is it a stone that fits nowhere? Tap Joker, then its number; otherwise take it away.", p);
       case "undo_on_board": return boardSentence(t("Taken back."), p, true);
       case "redo_on_board": return boardSentence(t("Redone."), p, false);
@@ -269,7 +271,7 @@
       case "move": case "set_down": case "bear_off": case "jump_on": case "lift_again":
         return t("{player} moves a piece.", { player });
       case "blanks_or_end": return t("{player} lays blanks or ends the turn.", { player });
-      case "take_away": case "put_right": case "clear_board": case "set_up": case "turn_over":
+      case "take_away": case "take_away_number": case "take_away_card": case "put_right": case "clear_board": case "set_up": case "turn_over":
       case "undo_on_board": case "redo_on_board": case "cannot_save": case "game_over":
         return nowSentence(next, game); // the board itself: anyone at the table may help
       default: return "";
