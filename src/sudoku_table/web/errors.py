@@ -40,6 +40,15 @@ UNAVAILABLE = 503
 accepted; the view's ``table.saving`` says what waits and what to do."""
 
 
+CONFIRM_CHOICES: dict[str, tuple[str, str]] = {
+    "undo": (N_("Take back {player}'s {action}"), N_("Keep it")),
+    "reopen": (N_("Take back and play on"), N_("Keep the game finished")),
+    "replace": (N_("Start the new game"), N_("Keep the running game")),
+}
+"""The two choices of each question the table asks (``ConfirmNeeded.code``), named by what
+they do: the one that does it, and the one that keeps things as they are."""
+
+
 class ApiError(Exception):
     """A request the panel refuses: ``status`` is a 4xx code, ``message`` is shown to players."""
 
@@ -102,7 +111,9 @@ def register_error_handlers(app: Flask) -> None:
             names = seat_names()
             e.params.update({k: names[v] if 0 <= v < len(names) else str(v)
                              for k, v in seats.items()})
-        return error_response(said(e), CONFLICT, code=f"confirm_{e.code}", confirm=e.code)
+        yes, no = CONFIRM_CHOICES.get(e.code, (N_("Go on"), N_("Keep it as it is")))
+        return error_response(said(e), CONFLICT, code=f"confirm_{e.code}", confirm=e.code,
+                              yes=translate(yes, **e.params), no=translate(no, **e.params))
 
     @app.errorhandler(CannotSave)
     def _cannot_save(e: CannotSave) -> Response:

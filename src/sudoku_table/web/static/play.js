@@ -697,7 +697,9 @@
     const personToMove = !game.over && next.actor !== null && next.actor !== undefined &&
       !((view.table.computers || {})[String(next.actor)]) && !Tables.remote(next.actor);
     const failing = (view.table.saving || {}).state === "failing";
-    $("hint").hidden = !personToMove || failing;
+    // With hints off there is no Hint button (a disabled one never said why); the settings
+    // say how to switch them on.
+    $("hint").hidden = !personToMove || failing || !view.table.hints;
     $("hint").disabled = !view.table.hints || !!(view.table.hint && view.table.hint.status === "thinking");
     // The button names its action; whether hints are on is the switch's to show.
     if (view.table.hints) $("hint").removeAttribute("aria-describedby");
@@ -1067,9 +1069,12 @@
     renderPhones(view.game); // the phone may have joined already
   }
 
-  function takeBack(i) {
-    if (!window.confirm(t("{player} plays on this panel again; {player}'s phone stops playing. (The seat can join on a phone again later.)",
-                          { player: playerName(i) }))) return;
+  async function takeBack(i) {
+    const player = playerName(i);
+    if (!await Panel.ask(t("{player} plays on this panel again; {player}'s phone stops playing. (The seat can join on a phone again later.)",
+                           { player }),
+                         t("Play {player} on this panel", { player }),
+                         t("Keep {player} on the phone", { player }))) return;
     // The answer names the seat freed, not the view: the view is read again to show it.
     return send(`/api/seats/${i}/leave`, {}).then(() => get("/api/state").then(render, () => {}));
   }
@@ -1090,13 +1095,12 @@
                    joker: t("It fits nowhere: lay it face down on an empty square as a joker.") };
     $("card-do").hidden = !todo[answer.do];
     $("card-do").textContent = todo[answer.do] || "";
+    // It stays until tapped (or the turn moves on): a card that hid itself after a while
+    // let the tap meant to cover it land on the board.
     if (!dialog.open) dialog.showModal();
-    clearTimeout(showCard.timer);
-    showCard.timer = setTimeout(hideCard, 5000);
   }
 
   function hideCard() {
-    clearTimeout(showCard.timer);
     const dialog = $("card-dialog");
     $("card-number").textContent = "";
     if (dialog.open) dialog.close();
@@ -1152,10 +1156,11 @@
     await send("/api/game", body);
   }
 
-  function undo() {
+  async function undo() {
     const game = view && view.game;
     if (game && game.over) {
-      if (!window.confirm(t("The game is over. Take back its last move and play on? (It stays in the finished games.)"))) return;
+      if (!await Panel.ask(t("The game is over. Take back its last move and play on? (It stays in the finished games.)"),
+                           t("Take back and play on"), t("Keep the game finished"))) return;
       return sendInput({ type: "undo", confirm: true });
     }
     return sendInput({ type: "undo" });
