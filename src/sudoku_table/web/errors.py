@@ -82,6 +82,26 @@ def error_response(message: str, status: int, **extra: Any) -> Response:
     return response
 
 
+def error_page(status: int) -> Response:
+    """The panel's own page for an address it cannot show (in the page's language, with the
+    panel's frame and a way back), instead of the web framework's English one."""
+    from flask import render_template
+
+    from .pages import common
+
+    if status == 404:
+        heading = translate(N_("This page does not exist"))
+        text = translate(N_("Nothing is found at this address. Perhaps a link was mistyped, "
+                            "or the page belongs to a newer version of the table."))
+    else:
+        heading = translate(N_("This page cannot be shown"))
+        text = translate(N_("The table cannot answer this address (error {status})."),
+                         status=status)
+    response = Response(render_template("error.html", page="error", heading=heading,
+                                        text=text, **common()), status=status)
+    return response
+
+
 def _wants_json() -> bool:
     return request.path.startswith("/api/")
 
@@ -150,7 +170,7 @@ def register_error_handlers(app: Flask) -> None:
     @app.errorhandler(HTTPException)
     def _http_error(e: HTTPException) -> Response | HTTPException:
         if not _wants_json():
-            return e
+            return error_page(e.code or 400)
         messages = {
             404: "there is no such page or resource",
             405: f"{request.method} is not allowed here",
