@@ -66,7 +66,7 @@
     const list = $("review-summary");
     const partial = doc.status !== "done";
     list.replaceChildren(...(doc.summary || []).map((s) => el("li", { "data-player": String(s.player) },
-      swatch(s.player), " ", el("span", { text: s.text + (partial && s.moves ? ` (${t("so far")})` : "") }))));
+      swatch(s.player), " ", el("span", { text: s.text + (partial && s.moves ? " (" + t("so far") + ")" : "") }))));
     $("review-known").textContent = doc.known || "";
   }
 
@@ -187,7 +187,7 @@
   function moveLine(m) {
     let text = m.text + (m.scored ? ` (${m.scored})` : "");
     if (m.verdict) text += ` \u2014 ${m.verdict_text}${m.gain ? ` (${m.gain})` : ""}`;
-    else text += ` \u2014 ${t("not judged yet")}`;
+    else text += " \u2014 " + t("not judged yet");
     return text;
   }
 
