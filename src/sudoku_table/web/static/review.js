@@ -20,7 +20,12 @@
   let selected = 0;
   let replay = null; // the view's table.replay: what the table's LEDs show now
 
-  const seatColor = (i) => Board.seatColor(i);
+  // Each player is drawn as at the table: in the game's own piece colours where it has them
+  // (DOMINARI's White and Black), else in the seat colour the play page gives them.
+  const seatColor = (i) => {
+    const look = (traits.piece_looks || [])[i];
+    return look ? look.fill : Board.seatColor(i);
+  };
 
   function swatch(i) {
     const node = el("span", { class: "swatch", "aria-hidden": "true", "data-mark": Board.markOf(i) });
