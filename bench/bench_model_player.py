@@ -10,6 +10,8 @@ replays, and shrinks, with ``play`` of the test module). It counts:
 
 - **stuck**: following the table made no progress (a loop, a dead end, a game that never ends);
 - **disagreements**: the table's game differs from the players' own account of it;
+- **contradictions**: a square's light, the bar's next step, the words spoken and the legend
+  say different things (``ModelPlayer.check_agreement``);
 - **other failures**: a drawing that lies, controls that do not fit, a wrong actor;
 - per game action: the players' acts on the board and taps on the panel (the mistakes, undos,
   redos and power cuts included).
@@ -24,7 +26,7 @@ plays each of them both ways, the rows side by side (``dealt`` marks the table's
 The journals go to ``/dev/shm`` where there is one (what is measured here is how the table
 leads the players, not how fast the disk syncs).
 
-Goal: 0 stuck, 0 disagreements, 0 other failures.
+Goal: 0 stuck, 0 disagreements, 0 contradictions, 0 other failures.
 """
 
 from __future__ import annotations
@@ -42,18 +44,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from sudoku_table.rules.game import all_variants  # noqa: E402
 from tests.table import model_player, test_model_player  # noqa: E402
-from tests.table.model_player import Disagreement, Stuck  # noqa: E402
-from tests.table.test_model_player import Seat, drive, summary  # noqa: E402
-
-
-def seat_for(variant: str, index: int, deal: bool = False) -> Seat:
-    """The ``index``-th table of a game: player counts in turn, a computer now and then, the
-    real scan path now and then; ``deal``: the table deals."""
-    cls = next(c for c in all_variants() if c.id == variant)
-    counts = list(range(cls.min_players, cls.max_players + 1))
-    players = counts[index % len(counts)]
-    computers = {players - 1: "easy"} if index % 4 == 3 else {}
-    return Seat(variant, players, computers, scan=index % 20 == 19, deal=deal)
+from tests.table.model_player import Contradiction, Disagreement, Stuck  # noqa: E402
+from tests.table.test_model_player import drive, seat_for, summary  # noqa: E402
 
 
 def label(variant: str, deal: bool) -> str:
@@ -77,6 +69,8 @@ def one(job: tuple[str, bool, int, str | None, bool]) -> dict[str, Any]:
         outcome, detail = "stuck", str(e)
     except Disagreement as e:
         outcome, detail = "disagreement", str(e)
+    except Contradiction as e:
+        outcome, detail = "contradiction", str(e)
     except AssertionError as e:
         outcome, detail = "failure", str(e)
     except Exception as e:  # noqa: BLE001 (a crash is counted and told, the bench goes on)
@@ -107,7 +101,8 @@ def row(variant: str, results: list[dict[str, Any]]) -> str:
     extra = [sum(f[k] for f in played) / n for k in ("mistakes", "undos", "redos", "power_cuts")]
     seconds = sum(r["seconds"] for r in results) / (len(results) or 1)
     return (f"| {variant} | {len(results)} | {outcomes['stuck']} | {outcomes['disagreement']} "
-            f"| {outcomes['failure'] + outcomes['error']} | {acts:.2f} | {taps:.2f} "
+            f"| {outcomes['contradiction']} | {outcomes['failure'] + outcomes['error']} "
+            f"| {acts:.2f} | {taps:.2f} "
             f"| {', '.join(f'{x:.1f}' for x in extra)} | {seconds:.1f} |")
 
 
@@ -136,9 +131,10 @@ def main() -> int:
     rows: list[str] = []
     totals: Counter[str] = Counter()
     started = time.perf_counter()
-    print("| game | games | stuck | disagreements | other failures | acts per action "
-          "| taps per action | mistakes, undos, redos, power cuts per game | s per game |")
-    print("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |", flush=True)
+    print("| game | games | stuck | disagreements | contradictions | other failures "
+          "| acts per action | taps per action | mistakes, undos, redos, power cuts per game "
+          "| s per game |")
+    print("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |", flush=True)
     with ProcessPoolExecutor(max_workers=args.jobs) as pool:
         for result in pool.map(one, jobs, chunksize=2):
             variant = result["variant"]
@@ -159,8 +155,9 @@ def main() -> int:
         for c in classes:
             (a0, t0), (a1, t1) = (per_action(results[label(c.id, deal)]) for deal in ways)
             print(f"| {c.id} | {a0:.2f}, {a1:.2f} | {t0:.2f}, {t1:.2f} |")
-    print(f"\nstuck {totals['stuck']}, disagreements {totals['disagreement']}, other failures "
-          f"{totals['failure'] + totals['error']} (goal: 0, 0, 0)")
+    print(f"\nstuck {totals['stuck']}, disagreements {totals['disagreement']}, contradictions "
+          f"{totals['contradiction']}, other failures {totals['failure'] + totals['error']} "
+          "(goal: 0, 0, 0, 0)")
     return 0 if totals["ok"] == len(jobs) else 1
 
 

@@ -70,9 +70,26 @@ puts them on a RAM disk, where a journal entry costs no disk sync."""
 BOARD_STEPS = ("clear_board", "set_up", "set_up_number", "put_right", "game_over")
 """Next steps anyone may take: no actor."""
 
+ASKS_NUMBER = ("say_number", "say_joker")
+"""Steps a person reads as "tell the panel what the new piece on ``square`` is"."""
+
+SENDS_AWAY = ("take_away", "take_away_card", "lift_again", "set_aside", "lay_joker",
+              "computer_take_away", "remote_take_away")
+"""Steps a person reads as "the piece on ``square`` may not stay as it lies": taken away, set
+aside, lifted again, or turned face down as a joker."""
+
+LEGEND_ALWAYS = ("hint", "unsaved")
+"""The words the panel's legend lists in every game besides the game's own (``renderLegend``
+in play.js; ``computer`` where a computer or another table plays)."""
+
 
 class Disagreement(AssertionError):
     """The table and the players' own account of the game differ."""
+
+
+class Contradiction(AssertionError):
+    """The light of a square, the bar's next step, the words spoken and the legend say
+    different things (``ModelPlayer.check_agreement``)."""
 
 
 class Stuck(AssertionError):
@@ -301,6 +318,7 @@ class ModelPlayer:
         self._doc: tuple[State, dict[str, Any]] | None = None
         self._playable: tuple[State, list[int]] | None = None
         self._checked: tuple[Any, ...] | None = None
+        self._heard: str | None = None  # the id of the last announcement checked
         self.since_action = 0
         self.allowance = ACTS_PER_ACTION
         self.log: list[str] = []
@@ -596,6 +614,12 @@ class ModelPlayer:
         self.lift(square)
         self.aside.pop(square, None)
         self.intent = None
+
+    def _on_take_away_number(self, params: dict[str, Any], pick: int) -> None:
+        self._on_take_away(params, pick)
+
+    def _on_take_away_card(self, params: dict[str, Any], pick: int) -> None:
+        self._on_take_away(params, pick)
 
     # placements
 
@@ -970,6 +994,7 @@ class ModelPlayer:
         self._checked = moment
         try:
             self.check_next(view)
+            self.check_agreement(view)
             self.check_drawing(view)
             self.check_controls(view)
             self.check_hands(view)
@@ -1002,6 +1027,55 @@ class ModelPlayer:
             assert nxt["actor"] == expected, (
                 f"the bar names seat {nxt['actor']} for {nxt['code']} {nxt['params']}, "
                 f"but it is seat {expected}'s to do (after {self.log[-3:]})")
+
+    def check_agreement(self, view: Mapping[str, Any]) -> None:
+        """The light of every square, the bar's next step, the sentence just spoken and the
+        legend say one thing: a piece whose number the bar asks is lit ``number`` and no other
+        is; a piece the bar sends away is lit ``illegal`` (take it away), and every piece lit
+        so is the one the bar names; what is spoken of a square agrees with its light; every
+        word lit is one the panel's legend explains for this game."""
+        table = view["table"]
+        lit: Mapping[str, str] = table["signals"]
+        nxt = table["next"]
+        code, square = nxt["code"], nxt["params"].get("square")
+        asked = {square} if code in ASKS_NUMBER else set()
+        sent = {square} if code in SENDS_AWAY and square is not None else set()
+        numbered = {s for s, w in lit.items() if w == "number"}
+        refused = {s for s, w in lit.items() if w == "illegal"}
+        if numbered != asked:
+            raise Contradiction(f"the lights ask the number of {sorted(numbered)}, the bar says "
+                                f"{code} {nxt['params']}")
+        if not sent <= refused:
+            raise Contradiction(f"the bar says {code} of {square}, but its light says "
+                                f"{lit.get(str(square), 'nothing')}")
+        if not refused <= sent and code not in ("put_right", "cannot_save"):
+            raise Contradiction(f"{sorted(refused - sent)} lit to take away, but the bar says "
+                                f"{code} {nxt['params']}")
+        self.check_spoken(table, lit)
+        shown = set(self.traits["signals"]) | set(LEGEND_ALWAYS) | {"computer"}
+        unexplained = set(lit.values()) - shown
+        if unexplained:
+            raise Contradiction(f"{sorted(unexplained)} lit, but the legend does not list them")
+
+    def check_spoken(self, table: Mapping[str, Any], lit: Mapping[str, str]) -> None:
+        """A new announcement says of a square what its light shows: a piece to take away is
+        lit so, a piece whose number is asked is lit ``number``."""
+        said = table.get("say") or {}
+        if said.get("id") is None or said["id"] == self._heard:
+            return
+        self._heard = said["id"]
+        for part in said["parts"]:
+            square = part["params"].get("square")
+            if part["kind"] == "take_away" or (part["kind"] == "step"
+                                                and part["code"] in SENDS_AWAY and square):
+                wanted = "illegal"
+            elif part["kind"] == "step" and part["code"] in ASKS_NUMBER:
+                wanted = "number"
+            else:
+                continue
+            if lit.get(square) != wanted:
+                raise Contradiction(f"the table says {part['text']!r}, but {square} is lit "
+                                    f"{lit.get(square, 'nothing')}")
 
     def faces(self) -> dict[str, int | None]:
         """The face each piece of the game shows in the panel's drawing."""

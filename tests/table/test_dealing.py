@@ -81,4 +81,8 @@ def test_a_dealt_stone_that_fits_is_no_joker_where_it_may_not_go() -> None:
                  and house_conflict(geometry, board, c, hand["number"]) is not None)
     view = put(table, clock, wrong)
     assert view["table"]["joker_choices"] == []
-    assert view["table"]["next"]["code"] == "take_away", view["table"]["next"]
+    # What is refused is the card dealt, not the square (another number may go there); the
+    # shared bar names the card, not its number, which only its seat's phone shows.
+    assert view["table"]["next"]["code"] == "take_away_card", view["table"]["next"]
+    assert "number" not in view["table"]["next"]["params"]
+    assert view["table"]["signals"][wrong] == "illegal"

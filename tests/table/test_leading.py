@@ -10,6 +10,8 @@ trying the table found it misleading or silent (each test fails without its fix)
 - SUDOKU FAMILY's second stone of a turn is said, and its refusals name triangles as areas;
 - an end with pieces still to turn says so; messages belong to the moment they were said for;
 - a stone that fits nowhere laid where no number fits is a joker there, not sent away;
+- a piece put where no number may go is lit, said and explained as one to take away, never
+  as one whose number is asked;
 - the arrows never send a piece where another belongs; after a power cut the pieces the last
   move turned are named to check.
 """
@@ -337,6 +339,24 @@ def test_a_joker_laid_where_no_number_fits_is_a_joker_there() -> None:
     assert view["table"]["joker_choices"] == [4]
     view = table.input({"type": "joker", "square": "d2", "number": 4})
     assert view["game"]["cells"]["d2"] == {"owner": 0, "blank": True}
+
+
+def test_a_piece_where_no_number_may_go_is_lit_as_one_to_take_away() -> None:
+    # Revers-Dominari: a piece put down beside no opposing piece. The bar says to take it
+    # away; the square's light once said "tell the number of this piece" all the same.
+    table, clock, _ = make_table()
+    table.new_game("revers-dominari", 2)
+    table.set_board(list(table.view()["game"]["cells"]))
+    shown = put(table, clock, "a1")["table"]
+    assert shown["next"] == {"code": "take_away", "params": {"square": "a1"}, "actor": 0}
+    assert shown["signals"]["a1"] == "illegal"  # the legend: take this piece away
+    assert shown["pad"] is None  # no number is asked of it
+    spoken = [part for part in shown["say"]["parts"] if part["params"].get("square") == "a1"]
+    assert [part["code"] for part in spoken] == ["take_away"]
+    assert "not next to any opposing piece" in spoken[0]["text"]
+    assert table.frame()["a1"].pattern == "blink_fast"  # the LED blinks "take it away"
+    shown = lift(table, clock, "a1")["table"]
+    assert shown["next"]["code"] == "place" and "a1" not in shown["signals"]
 
 
 def test_the_arrows_never_send_a_piece_onto_a_square_emptied_after_it_came() -> None:

@@ -17,6 +17,7 @@ runs in the suite; more seeds run with ``-m sweep``, and
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -34,9 +35,11 @@ from hypothesis.stateful import (
     run_state_machine_as_test,
 )
 
-from sudoku_table.rules.game import variant_class
+from sudoku_table.rules.dominari.halma import HalmaDominari
+from sudoku_table.rules.game import Game, all_variants, variant_class
+from sudoku_table.table import announce, present
 
-from .model_player import ModelPlayer, games
+from .model_player import Contradiction, ModelPlayer, games
 
 pytestmark = pytest.mark.integration
 
@@ -328,11 +331,77 @@ def test_the_bench_games_that_found_bugs(seat: Seat, seed: int) -> None:
     drive(seat, seed)
 
 
+def _speak_take_away_of_a_number_asked(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The words say "take it away" of the piece whose number the light asks."""
+    moment = announce.moment
+
+    def contradicted(c: Any, look: present.Look) -> announce.Moment:
+        now = moment(c, look)
+        if look.next["code"] == "say_number":
+            square = look.next["params"]["square"]
+            return dataclasses.replace(now, illegal=now.illegal | {square})
+        return now
+
+    monkeypatch.setattr(announce, "moment", contradicted)
+
+
+CONTRADICTIONS: dict[str, tuple[Callable[[pytest.MonkeyPatch], None], Seat]] = {
+    "a piece to take away lit as asking its number": (
+        lambda m: m.setitem(present.SQUARE_WORDS, "take_away", "number"),
+        Seat("revers-dominari", 2)),
+    "a piece whose number is asked lit as one to take away": (
+        lambda m: m.setitem(present.SQUARE_WORDS, "say_number", "illegal"),
+        Seat("classic-sudoku", 2)),
+    "a word lit that the legend does not explain": (
+        lambda m: m.setattr(HalmaDominari, "dead_fields", Game.dead_fields),
+        Seat("halma-dominari", 2)),
+    "the words send away a piece whose number the light asks": (
+        _speak_take_away_of_a_number_asked, Seat("classic-sudoku", 2)),
+}
+"""One square's light, or one spoken sentence, set against the rest: the model player's
+agreement check must catch each (the seeds are games where the moment comes)."""
+
+
+@pytest.mark.parametrize("name", CONTRADICTIONS)
+def test_the_agreement_check_catches_one_square_set_against_the_words(
+        name: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    contradict, seat = CONTRADICTIONS[name]
+    contradict(monkeypatch)
+    with pytest.raises(Contradiction):
+        drive(seat, 23)
+
+
 @pytest.mark.sweep
 @pytest.mark.parametrize("seat", SEATS + COMPUTER_SEATS + DEALT, ids=str)
 @pytest.mark.parametrize("seed", [1, 2, 3])
 def test_more_seeds(seat: Seat, seed: int) -> None:
     play(seat, seed=seed)
+
+
+def seat_for(variant: str, index: int, deal: bool = False) -> Seat:
+    """The ``index``-th table of a game in a long run (the bench's and the sweep's): player
+    counts in turn, a computer now and then, the real scan path now and then; ``deal``: the
+    table deals."""
+    cls = variant_class(variant)
+    counts = list(range(cls.min_players, cls.max_players + 1))
+    players = counts[index % len(counts)]
+    computers = {players - 1: "easy"} if index % 4 == 3 else {}
+    return Seat(variant, players, computers, scan=index % 20 == 19, deal=deal)
+
+
+AGREEMENT_BLOCKS, AGREEMENT_BLOCK = 12, 7
+"""The sweep of words and lights: 12 blocks of 7 games for each of the twelve games (1,008)."""
+
+
+@pytest.mark.sweep
+@pytest.mark.parametrize("block", range(AGREEMENT_BLOCKS))
+@pytest.mark.parametrize("variant", [cls.id for cls in all_variants()])
+def test_words_and_lights_agree_over_a_thousand_games(variant: str, block: int) -> None:
+    # The model player checks after every step that lights, bar, spoken words and legend
+    # agree (``ModelPlayer.check_agreement``); ``bench/bench_model_player.py --games 84``
+    # plays the same games with figures.
+    for index in range(block * AGREEMENT_BLOCK, (block + 1) * AGREEMENT_BLOCK):
+        drive(seat_for(variant, index), index + 1)
 
 
 ACTS = {"wrong_square": "wrong_square", "wrong_number": "wrong_number",

@@ -33,6 +33,27 @@ def example(name: str) -> dict[str, Any]:
     return json.loads((EXAMPLES / f"{name}.json").read_text())
 
 
+ACCEPT_QUESTIONS = """
+document.addEventListener('DOMContentLoaded', () => {
+  const dialog = document.getElementById('ask-dialog');
+  if (!dialog) return;
+  new MutationObserver(() => { if (dialog.open) document.getElementById('ask-yes').click(); })
+    .observe(dialog, {attributes: true, attributeFilter: ['open']});
+});"""
+"""An init script for a page whose every question is answered with the choice that does it (a
+test about something else, where a family would say yes)."""
+
+
+def answer_question(page: Any, yes: bool = True) -> str:
+    """Answer the panel's question (its own dialog) with the choice that does it (``yes``) or
+    the one that keeps things as they are; the question's text."""
+    page.wait_for_selector("#ask-dialog[open]")
+    question: str = page.inner_text("#ask-text")
+    page.click("#ask-yes" if yes else "#ask-no")
+    page.wait_for_selector("#ask-dialog:not([open])", state="attached")
+    return question
+
+
 class Phone:
     """One phone's page, with the few gestures a player makes and a check against the API."""
 
@@ -41,6 +62,7 @@ class Phone:
         self.url = url
         self.language = language  # the page's, so that the API words its answers alike
         self.errors: list[str] = []
+        self.asked: list[str] = []  # the questions answered while starting games
         page.on("pageerror", lambda e: self.errors.append(str(e)))
 
     def api(self, path: str) -> Any:
@@ -93,6 +115,11 @@ class Phone:
                     piece = setup[cell]
                 row.query_selector("select").select_option(str(piece["number"]))
         page.click("#start-game")
+        # A game still running is replaced only when the question is answered yes.
+        page.wait_for_function("() => location.pathname.endsWith('/play') || "
+                               "document.querySelector('#ask-dialog[open]')")
+        if page.evaluate("!!document.querySelector('#ask-dialog[open]')"):
+            self.asked.append(answer_question(page))
         page.wait_for_url("**/play")
         page.wait_for_selector("#board [data-square]")
 
@@ -329,9 +356,8 @@ def test_an_illegal_placement_is_explained_and_put_right(phone: Phone) -> None:
     phone.square("d4")  # take the illegal piece away
     page.wait_for_selector("#board [data-square='d4']:not([data-signal])")
     # Black's 1 is taken back only after the question (it is White's turn): the page asks.
-    asked: list[str] = []
-    page.once("dialog", lambda dialog: (asked.append(dialog.message), dialog.accept()))
     page.click("#undo")
+    asked = [answer_question(page)]
     page.wait_for_selector("#board [data-square='d3'][data-signal='extra']")
     assert asked and "Black" in asked[0] and "1 on d3" in asked[0]
     view = phone.check()
@@ -678,16 +704,8 @@ def test_cube_and_hexagon_boards_are_played_by_taps(phone: Phone) -> None:
     from sudoku_table.rules.actions import Place
     from sudoku_table.rules.game import new_game
 
-    asked: list[str] = []
-
-    def accept(dialog: Any) -> None:
-        asked.append(dialog.message)
-        dialog.accept()
-
     for variant in ("3d-sudoku", "hexa-sudoku"):
-        if variant == "hexa-sudoku":  # the cube's game still runs
-            phone.page.once("dialog", accept)
-        phone.start(variant)
+        phone.start(variant)  # for the Hexa board, the cube's game still runs: asked
         rules = new_game(variant)
         state = rules.initial_state()
         placed = []
@@ -702,7 +720,7 @@ def test_cube_and_hexagon_boards_are_played_by_taps(phone: Phone) -> None:
         assert view["game"]["to_move"] == 0 and len(view["game"]["cells"]) == 2
         for cell in placed:  # clear the board for the next game
             phone.square(cell)
-    assert len(asked) == 1 and "still running" in asked[0]  # replacing it was asked first
+    assert len(phone.asked) == 1 and "still running" in phone.asked[0]  # asked first
 
 
 def test_a_new_game_asks_for_the_pin_once_per_tab(browser: Any, tmp_path: Path) -> None:

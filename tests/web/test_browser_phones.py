@@ -21,7 +21,7 @@ from sudoku_table.rules.actions import Place
 from sudoku_table.rules.record import Record, replay
 
 from .layout import check_layout
-from .test_browser import Phone
+from .test_browser import Phone, answer_question
 
 pytestmark = [pytest.mark.browser]
 
@@ -314,9 +314,8 @@ def test_sudoku_family_with_a_player_without_a_phone(table: Table) -> None:
     assert set(movers) == {0, 1}
     assert len(api(url, "/api/record")[1]["actions"]) == 6
     # Anna's phone is lost: the shared panel takes her seat back, and the phone says so.
-    asked: list[str] = []
-    panel.page.once("dialog", lambda dialog: (asked.append(dialog.message), dialog.accept()))
     panel.page.click("#phones li[data-seat='0'] [data-action='take-back']")
+    asked = [answer_question(panel.page)]
     panel.page.wait_for_selector("#phones li[data-seat='0'][data-phone='false']")
     assert table.view()["table"]["phones"] == []
     assert asked[0].startswith("Anna plays on this panel again; Anna's phone stops playing.")
@@ -463,8 +462,8 @@ def test_a_seats_phone_is_told_at_once_that_new_games_start_on_the_shared_panel(
     problems = layout_problems(phone.page, ["#seat-note-back", "#seat-note-leave"])
     assert problems == [], problems
     # Leaving the seat makes this phone a shared panel: the form is there.
-    phone.page.once("dialog", lambda dialog: dialog.accept())
     phone.page.click("#seat-note-leave")
+    answer_question(phone.page)
     phone.page.wait_for_selector("#games [data-variant='classic-sudoku']")
     assert phone.page.is_hidden("#seat-note")
     assert table.view()["table"]["phones"] == []

@@ -23,7 +23,7 @@ from sudoku_table.rules.record import Record, replay
 from tests.network.conftest import Mosquitto, _free_port
 
 from .layout import check_layout
-from .test_browser import Phone
+from .test_browser import ACCEPT_QUESTIONS, Phone
 from .test_browser_phones import api
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
@@ -111,10 +111,10 @@ class Panels:
         context = self.browser.new_context(viewport={"width": size[0], "height": size[1]},
                                            is_mobile=True, has_touch=True, locale=language)
         context.grant_permissions(["clipboard-read", "clipboard-write"], origin=url)
+        context.add_init_script(script=ACCEPT_QUESTIONS)  # "a game is running: go on?"
         self.contexts.append(context)
         page = context.new_page()
         page.set_default_timeout(15000)
-        page.on("dialog", lambda dialog: dialog.accept())  # "a game is running: go on?"
         phone = Phone(page, url)
         self.phones.append(phone)
         return phone

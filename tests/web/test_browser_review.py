@@ -180,3 +180,23 @@ def test_a_move_picked_shows_on_the_board_and_on_the_table(
     page.wait_for_selector("body[data-replay='']", state="attached")
     assert _view(url)["table"]["replay"] is None
     assert not page.errors, page.errors
+
+
+def test_the_review_draws_each_player_in_the_games_colours(
+        panel: tuple[str, Table], page_for: Any) -> None:
+    # DOMINARI's White is drawn white at the table (its piece look); the review once drew
+    # it in the light blue of a seat colour.
+    from sudoku_table.rules.game import variant_class
+
+    url, table = panel
+    page = page_for(f"{url}/review/{_id(table, 'vierer-dominari', 12)}", SCREENS["phone"], "en")
+    page.wait_for_selector("body[data-status='done']")
+    looks = variant_class("vierer-dominari").traits()["piece_looks"]
+    drawn = page.eval_on_selector_all(
+        "#chart-legend .swatch", "nodes => nodes.map((n) => getComputedStyle(n).backgroundColor)")
+    wanted = [page.evaluate("(c) => { const n = document.createElement('span');"
+                            " n.style.background = c; document.body.append(n);"
+                            " const got = getComputedStyle(n).backgroundColor; n.remove();"
+                            " return got; }", look["fill"]) for look in looks]
+    assert drawn == wanted[:len(drawn)] and drawn, (drawn, wanted)
+    assert not page.errors, page.errors

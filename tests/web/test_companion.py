@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from .axe import audit
-from .test_browser import EXAMPLES, Phone, play_record
+from .test_browser import EXAMPLES, Phone, answer_question, play_record
 from .test_i18n import EnglishWatch
 
 SIZES = {"phone": (390, 844), "landscape": (844, 390), "laptop": (1280, 800)}
@@ -199,13 +199,11 @@ def test_undo_after_the_end_asks_and_keeps_the_finished_game(browser: Any, serve
     play_record(phone, record["record"]["actions"], check_every=10**6)
     page = phone.page
     page.wait_for_selector("#end:not([hidden])")
-    asked: list[str] = []
-    page.once("dialog", lambda d: (asked.append(d.message), d.dismiss()))
     page.click("#undo")
-    assert asked and "game is over" in asked[0]
+    assert "game is over" in answer_question(page, yes=False)
     assert phone.api("/api/state")["game"]["over"]  # declined: nothing changed
-    page.once("dialog", lambda d: d.accept())
     page.click("#undo")
+    answer_question(page)
     page.wait_for_selector("#end", state="hidden")
     assert not phone.api("/api/state")["game"]["over"]
     assert len(phone.api("/api/games")) == 1  # it stays in the finished games

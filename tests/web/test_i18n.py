@@ -72,6 +72,27 @@ def test_every_word_is_translated_and_nothing_unused(code_ids: set[str], languag
     assert not empty, f"{language} has empty translations: {empty[:10]}"
 
 
+SCRIPT_WORDS = re.compile(r'\bt\(\s*"((?:[^"\\\n]|\\.)*)"')
+"""A word a script marks for the catalog: ``t("...")`` with its text in double quotes."""
+
+
+@pytest.mark.parametrize("language", [lang for lang in i18n.LANGUAGES if lang != i18n.SOURCE])
+def test_every_word_a_script_marks_is_in_the_catalog(code_ids: set[str], language: str) -> None:
+    # The extractor reads no ``t(...)`` inside a template string (`... ${t("...")}`): such a
+    # word never reached the catalog and stood in English on a German page.
+    import json
+
+    words = catalog(language)
+    static = Path(i18n.__file__).parent / "static"
+    lines = [line for path in static.glob("*.js")
+             for line in path.read_text(encoding="utf-8").splitlines()
+             if not line.lstrip().startswith("//")]  # a comment's example is no word
+    marked = {json.loads(f'"{text}"') for line in lines for text in SCRIPT_WORDS.findall(line)}
+    assert marked, "no marked word found: the pattern no longer fits the scripts"
+    assert not sorted(marked - code_ids), "not extracted: " + repr(sorted(marked - code_ids))
+    assert not sorted(marked - set(words)), f"{language} lacks {sorted(marked - set(words))}"
+
+
 @pytest.mark.parametrize("language", [lang for lang in i18n.LANGUAGES if lang != i18n.SOURCE])
 def test_translations_keep_their_placeholders(language: str) -> None:
     for english, words in catalog(language).items():

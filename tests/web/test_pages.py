@@ -116,3 +116,26 @@ def test_markdown_pipe_tables() -> None:
     assert "style=" not in html
     # Without a rule row there is no table (GitHub's pipe tables): the rows stay text.
     assert "<table>" not in render("| a | b |\n| c | d |")
+
+
+@pytest.mark.integration
+@pytest.mark.parametrize(("language", "heading", "back"), [
+    ("en", "This page does not exist", "Back to the start page"),
+    ("de", "Diese Seite gibt es nicht", "Zurück zur Startseite"),
+])
+def test_an_address_that_does_not_exist_answers_the_panels_own_page(
+        client: FlaskClient, language: str, heading: str, back: str) -> None:
+    answer = client.get("/no/such/page", headers={"Accept-Language": language})
+    assert answer.status_code == 404
+    html = answer.get_data(as_text=True)
+    assert f'<html lang="{language}">' in html
+    assert f'<h1 id="error-heading">{heading}</h1>' in html
+    assert re.search(r'<a id="error-back" [^>]*href="/"[^>]*>' + re.escape(back) + "</a>", html)
+    assert "Not Found" not in html and "The requested URL" not in html
+    assert 'class="topbar"' in html  # the panel's own frame, with its way to every page
+
+
+@pytest.mark.integration
+def test_an_unknown_api_address_still_answers_json(client: FlaskClient) -> None:
+    answer = client.get("/api/no-such-thing")
+    assert answer.status_code == 404 and answer.is_json

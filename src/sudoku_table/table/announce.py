@@ -51,9 +51,10 @@ COMPUTER_SILENT = ("computer_thinking", "remote_waiting")
 """Computer steps not said: the computer's move follows within a second (another table's
 player is told by that table; the bar here says whom the table waits for)."""
 
-ATTENTION_STEPS = ("take_away", "lay_joker", "say_joker", "set_aside", "lift_again", "bear_off",
-                   "put_right", "computer_take_away", "computer_put_back", "remote_take_away",
-                   "remote_put_back", "undo_on_board", "redo_on_board")
+ATTENTION_STEPS = ("take_away", "take_away_number", "take_away_card", "lay_joker", "say_joker",
+                   "set_aside", "lift_again", "bear_off", "put_right", "computer_take_away",
+                   "computer_put_back", "remote_take_away", "remote_put_back", "undo_on_board",
+                   "redo_on_board")
 """Next steps said as they come (kind ``step``): what is out of the ordinary. The ordinary ones
 (put a piece down, tap its number, move) are what a turn means, said by the turn itself. The
 colour of a blank is asked beside the next step (``table.blank_choice``): said to its setter as

@@ -7,6 +7,7 @@ the result for the LED frame and the view alike.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cache
 from typing import TYPE_CHECKING, Any
@@ -47,15 +48,39 @@ def look(c: Companion, saving: SavingStep | None = None, hidden: bool = False) -
     nothing that depends on it (the number chosen first, the hint and the squares it lights)."""
     missing, extra = c.differences()
     ask = prompt(c, hidden)
-    lit = signals(c, missing, extra, hidden)
     nxt = next_step(c, ask, missing, extra)
     if hidden and c.in_hand is not None and nxt["code"] == "place":
         nxt = step("place_own", c.mover, piece=c.game.piece_word)
+    lit = signals(c, missing, extra, hidden, nxt)
     if saving is not None:
         lit.update(dict.fromkeys(corners(c.game.geometry), "unsaved"))
         nxt = step("cannot_save", None, **saving)
     return Look(lit, guidance(c, missing, extra), ask, c.history.last_player(), nxt, unturned(c),
                 pad(c, ask, nxt), blank_choice(c), where_offered(c, nxt))
+
+
+SQUARE_WORDS: Mapping[str, str] = {
+    "say_number": "number",
+    "say_joker": "number",
+    "take_away": "illegal",
+    "take_away_number": "illegal",
+    "take_away_card": "illegal",
+    "lay_joker": "illegal",
+    "set_aside": "illegal",
+    "lift_again": "illegal",
+    "computer_take_away": "illegal",
+    "remote_take_away": "illegal",
+}
+"""The one decision about a piece under way: the next step that names its ``square`` also
+says what that square's light is (a number asked, or a piece refused as it lies). ``signals``
+lights the square from the step, so the LED, the bar, the spoken step and the legend's meaning
+of the word can never say two things about one piece."""
+
+
+def square_word(nxt: Next, square: str) -> str | None:
+    """The LED word the next step ``nxt`` gives ``square`` (None: the step does not name it)."""
+    word = SQUARE_WORDS.get(nxt["code"])
+    return word if word is not None and nxt["params"].get("square") == square else None
 
 
 SavingStep = dict[str, Any]
@@ -204,6 +229,9 @@ def under_way_step(c: Companion, ask: Prompt | None) -> Next | None:
     pending = c.pending
     if pending is not None and ask is not None:
         if ask["kind"] == "number":
+            refused = refusal_step(c, pending.square, pending.number, pending.illegal)
+            if refused is not None:
+                return refused
             # A stone that fits nowhere may be laid face down anywhere: the bar says how.
             joker = bool(c.placing.joker_choices(pending.square))
             if ask["choices"]:
@@ -226,6 +254,18 @@ def under_way_step(c: Companion, ask: Prompt | None) -> Next | None:
     if motion.at is None:
         return step("set_down", mover, square=motion.start)
     return step("jump_on", mover, square=motion.at)
+
+
+def refusal_step(c: Companion, square: str, number: int | None,
+                 illegal: object | None) -> Next | None:
+    """A piece whose number was told (tapped, or the card the table dealt) and refused: the
+    bar names what is refused, that number or that card, not the square (another may go
+    there). A dealt card's number is not said on the shared panel: only its seat knows it."""
+    if illegal is None or number is None:
+        return None
+    if c.dealer.dealing:
+        return step("take_away_card", c.mover, square=square, piece=c.game.piece_word)
+    return step("take_away_number", c.mover, square=square, number=number)
 
 
 def play_step(c: Companion, ask: Prompt | None) -> Next:
@@ -339,10 +379,11 @@ def hint_targets(c: Companion) -> set[str]:
 
 
 def signals(c: Companion, missing: set[str], extra: set[str],
-            hidden: bool = False) -> dict[str, str]:
+            hidden: bool = False, nxt: Next | None = None) -> dict[str, str]:
     """One word of the LED language per lit square (``missing`` and ``extra`` as
     ``Companion.differences`` gives them; ``hidden``: without the squares the mover's hidden
-    card lights, a hint's and a chosen number's targets)."""
+    card lights, a hint's and a chosen number's targets); the piece under way is lit as the
+    next step ``nxt`` says of it (``SQUARE_WORDS``)."""
     if c.clearing:  # only the leftovers of the last game: take them away
         return merge({"extra": extra})
     if c.held is not None:  # nothing counts until it is saved: the board as it would then be
@@ -367,10 +408,11 @@ def signals(c: Companion, missing: set[str], extra: set[str],
         layers["setup"] = set(c.board.lit())
     pending = c.pending
     if pending is not None:
-        if pending.illegal is None:
-            layers["number"] = {pending.square}
-        else:
-            layers["illegal"] = {pending.square}
+        word = square_word(nxt, pending.square) if nxt is not None else None
+        if word is None:
+            word = "number" if pending.illegal is None else "illegal"
+        layers.setdefault(word, set()).add(pending.square)
+        if pending.illegal is not None:
             layers["conflict"] = set(pending.illegal.cells) & c.board.occupied
     if c.motion is not None and c.motion.illegal and c.motion.at:
         layers.setdefault("illegal", set()).add(c.motion.at)

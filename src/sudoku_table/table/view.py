@@ -252,6 +252,8 @@ NEXT_STEPS: Mapping[str, str] = {
     "turn_over": N_("turn over {squares}"),
     "say_number": N_("tap the number of the new piece on {square}"),
     "take_away": N_("no number may go on {square}: take the piece away"),
+    "take_away_number": N_("the {number} may not go on {square}: take it away"),
+    "take_away_card": N_("the {piece} the table dealt may not go on {square}: take it away"),
     "say_joker": N_("no number may go on {square}: a stone that fits nowhere is a joker there "
                     "(tap Joker and its number), any other stone is taken away"),
     "lay_joker": N_("lay the {number} face down as a joker"),

@@ -40,6 +40,15 @@ UNAVAILABLE = 503
 accepted; the view's ``table.saving`` says what waits and what to do."""
 
 
+CONFIRM_CHOICES: dict[str, tuple[str, str]] = {
+    "undo": (N_("Take back {player}'s {action}"), N_("Keep it")),
+    "reopen": (N_("Take back and play on"), N_("Keep the game finished")),
+    "replace": (N_("Start the new game"), N_("Keep the running game")),
+}
+"""The two choices of each question the table asks (``ConfirmNeeded.code``), named by what
+they do: the one that does it, and the one that keeps things as they are."""
+
+
 class ApiError(Exception):
     """A request the panel refuses: ``status`` is a 4xx code, ``message`` is shown to players."""
 
@@ -73,6 +82,26 @@ def error_response(message: str, status: int, **extra: Any) -> Response:
     return response
 
 
+def error_page(status: int) -> Response:
+    """The panel's own page for an address it cannot show (in the page's language, with the
+    panel's frame and a way back), instead of the web framework's English one."""
+    from flask import render_template
+
+    from .pages import common
+
+    if status == 404:
+        heading = translate(N_("This page does not exist"))
+        text = translate(N_("Nothing is found at this address. Perhaps a link was mistyped, "
+                            "or the page belongs to a newer version of the table."))
+    else:
+        heading = translate(N_("This page cannot be shown"))
+        text = translate(N_("The table cannot answer this address (error {status})."),
+                         status=status)
+    response = Response(render_template("error.html", page="error", heading=heading,
+                                        text=text, **common()), status=status)
+    return response
+
+
 def _wants_json() -> bool:
     return request.path.startswith("/api/")
 
@@ -102,7 +131,9 @@ def register_error_handlers(app: Flask) -> None:
             names = seat_names()
             e.params.update({k: names[v] if 0 <= v < len(names) else str(v)
                              for k, v in seats.items()})
-        return error_response(said(e), CONFLICT, code=f"confirm_{e.code}", confirm=e.code)
+        yes, no = CONFIRM_CHOICES.get(e.code, (N_("Go on"), N_("Keep it as it is")))
+        return error_response(said(e), CONFLICT, code=f"confirm_{e.code}", confirm=e.code,
+                              yes=translate(yes, **e.params), no=translate(no, **e.params))
 
     @app.errorhandler(CannotSave)
     def _cannot_save(e: CannotSave) -> Response:
@@ -139,7 +170,7 @@ def register_error_handlers(app: Flask) -> None:
     @app.errorhandler(HTTPException)
     def _http_error(e: HTTPException) -> Response | HTTPException:
         if not _wants_json():
-            return e
+            return error_page(e.code or 400)
         messages = {
             404: "there is no such page or resource",
             405: f"{request.method} is not allowed here",

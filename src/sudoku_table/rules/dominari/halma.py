@@ -76,6 +76,12 @@ class HalmaDominari(Game):
     def build_geometry(self) -> Geometry:
         return dominari_geometry(self.id, 6)
 
+    def dead_fields(self, state: State) -> frozenset[str]:
+        """None: pieces move here and no number is ever put on a square, so no square is "dead"
+        (the word is not in this game's legend, and its light would ask for a blank that the
+        game does not have)."""
+        return frozenset()
+
     def default_setup(self, seed: int | None = None) -> dict[str, Piece]:
         """White 1-6 on a1, b1, c1, a2, b2, a3; Black mirrored through the centre: 1 on f6,
         2 on e6, 3 on d6, 4 on f5, 5 on e5, 6 on f4."""

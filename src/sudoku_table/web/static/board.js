@@ -249,7 +249,7 @@ const Board = (() => {
       words = t("{cells} cells", { cells });
     }
     const dots = ((geometry.marked || {}).dots || []).length;
-    return dots ? `${words}, ${t("{dots} of them marked with a black dot", { dots })}` : words;
+    return dots ? words + ", " + t("{dots} of them marked with a black dot", { dots }) : words;
   }
 
   function textColor(hex) {

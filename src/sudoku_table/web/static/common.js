@@ -49,6 +49,35 @@ const Panel = (() => {
     toast.timer = setTimeout(() => { box.hidden = true; }, 4000);
   }
 
+  // A question in the page's own dialog (base.html): resolves to true for the choice that does
+  // what is asked (``yes``), false for the one that keeps things as they are (``no``, Escape).
+  // Both choices are named by what they do; the one that changes nothing has the focus first.
+  function ask(question, yes, no) {
+    const dialog = document.getElementById("ask-dialog");
+    document.getElementById("ask-text").textContent = sentence(question);
+    document.getElementById("ask-yes").textContent = yes;
+    document.getElementById("ask-no").textContent = no;
+    dialog.returnValue = "";
+    return new Promise((resolve) => {
+      dialog.addEventListener("close", () => resolve(dialog.returnValue === "yes"), { once: true });
+      dialog.showModal();
+      document.getElementById("ask-no").focus();
+    });
+  }
+
+  // A tap that closes a dialog or an overlay must not reach what lies beneath it: a click whose
+  // touch or press began while a dialog was open acts only inside an open dialog.
+  let begunOverDialog = false;
+  document.addEventListener("pointerdown", () => {
+    begunOverDialog = !!document.querySelector("dialog[open]");
+  }, true);
+  document.addEventListener("click", (event) => {
+    if (begunOverDialog && !event.target.closest("dialog[open]")) {
+      event.stopPropagation();
+      event.preventDefault();
+    }
+  }, true);
+
   // A request to the API; resolves to the JSON answer, rejects with an Error carrying the
   // table's message (already shown as a toast unless quiet is set).
   async function request(method, path, body, options = {}) {
@@ -88,8 +117,9 @@ const Panel = (() => {
     }
     if (response.status === 409 && data && data.confirm && !options.confirmed &&
         body && typeof body === "object") {
-      // Replacing a running game or reopening a finished one is asked first.
-      if (window.confirm(sentence(message) + "\n\n" + t("Go on?"))) {
+      // Replacing a running game, reopening a finished one or taking back another player's
+      // action is asked first, its choices named by the table (``yes``, ``no``).
+      if (await ask(message, data.yes || t("Go on"), data.no || t("Keep it as it is"))) {
         const field = data.confirm === "replace" ? "replace" : "confirm";
         return request(method, path, { ...body, [field]: true }, { ...options, confirmed: true });
       }
@@ -267,7 +297,8 @@ const Panel = (() => {
   async function leaveSeat(then) {
     const kept = seat();
     if (!kept) return false;
-    if (!window.confirm(t("Leave this seat? This phone then stops playing it; it can join again with a new code."))) return false;
+    if (!await ask(t("Leave this seat? This phone then stops playing it; it can join again with a new code."),
+                   t("Leave the seat"), t("Stay in the seat"))) return false;
     try {
       await post(`/api/seats/${kept.seat}/leave`, {});
     } catch (e) {
@@ -278,6 +309,6 @@ const Panel = (() => {
     return true;
   }
 
-  return { leaveSeat, request, get, post, liveViews, toast, el, t, said, ready, language, savingWords,
+  return { ask, leaveSeat, request, get, post, liveViews, toast, el, t, said, ready, language, savingWords,
            showSaving, seat, keepSeat, sentence, offline };
 })();

@@ -176,6 +176,8 @@
         ? t("Tap the number of the new {piece} on {square}. A stone that fits nowhere: tap Joker, then its number.", { piece: word, square: p.square })
         : t("Tap the number of the new {piece} on {square}.", { piece: word, square: p.square });
       case "take_away": return t("No number may go on {square}: take the {piece} away.", { piece: word, square: p.square });
+      case "take_away_number": return t("The {number} may not go on {square}: take it away.", p);
+      case "take_away_card": return t("The {piece} the table dealt you may not go on {square}: take it away.", { piece: word, square: p.square });
       case "say_joker": return t("No number may go on {square}. Is it a stone that fits nowhere? Tap Joker, then its number; otherwise take it away.", p);
       case "undo_on_board": return boardSentence(t("Taken back."), p, true);
       case "redo_on_board": return boardSentence(t("Redone."), p, false);
@@ -279,8 +281,8 @@
       case "move": case "set_down": case "bear_off": case "jump_on": case "lift_again":
         return t("{player} moves a piece.", { player });
       case "blanks_or_end": return t("{player} lays blanks or ends the turn.", { player });
-      case "take_away": case "put_right": case "clear_board": case "set_up": case "set_up_number":
-      case "turn_over":
+      case "take_away": case "take_away_number": case "take_away_card": case "put_right":
+      case "clear_board": case "set_up": case "set_up_number": case "turn_over":
       case "undo_on_board": case "redo_on_board": case "cannot_save": case "game_over":
         return nowSentence(next, game); // the board itself: anyone at the table may help
       default: return "";
@@ -706,7 +708,9 @@
     const personToMove = !game.over && next.actor !== null && next.actor !== undefined &&
       !((view.table.computers || {})[String(next.actor)]) && !Tables.remote(next.actor);
     const failing = (view.table.saving || {}).state === "failing";
-    $("hint").hidden = !personToMove || failing;
+    // With hints off there is no Hint button (a disabled one never said why); the settings
+    // say how to switch them on.
+    $("hint").hidden = !personToMove || failing || !view.table.hints;
     $("hint").disabled = !view.table.hints || !!(view.table.hint && view.table.hint.status === "thinking");
     // The button names its action; whether hints are on is the switch's to show.
     if (view.table.hints) $("hint").removeAttribute("aria-describedby");
@@ -1077,9 +1081,12 @@
     renderPhones(view.game); // the phone may have joined already
   }
 
-  function takeBack(i) {
-    if (!window.confirm(t("{player} plays on this panel again; {player}'s phone stops playing. (The seat can join on a phone again later.)",
-                          { player: playerName(i) }))) return;
+  async function takeBack(i) {
+    const player = playerName(i);
+    if (!await Panel.ask(t("{player} plays on this panel again; {player}'s phone stops playing. (The seat can join on a phone again later.)",
+                           { player }),
+                         t("Play {player} on this panel", { player }),
+                         t("Keep {player} on the phone", { player }))) return;
     // The answer names the seat freed, not the view: the view is read again to show it.
     return send(`/api/seats/${i}/leave`, {}).then(() => get("/api/state").then(render, () => {}));
   }
@@ -1100,13 +1107,12 @@
                    joker: t("It fits nowhere: lay it face down on an empty square as a joker.") };
     $("card-do").hidden = !todo[answer.do];
     $("card-do").textContent = todo[answer.do] || "";
+    // It stays until tapped (or the turn moves on): a card that hid itself after a while
+    // let the tap meant to cover it land on the board.
     if (!dialog.open) dialog.showModal();
-    clearTimeout(showCard.timer);
-    showCard.timer = setTimeout(hideCard, 5000);
   }
 
   function hideCard() {
-    clearTimeout(showCard.timer);
     const dialog = $("card-dialog");
     $("card-number").textContent = "";
     if (dialog.open) dialog.close();
@@ -1163,10 +1169,11 @@
     await send("/api/game", body);
   }
 
-  function undo() {
+  async function undo() {
     const game = view && view.game;
     if (game && game.over) {
-      if (!window.confirm(t("The game is over. Take back its last move and play on? (It stays in the finished games.)"))) return;
+      if (!await Panel.ask(t("The game is over. Take back its last move and play on? (It stays in the finished games.)"),
+                           t("Take back and play on"), t("Keep the game finished"))) return;
       return sendInput({ type: "undo", confirm: true });
     }
     return sendInput({ type: "undo" });

@@ -20,7 +20,12 @@
   let selected = 0;
   let replay = null; // the view's table.replay: what the table's LEDs show now
 
-  const seatColor = (i) => Board.seatColor(i);
+  // Each player is drawn as at the table: in the game's own piece colours where it has them
+  // (DOMINARI's White and Black), else in the seat colour the play page gives them.
+  const seatColor = (i) => {
+    const look = (traits.piece_looks || [])[i];
+    return look ? look.fill : Board.seatColor(i);
+  };
 
   function swatch(i) {
     const node = el("span", { class: "swatch", "aria-hidden": "true", "data-mark": Board.markOf(i) });
@@ -66,7 +71,7 @@
     const list = $("review-summary");
     const partial = doc.status !== "done";
     list.replaceChildren(...(doc.summary || []).map((s) => el("li", { "data-player": String(s.player) },
-      swatch(s.player), " ", el("span", { text: s.text + (partial && s.moves ? ` (${t("so far")})` : "") }))));
+      swatch(s.player), " ", el("span", { text: s.text + (partial && s.moves ? " (" + t("so far") + ")" : "") }))));
     $("review-known").textContent = doc.known || "";
   }
 
@@ -187,7 +192,7 @@
   function moveLine(m) {
     let text = m.text + (m.scored ? ` (${m.scored})` : "");
     if (m.verdict) text += ` \u2014 ${m.verdict_text}${m.gain ? ` (${m.gain})` : ""}`;
-    else text += ` \u2014 ${t("not judged yet")}`;
+    else text += " \u2014 " + t("not judged yet");
     return text;
   }
 

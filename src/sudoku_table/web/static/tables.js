@@ -150,8 +150,9 @@ const Tables = (() => {
     .find((s) => s.kind !== "here") || {}).table);
 
   async function takeOver() {
-    if (!window.confirm(t("Host the game at this table from now on? {table} then joins again with a new code, like every other table.",
-                          { table: hostTable() }))) return;
+    if (!await Panel.ask(t("Host the game at this table from now on? {table} then joins again with a new code, like every other table.",
+                           { table: hostTable() }),
+                         t("Host the game here"), t("Leave it with {table}", { table: hostTable() }))) return;
     try {
       const answer = await Panel.post("/api/take-over", {});
       if (answer && "table" in answer) document.dispatchEvent(new CustomEvent("panel:answer", { detail: answer }));

@@ -155,7 +155,7 @@ const Watched = (() => {
       return el("li", { "data-online": table.online ? "true" : "false" },
         el("span", { class: "online-dot", "aria-hidden": "true" }),
         el("span", {}, el("strong", { text: table.name }), words.length ? `: ${words.join(", ")} ` : " ",
-          el("span", { class: "online-word", text: `(${table.online ? t("online") : t("away")})` })));
+          el("span", { class: "online-word", text: "(" + (table.online ? t("online") : t("away")) + ")" })));
     });
   }
 
