@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import json
 import threading
 from collections.abc import Iterator
 from typing import Any
@@ -72,3 +73,33 @@ def live_composition(data_dir: Any, **test_config: Any) -> Iterator[tuple[str, A
     finally:
         live.close()
         panel.close()
+
+
+def first_live_view(client: Any, token: str | None = None) -> dict[str, Any] | None:
+    """The first view a live stream sends (``/api/events``; ``token``: a phone's seat token),
+    or None when the stream ends without one."""
+    response = client.get("/api/events" + (f"?token={token}" if token else ""), buffered=False)
+    try:
+        for chunk in response.response:
+            text = chunk.decode() if isinstance(chunk, bytes) else chunk
+            for line in text.splitlines():
+                if line.startswith("data: "):
+                    return json.loads(line[6:])  # type: ignore[no-any-return]
+    finally:
+        response.close()
+    return None
+
+
+def panel_on_a_test_clock(tmp: Any) -> tuple[Any, Any, Any, Any, Any]:
+    """A table on a test clock with a recording display, its board empty, and its panel:
+    (clock, display, table, app, client)."""
+    from sudoku_table.table import Table
+    from sudoku_table.web import create_app
+    from tests.table.helpers import Clock, RecordingDisplay
+
+    clock, display = Clock(), RecordingDisplay()
+    table = Table(display, None, clock=clock, settle=1.0, reserve=0, review_workers="thread")
+    table.set_board([])
+    app = create_app(table, test_config={"TESTING": True,
+                                         "SETTINGS_PATH": tmp / "settings.json"})
+    return clock, display, table, app, app.test_client()

@@ -22,13 +22,10 @@ from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
-from flask.testing import FlaskClient
-
 import sudoku_table.table.dealing as dealing
 from sudoku_table.firmware.ports import SensorEvent
 from sudoku_table.rules.actions import Discard, Joker, Place
-from sudoku_table.table import Table
-from sudoku_table.web import create_app, panel_state
+from sudoku_table.web import panel_state
 from sudoku_table.web.speech import sentence_of
 
 from ..table.test_dealing import ONES
@@ -65,16 +62,10 @@ class Run:
 
     def __init__(self, tmp: Path, variant: str, deal: bool, holder: int, other_phone: bool,
                  hints: bool, ones: bool = False) -> None:
-        from tests.table.helpers import Clock, RecordingDisplay
+        from tests.web.helpers import panel_on_a_test_clock
 
-        self.clock = Clock()
-        self.display = RecordingDisplay()
-        self.table = Table(self.display, None, clock=self.clock, settle=1.0, reserve=0,
-                           review_workers="thread")
-        self.table.set_board([])
-        self.app = create_app(self.table, test_config={
-            "TESTING": True, "SETTINGS_PATH": tmp / "settings.json"})
-        self.client: FlaskClient = self.app.test_client()
+        self.clock, self.display, self.table, self.app, self.client = \
+            panel_on_a_test_clock(tmp)
         self.spoken: list[str] = []
         self.table.announcer.listen(lambda said: self.spoken.extend(
             sentence_of(part, said["seats"], "en") for part in said["parts"]))
@@ -122,18 +113,10 @@ class Run:
         return {"status": response.status_code, "body": scrub(response.get_json(silent=True))}
 
     def live(self, headers: dict[str, str]) -> Any:
-        token = headers.get("X-Seat-Token")
-        response = self.client.get("/api/events" + (f"?token={token}" if token else ""),
-                                   buffered=False)
-        try:
-            for chunk in response.response:
-                text = chunk.decode() if isinstance(chunk, bytes) else chunk
-                for line in text.splitlines():
-                    if line.startswith("data: "):
-                        return scrub(json.loads(line[6:]))
-        finally:
-            response.close()
-        return None
+        from tests.web.helpers import first_live_view
+
+        view = first_live_view(self.client, headers.get("X-Seat-Token"))
+        return scrub(view) if view is not None else None
 
     def seen(self) -> dict[str, Any]:
         """Everything the devices other than the holder's phone get now: the views and live

@@ -7,20 +7,17 @@ board changes and the frames are exact; the phones join through the panel as a n
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from flask.testing import FlaskClient
 
 from sudoku_table.firmware.ports import SensorEvent
-from sudoku_table.table import Table
-from sudoku_table.web import create_app, panel_state
+from sudoku_table.web import panel_state
 
-from ..table.helpers import Clock, RecordingDisplay
 from ..table.test_dealing import ONES
+from .helpers import first_live_view, panel_on_a_test_clock
 
 pytestmark = pytest.mark.integration
 
@@ -29,14 +26,8 @@ class Panel:
     """A table on a test clock with a recording display, its panel's client, and its phones."""
 
     def __init__(self, tmp_path: Path) -> None:
-        self.clock = Clock()
-        self.display = RecordingDisplay()
-        self.table = Table(self.display, None, clock=self.clock, settle=1.0, reserve=0,
-                           review_workers="thread")
-        self.table.set_board([])
-        self.app = create_app(self.table, test_config={
-            "TESTING": True, "SETTINGS_PATH": tmp_path / "settings.json"})
-        self.client: FlaskClient = self.app.test_client()
+        self.clock, self.display, self.table, self.app, self.client = \
+            panel_on_a_test_clock(tmp_path)
 
     def close(self) -> None:
         self.table.close()
@@ -64,17 +55,9 @@ class Panel:
 
     def live(self, token: dict[str, str] | None = None) -> dict[str, Any]:
         """The first event of a live view (``token``: a phone's)."""
-        path = "/api/events" + (f"?token={token['X-Seat-Token']}" if token else "")
-        response = self.client.get(path, buffered=False)
-        try:
-            for chunk in response.response:
-                text = chunk.decode() if isinstance(chunk, bytes) else chunk
-                for line in text.splitlines():
-                    if line.startswith("data: "):
-                        return json.loads(line[6:])
-        finally:
-            response.close()
-        raise AssertionError("no live view")
+        view = first_live_view(self.client, token["X-Seat-Token"] if token else None)
+        assert view is not None, "no live view"
+        return view
 
 
 @pytest.fixture

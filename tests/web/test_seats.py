@@ -14,6 +14,7 @@ from flask.testing import FlaskClient
 
 from sudoku_table.web.seating import Seating
 
+from .helpers import first_live_view
 from .helpers import put as sim_put
 
 
@@ -176,17 +177,9 @@ def test_the_dealt_card_reaches_no_other_device(client: FlaskClient) -> None:
 
 
 def _first_live_view(client: FlaskClient, token: str | None) -> dict[str, Any]:
-    path = "/api/events" + (f"?token={token}" if token else "")
-    response = client.get(path, buffered=False)
-    try:
-        for chunk in response.response:
-            text = chunk.decode() if isinstance(chunk, bytes) else chunk
-            for line in text.splitlines():
-                if line.startswith("data: "):
-                    return json.loads(line[6:])
-    finally:
-        response.close()
-    raise AssertionError("no live view")
+    view = first_live_view(client, token)
+    assert view is not None, "no live view"
+    return view
 
 
 @pytest.mark.integration
