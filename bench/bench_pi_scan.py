@@ -102,42 +102,6 @@ class Counter:
         setattr(module, name, counted)
 
 
-class TodaysScan:
-    """The scan as the table had it before (kept here to compare): rows idle high as push-pull
-    outputs, one driven low at a time, its nine columns read one by one straight after."""
-
-    def __init__(self, config: Any, factory: Any) -> None:
-        from gpiozero import DigitalOutputDevice, InputDevice
-
-        self._rows = [DigitalOutputDevice(g, active_high=False, initial_value=False,
-                                          pin_factory=factory) for g in config.rows]
-        self._columns = [InputDevice(g, pull_up=True, pin_factory=factory)
-                         for g in config.columns]
-
-    def scan_once(self) -> None:
-        pins = [device.pin for device in self._columns]
-        idle = 0
-        for c, pin in enumerate(pins):
-            if not pin.state:
-                idle |= 1 << c
-        raw = 0
-        shift = 0
-        for device in self._rows:
-            row = device.pin
-            row.state = False
-            try:
-                for c, pin in enumerate(pins):
-                    if not pin.state:
-                        raw |= 1 << (shift + c)
-            finally:
-                row.state = True
-            shift += 9
-
-    def close(self) -> None:
-        for device in [*self._rows, *self._columns]:
-            device.close()
-
-
 def measure(scan: Any, passes: int, counted: tuple[str, ...]) -> tuple[float, float, int]:
     """The least disturbed and the median Python time per pass (us) and the lgpio calls of
     one pass."""
@@ -178,6 +142,7 @@ def main(argv: list[str] | None = None) -> int:
     from sudoku_table.firmware.config import SensorConfig
     from sudoku_table.firmware.layout import SIZE
     from sudoku_table.firmware.matrix import ReedMatrix
+    from tests.firmware.old_scan import TodaysScan
 
     config = SensorConfig()
     stubbed_lgpio(set(config.rows))

@@ -11,10 +11,9 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Protocol
 
 import pytest
-from gpiozero import DigitalOutputDevice, InputDevice
 
 from sudoku_table.firmware.config import SensorConfig, SimulatorConfig
 from sudoku_table.firmware.debounce import Debouncer
@@ -23,46 +22,13 @@ from sudoku_table.firmware.matrix import ReedMatrix
 from sudoku_table.firmware.ports import SensorFault
 from sudoku_table.firmware.simulator import LinePhysics, ManualClock, SimulatedBoard
 
+from .old_scan import TodaysScan
+
 
 class Scan(Protocol):
     def read(self) -> tuple[int, int]: ...
 
     def close(self) -> None: ...
-
-
-class TodaysScan:
-    """The scan as the table had it: rows idle high (push-pull), one row driven low, its nine
-    columns read one by one straight after, through gpiozero's pins."""
-
-    def __init__(self, config: SensorConfig, factory: Any) -> None:
-        self._rows = [DigitalOutputDevice(g, active_high=False, initial_value=False,
-                                          pin_factory=factory) for g in config.rows]
-        self._columns = [InputDevice(g, pull_up=True, pin_factory=factory)
-                         for g in config.columns]
-
-    def read(self) -> tuple[int, int]:
-        pins = [device.pin for device in self._columns]
-        idle = 0
-        for c, pin in enumerate(pins):
-            if not pin.state:
-                idle |= 1 << c
-        raw = 0
-        shift = 0
-        for device in self._rows:
-            row = device.pin
-            row.state = False  # drive this row low
-            try:
-                for c, pin in enumerate(pins):
-                    if not pin.state:
-                        raw |= 1 << (shift + c)
-            finally:
-                row.state = True  # back to idle (high)
-            shift += SIZE
-        return raw, idle
-
-    def close(self) -> None:
-        for device in [*self._rows, *self._columns]:
-            device.close()
 
 
 TODAY = pytest.param("today", marks=pytest.mark.xfail(
