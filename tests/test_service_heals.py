@@ -175,45 +175,30 @@ def test_every_problem_reads_as_one_line(part: str) -> None:
 def test_the_service_starts_degraded_and_beats_with_the_unit_s_settings(tmp_path: Path) -> None:
     """``serve --real`` where no Pi hardware is (this machine: no GPIO chip, no SPI): READY=1,
     the Table page says what is missing, and the heartbeats come at the unit's interval."""
-    import os
     import re
-    import socket
-    import subprocess
-    import sys
     import urllib.request
 
+    from tests.notified import served
+
     watchdog = unit_seconds("WatchdogSec")
-    notify_path = tmp_path / "notify"
-    with socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM) as listener:
-        listener.bind(str(notify_path))
-        listener.settimeout(unit_seconds("TimeoutStartSec"))
-        env = {k: v for k, v in os.environ.items()
-               if k not in ("SUDOKU_TABLE_CONFIG", "GPIOZERO_PIN_FACTORY")}
-        env.update(NOTIFY_SOCKET=str(notify_path), WATCHDOG_USEC=str(int(watchdog * 1e6)),
-                   LG_WD=str(tmp_path))
-        program = Path(sys.executable).with_name("sudoku-table")
-        server = subprocess.Popen(
-            [str(program), "serve", "--real", "--host", "127.0.0.1", "--port", "0",
-             "--data", str(tmp_path / "data")],
-            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
-        try:
-            assert listener.recv(64) == b"READY=1"
-            assert server.stdout is not None
-            said: list[str] = []  # everything is printed before READY=1
-            while sum("Hardware missing" in line for line in said) < 2:
-                said.append(server.stdout.readline())
-                assert said[-1], f"the panel stopped: {said}"
-            port = next(match.group(1) for line in said
-                        if (match := re.search(r"http://127\.0\.0\.1:(\d+)/", line)))
-            with urllib.request.urlopen(f"http://127.0.0.1:{port}/table", timeout=10) as page:
-                html = page.read().decode()
-            assert 'id="missing-hardware"' in html and "dtoverlay=spi0-0cs" in html
-            listener.settimeout(watchdog)  # systemd's limit: a beat must come within it
-            assert listener.recv(64) == b"WATCHDOG=1"
-        finally:
-            server.terminate()
-            out, err = server.communicate(timeout=20)
-        assert server.returncode == 0, err
-        assert "Sudoku Table stopped." in out
-        assert any(line.startswith("Hardware missing: The reed switches") for line in said)
-        assert any(line.startswith("Hardware missing: The LEDs") for line in said)
+    with served(tmp_path, "--real", start_timeout=unit_seconds("TimeoutStartSec"),
+                drop=("GPIOZERO_PIN_FACTORY",), WATCHDOG_USEC=str(int(watchdog * 1e6)),
+                LG_WD=str(tmp_path)) as running:
+        listener, server = running.listener, running.process
+        assert listener.recv(64) == b"READY=1"
+        assert server.stdout is not None
+        said: list[str] = []  # everything is printed before READY=1
+        while sum("Hardware missing" in line for line in said) < 2:
+            said.append(server.stdout.readline())
+            assert said[-1], f"the panel stopped: {said}"
+        port = next(match.group(1) for line in said
+                    if (match := re.search(r"http://127\.0\.0\.1:(\d+)/", line)))
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/table", timeout=10) as page:
+            html = page.read().decode()
+        assert 'id="missing-hardware"' in html and "dtoverlay=spi0-0cs" in html
+        listener.settimeout(watchdog)  # systemd's limit: a beat must come within it
+        assert listener.recv(64) == b"WATCHDOG=1"
+    assert server.returncode == 0, running.err
+    assert "Sudoku Table stopped." in running.out
+    assert any(line.startswith("Hardware missing: The reed switches") for line in said)
+    assert any(line.startswith("Hardware missing: The LEDs") for line in said)

@@ -13,6 +13,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.notified import served
+
 ROOT = Path(__file__).resolve().parents[1]
 UNIT = ROOT / "systemd" / "sudoku-table.service"
 INSTALL = ROOT / "systemd" / "install.sh"
@@ -98,35 +100,22 @@ def test_the_unit_runs_unprivileged_and_hardened(unit: dict) -> None:
 def test_the_server_speaks_the_notify_protocol_the_unit_expects(tmp_path: Path) -> None:
     """Type=notify and WatchdogSec only work if ``serve`` sends READY=1 once it listens and
     then WATCHDOG=1 at half the interval systemd gives it; SIGTERM stops it cleanly."""
-    notify_path = tmp_path / "notify"
-    with socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM) as listener:
-        listener.bind(str(notify_path))
-        listener.settimeout(20)
-        env = {k: v for k, v in os.environ.items() if k != "SUDOKU_TABLE_CONFIG"}
-        env.update(NOTIFY_SOCKET=str(notify_path), WATCHDOG_USEC="200000",
-                   GPIOZERO_PIN_FACTORY="mock")
-        program = Path(sys.executable).with_name("sudoku-table")
-        server = subprocess.Popen(
-            [str(program), "serve", "--sim", "--host", "127.0.0.1", "--port", "0",
-             "--data", str(tmp_path / "data")],
-            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
-        try:
-            assert listener.recv(64) == b"READY=1"
-            assert server.stdout is not None
-            line = server.stdout.readline()
-            match = re.search(r"http://127\.0\.0\.1:(\d+)/", line)
-            assert match, line
-            # Ready means listening: the panel answers.
-            with urllib.request.urlopen(f"http://127.0.0.1:{match.group(1)}/api/variants",
-                                        timeout=10) as answer:
-                assert answer.status == 200
-            assert listener.recv(64) == b"WATCHDOG=1"
-            assert listener.recv(64) == b"WATCHDOG=1"
-        finally:
-            server.terminate()
-            out, err = server.communicate(timeout=20)
-        assert server.returncode == 0, err
-        assert "Sudoku Table stopped." in out
+    with served(tmp_path, "--sim", start_timeout=20, WATCHDOG_USEC="200000",
+                GPIOZERO_PIN_FACTORY="mock") as running:
+        listener, server = running.listener, running.process
+        assert listener.recv(64) == b"READY=1"
+        assert server.stdout is not None
+        line = server.stdout.readline()
+        match = re.search(r"http://127\.0\.0\.1:(\d+)/", line)
+        assert match, line
+        # Ready means listening: the panel answers.
+        with urllib.request.urlopen(f"http://127.0.0.1:{match.group(1)}/api/variants",
+                                    timeout=10) as answer:
+            assert answer.status == 200
+        assert listener.recv(64) == b"WATCHDOG=1"
+        assert listener.recv(64) == b"WATCHDOG=1"
+    assert server.returncode == 0, running.err
+    assert "Sudoku Table stopped." in running.out
 
 
 @pytest.mark.integration
