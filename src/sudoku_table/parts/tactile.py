@@ -38,7 +38,7 @@ from sudoku_table.firmware.layout import FILES, SIZE
 from . import braille, mesh, stack
 from .board import PartsError
 from .config import BuildConfig
-from .spacer import BED_MARGIN_MM, chunks
+from .spacer import BED_MARGIN_MM, Tile, chunks
 
 RIDGE_MM = 2.0
 """A ridge's width, centred on a square's side."""
@@ -244,25 +244,16 @@ def frame_dots(labels: Mapping[str, Sequence[braille.Cell]], pitch: float) -> li
 # --- cut to fit the printer's bed -----------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class Piece:
-    """One printed piece of the overlay: files ``f0`` to ``f1`` and ranks ``r0`` to ``r1``
-    (square indices, end exclusive), the frame's part along its outer edges included."""
+Piece = Tile
+"""One printed piece of the overlay: a block of squares as the spacer grid's tiles are, the
+frame's part along its outer edges included (``piece_extent``)."""
 
-    f0: int
-    f1: int
-    r0: int
-    r1: int
 
-    @property
-    def name(self) -> str:
-        return f"{FILES[self.f0]}{self.r0 + 1}-{FILES[self.f1 - 1]}{self.r1}"
-
-    def extent(self, pitch: float) -> tuple[float, float, float, float]:
-        """x0, y0, x1, y1 of the piece; a seam runs along the middle of a ridge."""
-        def edge(k: int) -> float:
-            return -RIM_MM if k == 0 else SIZE * pitch + RIM_MM if k == SIZE else k * pitch
-        return edge(self.f0), edge(self.r0), edge(self.f1), edge(self.r1)
+def piece_extent(piece: Piece, pitch: float) -> tuple[float, float, float, float]:
+    """x0, y0, x1, y1 of a piece; a seam runs along the middle of a ridge."""
+    def edge(k: int) -> float:
+        return -RIM_MM if k == 0 else SIZE * pitch + RIM_MM if k == SIZE else k * pitch
+    return edge(piece.f0), edge(piece.r0), edge(piece.f1), edge(piece.r1)
 
 
 def pieces(pitch: float, build: BuildConfig) -> list[Piece]:
@@ -279,7 +270,7 @@ def pieces(pitch: float, build: BuildConfig) -> list[Piece]:
 
 def piece_solid(whole: mesh.Solid, piece: Piece, pitch: float) -> mesh.Solid:
     """The part of the whole overlay that one piece prints."""
-    x0, y0, x1, y1 = piece.extent(pitch)
+    x0, y0, x1, y1 = piece_extent(piece, pitch)
     return whole ^ mesh.box(x0, y0, -1, x1, y1, HIGH_MM + BEAD_MM + 1)
 
 
