@@ -101,3 +101,14 @@ def page_for(browser: Any) -> Iterator[Any]:
     yield open_page
     for context in contexts:
         context.close()
+
+
+@pytest.fixture
+def composed(tmp_path: Path) -> Iterator[Any]:
+    """Composed as ``sudoku-table serve --sim`` composes it: the simulated table's speaker
+    renders with espeak-ng and keeps what it said instead of playing it."""
+    from sudoku_table.assembly import open_panel
+
+    panel = open_panel(sim=True, data=tmp_path / "data", config_path=None)
+    yield panel
+    panel.close()

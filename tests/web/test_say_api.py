@@ -4,8 +4,6 @@ speaker, never with what only one seat may know."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -92,17 +90,6 @@ def test_without_a_speaker_speak_says_why(client: FlaskClient) -> None:
     client.post("/api/game", json={"variant": "classic-sudoku", "players": 2})
     answer = _say(client, q="scores", speak="1").get_json()
     assert answer["spoken"] is False and "no speaker" in answer["reason"]
-
-
-@pytest.fixture
-def composed(tmp_path: Path) -> Iterator[Any]:
-    """Composed as ``sudoku-table serve --sim`` composes it: the simulated table's speaker
-    renders with espeak-ng and keeps what it said instead of playing it."""
-    from sudoku_table.assembly import open_panel
-
-    panel = open_panel(sim=True, data=tmp_path / "data", config_path=None)
-    yield panel
-    panel.close()
 
 
 def test_speak_has_the_table_say_the_shared_panels_answer_in_its_language(

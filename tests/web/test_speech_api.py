@@ -4,7 +4,6 @@ Table page's speech settings (PIN like the other settings), and Repeat."""
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -99,17 +98,6 @@ def pin_client(table: Any, hardware: Any, tmp_path: Path) -> FlaskClient:
     return create_app(table, hardware=hardware, test_config={
         "TESTING": True, "PANEL_PIN": "4711",
         "SETTINGS_PATH": tmp_path / "settings.json"}).test_client()
-
-
-@pytest.fixture
-def composed(tmp_path: Path) -> Iterator[Any]:
-    """Composed as ``sudoku-table serve --sim`` composes it: the simulated table's speaker
-    renders with espeak-ng and keeps what it said instead of playing it."""
-    from sudoku_table.assembly import open_panel
-
-    panel = open_panel(sim=True, data=tmp_path / "data", config_path=None)
-    yield panel
-    panel.close()
 
 
 @pytest.mark.integration

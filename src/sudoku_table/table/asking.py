@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, TypedDict
+from typing import Any
 
 from sudoku_table.rules.actions import Place
 from sudoku_table.rules.game import Game, State
@@ -25,17 +25,16 @@ from sudoku_table.rules.squares import FILES, RANKS, is_square, parse_square
 from sudoku_table.rules.wording import N_
 
 from . import announce
+from .view import Message
 
 QUESTIONS = ("square", "rank", "file", "block", "may", "where", "scores", "now", "repeat")
 """The questions a player may ask (``GET /api/say?q=...``)."""
 
 
-class Phrase(TypedDict):
-    """One phrase of an answer: a code of ``PHRASES`` and its parameters (players as seat
-    numbers, words still in English, other phrases nested), so any language can word it."""
-
-    code: str
-    params: dict[str, Any]
+Phrase = Message
+"""One phrase of an answer, shaped as a message line: a code of ``PHRASES`` and its parameters
+(players as seat numbers, words still in English, other phrases nested), so any language can
+word it."""
 
 
 PHRASES: Mapping[str, str] = {
