@@ -121,6 +121,13 @@ def _look(phone: Phone, folder: Path) -> None:
     problems = check_layout(page, in_view=["#ask-answer"])
     assert problems == []
     assert every_violation(page) == []
+    # Coming back up to the square's field by keyboard: it stops below the sticky "what now"
+    # bar, not under it (sideways it did).
+    page.evaluate("() => { scrollTo(0, 1e6); "
+                  "document.querySelector('.play-side').scrollTop = 1e6; }")
+    page.focus("#ask-square")
+    page.wait_for_function("() => document.getElementById('ask-square').getBoundingClientRect()"
+                           ".top >= document.getElementById('now').getBoundingClientRect().bottom")
     # What a person sees (the screen, not the element: the sticky bar stays over the page):
     # the square and its questions, then the answer (ASK_SHOTS names a folder to keep them).
     shots = Path(os.environ.get("ASK_SHOTS", folder))

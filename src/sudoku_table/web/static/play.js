@@ -1214,7 +1214,12 @@
     // The answer of "Host the game here" is the view: drawn as any answer.
     document.addEventListener("panel:answer", (event) => { queue = queue.then(() => render(event.detail)); });
     setInterval(tick, 1000);
-    document.querySelector(".play-side").addEventListener("scroll", markMore, { passive: true });
+    const side = document.querySelector(".play-side");
+    side.addEventListener("scroll", markMore, { passive: true });
+    // What gets focus or is scrolled to stops below the sticky "what now" bar, not under it.
+    new ResizeObserver(() => {
+      document.documentElement.style.setProperty("--now-height", `${$("now").offsetHeight}px`);
+    }).observe($("now"));
     window.addEventListener("resize", markMore);
     await Panel.ready;
     showSound();
